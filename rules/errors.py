@@ -1,0 +1,47 @@
+"""The one small exception hierarchy of the rules engine.
+
+Every error is a :class:`DraughtsError`; each leaf also inherits the matching
+built-in (``ValueError`` or ``KeyError``) so callers may catch either.
+Messages are lowercase and quote the bad input with ``!r``.
+"""
+
+from __future__ import annotations
+
+
+class DraughtsError(Exception):
+    """Root of every error raised by :mod:`rules`."""
+
+
+class UnknownVariantError(DraughtsError, ValueError):
+    """A variant name that is not in the registry."""
+
+
+class InvalidSquareError(DraughtsError, ValueError):
+    """A square that does not exist on the board, or is not played."""
+
+
+class InvalidFenError(DraughtsError, ValueError):
+    """A FEN string that cannot be read."""
+
+
+class IllegalMoveError(DraughtsError, ValueError):
+    """A move that is not legal in the position (or cannot be parsed)."""
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """Move text that matches more than one legal move."""
+
+    def __init__(self, message: str, candidates: tuple[object, ...] = ()) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
+class PdnSyntaxError(DraughtsError, ValueError):
+    """PDN text that cannot be read; carries where it happened."""
+
+    def __init__(self, message: str, *, source: str = "<string>", line: int = 0) -> None:
+        self.reason = message
+        self.source = source
+        self.line = line
+        where = f"{source}:{line}: " if line else f"{source}: "
+        super().__init__(where + message)
