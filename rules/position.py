@@ -36,7 +36,7 @@ class Piece(NamedTuple):
         return s if self.king else s.lower()
 
 
-_SQUARE_RE = re.compile(r"[a-zA-Z]\d{1,2}|\d{1,2}")
+_SQUARE_RE = re.compile(r"[a-jA-J](?:10|[1-9])|\d{1,2}")
 
 
 class Position:

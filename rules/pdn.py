@@ -1,0 +1,559 @@
+"""PDN 3.0: read real-world files tolerantly, write strictly.
+
+Reading (``iter_games``/``read_pdn``/``load_pdn``) accepts what real collections
+contain (``PDN.md``): CRLF and literal ``\\r``/``\\n`` between tags, move numbers glued
+to moves, ``1. ... 35-40``, spaces inside moves, ``:`` captures, start-end captures
+that are ambiguous (resolved by legality, then by the moves that follow), partial or
+full paths, every result style, ``*`` with the result only in the tag, FEN with a
+trailing dot or algebraic squares, missing ``GameType`` (inferred), several tags on
+one line, ``[Empty]`` lines, clock comments, ``$n`` NAGs, ``%`` line comments,
+nested variations (skipped), ``!``/``?`` marks, and ``/FEN "..."/`` set-ups.
+
+What cannot be read is reported with ``file:line`` and the game it belongs to; the
+games before and after it still load.
+
+Writing (``PdnGame.pdn()``/``write_pdn``) gives the roster tags, ``GameType`` and
+``FEN``, the variant's notation (algebraic for Brazilian), the complete capture path
+only where origin and destination would be ambiguous, and the variant's result style.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rules.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, PdnSyntaxError
+from rules.game import Game, parse_result
+from rules.move import Move
+from rules.position import Position
+from rules.variants import BRAZILIAN, INTERNATIONAL, Color, Variant, find_variant, variant_for_gametype
+
+ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+# -- tokens ------------------------------------------------------------------------------------
+_SQ = r"(?:[a-jA-J](?:10|[1-9])|\d{1,2})"
+_ALG = r"[a-j](?:10|[1-9])"
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<ws>(?:\s|\\[rn])+)
+  | (?P<tag>\[\s*(?P<key>[^\s\]"]+)\s*(?:"(?P<value>(?:[^"\\]|\\.)*)"\s*)?\])
+  | (?P<comment>\{(?P<ctext>[^}]*)\})
+  | (?P<setup>/\s*FEN\s*"(?P<sfen>[^"]*)"\s*/)
+  | (?P<strength>\(\s*[!?]+\s*\))
+  | (?P<open>\()
+  | (?P<close>\))
+  | (?P<nag>\$\d+)
+  | (?P<result>(?:1/2-1/2|½-½|1-0|0-1|2-0|0-2|1-1|0-0|\*)(?![\w\-x:/.]))
+  | (?P<number>\d+\s*\.+|\.\.\.)
+  | (?P<move>(?:"""
+    + _SQ
+    + r"(?:[ \t]*[-x:X][ \t]*"
+    + _SQ
+    + r")+|"
+    + _ALG
+    + r"(?:"
+    + _ALG
+    + r""")+)(?![\w]))(?P<marks>[!?]{1,3})?
+  | (?P<marks_alone>[!?]{1,3})
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass
+class _Token:
+    kind: str
+    text: str
+    line: int
+    extra: str = ""
+
+
+def _tokenize(text: str, source: str) -> Iterator[_Token]:
+    i = 0
+    line = 1
+    n = len(text)
+    while i < n:
+        # '%' at the start of a line and ';' anywhere: rest-of-line comments
+        ch = text[i]
+        at_line_start = i == 0 or text[i - 1] == "\n"
+        if (ch == "%" and at_line_start) or ch == ";":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        m = _TOKEN_RE.match(text, i)
+        if m is None:
+            snippet = text[i : i + 20].split("\n")[0]
+            raise PdnSyntaxError(f"unexpected text {snippet!r}", source=source, line=line)
+        kind = m.lastgroup or ""
+        for name in ("tag", "comment", "setup", "move", "result", "number", "ws"):
+            if m.group(name) is not None:
+                kind = name
+                break
+        else:
+            for name in ("strength", "open", "close", "nag", "marks_alone"):
+                if m.group(name) is not None:
+                    kind = name
+                    break
+        token_text = m.group(0)
+        if kind == "tag":
+            value = m.group("value")
+            yield _Token("tag", m.group("key"), line, "" if value is None else value.replace('\\"', '"'))
+        elif kind == "comment":
+            yield _Token("comment", m.group("ctext").strip(), line)
+        elif kind == "setup":
+            yield _Token("setup", m.group("sfen"), line)
+        elif kind == "move":
+            yield _Token("move", m.group("move"), line, m.group("marks") or "")
+        elif kind in ("result", "number", "open", "close", "nag"):
+            yield _Token(kind, token_text.strip(), line)
+        elif kind in ("strength", "marks_alone"):
+            yield _Token("nag", token_text.strip("() \t"), line)
+        line += token_text.count("\n")
+        i = m.end()
+
+
+# -- games -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Clock:
+    """Clock times from a ``{[%clock w0:12:10 B0:11:03]}`` comment (seconds)."""
+
+    white: float | None
+    black: float | None
+    running: Color | None  # the side whose letter is upper case
+
+    def comment(self) -> str:
+        def fmt(letter: str, seconds: float | None) -> str:
+            if seconds is None:
+                return ""
+            s = int(round(seconds))
+            return f"{letter}{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+
+        w = fmt("W" if self.running is Color.WHITE else "w", self.white)
+        b = fmt("B" if self.running is Color.BLACK else "b", self.black)
+        return "[%clock " + " ".join(x for x in (w, b) if x) + "]"
+
+
+_CLOCK_RE = re.compile(r"\[%clock\s+([^\]]*)\]")
+_TIME_RE = re.compile(r"([wWbB])\s*(\d+(?::\d{1,2}){0,2}(?:\.\d+)?)")
+
+
+def parse_clock(comment: str) -> Clock | None:
+    """The clock in a comment, if it has one."""
+    m = _CLOCK_RE.search(comment)
+    if not m:
+        return None
+    white = black = None
+    running = None
+    for letter, value in _TIME_RE.findall(m.group(1)):
+        seconds = 0.0
+        for part in value.split(":"):
+            seconds = seconds * 60 + float(part)
+        if letter in "wW":
+            white = seconds
+        else:
+            black = seconds
+        if letter.isupper():
+            running = Color.WHITE if letter == "W" else Color.BLACK
+    return Clock(white, black, running)
+
+
+@dataclass
+class PdnMove:
+    """A move of a PDN game with what the file said about it."""
+
+    move: Move
+    text: str = ""
+    nags: list[str] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    line: int = 0
+
+    @property
+    def clock(self) -> Clock | None:
+        for c in self.comments:
+            clock = parse_clock(c)
+            if clock:
+                return clock
+        return None
+
+
+@dataclass
+class PdnGame:
+    """One game of a PDN file: tags, start position, moves, comments, set-ups, result."""
+
+    variant: Variant
+    tags: dict[str, str] = field(default_factory=dict)
+    start: Position | None = None
+    moves: list[PdnMove] = field(default_factory=list)
+    #: PDN 3.0 ``/FEN "..."/`` set-ups, by the index of the move they come before
+    setups: dict[int, Position] = field(default_factory=dict)
+    intro: list[str] = field(default_factory=list)
+    result: str = "*"
+    source: str = "<string>"
+    line: int = 0
+    index: int = 0
+    #: set when part of the game could not be read (the moves before it are kept)
+    error: PdnSyntaxError | None = None
+
+    def __post_init__(self) -> None:
+        if self.start is None:
+            self.start = Position.start(self.variant)
+
+    @property
+    def start_position(self) -> Position:
+        assert self.start is not None
+        return self.start
+
+    def title(self) -> str:
+        white = self.tags.get("White", "?")
+        black = self.tags.get("Black", "?")
+        return f"game {self.index} ({white} - {black})"
+
+    def game(self) -> Game:
+        """Replay into a :class:`rules.Game` (set-ups included)."""
+        g = Game(self.variant, self.start_position)
+        for i, pm in enumerate(self.moves):
+            if i in self.setups:
+                g.setup(self.setups[i])
+            g.push(pm.move)
+        if len(self.moves) in self.setups:
+            g.setup(self.setups[len(self.moves)])
+        winner = parse_result(self.result)
+        if winner != "*" and g.outcome() is None:
+            g.set_result(self.result)
+        return g
+
+    @classmethod
+    def from_game(cls, game: Game, tags: dict[str, str] | None = None, result: str | None = None) -> PdnGame:
+        """A PDN record of a game (moves and set-ups as played)."""
+        pg = cls(game.variant, dict(tags or {}), game.start)
+        for entry in game.history():
+            if isinstance(entry, Position):
+                pg.setups[len(pg.moves)] = entry
+            else:
+                pg.moves.append(PdnMove(entry))
+        pg.result = result if result is not None else game.result()
+        return pg
+
+    # -- writing ------------------------------------------------------------------------
+    def pdn(self, result_style: str = "variant", width: int = 79) -> str:
+        """The game as strict PDN 3.0 text (``result_style="2-0"`` for lidraughts style)."""
+        variant = self.variant
+        result = _styled_result(self.result, variant, result_style)
+        tags: dict[str, str] = {}
+        for key in ROSTER:
+            tags[key] = self.tags.get(key) or "?"
+        tags["Result"] = result
+        tags["GameType"] = variant.pdn_gametype
+        start = self.start_position
+        if start != Position.start(variant):
+            tags["FEN"] = start.fen()
+        for key, value in self.tags.items():
+            if key not in tags and key not in ("GameType", "FEN"):
+                tags[key] = value
+        lines = [f'[{k} "{_escape(v)}"]' for k, v in tags.items()]
+        words: list[str] = [f"{{{c}}}" for c in self.intro]
+        pos = start
+        ply = 0  # plies since the start, for move numbers
+        first_black = start.turn is Color.BLACK
+        need_number = True
+        for i, pm in enumerate(self.moves):
+            if i in self.setups:
+                pos = self.setups[i]
+                words.append(f'/FEN "{pos.fen()}"/')
+                need_number = True
+            number = (ply + (1 if first_black else 0)) // 2 + 1
+            if pos.turn is Color.WHITE:
+                words.append(f"{number}.")
+            elif need_number:
+                words.append(f"{number}...")
+            need_number = False
+            words.append(pos.move_pdn(pm.move) + "".join(n for n in pm.nags if not n.startswith("$")))
+            words.extend(n for n in pm.nags if n.startswith("$"))
+            for c in pm.comments:
+                words.append(f"{{{c}}}")
+                need_number = True
+            pos = pos.apply(pm.move)
+            ply += 1
+            if pm.comments:
+                need_number = True
+        if len(self.moves) in self.setups:
+            words.append(f'/FEN "{self.setups[len(self.moves)].fen()}"/')
+        words.append(result)
+        text_lines: list[str] = []
+        cur = ""
+        for w in words:
+            if cur and len(cur) + 1 + len(w) > width:
+                text_lines.append(cur)
+                cur = w
+            else:
+                cur = f"{cur} {w}" if cur else w
+        if cur:
+            text_lines.append(cur)
+        return "\n".join(lines) + "\n\n" + "\n".join(text_lines) + "\n"
+
+
+def _escape(value: str) -> str:
+    return value.replace('"', '\\"')
+
+
+def _styled_result(result: str, variant: Variant, style: str) -> str:
+    try:
+        winner = parse_result(result)
+    except ValueError:
+        return "*"
+    if winner == "*":
+        return "*"
+    if style == "2-0":
+        return {Color.WHITE: "2-0", Color.BLACK: "0-2", None: "1-1"}[winner]  # type: ignore[index]
+    white, draw, black = variant.results
+    return draw if winner is None else white if winner is Color.WHITE else black
+
+
+def write_pdn(games: Iterable[PdnGame], result_style: str = "variant") -> str:
+    """A multi-game PDN file."""
+    return "\n".join(g.pdn(result_style) for g in games)
+
+
+# -- reading -----------------------------------------------------------------------------------
+@dataclass
+class _RawGame:
+    line: int
+    tags: dict[str, str] = field(default_factory=dict)
+    tag_lines: dict[str, int] = field(default_factory=dict)
+    body: list[_Token] = field(default_factory=list)
+    result: str | None = None
+    has_moves: bool = False
+
+    def empty(self) -> bool:
+        return not self.tags and not self.body and self.result is None
+
+
+def _split_games(tokens: Iterable[_Token]) -> Iterator[_RawGame]:
+    cur: _RawGame | None = None
+    depth = 0
+    for tok in tokens:
+        if cur is None:
+            cur = _RawGame(tok.line)
+        if tok.kind == "tag" and depth == 0:
+            if cur.has_moves or tok.text in cur.tags:
+                yield cur
+                cur = _RawGame(tok.line)
+            if tok.extra or tok.text not in ("Empty",):
+                cur.tags[tok.text] = tok.extra
+                cur.tag_lines[tok.text] = tok.line
+            continue
+        if tok.kind == "open":
+            depth += 1
+        elif tok.kind == "close":
+            depth = max(0, depth - 1)
+        elif tok.kind == "result" and depth == 0:
+            cur.result = tok.text
+            yield cur
+            cur = None
+            continue
+        elif tok.kind == "move" and depth == 0:
+            cur.has_moves = True
+        cur.body.append(tok)
+    if cur is not None and not cur.empty() and (cur.tags or cur.has_moves):
+        yield cur
+
+
+def _infer_variant(raw: _RawGame) -> Variant:
+    gametype = raw.tags.get("GameType")
+    if gametype:
+        v = variant_for_gametype(gametype)
+        if v is None:
+            raise PdnSyntaxError(
+                f"unsupported GameType {gametype!r}", line=raw.tag_lines.get("GameType", raw.line)
+            )
+        return v
+    # no GameType: algebraic squares mean 8x8; otherwise PDN's default, International
+    texts = [t.text for t in raw.body if t.kind == "move"]
+    for fen in [raw.tags.get("FEN", "")] + [t.text for t in raw.body if t.kind == "setup"]:
+        texts.extend(field[1:].replace("K", "") for field in fen.split(":")[1:])
+    if any(re.search(r"[a-jA-J]\d", t) for t in texts):
+        return BRAZILIAN
+    return INTERNATIONAL
+
+
+def _replay(
+    pg: PdnGame, moves: list[tuple[_Token, list[_Token]]], setups: dict[int, tuple[_Token, str]]
+) -> None:
+    """Resolve the move texts against the rules; ambiguous ones by the moves that follow."""
+    source = pg.source
+
+    def position_after_setup(i: int, pos: Position) -> Position:
+        if i in setups:
+            tok, fen = setups[i]
+            try:
+                new = Position.from_fen(fen, pg.variant)
+            except DraughtsError as exc:
+                raise PdnSyntaxError(f"{pg.title()}: bad set-up: {exc}", source=source, line=tok.line) from None
+            pg.setups[i] = new
+            return new
+        return pos
+
+    def candidates(pos: Position, text: str) -> list[Move]:
+        try:
+            return pos.match_moves(text)
+        except IllegalMoveError:
+            return []
+
+    def fits(pos: Position, i: int, budget: int) -> bool:
+        """Can moves i.. (up to ``budget`` of them) be played from ``pos``?"""
+        while i < len(moves) and budget > 0:
+            pos = position_after_setup(i, pos) if i in setups else pos
+            cands = candidates(pos, moves[i][0].text)
+            if not cands:
+                return False
+            if len(cands) > 1:
+                return any(fits(pos.apply(c), i + 1, budget - 1) for c in cands)
+            pos = pos.apply(cands[0])
+            i += 1
+            budget -= 1
+        return True
+
+    pos = pg.start_position
+    for i, (tok, notes) in enumerate(moves):
+        pos = position_after_setup(i, pos)
+        try:
+            cands = pos.match_moves(tok.text)
+        except IllegalMoveError as exc:
+            raise PdnSyntaxError(f"{pg.title()}: move {_move_label(pos, pg, i)}{tok.text!r}: {exc}", source=source,
+                                 line=tok.line) from None
+        if len(cands) > 1:
+            cands = [c for c in cands if fits(pos.apply(c), i + 1, 8)] or cands[:0]
+        if not cands:
+            why = "illegal move" if not pos.match_moves(tok.text) else "no reading of it lets the game go on"
+            legal = " ".join(pos.move_pdn(m) for m in pos.legal_moves()) or "none"
+            raise PdnSyntaxError(
+                f"{pg.title()}: move {_move_label(pos, pg, i)}{tok.text!r}: {why} (legal: {legal})",
+                source=source,
+                line=tok.line,
+            )
+        move = cands[0]
+        pm = PdnMove(move, tok.text, [tok.extra] if tok.extra else [], [], tok.line)
+        for note in notes:
+            if note.kind == "nag":
+                pm.nags.append(note.text)
+            elif note.kind == "comment":
+                pm.comments.append(note.text)
+        pg.moves.append(pm)
+        pos = pos.apply(move)
+    position_after_setup(len(moves), pos)
+
+
+def _move_label(pos: Position, pg: PdnGame, i: int) -> str:
+    first_black = pg.start_position.turn is Color.BLACK
+    number = (i + (1 if first_black else 0)) // 2 + 1
+    return f"{number}. " if pos.turn is Color.WHITE else f"{number}... "
+
+
+def _build(raw: _RawGame, source: str, index: int, variant: Variant | None) -> PdnGame:
+    try:
+        v = variant or _infer_variant(raw)
+    except PdnSyntaxError as exc:
+        v = INTERNATIONAL
+        pg = PdnGame(v, dict(raw.tags), source=source, line=raw.line, index=index)
+        pg.error = PdnSyntaxError(f"{pg.title()}: {exc.reason}", source=source, line=exc.line)
+        return pg
+    pg = PdnGame(v, dict(raw.tags), source=source, line=raw.line, index=index)
+    fen = raw.tags.get("FEN", "").strip()
+    try:
+        if fen:
+            pg.start = Position.from_fen(fen, v)
+        # collect the main line: moves with their notes, set-ups; skip variations
+        moves: list[tuple[_Token, list[_Token]]] = []
+        setups: dict[int, tuple[_Token, str]] = {}
+        depth = 0
+        for tok in raw.body:
+            if tok.kind == "open":
+                depth += 1
+                continue
+            if tok.kind == "close":
+                depth -= 1
+                continue
+            if depth:
+                continue
+            if tok.kind == "move":
+                moves.append((tok, []))
+            elif tok.kind in ("comment", "nag"):
+                if moves:
+                    moves[-1][1].append(tok)
+                elif tok.kind == "comment":
+                    pg.intro.append(tok.text)
+            elif tok.kind == "setup":
+                setups[len(moves)] = (tok, tok.text)
+        _replay(pg, moves, setups)
+    except PdnSyntaxError as exc:
+        pg.error = exc
+    except DraughtsError as exc:  # a bad FEN tag
+        pg.error = PdnSyntaxError(f"{pg.title()}: {exc}", source=source, line=raw.tag_lines.get("FEN", raw.line))
+    result = raw.result or "*"
+    tag_result = raw.tags.get("Result", "").strip()
+    if result in ("*", "0-0") and tag_result:
+        try:
+            if parse_result(tag_result) != "*":
+                result = tag_result
+        except ValueError:
+            pass
+    pg.result = result
+    return pg
+
+
+def iter_games(text: str, source: str = "<string>", variant: Variant | str | None = None) -> Iterator[PdnGame]:
+    """Every game of a PDN text, in order; a game that could not be read whole has
+    ``error`` set (with file and line) and keeps the moves read before the error.
+
+    A syntax error that stops the tokenizer (say, an unclosed comment) is raised as
+    :class:`PdnSyntaxError` after the games before it have been yielded.
+    """
+    v = find_variant(variant) if variant is not None else None
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    for index, raw in enumerate(_split_games(_tokenize(text, source)), start=1):
+        yield _build(raw, source, index, v)
+
+
+def read_pdn(text: str, source: str = "<string>", variant: Variant | str | None = None) -> list[PdnGame]:
+    """All games of a PDN text; raises :class:`PdnSyntaxError` on the first problem."""
+    games = []
+    for g in iter_games(text, source, variant):
+        if g.error:
+            raise g.error
+        games.append(g)
+    return games
+
+
+def read_game(text: str, variant: Variant | str | None = None) -> PdnGame:
+    games = read_pdn(text, variant=variant)
+    if not games:
+        raise PdnSyntaxError("no game found")
+    return games[0]
+
+
+def load_pdn(path: str | Path, variant: Variant | str | None = None) -> list[PdnGame]:
+    """Read a PDN file (UTF-8, falling back to Latin-1 for old files)."""
+    p = Path(path)
+    data = p.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return read_pdn(text, str(p), variant)
+
+
+__all__ = [
+    "ROSTER",
+    "AmbiguousMoveError",
+    "Clock",
+    "PdnGame",
+    "PdnMove",
+    "iter_games",
+    "load_pdn",
+    "parse_clock",
+    "read_game",
+    "read_pdn",
+    "write_pdn",
+]
