@@ -1,0 +1,5 @@
+import sys
+
+from damas.cli import main
+
+sys.exit(main())

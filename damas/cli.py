@@ -1,0 +1,143 @@
+"""The ``damas`` command.
+
+User errors (a bad FEN, an unknown variant, a missing file) print one line on
+standard error and exit with status 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rules import DraughtsError, Position, find_variant, perft
+from rules.pdn import iter_games
+
+EXIT_USAGE = 2
+
+
+class UserError(Exception):
+    """A problem with what the user asked for; printed as one line."""
+
+
+def _position(variant: str, fen: str | None) -> Position:
+    v = find_variant(variant)
+    return Position.from_fen(fen, v) if fen else Position.start(v)
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    pos = _position(args.variant, args.fen)
+    if args.depth < 0:
+        raise UserError(f"depth must be at least 0, not {args.depth}")
+    start = time.perf_counter()
+    nodes = perft(pos, args.depth)
+    elapsed = time.perf_counter() - start
+    rate = nodes / elapsed if elapsed > 0 else 0.0
+    print(f"{pos.variant.name} perft({args.depth}) of {pos.fen()}: {nodes} nodes in {elapsed:.3f} s ({rate:,.0f}/s)")
+    print(nodes)
+    return 0
+
+
+def _moves_line(pos: Position) -> str:
+    return " ".join(m.numeric() for m in pos.legal_moves())
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    v = find_variant(args.variant)
+    if args.fen is not None:
+        pos = Position.from_fen(args.fen, v)
+        for m in pos.legal_moves():
+            print(m.numeric())
+        return 0
+    failed = False
+    for line in sys.stdin:
+        text = line.strip()
+        if not text:
+            print()
+            continue
+        try:
+            print(_moves_line(Position.from_fen(text, v)))
+        except DraughtsError as exc:
+            print(f"error: {exc}")
+            failed = True
+    return 1 if failed else 0
+
+
+def cmd_pdn_check(args: argparse.Namespace) -> int:
+    bad = False
+    for name in args.files:
+        path = Path(name)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            print(f"{name}: cannot read: {exc.strerror or exc}")
+            bad = True
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+        games = moves = 0
+        failures: list[str] = []
+        try:
+            for g in iter_games(text, name, args.variant):
+                games += 1
+                moves += len(g.moves)
+                if g.error:
+                    failures.append(str(g.error))
+        except DraughtsError as exc:
+            failures.append(str(exc))
+        status = "ok" if not failures else f"{len(failures)} failed"
+        print(f"{name}: {games} games, {moves} moves loaded ({status})")
+        for f in failures:
+            print(f"  {f}")
+        bad = bad or bool(failures)
+    return 1 if bad else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="damas", description="Electronic draughts board controller.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("perft", help="count legal move sequences (last line: the count)")
+    p.add_argument("--variant", required=True, help="brazilian, international or portuguese")
+    p.add_argument("--fen", help="start from this position (PDN FEN)")
+    p.add_argument("--depth", type=int, required=True)
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("moves", help="list the legal moves of a position (or of FENs read from stdin)")
+    p.add_argument("--variant", required=True)
+    p.add_argument("--fen", help="the position; without it, FENs are read from standard input, one per line")
+    p.set_defaults(func=cmd_moves)
+
+    p = sub.add_parser("pdn", help="PDN tools")
+    pdn_sub = p.add_subparsers(dest="pdn_command", metavar="PDN_COMMAND")
+    c = pdn_sub.add_parser("check", help="load PDN files, replay every game, report what failed")
+    c.add_argument("files", nargs="+", metavar="FILE")
+    c.add_argument("--variant", help="the variant when the files have no GameType tag")
+    c.set_defaults(func=cmd_pdn_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return func(args)
+    except (DraughtsError, UserError) as exc:
+        print(f"damas: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
