@@ -97,9 +97,46 @@ def cmd_pdn_check(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Play a seeded random game on the terminal: the rules engine at work."""
+    import random
+
+    from rules import Game
+    from rules.pdn import PdnGame
+
+    rng = random.Random(args.seed)
+    game = Game(args.variant)
+    print(f"{game.variant.title} (seed {args.seed})\n")
+    print(game.position.diagram(), "\n")
+    while game.outcome() is None and game.ply < args.plies:
+        moves = game.legal_moves()
+        captures = [m for m in moves if m.captured]
+        move = rng.choice(captures or moves)
+        text = game.position.move_pdn(move)
+        game.push(move)
+        if args.boards:
+            print(f"{game.ply}. {text}\n{game.position.diagram()}\n")
+    print(game.position.diagram(), "\n")
+    print(PdnGame.from_game(game, {"Event": "damas demo"}).pdn())
+    outcome = game.outcome()
+    print(f"FEN {game.fen()}")
+    print(
+        "game over: "
+        + (outcome.termination.value if outcome else "not yet: " + str(len(game.legal_moves())) + " legal moves")
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="damas", description="Electronic draughts board controller.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("demo", help="play a random legal game on the terminal")
+    p.add_argument("--variant", default="brazilian")
+    p.add_argument("--plies", type=int, default=40)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--boards", action="store_true", help="show the board after every move")
+    p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("perft", help="count legal move sequences (last line: the count)")
     p.add_argument("--variant", required=True, help="brazilian, international or portuguese")

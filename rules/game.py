@@ -48,7 +48,7 @@ class Outcome:
         return white if self.winner is Color.WHITE else black
 
 
-def parse_result(text: str) -> Color | None | str:
+def parse_result(text: str) -> Color | str | None:
     """A PDN result in any style: the winner, None for a draw, or ``"*"`` when unknown.
 
     Raises ``ValueError`` for text that is not a result.
@@ -143,9 +143,14 @@ class Game:
         return [s.position for s in self._states]
 
     # -- moving -----------------------------------------------------------------------------
-    def push(self, move: Move) -> Move:
-        """Play a legal move; returns it as the engine knows it (with its route)."""
-        if self.outcome() is not None:
+    def push(self, move: Move, *, after_end: bool = False) -> Move:
+        """Play a legal move; returns it as the engine knows it (with its route).
+
+        Once the game has ended moves are refused, unless ``after_end`` is set: recorded
+        games sometimes go on after a draw rule applied (an online server that did not
+        enforce a repetition), and a record must still replay.
+        """
+        if not after_end and self.outcome() is not None:
             raise IllegalMoveError(f"illegal move: {move.numeric()!r} (the game is over)")
         before = self.position
         legal = before.legal(move)

@@ -127,7 +127,7 @@ class Clock:
         def fmt(letter: str, seconds: float | None) -> str:
             if seconds is None:
                 return ""
-            s = int(round(seconds))
+            s = round(seconds)
             return f"{letter}{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
 
         w = fmt("W" if self.running is Color.WHITE else "w", self.white)
@@ -216,7 +216,7 @@ class PdnGame:
         for i, pm in enumerate(self.moves):
             if i in self.setups:
                 g.setup(self.setups[i])
-            g.push(pm.move)
+            g.push(pm.move, after_end=True)
         if len(self.moves) in self.setups:
             g.setup(self.setups[len(self.moves)])
         winner = parse_result(self.result)
@@ -255,29 +255,24 @@ class PdnGame:
         lines = [f'[{k} "{_escape(v)}"]' for k, v in tags.items()]
         words: list[str] = [f"{{{c}}}" for c in self.intro]
         pos = start
-        ply = 0  # plies since the start, for move numbers
-        first_black = start.turn is Color.BLACK
+        number = 1  # the move number: grows after each black move
         need_number = True
         for i, pm in enumerate(self.moves):
             if i in self.setups:
                 pos = self.setups[i]
                 words.append(f'/FEN "{pos.fen()}"/')
                 need_number = True
-            number = (ply + (1 if first_black else 0)) // 2 + 1
             if pos.turn is Color.WHITE:
                 words.append(f"{number}.")
             elif need_number:
                 words.append(f"{number}...")
-            need_number = False
+            need_number = bool(pm.comments)
             words.append(pos.move_pdn(pm.move) + "".join(n for n in pm.nags if not n.startswith("$")))
             words.extend(n for n in pm.nags if n.startswith("$"))
-            for c in pm.comments:
-                words.append(f"{{{c}}}")
-                need_number = True
+            words.extend(f"{{{c}}}" for c in pm.comments)
+            if pos.turn is Color.BLACK:
+                number += 1
             pos = pos.apply(pm.move)
-            ply += 1
-            if pm.comments:
-                need_number = True
         if len(self.moves) in self.setups:
             words.append(f'/FEN "{self.setups[len(self.moves)].fen()}"/')
         words.append(result)
@@ -365,9 +360,7 @@ def _infer_variant(raw: _RawGame) -> Variant:
     if gametype:
         v = variant_for_gametype(gametype)
         if v is None:
-            raise PdnSyntaxError(
-                f"unsupported GameType {gametype!r}", line=raw.tag_lines.get("GameType", raw.line)
-            )
+            raise PdnSyntaxError(f"unsupported GameType {gametype!r}", line=raw.tag_lines.get("GameType", raw.line))
         return v
     # no GameType: algebraic squares mean 8x8; otherwise PDN's default, International
     texts = [t.text for t in raw.body if t.kind == "move"]
@@ -378,9 +371,7 @@ def _infer_variant(raw: _RawGame) -> Variant:
     return INTERNATIONAL
 
 
-def _replay(
-    pg: PdnGame, moves: list[tuple[_Token, list[_Token]]], setups: dict[int, tuple[_Token, str]]
-) -> None:
+def _replay(pg: PdnGame, moves: list[tuple[_Token, list[_Token]]], setups: dict[int, tuple[_Token, str]]) -> None:
     """Resolve the move texts against the rules; ambiguous ones by the moves that follow."""
     source = pg.source
 
@@ -421,8 +412,9 @@ def _replay(
         try:
             cands = pos.match_moves(tok.text)
         except IllegalMoveError as exc:
-            raise PdnSyntaxError(f"{pg.title()}: move {_move_label(pos, pg, i)}{tok.text!r}: {exc}", source=source,
-                                 line=tok.line) from None
+            raise PdnSyntaxError(
+                f"{pg.title()}: move {_move_label(pos, pg, i)}{tok.text!r}: {exc}", source=source, line=tok.line
+            ) from None
         if len(cands) > 1:
             cands = [c for c in cands if fits(pos.apply(c), i + 1, 8)] or cands[:0]
         if not cands:

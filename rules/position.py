@@ -42,7 +42,7 @@ _SQUARE_RE = re.compile(r"[a-jA-J](?:10|[1-9])|\d{1,2}")
 class Position:
     """The pieces and the side to move, for one variant."""
 
-    __slots__ = ("variant", "engine", "wm", "wk", "bm", "bk", "turn", "_legal")
+    __slots__ = ("_legal", "bk", "bm", "engine", "turn", "variant", "wk", "wm")
 
     def __init__(
         self,
@@ -201,7 +201,7 @@ class Position:
     def _find_raw(self, move: Move) -> RawMove | None:
         key = move.key
         for raw in self._raw_moves():
-            o, d, cm, _p, routes = raw
+            o, d, _cm, _p, routes = raw
             sq = self.engine.geo.square_of_bit
             if sq[o] != key[0] or sq[d] != key[1]:
                 continue
@@ -277,9 +277,7 @@ class Position:
             full = False
             if move.captured:
                 same_ends = [
-                    m
-                    for m in self.legal_moves()
-                    if m.from_square == move.from_square and m.to_square == move.to_square
+                    m for m in self.legal_moves() if m.from_square == move.from_square and m.to_square == move.to_square
                 ]
                 full = len(same_ends) > 1
         sep = "x" if move.captured else "-"
@@ -411,7 +409,10 @@ class Position:
                     continue
                 j = i
                 while (
-                    style == "numeric" and j + 1 < len(all_sq) and all_sq[j + 1] == all_sq[j] + 1 and all_sq[j + 1] in men_sq
+                    style == "numeric"
+                    and j + 1 < len(all_sq)
+                    and all_sq[j + 1] == all_sq[j] + 1
+                    and all_sq[j + 1] in men_sq
                 ):
                     j += 1
                 if j - i >= 2:

@@ -56,9 +56,7 @@ def test_int_3_9_flying_king_moves_any_distance() -> None:
 
 
 def test_int_3_9_king_blocked_by_own_piece() -> None:
-    assert moves("international", "W:WK46,28:B5") == keys(
-        "46-41", "46-37", "46-32", "28-22", "28-23"
-    )
+    assert moves("international", "W:WK46,28:B5") == keys("46-41", "46-37", "46-32", "28-22", "28-23")
 
 
 # -- captures ------------------------------------------------------------------------------------
@@ -222,7 +220,9 @@ def test_positions_json_exact_moves_and_routes() -> None:
             assert Position.from_fen(str(e["fen_algebraic"]), str(e["variant"])) == pos, e["id"]
             algebraic = {pos.move_pdn(m, full=True) for m in pos.legal_moves()}
             assert algebraic <= {
-                r for x in e["legal_moves"] for r in (x["routes_algebraic"] or [x["pdn_algebraic"]])  # type: ignore[attr-defined]
+                r
+                for x in e["legal_moves"]
+                for r in (x["routes_algebraic"] or [x["pdn_algebraic"]])  # type: ignore[attr-defined]
             }, e["id"]
 
 

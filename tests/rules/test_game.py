@@ -38,9 +38,8 @@ def play_quiet(game: Game, plies: int, avoid: frozenset[int] = frozenset(), whit
         banned = avoid if (game.turn is Color.WHITE or not white_only) else frozenset()
         for m in _quiet_options(game, banned):
             game.push(m)
-            if game.outcome() is None or n == 1:
-                if line(n - 1):
-                    return True
+            if (game.outcome() is None or n == 1) and line(n - 1):
+                return True
             game.pop()
         failed.add(key)
         return False
@@ -227,7 +226,6 @@ def test_pt_3_2_1b_forced_rule_counts_from_the_rio() -> None:
     play_quiet(g, 1)
     o = g.outcome()
     assert o is not None and o.termination is Termination.SMALL_ENDING
-
 
 
 def test_entered_results() -> None:

@@ -1,0 +1,69 @@
+"""The ``damas`` command as a user runs it (a real subprocess)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.conftest import shared_path
+
+
+def damas(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "damas", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_perft_last_line_is_the_count() -> None:
+    r = damas("perft", "--variant", "portuguese", "--depth", "5")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "7361"
+    r = damas("perft", "--variant", "international", "--fen", "W:W6,7,8,9,10:B41,42,43,44,45", "--depth", "3")
+    assert r.stdout.splitlines()[-1] == "795"
+
+
+def test_moves_full_paths_in_square_numbers() -> None:
+    r = damas("moves", "--variant", "international", "--fen", "W:WK4:B13,20,32,37")
+    assert r.returncode == 0
+    assert sorted(r.stdout.split()) == ["4x27x38x15", "4x31x42x15"]
+    r = damas("moves", "--variant", "brazilian", "--fen", "W:Wd4:Bc3")
+    assert r.stdout.split() == ["18x25"]
+    r = damas("moves", "--variant", "brazilian", "--fen", "W:W21-32:B1-12")
+    assert sorted(r.stdout.split()) == sorted(["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"])
+
+
+def test_moves_from_stdin_one_line_per_position() -> None:
+    r = damas("moves", "--variant", "portuguese", stdin="W:W14:B18,K19\n\nnot a fen\nW:W14:B10\n")
+    lines = r.stdout.split("\n")
+    assert lines[0] == "14x23"
+    assert lines[1] == ""
+    assert lines[2].startswith("error: invalid fen: 'not a fen'")
+    assert sorted(lines[3].split()) == ["14-18", "14-19"]
+    assert r.returncode != 0
+
+
+def test_user_errors_are_one_line() -> None:
+    for args in (
+        ("perft", "--variant", "chess", "--depth", "2"),
+        ("perft", "--variant", "brazilian", "--fen", "W:W99:B1", "--depth", "2"),
+        ("moves", "--variant", "international", "--fen", "Z"),
+    ):
+        r = damas(*args)
+        assert r.returncode == 2
+        assert r.stderr.startswith("damas: error: ") and r.stderr.count("\n") == 1, r.stderr
+        assert "Traceback" not in r.stderr
+
+
+def test_pdn_check_reports_per_file(tmp_path: object) -> None:
+    from pathlib import Path
+
+    bad = Path(str(tmp_path)) / "bad.pdn"
+    bad.write_text('[White "a"]\n1. 32-28 19-23\n2. 28-22 *\n\n1. 33-28 *\n')
+    good = shared_path("games", "brazilian", "lidraughts-brazilian.pdn")
+    r = damas("pdn", "check", str(good), str(bad), str(Path(str(tmp_path)) / "missing.pdn"))
+    out = r.stdout.splitlines()
+    assert out[0] == f"{good}: 13 games, 486 moves loaded (ok)"
+    assert out[1] == f"{bad}: 2 games, 3 moves loaded (1 failed)"
+    assert out[2].startswith(f"  {bad}:3: game 1 (a - ?): move 2. '28-22': illegal move")
+    assert "cannot read" in out[3]
+    assert r.returncode == 1

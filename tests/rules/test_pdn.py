@@ -1,0 +1,264 @@
+"""PDN reading (tolerant) and writing (strict), on real files and on the quirks of PDN.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules import Color, Game, PdnSyntaxError, Position, parse_result
+from rules.pdn import iter_games, load_pdn, parse_clock, read_game, read_pdn, write_pdn
+from tests.conftest import shared_path
+
+# games and plies each file holds (games/README.md); header-only entries count as games
+EXPECTED = {
+    "brazilian/lidraughts-brazilian.pdn": (13, 486),
+    "international/nk2003-amsterdam.pdn": (33, None),
+    "international/wk2003.pdn": (23, None),
+    "international/nk-ronde-01.pdn": (7, None),
+    "international/nk-ronde-02.pdn": (7, None),
+    "international/rk-ronde-12.pdn": (7, None),
+    "international/090417ronde12.pdn": (7, None),
+    "international/kurnik.pdn": (4, None),
+    "international/PROF2.pdn": (16, None),
+    "international/lidraughts-international.pdn": (None, None),
+}
+
+
+def game_files() -> list[Path]:
+    root = shared_path("games")
+    files = sorted(root.glob("*/*.pdn"))
+    assert files, "no games in shared/games"
+    return files
+
+
+def test_every_real_game_loads_and_replays() -> None:
+    total_plies = {"brazilian": 0, "international": 0}
+    for path in game_files():
+        games = load_pdn(path)
+        rel = f"{path.parent.name}/{path.name}"
+        n_games, n_plies = EXPECTED[rel]
+        if n_games is not None:
+            assert len(games) == n_games, rel
+        plies = sum(len(g.moves) for g in games)
+        if n_plies is not None:
+            assert plies == n_plies, rel
+        for g in games:
+            assert g.variant.name == path.parent.name
+            game = g.game()  # every move legal from the start (or FEN) position
+            assert game.ply == len(g.moves)
+        total_plies[path.parent.name] += plies
+    assert total_plies["international"] > 12_000
+    assert total_plies["brazilian"] >= 486
+    with_moves = [g for g in load_pdn(shared_path("games", "international", "lidraughts-international.pdn")) if g.moves]
+    assert len(with_moves) == 13
+
+
+def test_real_games_round_trip() -> None:
+    for path in game_files():
+        for g in load_pdn(path):
+            text = g.pdn()
+            (back,) = read_pdn(text, variant=None)
+            assert back.variant is g.variant
+            assert back.start == g.start
+            assert [m.move for m in back.moves] == [m.move for m in g.moves]
+            assert parse_result(back.result) == parse_result(g.result)
+            for key, value in g.tags.items():
+                if key not in ("GameType", "Result", "FEN"):
+                    assert back.tags[key] == (value or "?"), (path, key)
+            assert [m.comments for m in back.moves] == [m.comments for m in g.moves]
+
+
+def test_brazilian_written_in_algebraic_with_gametype_26() -> None:
+    path = shared_path("games", "brazilian", "lidraughts-brazilian.pdn")
+    g = load_pdn(path)[0]
+    text = g.pdn()
+    assert '[GameType "26,W,8,8,A0,0"]' in text
+    assert "1. c3-b4 b6-a5 2. b4-c5 d6xb4" in text
+    assert '[Result "1-0"]' in text and text.rstrip().endswith("1-0")
+    assert g.pdn(result_style="2-0").rstrip().endswith("2-0")
+
+
+def test_pdn_syntax_corner_cases_load_or_fail_clearly() -> None:
+    root = shared_path("pdn-syntax")
+    files = sorted(root.glob("*.pdn"))
+    assert len(files) >= 8
+    for path in files:
+        for g in iter_games(path.read_text(encoding="utf-8"), str(path)):
+            if g.error:
+                msg = str(g.error)
+                assert msg.startswith(f"{path}:") and "\n" not in msg, msg
+    fen_games = list(iter_games(shared_path("pdn-syntax", "fen.pdn").read_text(), "fen.pdn"))
+    assert [bool(g.error) for g in fen_games] == [True, False, False]
+    assert "side to move" in str(fen_games[0].error)
+    (v,) = read_pdn(shared_path("pdn-syntax", "variation.pdn").read_text())
+    assert [m.text for m in v.moves] == ["32-28", "19-23", "28x19", "14x23"]
+    (s,) = read_pdn(shared_path("pdn-syntax", "movestrength.pdn").read_text())
+    assert [m.nags for m in s.moves] == [["!?"], ["!?!!!"], []]
+    (u,) = read_pdn(shared_path("pdn-syntax", "unicode.pdn").read_text())
+    assert u.tags["White"] == "Сергей Фадеев" and u.tags["Black"] == "高文龙"
+    (st,) = read_pdn(shared_path("pdn-syntax", "string.pdn").read_text())
+    assert st.tags["White"] == 'This is a string with an escaped character "'
+    (a,) = read_pdn(shared_path("pdn-syntax", "alphanumeric.pdn").read_text())
+    assert a.variant.name == "brazilian" and a.moves[0].move.numeric() == "21-17"
+
+
+# -- the quirks of real files (PDN.md "Reading") ----------------------------------------------
+def moves_of(text: str, variant: str | None = None) -> list[str]:
+    (g,) = read_pdn(text, variant=variant)
+    return [m.move.numeric() for m in g.moves]
+
+
+def test_crlf_and_literal_backslash_r() -> None:
+    assert moves_of('[GameType "20"]\r\n1. 32-28 19-23\\r\n2. 28x19 14x23 *\r\n') == [
+        "32-28",
+        "19-23",
+        "28x19",
+        "14x23",
+    ]
+
+
+def test_glued_numbers_ellipsis_leading_zeros_spaces_colons() -> None:
+    assert moves_of("01.32-28 19-23 02.28x19 14x23 *") == ["32-28", "19-23", "28x19", "14x23"]
+    assert moves_of("1. 32-28 1. ... 19-23 2.28:19 14 x 23 *") == ["32-28", "19-23", "28x19", "14x23"]
+    assert moves_of("1. 32- 28 19 -23 *") == ["32-28", "19-23"]
+
+
+def test_ambiguous_start_end_capture_resolved_by_legality_then_following_moves() -> None:
+    # two kings routes 4x15 (different captured pieces): the next black move decides
+    fen = "W:WK4:B13,20,32,37"
+    a = read_game(f'[FEN "{fen}"]\n1. 4x15 37-41 *', "international")
+    assert set(a.moves[0].move.captured) == {13, 20, 32}
+    b = read_game(f'[FEN "{fen}"]\n1. 4x15 32-38 *', "international")
+    assert set(b.moves[0].move.captured) == {13, 20, 37}
+    # partial path with one intermediate square
+    c = read_game(f'[FEN "{fen}"]\n1. 4x31x15 *', "international")
+    assert set(c.moves[0].move.captured) == {13, 20, 37}
+    # written back with the complete path
+    assert "4x31x42x15" in c.pdn()
+
+
+def test_ambiguous_capture_that_nothing_resolves_is_an_error_or_first_reading() -> None:
+    g = read_game('[FEN "W:WK4:B13,20,32,37"]\n1. 4x15 *', "international")
+    assert len(g.moves) == 1 and g.moves[0].move.to_square == 15
+
+
+def test_result_styles_and_terminators() -> None:
+    assert read_game("1. 32-28 19-23 2-0").result == "2-0"
+    assert read_game("1. 32-28 19-23 1/2-1/2").result == "1/2-1/2"
+    assert read_game("1. 32-28 19-23 0-0").result == "0-0"
+    tagged = read_game('[Result "0-2"]\n1. 32-28 19-23 *')
+    assert tagged.result == "0-2"
+    assert parse_result(tagged.result) is Color.BLACK
+    games = read_pdn("1. 32-28 1-0\n1. 33-28 0-1\n1. 34-29 1-1\n")
+    assert [g.result for g in games] == ["1-0", "0-1", "1-1"]
+
+
+def test_fen_forms_and_gametype_inference() -> None:
+    g = read_game('[FEN "W:W31-50:B1-20."]\n1. 32-28 *')
+    assert g.variant.name == "international"
+    b = read_game('[FEN "W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6"]\n1. c3-d4 *')
+    assert b.variant.name == "brazilian"
+    n = read_game('[GameType "26"]\n[FEN "W:W21-32:B1-12"]\n1. c3-d4 *')
+    assert n.moves[0].move.numeric() == "22-18"
+    assert read_game("1. c3-d4 f6-g5 *").variant.name == "brazilian"
+    assert read_game("1. 32-28 19-23 *").variant.name == "international"
+    p = read_game('[GameType "28"]\n1. 10-14 22-18 *')
+    assert p.variant.name == "portuguese"
+    assert p.pdn().startswith('[Event "?"]')
+
+
+def test_tags_several_per_line_tabs_empty_non_english() -> None:
+    text = '\t[Event "Open"] [Site "Lisboa"]\n[Empty]\n[Torneio "Aberto"]\n[Date "2026.01.02"]\n1. 32-28 *'
+    g = read_game(text)
+    assert g.tags == {"Event": "Open", "Site": "Lisboa", "Torneio": "Aberto", "Date": "2026.01.02"}
+
+
+def test_header_only_entries_are_games_without_moves() -> None:
+    games = read_pdn('[Event "a"][White "x"]\n\n[Event "b"]\n1. 32-28 *')
+    assert [len(g.moves) for g in games] == [0, 1]
+    assert [g.tags["Event"] for g in games] == ["a", "b"]
+
+
+def test_comments_nags_clocks_variations_line_comments() -> None:
+    text = (
+        "% a line comment\n"
+        "{intro} 1. 32-28 {[%clock w0:12:10 B0:11:03]} 19-23 $1 {engine: +0.3 d=12}\n"
+        "(19-24 (18-23) 28x19) 2. 28x19! 14x23?! *"
+    )
+    g = read_game(text)
+    assert g.intro == ["intro"]
+    assert [m.move.numeric() for m in g.moves] == ["32-28", "19-23", "28x19", "14x23"]
+    clock = g.moves[0].clock
+    assert clock is not None and clock.white == 730 and clock.black == 663 and clock.running is Color.BLACK
+    assert g.moves[1].nags == ["$1"] and g.moves[1].comments == ["engine: +0.3 d=12"]
+    assert g.moves[2].nags == ["!"] and g.moves[3].nags == ["?!"]
+    out = g.pdn()
+    assert "{[%clock w0:12:10 B0:11:03]}" in out and "28x19!" in out and "$1" in out
+    assert [m.comments for m in read_game(out).moves] == [m.comments for m in g.moves]
+
+
+def test_parse_clock_forms() -> None:
+    c = parse_clock("[%clock W1:00 b0:59]")
+    assert c is not None and c.white == 60 and c.black == 59 and c.running is Color.WHITE
+    assert parse_clock("no clock") is None
+    assert c.comment() == "[%clock W0:01:00 b0:00:59]"
+
+
+def test_setup_in_move_text() -> None:
+    text = '1. 32-28 19-23 /FEN "W:W28,31-50:B1-18,20,23"/ 2. 28x19 14x23 *'
+    g = read_game(text)
+    assert list(g.setups) == [2]
+    game = g.game()
+    assert isinstance(game.history()[2], Position)
+    out = g.pdn()
+    assert '/FEN "W:W28,31-50:B1-18,20,23"/' in out
+    back = read_game(out)
+    assert [m.move for m in back.moves] == [m.move for m in g.moves] and list(back.setups) == [2]
+
+
+def test_black_to_move_start_numbering() -> None:
+    g = read_game('[FEN "B:W31-50:B1-20"]\n1... 19-23 2. 32-28 *')
+    out = g.pdn()
+    assert "1... 19-23 2. 32-28" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "why"),
+    [
+        ("1. 32-28 19-23\n2. 28-22 *", 2, "illegal move"),
+        ('[White "x"]\n\n1. 32-28 {never closed', 3, "unexpected text"),
+        ("1. 32-28 19-23\n2. 28x99 *", 2, "no square"),
+        ('[GameType "21"]\n1. 9-13 *', 1, "unsupported GameType"),
+        ('[FEN "W:W51:B1"]\n1. 32-28 *', 1, "no square '51'"),
+        ("1. 32-28 19-23 2. ~~ *", 1, "unexpected text"),
+    ],
+)
+def test_errors_name_file_and_line(text: str, line: int, why: str) -> None:
+    with pytest.raises(PdnSyntaxError) as info:
+        read_pdn(text, "games.pdn")
+    msg = str(info.value)
+    assert msg.startswith(f"games.pdn:{line}: "), msg
+    assert why in msg
+
+
+def test_a_bad_game_does_not_stop_the_others() -> None:
+    text = "1. 32-28 19-23 2. 28-22 *\n\n1. 33-28 18-23 *\n"
+    games = list(iter_games(text, "x.pdn"))
+    assert [bool(g.error) for g in games] == [True, False]
+    assert len(games[0].moves) == 2  # the moves before the error are kept
+
+
+def test_write_multi_game_file_and_game_from_play() -> None:
+    g = Game("portuguese")
+    g.push_pdn("10-14")
+    g.push_pdn("22-18")
+    from rules.pdn import PdnGame
+
+    pg = PdnGame.from_game(g, {"White": "Ana", "Black": "Rui", "Event": "Clube"})
+    text = write_pdn([pg, pg])
+    games = read_pdn(text)
+    assert len(games) == 2
+    assert games[0].tags["White"] == "Ana" and games[0].tags["Site"] == "?"
+    assert '[GameType "28,W,8,8,N1,1"]' in text
+    assert [m.move for m in games[1].moves] == g.move_stack
