@@ -127,6 +127,66 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verdict_line(v: object, variant_notation: str) -> str:
+    from referee import GameEnd, MoveMade, Report, Takeback
+
+    if isinstance(v, MoveMade):
+        return f"{v.t:9.3f}  move {v.ply}: {v.pdn}"
+    if isinstance(v, Takeback):
+        return f"{v.t:9.3f}  takeback: ply {v.ply} withdrawn"
+    if isinstance(v, Report):
+        guide = []
+        if v.missing:
+            guide.append("missing " + " ".join(map(str, v.missing)))
+        if v.extra:
+            guide.append("extra " + " ".join(map(str, v.extra)))
+        tail = f" [{'; '.join(guide)}]" if guide else ""
+        return f"{v.t:9.3f}  {v.kind.value}: {v.message}{tail}"
+    if isinstance(v, GameEnd):
+        return f"{v.t:9.3f}  end: {v.result} ({v.termination})"
+    return str(v)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Run a recorded event log through the live pipeline (debounce -> referee)."""
+    import json
+
+    from referee import LogError, Pipeline, Referee, parse_log
+
+    try:
+        if args.log == "-":
+            header, events = parse_log(sys.stdin, "<stdin>", args.variant)
+        else:
+            with open(args.log, encoding="utf-8") as f:
+                header, events = parse_log(f, args.log, args.variant)
+    except LogError as exc:
+        raise UserError(str(exc)) from None
+    except UnicodeDecodeError:
+        raise UserError(f"{args.log}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {args.log}: {exc.strerror or exc}") from None
+    variant = find_variant(args.variant or header.variant or "brazilian")
+    fen = args.fen or header.fen
+    if fen:
+        Position.from_fen(fen, variant)  # a bad FEN is a user error, reported as such
+    mode = args.mode or header.mode or "casual"
+    ref = Referee(variant, fen, mode=mode, board=header.board)
+    pipeline = Pipeline(ref, window=args.debounce)
+    for v in pipeline.run(events):
+        if args.json:
+            print(json.dumps(v.to_json(), ensure_ascii=False))
+        else:
+            print(_verdict_line(v, variant.notation))
+    if args.pdn:
+        tags = {k.capitalize(): str(val) for k, val in header.extra.items() if k in ("white", "black", "event")}
+        text = ref.pdn_game(tags).pdn()
+        try:
+            Path(args.pdn).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot write {args.pdn}: {exc.strerror or exc}") from None
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="damas", description="Electronic draughts board controller.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -148,6 +208,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", required=True)
     p.add_argument("--fen", help="the position; without it, FENs are read from standard input, one per line")
     p.set_defaults(func=cmd_moves)
+
+    p = sub.add_parser("replay", help="run a recorded event log through the referee")
+    p.add_argument("log", metavar="LOG", help="a JSON-lines event log ('-' for standard input)")
+    p.add_argument("--variant", help="override the log's variant")
+    p.add_argument("--fen", help="override the log's start position")
+    p.add_argument("--mode", choices=["casual", "tournament"], help="override the log's mode (default casual)")
+    p.add_argument("--pdn", metavar="OUT", help="write the recorded game as PDN")
+    p.add_argument("--json", action="store_true", help="one JSON object per verdict")
+    p.add_argument("--debounce", type=float, default=0.05, help="debounce window in seconds (default 0.05)")
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("pdn", help="PDN tools")
     pdn_sub = p.add_subparsers(dest="pdn_command", metavar="PDN_COMMAND")

@@ -1,0 +1,86 @@
+"""Debouncing: raw switch transitions in, settled square events out.
+
+Pure and clock-free: time comes only from the transitions and from ``flush(now)``,
+so live play and the replay of a recorded log give the same result.
+
+A square's new state is accepted once it has held for ``window`` seconds; bounces
+(a reed switch chatters for about a millisecond) and brushes (a sliding king touches
+the squares it crosses for tens of milliseconds) revert before that and vanish. The
+settled event keeps the time of the transition that started the stable state, so the
+delay never shows in the record. Input that is already clean (the Pico debounces
+too) passes through unchanged, only ``window`` later.
+
+>>> d = Debouncer(window=0.05, initial={22: True})
+>>> d.feed(Transition(0.000, 22, False))   # lift...
+[]
+>>> d.feed(Transition(0.001, 22, True))    # ...bounce back
+[]
+>>> d.feed(Transition(0.002, 22, False))   # lift for good
+[]
+>>> d.flush(0.100)
+[Transition(t=0.002, key=22, occupied=False)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+DEFAULT_WINDOW = 0.05
+
+
+@dataclass(frozen=True)
+class Transition:
+    """A change seen on one square (or non-playing cell): ``key`` is a square number
+    or a cell name; ``occupied`` is True for a place, False for a lift."""
+
+    t: float
+    key: Hashable
+    occupied: bool
+
+
+class Debouncer:
+    """Per-square debouncing with an injectable clock (the transitions' times)."""
+
+    def __init__(self, window: float = DEFAULT_WINDOW, initial: Mapping[Hashable, bool] | None = None) -> None:
+        if window < 0:
+            raise ValueError(f"debounce window must not be negative: {window!r}")
+        self.window = window
+        self.stable: dict[Hashable, bool] = dict(initial or {})
+        self._pending: dict[Hashable, Transition] = {}
+
+    def state(self, key: Hashable) -> bool:
+        return self.stable.get(key, False)
+
+    def feed(self, tr: Transition) -> list[Transition]:
+        """Take one raw transition; returns the events that settled before it."""
+        out = self.flush(tr.t)
+        if tr.occupied == self.state(tr.key):
+            self._pending.pop(tr.key, None)  # bounced back: nothing happened
+        elif tr.key not in self._pending:
+            self._pending[tr.key] = tr
+        # a repeated transition to the pending state keeps the first time
+        if self.window == 0:
+            out.extend(self.flush(tr.t))
+        return out
+
+    def flush(self, now: float) -> list[Transition]:
+        """The events that have held for ``window`` by ``now``, in time order."""
+        if not self._pending:
+            return []
+        due = sorted(
+            (tr for tr in self._pending.values() if tr.t + self.window <= now), key=lambda tr: (tr.t, str(tr.key))
+        )
+        for tr in due:
+            del self._pending[tr.key]
+            self.stable[tr.key] = tr.occupied
+        return due
+
+    def next_deadline(self) -> float | None:
+        """When the next pending event will settle (None when nothing is pending)."""
+        if not self._pending:
+            return None
+        return min(tr.t for tr in self._pending.values()) + self.window
+
+    def pending(self) -> bool:
+        return bool(self._pending)

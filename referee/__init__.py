@@ -1,0 +1,46 @@
+"""The referee: turning square events into moves for a rules game.
+
+>>> from board_hal.debounce import Transition
+>>> ref = Referee("international")
+>>> ref.feed(Transition(0.0, 32, False))
+[]
+>>> [v.pdn for v in ref.feed(Transition(0.5, 28, True))]
+['32-28']
+"""
+
+from referee.core import ACTIONS, MODES, Action, Referee
+from referee.log import LogError, LogHeader, dump_log, parse_log, read_log
+from referee.pipeline import Pipeline
+from referee.vocabulary import (
+    TERMINATIONS,
+    GameEnd,
+    LedIntent,
+    MoveMade,
+    Report,
+    ReportKind,
+    Role,
+    Takeback,
+    Verdict,
+)
+
+__all__ = [
+    "ACTIONS",
+    "MODES",
+    "TERMINATIONS",
+    "Action",
+    "GameEnd",
+    "LedIntent",
+    "LogError",
+    "LogHeader",
+    "MoveMade",
+    "Pipeline",
+    "Referee",
+    "Report",
+    "ReportKind",
+    "Role",
+    "Takeback",
+    "Verdict",
+    "dump_log",
+    "parse_log",
+    "read_log",
+]

@@ -1,0 +1,200 @@
+"""The event log (DESIGN.md §4, a public contract): JSON lines of what the board saw
+and what the players entered.
+
+    {"format": 1, "variant": "brazilian", "fen": "W:W21-32:B1-12", "mode": "casual"}
+    {"t": 0.000, "square": 22, "event": "lift"}
+    {"t": 0.640, "square": 17, "event": "place"}
+    {"t": 9.120, "cell": "b1", "event": "place"}
+    {"t": 95.00, "action": "resign", "side": "black"}
+
+The header is optional. An optional header field ``board`` lists the occupied squares
+when the log starts (default: the start position, already set up). A malformed log
+raises :class:`LogError` naming the line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from board_hal.debounce import Transition
+from referee.core import ACTIONS, MODES, Action
+from rules import Color, DraughtsError, Position, find_variant, geometry_for, parse_result
+
+LOG_FORMAT = 1
+
+
+class LogError(ValueError):
+    """A malformed event log; the message names the line."""
+
+    def __init__(self, line: int, message: str, source: str = "log") -> None:
+        self.line = line
+        super().__init__(f"{source}:{line}: {message}")
+
+
+@dataclass
+class LogHeader:
+    format: int = LOG_FORMAT
+    variant: str | None = None
+    fen: str | None = None
+    mode: str | None = None
+    board: list[int] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": self.format}
+        for key in ("variant", "fen", "mode", "board"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        out.update(self.extra)
+        return out
+
+
+LogEvent = Transition | Action
+
+
+def event_to_json(ev: LogEvent) -> dict[str, Any]:
+    if isinstance(ev, Action):
+        out: dict[str, Any] = {"t": round(ev.t, 4), "action": ev.action}
+        if ev.side is not None:
+            out["side"] = ev.side.value
+        if ev.result is not None:
+            out["result"] = ev.result
+        return out
+    where = "cell" if isinstance(ev.key, str) else "square"
+    return {"t": round(ev.t, 4), where: ev.key, "event": "place" if ev.occupied else "lift"}
+
+
+def dump_log(header: LogHeader | None, events: Iterable[LogEvent]) -> str:
+    lines = [json.dumps(header.to_json())] if header is not None else []
+    lines += [json.dumps(event_to_json(ev)) for ev in events]
+    return "\n".join(lines) + "\n"
+
+
+def parse_log(
+    lines: Iterable[str], source: str = "log", variant: str | None = None
+) -> tuple[LogHeader, list[LogEvent]]:
+    """Read a log; ``variant`` (if given) overrides the header's for checking squares."""
+    header = LogHeader()
+    events: list[LogEvent] = []
+    last_t = -math.inf
+    squares = None
+    for n, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if not text:
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LogError(n, f"not JSON: {exc.msg} in {text[:60]!r}", source) from None
+        if not isinstance(obj, dict):
+            raise LogError(n, f"expected a JSON object, got {text[:60]!r}", source)
+        if "t" not in obj:
+            if events or (n > 1 and header.format != LOG_FORMAT):
+                raise LogError(n, f"line without a time 't': {text[:60]!r}", source)
+            header = _header(obj, n, source)
+            continue
+        t = obj["t"]
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
+            raise LogError(n, f"time must be a number, not {t!r}", source)
+        if t < last_t:
+            raise LogError(n, f"time goes backwards: {t} after {last_t}", source)
+        last_t = t
+        if squares is None:
+            name = variant or header.variant or "brazilian"
+            try:
+                geo = geometry_for(find_variant(name))
+            except DraughtsError as exc:
+                raise LogError(n, str(exc), source) from None
+            squares = geo
+        if "action" in obj:
+            events.append(_action(obj, float(t), n, source))
+            continue
+        ev = obj.get("event")
+        if ev not in ("lift", "place"):
+            raise LogError(n, f"unknown event {ev!r} (lift or place)", source)
+        if "square" in obj:
+            sq = obj["square"]
+            if not isinstance(sq, int) or isinstance(sq, bool) or not 1 <= sq <= squares.count:
+                raise LogError(n, f"square out of range: {sq!r} (1-{squares.count})", source)
+            events.append(Transition(float(t), sq, ev == "place"))
+        elif "cell" in obj:
+            cell = obj["cell"]
+            try:
+                f, r = squares.parse_cell(str(cell))
+            except DraughtsError:
+                raise LogError(n, f"no cell {cell!r} on a {squares.size}x{squares.size} board", source) from None
+            if squares.is_playable_cell(f, r):
+                raise LogError(n, f"cell {cell!r} is a playing square: give its number as 'square'", source)
+            events.append(Transition(float(t), squares.cell_name(f, r), ev == "place"))
+        else:
+            raise LogError(n, f"event without 'square' or 'cell': {text[:60]!r}", source)
+    return header, events
+
+
+def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
+    h = LogHeader()
+    fmt = obj.get("format", LOG_FORMAT)
+    if fmt != LOG_FORMAT:
+        raise LogError(n, f"unsupported log format {fmt!r} (this is format {LOG_FORMAT})", source)
+    variant = obj.get("variant")
+    if variant is not None:
+        try:
+            h.variant = find_variant(str(variant)).name
+        except DraughtsError as exc:
+            raise LogError(n, str(exc), source) from None
+    mode = obj.get("mode")
+    if mode is not None and mode not in MODES:
+        raise LogError(n, f"unknown mode {mode!r} (casual or tournament)", source)
+    h.mode = mode
+    fen = obj.get("fen")
+    if fen is not None:
+        try:
+            Position.from_fen(str(fen), h.variant or "brazilian")
+        except DraughtsError as exc:
+            raise LogError(n, str(exc), source) from None
+        h.fen = str(fen)
+    board = obj.get("board")
+    if board is not None:
+        if not isinstance(board, list) or not all(isinstance(x, int) for x in board):
+            raise LogError(n, f"'board' must be a list of square numbers, not {board!r}", source)
+        h.board = list(board)
+    h.extra = {k: v for k, v in obj.items() if k not in ("format", "variant", "fen", "mode", "board")}
+    return h
+
+
+def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
+    name = obj["action"]
+    if name not in ACTIONS:
+        raise LogError(n, f"unknown action {name!r} ({', '.join(ACTIONS)})", source)
+    side = None
+    if name == "resign":
+        raw = obj.get("side")
+        if raw not in ("white", "black"):
+            raise LogError(n, f"resign needs 'side': 'white' or 'black', not {raw!r}", source)
+        side = Color(raw)
+    result = None
+    if name == "result":
+        result = obj.get("result")
+        try:
+            parse_result(str(result))
+        except ValueError:
+            raise LogError(n, f"invalid result {result!r}", source) from None
+    return Action(t, name, side, result)
+
+
+def read_log(path: str, variant: str | None = None) -> tuple[LogHeader, list[LogEvent]]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return parse_log(f, path, variant)
+    except UnicodeDecodeError:
+        raise LogError(0, "not a UTF-8 text file", path) from None
+
+
+def iter_json_lines(verdicts: Iterable[Any]) -> Iterator[str]:
+    for v in verdicts:
+        yield json.dumps(v.to_json(), ensure_ascii=False)

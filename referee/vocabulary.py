@@ -1,0 +1,141 @@
+"""The referee's stable vocabulary: report kinds, LED roles and verdicts.
+
+The web page, the LED backends and the PDN recorder all consume these; the string
+values are a public contract (they appear in ``damas replay --json``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import Move
+
+
+class ReportKind(enum.Enum):
+    """What a report is about (closed vocabulary)."""
+
+    SETUP = "setup"  # the board does not match the start (or FEN) position yet
+    SETUP_OK = "setup-ok"  # it does now
+    REQUIRED_CAPTURE = "required-capture"  # a capture is compulsory (or a larger one is)
+    WRONG_SIDE = "wrong-side"  # a piece of the side not to move was moved
+    BACKWARD_MAN = "backward-man"  # a man moved backward
+    ILLEGAL_SQUARE = "illegal-square"  # a piece was put on a square it cannot reach
+    NO_LEGAL_MOVE = "no-legal-move"  # a piece that cannot move was lifted and held
+    OFF_SQUARE = "off-square"  # a piece stands on a non-playing cell
+    OWN_PIECE_REMOVED = "own-piece-removed"  # one's own piece taken off the board
+    WRONG_PIECE_REMOVED = "wrong-piece-removed"  # a piece that was not captured was removed
+    CAPTURED_PIECE_LEFT = "captured-piece-left"  # the opponent moved before the captured pieces came off
+    KNOCKED_OVER = "knocked-over"  # several pieces out of place at once
+    UNEXPLAINED = "unexplained"  # no legal move or move in progress explains the board
+    TOUCH_MOVE = "touch-move"  # tournament: a piece was touched (lift and put back)
+    CORRECTION = "correction"  # tournament: a released piece was moved again
+    TAKEBACK = "takeback"  # tournament: the previous position was restored
+    PROCEDURE = "procedure"  # tournament: captured pieces removed before the end or out of order
+    IRREGULARITY_ACCEPTED = "irregularity-accepted"  # tournament: the opponent played on; it stands
+    RESTORED = "restored"  # the board matches the game again; the last report is cleared
+    GAME_OVER = "game-over"  # pieces moved after the end of the game
+
+
+class Role(enum.Enum):
+    """What a lit square means; each LED backend renders roles in its own colours."""
+
+    FROM = "from"
+    TO = "to"
+    PATH = "path"
+    MUST_CAPTURE = "must-capture"
+    CAPTURABLE = "capturable"
+    REMOVE = "remove"
+    MISSING = "missing"
+    EXTRA = "extra"
+    ERROR = "error"
+    HINT = "hint"
+
+
+@dataclass(frozen=True)
+class LedIntent:
+    square: int
+    role: Role
+
+
+@dataclass(frozen=True)
+class Report:
+    kind: ReportKind
+    squares: tuple[int, ...]
+    message: str
+    t: float = 0.0
+    missing: tuple[int, ...] = ()
+    extra: tuple[int, ...] = ()
+    cells: tuple[str, ...] = ()
+    #: values the message was made from (for other languages)
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "type": "report",
+            "kind": self.kind.value,
+            "squares": list(self.squares),
+            "message": self.message,
+        }
+        if self.missing:
+            out["missing"] = list(self.missing)
+        if self.extra:
+            out["extra"] = list(self.extra)
+        if self.cells:
+            out["cells"] = list(self.cells)
+        out["t"] = round(self.t, 3)
+        return out
+
+
+@dataclass(frozen=True)
+class MoveMade:
+    ply: int
+    move: Move
+    pdn: str
+    t: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "move",
+            "ply": self.ply,
+            "move": self.pdn,
+            "from": self.move.from_square,
+            "to": self.move.to_square,
+            "captured": list(self.move.captured),
+            "t": round(self.t, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Takeback:
+    ply: int
+    t: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "takeback", "ply": self.ply, "t": round(self.t, 3)}
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    result: str
+    termination: str
+    t: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "end", "result": self.result, "termination": self.termination, "t": round(self.t, 3)}
+
+
+Verdict = MoveMade | Takeback | Report | GameEnd
+
+#: the termination values of ``end`` verdicts (rules.Termination's values)
+TERMINATIONS = (
+    "no-pieces",
+    "no-moves",
+    "kings-only",
+    "small-ending",
+    "repetition",
+    "resignation",
+    "agreement",
+    "result-entered",
+)
