@@ -32,6 +32,7 @@ test-slow: $(STAMP)
 bench: $(STAMP)
 	@test -d .bench/py-draughts || $(BIN)/python -m pip install --quiet --target .bench/py-draughts py-draughts==1.10.1
 	$(BIN)/python benchmarks/perft.py
+	$(BIN)/python benchmarks/referee.py
 
 clean:
 	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

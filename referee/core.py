@@ -19,6 +19,7 @@ with restore guidance (missing / extra squares). It never records a guess.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -87,6 +88,13 @@ def _candidates(pos: Position) -> list[_Candidate]:
     return out
 
 
+def _stopped_mid_chain(live: list[_Candidate], s: frozenset[int], e: frozenset[int]) -> bool:
+    """Is the capturing piece standing on an intermediate landing square (of every
+    capture still possible), not on a final one?"""
+    added = s - e
+    return bool(live) and bool(added) and all(added <= c.landings - {c.dest} for c in live)
+
+
 class Referee:
     """Turns settled square events into moves, reports and LED intents for one game."""
 
@@ -118,6 +126,8 @@ class Referee:
         self._deadline: float | None = None
         self._irregular: Position | None = None
         self._setup = frozenset(self.occupied) != self.game.position.occupied()
+        if self._setup:
+            self._deadline = -math.inf  # report the set-up at the first tick
         self._touch_noticed: set[int] = set()
         self._cache: dict[Position, list[_Candidate]] = {}
         self._free = engine_for(dataclasses.replace(self.variant, capture_law=CaptureLaw.FREE, name="free"))
@@ -215,7 +225,7 @@ class Referee:
         """Let time pass: a board that has been still long enough gets its report."""
         out: list[Verdict] = []
         if self._deadline is not None and now >= self._deadline:
-            self.t = max(self.t, self._deadline)
+            self.t = max(self.t, self._deadline if math.isfinite(self._deadline) else now)
             self._deadline = None
             self._settled(out)
         return out
@@ -270,12 +280,13 @@ class Referee:
                 self._deadline = self.t + self.settle_time
             return
         if self.ended:
-            if s != e or self.cells:
-                if self._reported != ("over", s):
-                    self._reported = ("over", s)
-                    self._emit_report(
-                        out, ReportKind.GAME_OVER, sorted(s ^ e), "the game is over: no more moves", active=False
-                    )
+            if s == e and not self.cells:
+                self._reported = None
+            elif self._reported != "over":
+                self._reported = "over"
+                self._emit_report(
+                    out, ReportKind.GAME_OVER, sorted(s ^ e), "the game is over: no more moves", active=False
+                )
             return
         if self.cells:
             self._deadline = self.t + self.settle_time
@@ -333,10 +344,13 @@ class Referee:
                     self.events = lift[-1:]
                     self._evaluate(out)
                     return
-        if self._required_capture_now(s, e, out):
+        live = [c for c in cands if c.in_progress(s)]
+        if not live and self._required_capture_now(s, e, out):
             return
-        if self._in_progress(s):
-            self._deadline = None
+        if live or self._in_progress(s):
+            # a move under way; a capture paused on an intermediate landing is reported
+            # only once the board has been still there (it may be a touch-down)
+            self._deadline = self.t + self.settle_time if _stopped_mid_chain(live, s, e) else None
             if self.report is not None and self.report.kind in (
                 ReportKind.REQUIRED_CAPTURE,
                 ReportKind.NO_LEGAL_MOVE,
@@ -396,8 +410,8 @@ class Referee:
         touched = [_key(ev) for ev in self.events if ev.occupied and ev.key in c.landings]
         best, score = routes[0], -1
         for r in routes:
-            landings = list(r.path[1:-1])
-            n = sum(1 for sq in touched if sq in landings)
+            landings = iter(r.path[1:-1])
+            n = sum(1 for sq in touched if any(sq == x for x in landings))  # in order
             if n > score:
                 best, score = r, n
         return best
@@ -503,13 +517,18 @@ class Referee:
         self._report_required(out, s, e)
         return True
 
-    def _required(self, larger: bool = False) -> tuple[list[int], str, dict[str, object]]:
-        """Squares, message and parameters of a required-capture report."""
+    def _required(self, taken: int = 0) -> tuple[list[int], str, dict[str, object]]:
+        """Squares, message and parameters of a required-capture report (``taken``: the
+        number of pieces an insufficient capture took)."""
         cands = self._cands(self.position)
         must = sorted({c.origin for c in cands})
         capturable = sorted({sq for c in cands for sq in c.captured})
         n = max(len(c.captured) for c in cands)
-        law = f"the law requires taking {n} piece{'s' if n > 1 else ''}: " if larger else ""
+        law = ""
+        if taken and taken < n:
+            law = f"the law requires taking {n} pieces: "
+        elif taken:
+            law = "the law requires taking the most kings: "
         msg = f"{law}a capture is compulsory: capture with {self._names(must)}"
         return must, msg, {"must_capture": must, "capturable": capturable}
 
@@ -582,6 +601,22 @@ class Referee:
             return
         if self.ended:
             return
+        live = [c for c in self._cands(pos) if c.in_progress(s)]
+        if not self.cells and _stopped_mid_chain(live, s, e):
+            must, msg, params = self._required()
+            key = ("stopped", s)
+            if self._reported != key:
+                self._reported = key
+                self._emit_report(
+                    out,
+                    ReportKind.REQUIRED_CAPTURE,
+                    must,
+                    "the capture is not finished: " + msg,
+                    missing=e - s,
+                    extra=s - e,
+                    params=params,
+                )
+            return
         kind, squares, message, target, params = self._classify(s, e)
         self._irregular_report(out, s, kind, squares, message, target=target, params=params)
 
@@ -618,7 +653,7 @@ class Referee:
                 )
         own = set(pos.squares(turn))
         opp = set(pos.squares(turn.other))
-        if len(missing) + len(added) >= 4 and len(added) != 1:
+        if len(missing) + len(added) >= 4 or (added and len(missing & own) >= 2) or len(added) >= 2:
             return (
                 ReportKind.KNOCKED_OVER,
                 missing | added,
@@ -646,7 +681,7 @@ class Referee:
             taken = frozenset(missing - {a})
             larger = any(x[:2] == (a, b) and x[2] == taken for x in captures)
             if pos.has_captures() and (larger or self._pseudo_plain(pos, a, b)):
-                must, msg, params = self._required(larger)
+                must, msg, params = self._required(len(taken) if larger else 0)
                 return (ReportKind.REQUIRED_CAPTURE, must, msg, e, params)
             if taken & own:
                 return (

@@ -1,0 +1,276 @@
+"""Real and random games played by simulated hands; injected faults; fuzzing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from board_hal.debounce import Transition
+from referee import MoveMade, Pipeline, Referee, Report, Takeback
+from rules import Game, Move, Position
+from rules.pdn import load_pdn
+from tests.conftest import shared_path
+from tests.referee.hands import Hands, Style, game_log
+
+SEEDS = (0, 1, 2)
+
+
+def real_games() -> list[tuple[str, Position, list[Move]]]:
+    out = []
+    for path in sorted(shared_path("games").glob("*/*.pdn")):
+        for g in load_pdn(path):
+            if not g.moves:
+                continue
+            game = Game(g.variant, g.start)
+            for pm in g.moves:
+                if game.outcome() is not None:
+                    break  # a record that went on after a draw rule applied (kurnik.pdn game 3)
+                game.push(pm.move)
+            out.append((f"{path.name}#{g.index}", g.start, list(game.move_stack)))
+    return out
+
+
+def replay(start: Position, events: list[Transition], mode: str = "casual") -> tuple[Referee, list[object]]:
+    ref = Referee(start.variant, start.fen(), mode=mode)
+    return ref, Pipeline(ref).run(events)
+
+
+def test_real_games_with_human_hands_reconstruct_exactly() -> None:
+    games = real_games()
+    assert len(games) >= 120
+    plies = 0
+    for name, start, moves in games:
+        for seed in SEEDS:
+            events, _routes = game_log(start, moves, seed)
+            _ref, verdicts = replay(start, events)
+            made = [v for v in verdicts if isinstance(v, MoveMade)]
+            assert [v.move for v in made] == moves, (name, seed)
+            assert [set(v.move.captured) for v in made] == [set(m.captured) for m in moves]
+            assert not [v for v in verdicts if isinstance(v, (Report, Takeback))], (name, seed)
+            plies += len(moves)
+    assert plies > len(SEEDS) * 12_000
+
+
+@pytest.mark.parametrize("order", ["jump", "reverse"])
+def test_removals_in_jump_order_in_tournament_mode_give_no_report(order: str) -> None:
+    for name, start, moves in real_games()[:20]:
+        style = Style(remove_early=0.0, adjust=0.0, removal_order=order)
+        events, _ = game_log(start, moves, 5, style)
+        _, verdicts = replay(start, events, "tournament")
+        assert [v.move for v in verdicts if isinstance(v, MoveMade)] == moves, name
+        assert not [v for v in verdicts if isinstance(v, Report)], name
+
+
+def random_game(variant: str, rng: random.Random, plies: int) -> tuple[Position, list[Move]]:
+    game = Game(variant)
+    while game.outcome() is None and game.ply < plies:
+        moves = game.legal_moves()
+        caps = [m for m in moves if m.captured]
+        game.push(rng.choice(caps if caps and rng.random() < 0.7 else moves))
+    return game.start, list(game.move_stack)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["brazilian", "international", "portuguese"]), st.integers(0, 10**9))
+def test_random_games_reconstruct(variant: str, seed: int) -> None:
+    rng = random.Random(seed)
+    start, moves = random_game(variant, rng, 200)
+    events, _routes = game_log(start, moves, seed)
+    _ref, verdicts = replay(start, events)
+    made = [v.move for v in verdicts if isinstance(v, MoveMade)]
+    assert made == moves
+    assert not [v for v in verdicts if isinstance(v, (Report, Takeback))]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_long_king_captures_with_touch_downs_follow_the_hands_route(seed: int) -> None:
+    for fen in ("W:WK47:B9,19,28,29,38", "W:WK47:B14,19,29,31,42", "W:WK38:B18,19,32,33", "W:WK2:B7,8,17,18"):
+        start = Position.from_fen(fen, "international")
+        for move in start.legal_moves():
+            style = Style(touchdown=1.0, brush=1.0)
+            events, routes = game_log(start, [move], seed, style)
+            _ref, verdicts = replay(start, events)
+            (made,) = [v for v in verdicts if isinstance(v, MoveMade)]
+            assert made.move == move
+            assert made.move.path == routes[0].path  # every landing was touched: the route is known
+
+
+# -- injected faults -----------------------------------------------------------------------------
+FAULTS = ["illegal", "missed-capture", "captured-left", "knocked", "takeback"]
+
+
+def inject(kind: str, pos: Position, hands: Hands, rng: random.Random) -> bool:
+    """Events of a fault, then the board restored; False if the fault cannot be staged here."""
+    own = pos.squares(pos.turn)
+    empty = [sq for sq in pos.geometry.squares() if pos.piece_at(sq) is None]
+    if kind == "illegal":  # an own piece put on a square it cannot legally reach
+        a = rng.choice(own)
+        legal_to = {m.to_square for m in pos.legal_moves() if m.from_square == a}
+        targets = [b for b in empty if b not in legal_to]
+        if not targets:
+            return False
+        b = rng.choice(targets)
+        hands.wait(0.5, 1.0)
+        hands.lift(a)
+        hands.wait(0.2, 0.4)
+        hands.place(b)
+        hands.wait(2.0, 3.0)  # the board settles: reported
+        hands.lift(b)
+        hands.wait(0.2, 0.4)
+        hands.place(a)
+        return True
+    if kind == "missed-capture":  # a capture is compulsory and a piece that cannot capture is lifted
+        capturers = {m.from_square for m in pos.legal_moves()}
+        movers = [a for a in own if a not in capturers]
+        if not pos.has_captures() or not movers:
+            return False
+        a = rng.choice(movers)
+        hands.wait(0.5, 1.0)
+        hands.lift(a)
+        hands.wait(1.5, 2.5)
+        hands.place(a)
+        return True
+    if kind == "knocked":  # a group of pieces knocked off their squares, then put back
+        group = rng.sample(sorted(pos.occupied()), k=min(3, len(pos.occupied())))
+        hands.wait(0.5, 1.0)
+        for sq in group:
+            hands.lift(sq)
+        hands.wait(2.0, 3.0)
+        for sq in group:
+            hands.place(sq)
+        return True
+    return False
+
+
+def play_leaving_a_captured_piece(pos: Position, move: Move, reply: Move, hands: Hands) -> None:
+    """The capture lands, one captured piece stays while the opponent lifts a piece; then it comes off."""
+    route = pos.routes(move)[0]
+    hands.wait(0.5, 1.0)
+    hands.lift(route.from_square)
+    hands.wait(0.2, 0.4)
+    hands.place(route.to_square)
+    left, *rest = route.captured
+    for sq in rest:
+        hands.wait(0.2, 0.4)
+        hands.lift(sq)
+    hands.wait(0.3, 0.5)
+    hands.lift(reply.from_square)  # the opponent starts moving
+    hands.wait(2.0, 3.0)  # the board settles: reported
+    hands.lift(left)
+
+
+@pytest.mark.parametrize("variant", ["brazilian", "international", "portuguese"])
+@pytest.mark.parametrize("seed", range(4))
+def test_injected_faults_are_reported_never_recorded(variant: str, seed: int) -> None:
+    rng = random.Random(seed)
+    start, moves = random_game(variant, rng, 60)
+    hands = Hands(seed, Style(adjust=0.0))
+    pos = start
+    staged: list[str] = []
+    skip: set[int] = set()
+    for i, move in enumerate(moves):
+        if i in skip:
+            continue
+        kind = rng.choice(FAULTS)
+        if kind == "takeback" and i > 0:
+            prev_move = moves[i - 1]
+            before = Game(start.variant, start)
+            for m in moves[: i - 1]:
+                before.push(m)
+            # undo the last move with the hands, then play it again
+            hands.wait(0.5, 1.0)
+            hands.lift(prev_move.to_square)
+            hands.wait(0.2, 0.4)
+            hands.place(prev_move.from_square) if prev_move.from_square != prev_move.to_square else None
+            for sq in prev_move.captured:
+                hands.place(sq)
+            hands.wait(0.3, 0.6)
+            replayed = hands.play(before.position, prev_move)
+            assert replayed == prev_move
+            staged.append("takeback")
+        elif kind == "captured-left" and move.captured and i + 1 < len(moves) and moves[i + 1].captured == ():
+            reply = moves[i + 1]
+            if reply.from_square not in move.captured and not set(reply.path) & set(move.captured):
+                play_leaving_a_captured_piece(pos, move, reply, hands)
+                staged.append(kind)
+                pos = pos.apply(move)
+                # the reply goes on from the lifted piece
+                hands.wait(0.2, 0.4)
+                hands.place(reply.to_square)
+                pos = pos.apply(reply)
+                skip.add(i + 1)
+                continue
+        elif inject(kind, pos, hands, rng):
+            staged.append(kind)
+        hands.play(pos, move)
+        pos = pos.apply(move)
+    ref, verdicts = replay(start, hands.events)
+    made = [v for v in verdicts if isinstance(v, MoveMade)]
+    # every fault was reported or withdrawn, never kept: the game is exactly the one played
+    assert list(ref.game.move_stack) == moves
+    reports = [v for v in verdicts if isinstance(v, Report)]
+    takebacks = [v for v in verdicts if isinstance(v, Takeback)]
+    faults = [k for k in staged if k != "takeback"]
+    if faults:
+        assert reports
+    assert len(takebacks) == staged.count("takeback")
+    assert len(made) == len(moves) + staged.count("takeback")
+    for r in reports:
+        assert r.kind.value in {
+            "wrong-side",
+            "backward-man",
+            "illegal-square",
+            "required-capture",
+            "no-legal-move",
+            "knocked-over",
+            "own-piece-removed",
+            "unexplained",
+            "restored",
+            "wrong-piece-removed",
+            "captured-piece-left",
+        }, r
+
+
+# -- fuzzing -----------------------------------------------------------------------------------------
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(["brazilian", "international", "portuguese"]),
+    st.sampled_from(["casual", "tournament"]),
+    st.lists(st.tuples(st.floats(0, 3), st.integers(1, 50), st.booleans()), max_size=120),
+)
+def test_random_event_streams_never_crash_or_record_an_illegal_move(
+    variant: str, mode: str, stream: list[tuple[float, int, bool]]
+) -> None:
+    ref = Referee(variant, mode=mode)
+    pipe = Pipeline(ref)
+    n = ref.position.geometry.count
+    t = 0.0
+    verdicts = []
+    for dt, sq, occ in stream:
+        t += dt
+        verdicts += pipe.feed(Transition(t, (sq - 1) % n + 1, occ))
+        ref.led_intents()
+    verdicts += pipe.finish()
+    # the recorded game replays legally from its start, set-ups included
+    g = Game(ref.variant)
+    for entry in ref.game.history():
+        if isinstance(entry, Position):
+            g.setup(entry)
+        else:
+            g.push(entry)
+    assert g.position == ref.game.position
+    assert mode == "tournament" or not any(isinstance(e, Position) for e in ref.game.history())
+
+
+def test_fuzz_stays_fast_on_a_long_random_stream() -> None:
+    rng = random.Random(3)
+    ref = Referee("international")
+    pipe = Pipeline(ref)
+    t = 0.0
+    for _ in range(5000):
+        t += rng.uniform(0, 0.5)
+        pipe.feed(Transition(t, rng.randint(1, 50), rng.random() < 0.5))
+    pipe.finish()
