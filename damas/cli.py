@@ -187,6 +187,49 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_selftest(args: argparse.Namespace) -> int:
+    """Check the board: every LED, then every square's sensor and the orientation."""
+    from board_hal.config import ConfigError, load_config
+    from board_hal.factory import open_board
+    from board_hal.selftest import Prompt, SelfTest
+    from board_hal.simulated import SimulatedBoard
+
+    try:
+        config = load_config(args.config)
+        variant = args.variant or config.variant or "brazilian"
+        io = open_board(config, variant)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    sim = io.sensors if isinstance(io.sensors, SimulatedBoard) else None
+    if sim is not None:
+        print("no hardware configured: the self-test runs on the simulated board, with simulated hands")
+
+    def ask(p: Prompt) -> bool | None:
+        print(f"- {p.text}")
+        if sim is not None:  # the simulated hands do what is asked
+            if p.kind == "clear":
+                sim.set_squares([])
+            elif p.kind == "place" and p.square is not None:
+                sim.place(p.square)
+            elif p.kind == "lift" and p.square is not None:
+                sim.lift(p.square)
+            return True if p.kind == "leds" and p.text.endswith("(y/n)") else None
+        if p.kind == "leds" and p.text.endswith("(y/n)"):
+            return input("  answer y or n: ").strip().lower().startswith("y")
+        if p.kind == "clear":
+            input("  press Enter when the board is empty ")
+        return None
+
+    with io:
+        io.start()
+        result = SelfTest(io, ask, timeout=args.timeout, led_step=0.0 if sim else 0.15).run()
+    for line in result.messages:
+        print(f"  {line}")
+    print(f"{len(result.confirmed)} squares confirmed, {len(result.dead)} dead, {len(result.stuck)} stuck, "
+          f"{len(result.misplaced)} answered elsewhere")
+    return 0 if result.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="damas", description="Electronic draughts board controller.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -218,6 +261,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per verdict")
     p.add_argument("--debounce", type=float, default=0.05, help="debounce window in seconds (default 0.05)")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("selftest", help="check the board's LEDs, sensors and orientation")
+    p.add_argument("--config", help="the board configuration (TOML); without it, the simulated board")
+    p.add_argument("--variant", help="the variant whose squares to test (default: the config's, else brazilian)")
+    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each square (default 30)")
+    p.set_defaults(func=cmd_selftest)
 
     p = sub.add_parser("pdn", help="PDN tools")
     pdn_sub = p.add_subparsers(dest="pdn_command", metavar="PDN_COMMAND")

@@ -10,7 +10,10 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from board_hal.leds import Role
 from rules import Move
+
+__all__ = ["GameEnd", "LedIntent", "MoveMade", "Report", "ReportKind", "Role", "Takeback", "Verdict"]
 
 
 class ReportKind(enum.Enum):
@@ -36,21 +39,6 @@ class ReportKind(enum.Enum):
     IRREGULARITY_ACCEPTED = "irregularity-accepted"  # tournament: the opponent played on; it stands
     RESTORED = "restored"  # the board matches the game again; the last report is cleared
     GAME_OVER = "game-over"  # pieces moved after the end of the game
-
-
-class Role(enum.Enum):
-    """What a lit square means; each LED backend renders roles in its own colours."""
-
-    FROM = "from"
-    TO = "to"
-    PATH = "path"
-    MUST_CAPTURE = "must-capture"
-    CAPTURABLE = "capturable"
-    REMOVE = "remove"
-    MISSING = "missing"
-    EXTRA = "extra"
-    ERROR = "error"
-    HINT = "hint"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,127 @@
+"""Sensor and LED backend interfaces, and the board seen in variant squares.
+
+Backends deal in physical cells; :class:`BoardIO` maps them through a
+:class:`~board_hal.layout.Layout` to the variant's squares. Hardware callbacks only
+enqueue: transitions go into a thread-safe queue the application drains in one place.
+Every backend is a context manager and ``close()`` may be called twice.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Self
+
+from board_hal.debounce import Transition
+from board_hal.layout import Cell, Layout
+from board_hal.leds import Role
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class CellTransition:
+    """A raw change on one physical cell."""
+
+    t: float
+    cell: Cell
+    occupied: bool
+
+
+class Closable:
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class SensorBackend(Closable):
+    """Reports which physical cells are occupied, as raw timestamped transitions."""
+
+    size: int
+
+    def __init__(self, size: int, clock: Clock = time.monotonic) -> None:
+        self.size = size
+        self.clock = clock
+        self.transitions: queue.Queue[CellTransition] = queue.Queue()
+
+    def start(self) -> None:
+        """Begin reporting (a scanning thread, a serial reader...)."""
+
+    def snapshot(self) -> frozenset[Cell]:
+        """The occupied cells now."""
+        raise NotImplementedError
+
+    def _emit(self, cell: Cell, occupied: bool, t: float | None = None) -> None:
+        self.transitions.put(CellTransition(self.clock() if t is None else t, cell, occupied))
+
+
+class LedBackend(Closable):
+    """Shows LED intents on physical cells."""
+
+    def show(self, intents: Mapping[Cell, Role]) -> None:
+        raise NotImplementedError
+
+
+class BoardIO(Closable):
+    """A sensor backend and a LED backend seen through a layout, in variant squares."""
+
+    def __init__(self, layout: Layout, sensors: SensorBackend, leds: LedBackend | None = None) -> None:
+        if sensors.size != layout.size:
+            raise ValueError(f"a {sensors.size}x{sensors.size} sensor matrix cannot play {layout.variant.name}")
+        self.layout = layout
+        self.sensors = sensors
+        self.leds = leds
+
+    def start(self) -> None:
+        self.sensors.start()
+
+    def occupied(self) -> tuple[set[int], set[str]]:
+        """Occupied squares and occupied non-playing cells, now."""
+        squares: set[int] = set()
+        cells: set[str] = set()
+        for row, col in self.sensors.snapshot():
+            key = self.layout.key_of(row, col)
+            (squares if isinstance(key, int) else cells).add(key)  # type: ignore[arg-type]
+        return squares, cells
+
+    def poll(self, timeout: float | None = None) -> list[Transition]:
+        """Drain the transitions seen so far (waiting up to ``timeout`` for the first)."""
+        out: list[Transition] = []
+        try:
+            first = self.sensors.transitions.get(timeout=timeout) if timeout else self.sensors.transitions.get_nowait()
+        except queue.Empty:
+            return out
+        items = [first]
+        while True:
+            try:
+                items.append(self.sensors.transitions.get_nowait())
+            except queue.Empty:
+                break
+        for ct in items:
+            out.append(Transition(ct.t, self.layout.key_of(*ct.cell), ct.occupied))
+        return out
+
+    def show(self, intents: Iterable[tuple[int, Role]]) -> None:
+        if self.leds is None:
+            return
+        self.leds.show({self.layout.cell_of(sq): role for sq, role in intents})
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.sensors.close()
+        if self.leds is not None and self.leds is not self.sensors:  # type: ignore[comparison-overlap]
+            self.leds.close()
+        super().close()

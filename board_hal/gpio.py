@@ -1,0 +1,184 @@
+"""Direct wiring on the Pi's GPIO, through gpiozero (never RPi.GPIO directly).
+
+gpiozero picks its pin factory itself: lgpio on a Pi 5, RPi.GPIO (or lgpio) on older
+Pis. Tests pass ``pin_factory=MockFactory()``.
+
+**Sensors — a diode matrix.** Each reed switch sits in series with a diode between a
+row line and a column line. Rows are outputs, idle high; the scan drives one row low at
+a time and reads every column (inputs with pull-ups): a closed switch pulls its column
+low through its diode. The diodes stop current flowing back through other closed
+switches, which would otherwise make "ghost" cells appear (hardware/wiring.md).
+
+**LEDs — 74HC595 shift registers.** Single-colour LEDs, one bit per cell, a chain of
+registers fed on three pins (data, clock, latch). Roles are rendered as steady, slow or
+fast blinking (board_hal.leds).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from board_hal.backends import Clock, LedBackend, SensorBackend
+from board_hal.layout import Cell
+from board_hal.leds import DEFAULT_LOOKS, Look, Role, render_mono
+
+
+class MatrixScanner(SensorBackend):
+    """Scans a diode matrix of reed switches (``rows`` driven, ``columns`` read)."""
+
+    def __init__(
+        self,
+        rows: Sequence[int | str],
+        columns: Sequence[int | str],
+        *,
+        rate: float = 100.0,
+        pin_factory: Any = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        if len(rows) != len(columns):
+            raise ValueError(f"a square matrix needs as many rows as columns ({len(rows)} and {len(columns)})")
+        super().__init__(len(rows), clock)
+        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
+        self.rate = rate
+        self._rows = []
+        self._cols = []
+        try:
+            for p in rows:
+                self._rows.append(
+                    DigitalOutputDevice(p, active_high=False, initial_value=False, pin_factory=pin_factory)
+                )
+            for p in columns:
+                self._cols.append(DigitalInputDevice(p, pull_up=True, pin_factory=pin_factory))
+        except Exception:
+            self.close()
+            raise
+        self._state: frozenset[Cell] = self.scan()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def scan(self) -> frozenset[Cell]:
+        """One full pass over the matrix: the occupied cells."""
+        found = []
+        cols = self._cols
+        for r, row in enumerate(self._rows):
+            row.on()  # drive the row low
+            for c, col in enumerate(cols):
+                if col.value:  # pulled low through a closed switch and its diode
+                    found.append((r, c))
+            row.off()
+        return frozenset(found)
+
+    def poll_once(self) -> None:
+        """Scan and enqueue the changes since the last scan (what the thread does)."""
+        now = self.clock()
+        new = self.scan()
+        for cell in sorted(new ^ self._state):
+            self._emit(cell, cell in new, now)
+        self._state = new
+
+    def snapshot(self) -> frozenset[Cell]:
+        return self._state
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="matrix-scan", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        period = 1.0 / self.rate
+        while not self._stop.wait(period):
+            self.poll_once()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=1.0)
+        for dev in self._rows + self._cols:
+            dev.close()
+        super().close()
+
+
+class ShiftRegisterLeds(LedBackend):
+    """Single-colour LEDs on a chain of 74HC595 shift registers (one bit per cell).
+
+    Bit ``row * size + col`` of the chain drives the LED of cell (row, col); the first
+    bit shifted out ends in the last register.
+    """
+
+    def __init__(
+        self,
+        size: int,
+        *,
+        data: int | str,
+        clock: int | str,
+        latch: int | str,
+        looks: Mapping[Role, Look] | None = None,
+        pin_factory: Any = None,
+        time_source: Clock = time.monotonic,
+        blink_rate: float = 20.0,
+    ) -> None:
+        from gpiozero import DigitalOutputDevice
+
+        self.size = size
+        self.bits = ((size * size + 7) // 8) * 8
+        self.looks = dict(looks or DEFAULT_LOOKS)
+        self.time = time_source
+        self._devices: list[Any] = []
+        try:
+            self._data = DigitalOutputDevice(data, pin_factory=pin_factory)
+            self._devices.append(self._data)
+            self._clock = DigitalOutputDevice(clock, pin_factory=pin_factory)
+            self._devices.append(self._clock)
+            self._latch = DigitalOutputDevice(latch, pin_factory=pin_factory)
+            self._devices.append(self._latch)
+        except Exception:
+            self.close()
+            raise
+        self._intents: dict[int, Role] = {}
+        self.frame: list[bool] = [False] * self.bits  # what the registers hold now
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.blink_rate = blink_rate
+
+    def show(self, intents: Mapping[Cell, Role]) -> None:
+        with self._lock:
+            self._intents = {r * self.size + c: role for (r, c), role in intents.items()}
+        self.refresh()
+        if self._thread is None and any(self.looks[r].pattern.value in ("slow", "fast") for r in intents.values()):
+            self._thread = threading.Thread(target=self._blink, name="led-blink", daemon=True)
+            self._thread.start()
+
+    def refresh(self, now: float | None = None) -> None:
+        """Shift the current frame out (blinking roles are evaluated at ``now``)."""
+        with self._lock:
+            on = render_mono(self._intents, self.looks, self.time() if now is None else now)
+        bits = [i in on for i in range(self.bits)]
+        for bit in reversed(bits):
+            self._data.value = bit
+            self._clock.on()
+            self._clock.off()
+        self._latch.on()
+        self._latch.off()
+        self.frame = bits
+
+    def _blink(self) -> None:
+        while not self._stop.wait(1.0 / self.blink_rate):
+            self.refresh()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=1.0)
+        for dev in self._devices:
+            dev.close()
+        super().close()
