@@ -128,8 +128,10 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
         raise ConfigError(f"{src}: board.debounce must be seconds between 0 and 1, not {debounce!r}")
     cfg.debounce = float(debounce)
     if cfg.variant and size and find_variant(cfg.variant).board_size != size:
-        raise ConfigError(f"{src}: variant {cfg.variant} is played on {find_variant(cfg.variant).board_size}x"
-                          f"{find_variant(cfg.variant).board_size}, but board.size is {size}")
+        raise ConfigError(
+            f"{src}: variant {cfg.variant} is played on {find_variant(cfg.variant).board_size}x"
+            f"{find_variant(cfg.variant).board_size}, but board.size is {size}"
+        )
 
     gpio = _table(data, "gpio", src)
     _unknown(gpio, _GPIO, "gpio", src)
@@ -167,7 +169,9 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
         rate = gpio.get("scan_rate", 100.0)
         if not isinstance(rate, (int, float)) or not 1 <= rate <= 2000:
             raise ConfigError(f"{src}: gpio.scan_rate must be between 1 and 2000 scans per second, not {rate!r}")
-        cfg.gpio = GpioConfig(rows, cols, float(rate), led_pins.get("data"), led_pins.get("clock"), led_pins.get("latch"))
+        cfg.gpio = GpioConfig(
+            rows, cols, float(rate), led_pins.get("data"), led_pins.get("clock"), led_pins.get("latch")
+        )
         cfg.size = n
 
     pico = _table(data, "pico", src)
@@ -185,7 +189,7 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
     _unknown(leds_table, _LEDS, "leds", src)
     colours = leds_table.get("colours", leds_table.get("colors", {}))
     if not isinstance(colours, dict):
-        raise ConfigError(f"{src}: leds.colours must be a table of role = \"#rrggbb\"")
+        raise ConfigError(f'{src}: leds.colours must be a table of role = "#rrggbb"')
     try:
         cfg.looks = looks_from_config(colours)
     except ValueError as exc:

@@ -14,9 +14,8 @@ from board_hal.simulated import SimulatedBoard
 def layout_for(config: Config, variant: str) -> Layout:
     lay = Layout(variant, config.rotation, config.white_side)
     if config.size is not None and config.size != lay.size:
-        raise ConfigError(
-            f"{config.source}: this board is {config.size}x{config.size}; {lay.variant.name} needs {lay.size}x{lay.size}"
-        )
+        n = config.size
+        raise ConfigError(f"{config.source}: this board is {n}x{n}; {lay.variant.name} needs {lay.size}x{lay.size}")
     return lay
 
 

@@ -147,7 +147,6 @@ class SelfTest:
                 if all(alt.cell_of(sq) == cell for sq, cell in answers.items()):
                     turn = (alt.turns - lay.turns) % 4 * 90
                     return (
-                        f"is the board rotated {turn}°? (set board.rotation = {rotation}, "
-                        f"board.white_side = \"{side}\")"
+                        f'is the board rotated {turn}°? (set board.rotation = {rotation}, board.white_side = "{side}")'
                     )
         return None

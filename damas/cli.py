@@ -225,8 +225,10 @@ def cmd_selftest(args: argparse.Namespace) -> int:
         result = SelfTest(io, ask, timeout=args.timeout, led_step=0.0 if sim else 0.15).run()
     for line in result.messages:
         print(f"  {line}")
-    print(f"{len(result.confirmed)} squares confirmed, {len(result.dead)} dead, {len(result.stuck)} stuck, "
-          f"{len(result.misplaced)} answered elsewhere")
+    print(
+        f"{len(result.confirmed)} squares confirmed, {len(result.dead)} dead, {len(result.stuck)} stuck, "
+        f"{len(result.misplaced)} answered elsewhere"
+    )
     return 0 if result.ok else 1
 
 

@@ -42,31 +42,38 @@ def draw() -> bytes:
             d += elm.Dot()
 
     # the LED chain: a 74HC595 per 8 cells
-    sr = elm.Ic(
-        pins=[
-            elm.IcPin(name="SER", side="left", pin="14"),
-            elm.IcPin(name="SRCLK", side="left", pin="11"),
-            elm.IcPin(name="RCLK", side="left", pin="12"),
-            elm.IcPin(name="~OE", side="left", pin="13"),
-            elm.IcPin(name="Q0", side="right", pin="15"),
-            elm.IcPin(name="Q1", side="right", pin="1"),
-            elm.IcPin(name="Q7", side="right", pin="7"),
-            elm.IcPin(name="Q7'", side="right", pin="9"),
-        ],
-        edgepadW=0.6,
-        pinspacing=0.9,
-    ).at((14, 3)).label("74HC595", loc="top")
+    sr = (
+        elm.Ic(
+            pins=[
+                elm.IcPin(name="SER", side="L", pin="14"),
+                elm.IcPin(name="SRCLK", side="L", pin="11"),
+                elm.IcPin(name="RCLK", side="L", pin="12"),
+                elm.IcPin(name="~OE", side="L", pin="13"),
+                elm.IcPin(name="Q7'", side="R", pin="9"),
+                elm.IcPin(name="Q7", side="R", pin="7"),
+                elm.IcPin(name="Q1", side="R", pin="1"),
+                elm.IcPin(name="Q0", side="R", pin="15"),
+            ],
+            edgepadW=1.5,
+            pinspacing=1.2,
+            size=(3, 5.5),
+        )
+        .at((18, 1.5))
+        .theta(0)
+        .label("74HC595", loc="top")
+    )
     d += sr
-    d += elm.Line().at(sr.SER).left(1.5).label("DATA (GPIO 10)", loc="left")
-    d += elm.Line().at(sr.SRCLK).left(1.5).label("CLOCK (GPIO 11)", loc="left")
-    d += elm.Line().at(sr.RCLK).left(1.5).label("LATCH (GPIO 8)", loc="left")
+    d += elm.Line().at(sr.SER).left(3).label("DATA (GPIO 10)", loc="left")
+    d += elm.Line().at(sr.SRCLK).left(3).label("CLOCK (GPIO 11)", loc="left")
+    d += elm.Line().at(sr.RCLK).left(3).label("LATCH (GPIO 8)", loc="left")
     d += elm.Line().at(getattr(sr, "~OE")).left(1.0)
     d += elm.Ground()
-    for pin, label in (("Q0", "cell (0,0)"), ("Q1", "cell (0,1)"), ("Q7", "cell (0,7)")):
-        d += elm.Resistor().at(getattr(sr, pin)).right(1.6).label("330 Ω", fontsize=9)
-        d += elm.LED().right(1.2).label(label, fontsize=9)
-        d += elm.Ground().right()
-    d += elm.Line().at(getattr(sr, "Q7'")).right(1.5).label("to SER of the next 74HC595", loc="right")
+    for pin, label in (("Q0", "LED cell (0,0)"), ("Q1", "LED cell (0,1)"), ("Q7", "LED cell (0,7)")):
+        d += elm.Resistor().at(getattr(sr, pin)).right(2.2).label("330 Ω", fontsize=9)
+        d += elm.LED().right(1.6).label(label, fontsize=9, loc="bottom")
+        d += elm.Ground(lead=False)
+    d += elm.Line().at(getattr(sr, "Q7'")).right(3.8)
+    d += elm.Label().label("to SER of the next 74HC595", loc="right")
     return bytes(d.get_imagedata("svg"))
 
 

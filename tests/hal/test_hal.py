@@ -300,7 +300,8 @@ def test_gpio_config_opens_on_mock_pins() -> None:
         ),
         ("[gpio]\nrows = [2,3,4,5,6,7,8,9]\ncolumns = [9,11,12,13,14,15,16,17]", "GPIO 9 is used twice"),
         (
-            "[gpio]\nrows = [2,3,4,5,6,7,8,9]\ncolumns = [10,11,12,13,14,15,16,17]\n[gpio.leds]\ndata = 2\nclock = 19\nlatch = 20",
+            "[gpio]\nrows = [2,3,4,5,6,7,8,9]\ncolumns = [10,11,12,13,14,15,16,17]\n"
+            "[gpio.leds]\ndata = 2\nclock = 19\nlatch = 20",
             "GPIO 2 is used twice",
         ),
         ("[gpio]\nrows = [2,3,4,5,6,7,8,99]\ncolumns = [10,11,12,13,14,15,16,17]", "GPIO 99 does not exist"),
@@ -431,3 +432,18 @@ def test_selftest_recognises_a_rotated_board() -> None:
 def test_selftest_reports_leds_not_confirmed() -> None:
     res, _ = run_selftest(Layout("portuguese"), leds_ok=False)
     assert res.leds_ok is False and not res.ok  # type: ignore[attr-defined]
+
+
+def test_schematic_svg_is_drawn_from_its_text_source() -> None:
+    """hardware/schematic.svg must be what hardware/schematic.py draws (regenerate it after a change)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("schematic", ROOT / "hardware" / "schematic.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    svg = module.draw()
+    assert svg == (ROOT / "hardware" / "schematic.svg").read_bytes(), "run: python hardware/schematic.py"
+    text = svg.decode()
+    for label in ("74HC595", "1N4148", "ROW 0 (GPIO 4)", "COL 0 (GPIO 26)", "LATCH (GPIO 8)"):
+        assert label in text
