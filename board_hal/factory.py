@@ -3,9 +3,11 @@ only for the backend in use)."""
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
-from board_hal.backends import BoardIO
+from board_hal.backends import BoardIO, Clock
 from board_hal.config import Config, ConfigError
 from board_hal.layout import Layout
 from board_hal.simulated import SimulatedBoard
@@ -19,18 +21,18 @@ def layout_for(config: Config, variant: str) -> Layout:
     return lay
 
 
-def open_board(config: Config, variant: str, *, pin_factory: Any = None) -> BoardIO:
+def open_board(config: Config, variant: str, *, pin_factory: Any = None, clock: Clock = time.monotonic) -> BoardIO:
     """The board of a configuration, for a variant (checked against the board's size)."""
     layout = layout_for(config, variant)
     if config.backend == "simulated":
-        return SimulatedBoard(layout).io()
+        return SimulatedBoard(layout, clock=clock).io()
     if config.backend == "gpio":
         assert config.gpio is not None
         from board_hal.gpio import MatrixScanner, ShiftRegisterLeds
 
         g = config.gpio
         try:
-            sensors = MatrixScanner(g.rows, g.columns, rate=g.scan_rate, pin_factory=pin_factory)
+            sensors = MatrixScanner(g.rows, g.columns, rate=g.scan_rate, pin_factory=pin_factory, clock=clock)
             leds = None
             if g.led_data is not None and g.led_clock is not None and g.led_latch is not None:
                 leds = ShiftRegisterLeds(
@@ -47,6 +49,9 @@ def open_board(config: Config, variant: str, *, pin_factory: Any = None) -> Boar
             raise ConfigError(f"{config.source}: cannot open the GPIO pins: {exc}") from None
         return BoardIO(layout, sensors, leds)
     if config.backend == "pico":
+        port = config.pico.port if config.pico else None
+        if port and not Path(port).exists():
+            raise ConfigError(f"{config.source}: pico.port: {port} does not exist (is the Pico plugged in?)")
         try:
             from firmware_bridge import open_pico  # type: ignore[import-not-found]
         except ImportError:

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rules import DraughtsError, Position, find_variant, perft
 from rules.pdn import iter_games
@@ -153,8 +154,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     from referee import LogError, Pipeline, Referee, parse_log
 
+    if args.game is not None or (args.log and args.log.isdigit() and not Path(args.log).exists()):
+        from damas.store import StoreError
+
+        game_id = args.game if args.game is not None else int(args.log)
+        store = _store(args.db)
+        try:
+            lines = store.journal_lines(game_id)
+        except StoreError as exc:
+            raise UserError(str(exc)) from None
+        args.log = f"game {game_id}"
+        source: Any = lines
+    elif args.log is None:
+        raise UserError("give an event log file, '-' for standard input, or --game ID")
+    else:
+        source = None
     try:
-        if args.log == "-":
+        if source is not None:
+            header, events = parse_log(source, args.log, args.variant)
+        elif args.log == "-":
             header, events = parse_log(sys.stdin, "<stdin>", args.variant)
         else:
             with open(args.log, encoding="utf-8") as f:
@@ -232,6 +250,70 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+def _store(path: str | None) -> Any:
+    from damas.store import Store, StoreError, default_path
+
+    try:
+        return Store(path or default_path())
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from damas.serve import serve
+
+    return serve(args)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """List the recorded games."""
+    import datetime
+
+    store = _store(args.db)
+    rows = store.games(limit=args.limit)
+    if not rows:
+        print(f"no games in {store.path}")
+        return 0
+    print(f"{'id':>4}  {'started':<16}  {'variant':<13}  {'white - black':<28}  {'result':<8}  moves  status")
+    for r in rows:
+        started = datetime.datetime.fromtimestamp(r.started).strftime("%Y-%m-%d %H:%M")
+        players = f"{r.tags.get('White', '?')} - {r.tags.get('Black', '?')}"
+        status = "finished" if r.finished else "in play"
+        print(f"{r.id:>4}  {started:<16}  {r.variant:<13}  {players[:28]:<28}  {r.result:<8}  {r.moves:>5}  {status}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write recorded games as PDN."""
+    from damas.session import export_game
+    from damas.store import StoreError
+    from rules.pdn import write_pdn
+
+    store = _store(args.db)
+    if args.all:
+        ids = [r.id for r in reversed(store.games())]
+    elif args.game is not None:
+        ids = [args.game]
+    else:
+        latest = store.games(limit=1)
+        if not latest:
+            raise UserError(f"no games in {store.path}")
+        ids = [latest[0].id]
+    try:
+        text = write_pdn(export_game(store, i) for i in ids)
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        print(f"{len(ids)} game{'s' if len(ids) != 1 else ''} written to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="damas", description="Electronic draughts board controller.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -255,7 +337,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_moves)
 
     p = sub.add_parser("replay", help="run a recorded event log through the referee")
-    p.add_argument("log", metavar="LOG", help="a JSON-lines event log ('-' for standard input)")
+    p.add_argument("log", metavar="LOG", nargs="?", help="a JSON-lines event log ('-' for standard input)")
+    p.add_argument("--game", type=int, help="replay a recorded game's journal from the database instead")
+    p.add_argument("--db", help="the game database (default: the user's data directory)")
     p.add_argument("--variant", help="override the log's variant")
     p.add_argument("--fen", help="override the log's start position")
     p.add_argument("--mode", choices=["casual", "tournament"], help="override the log's mode (default casual)")
@@ -269,6 +353,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", help="the variant whose squares to test (default: the config's, else brazilian)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each square (default 30)")
     p.set_defaults(func=cmd_selftest)
+
+    p = sub.add_parser("play", help="play on the board (or the simulated board) with the live web page")
+    p.add_argument("--variant", help="brazilian, international or portuguese (default: config, else brazilian)")
+    p.add_argument("--fen", help="start from this position (K for kings)")
+    p.add_argument("--white", help="White's name")
+    p.add_argument("--black", help="Black's name")
+    p.add_argument("--event", help="the event's name")
+    p.add_argument("--mode", choices=["casual", "tournament"], help="casual (default) or tournament")
+    p.add_argument("--config", help="board configuration (TOML; see hardware/); without it, the simulated board")
+    p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1; other hosts need a token)")
+    p.add_argument("--port", type=int, default=None, help="port (default 8080)")
+    p.add_argument("--db", help="the game database (default: the user's data directory)")
+    p.add_argument("--lang", choices=["en", "pt"], help="language of the page (default: config, else the browser's)")
+    resume = p.add_mutually_exclusive_group()
+    resume.add_argument("--resume", dest="resume", action="store_true", default=None, help="resume an unfinished game")
+    resume.add_argument("--no-resume", dest="resume", action="store_false", help="start a new game")
+    p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("games", help="list the recorded games")
+    p.add_argument("--db", help="the game database")
+    p.add_argument("--limit", type=int, default=50)
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("export", help="write recorded games as PDN")
+    p.add_argument("game", nargs="?", type=int, help="the game's id (default: the latest game)")
+    p.add_argument("--all", action="store_true", help="every game")
+    p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p.add_argument("--db", help="the game database")
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("pdn", help="PDN tools")
     pdn_sub = p.add_subparsers(dest="pdn_command", metavar="PDN_COMMAND")

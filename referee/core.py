@@ -185,6 +185,14 @@ class Referee:
             tuple(sorted(self.cells)) if kind is ReportKind.OFF_SQUARE else (),
             dict(params or {}),
         )
+        same = self.report is not None and (self.report.kind, self.report.squares, self.report.message) == (
+            r.kind,
+            r.squares,
+            r.message,
+        )
+        if active and same:
+            self.report = r  # only the restore guidance changed: the LEDs follow, nothing new to announce
+            return r
         out.append(r)
         self.reports.append(r)
         if active:

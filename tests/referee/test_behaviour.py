@@ -220,10 +220,12 @@ def test_plain_move_when_a_capture_is_compulsory() -> None:
     board.lift(28)
     assert board.kinds() == ["required-capture"]  # lifting a piece that cannot capture
     board.place(24)
-    assert board.kinds() == ["required-capture", "required-capture"]  # the plain move, with guidance
-    r = board.last(R.REQUIRED_CAPTURE)
+    assert board.kinds() == ["required-capture"]  # the same report: only its guidance changes
+    r = board.ref.report
+    assert r is not None and r.kind is R.REQUIRED_CAPTURE
     assert r.squares == (18,) and "d4" in r.message
     assert r.missing == (28,) and r.extra == (24,)
+    assert board.lit(Role.MISSING) == {28} and board.lit(Role.EXTRA) == {24}
     assert board.moves() == []
     board.lift(24).place(28).move(18, 25, 22)
     assert board.moves() == ["d4xb2"]

@@ -1,0 +1,156 @@
+"""English and Portuguese: the page's words and every report message.
+
+Reports are rendered from their kind and squares, so each language reads naturally;
+the referee's own English sentence is the fallback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from referee import Report
+
+LANGUAGES = ("en", "pt")
+
+UI: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Draughts board",
+        "turn_white": "White to move",
+        "turn_black": "Black to move",
+        "result": "Result",
+        "moves": "Moves",
+        "reports": "Reports",
+        "flip": "Flip board",
+        "download": "Download PDN",
+        "resign_white": "White resigns",
+        "resign_black": "Black resigns",
+        "draw": "Agreed draw",
+        "new_game": "New game",
+        "setup": "Set up from FEN",
+        "fen_hint": "FEN, K for kings (e.g. W:W31-50:B1-20)",
+        "white": "White",
+        "black": "Black",
+        "event": "Event",
+        "save_tags": "Save tags and result",
+        "board_as_sensed": "On the board (sensors)",
+        "board_as_known": "In the game",
+        "help": "Drag a piece to move it (drop on intermediate squares to touch down). "
+        "Click a piece to take it off, click an empty square to put a piece there.",
+        "game": "Game",
+        "mode": "Mode",
+        "casual": "casual",
+        "tournament": "tournament",
+        "over": "Game over",
+        "token": "Actions need the token printed when damas started",
+        "variant_brazilian": "Brazilian draughts",
+        "variant_international": "International draughts",
+        "variant_portuguese": "Portuguese draughts",
+    },
+    "pt": {
+        "title": "Tabuleiro de damas",
+        "turn_white": "Vez das brancas",
+        "turn_black": "Vez das pretas",
+        "result": "Resultado",
+        "moves": "Lances",
+        "reports": "Avisos",
+        "flip": "Virar tabuleiro",
+        "download": "Descarregar PDN",
+        "resign_white": "Brancas abandonam",
+        "resign_black": "Pretas abandonam",
+        "draw": "Empate acordado",
+        "new_game": "Nova partida",
+        "setup": "Posição a partir de FEN",
+        "fen_hint": "FEN, K para damas (ex.: W:W31-50:B1-20)",
+        "white": "Brancas",
+        "black": "Pretas",
+        "event": "Evento",
+        "save_tags": "Guardar dados e resultado",
+        "board_as_sensed": "No tabuleiro (sensores)",
+        "board_as_known": "No jogo",
+        "help": "Arraste uma peça para a mover (largue nas casas intermédias para tocar). "
+        "Clique numa peça para a retirar, numa casa vazia para pôr uma peça.",
+        "game": "Partida",
+        "mode": "Modo",
+        "casual": "amigável",
+        "tournament": "torneio",
+        "over": "Fim da partida",
+        "token": "As ações precisam do código mostrado ao iniciar o damas",
+        "variant_brazilian": "Damas brasileiras",
+        "variant_international": "Damas internacionais",
+        "variant_portuguese": "Damas clássicas (portuguesas)",
+    },
+}
+
+Names = Callable[[tuple[int, ...]], str]
+
+_PT: dict[str, str] = {
+    "setup": "Arrume a posição: coloque peças em {missing}; retire as peças de {extra}",
+    "setup-ok": "Posição pronta: pode começar",
+    "required-capture": "Captura obrigatória: capture com {squares}",
+    "wrong-side": "Não é a vez dessa cor: devolva a peça a {missing}",
+    "backward-man": "A pedra não anda para trás: devolva-a a {missing}",
+    "illegal-square": "Lance ilegal: devolva a peça a {missing}",
+    "no-legal-move": "Essa peça não tem lance: devolva-a a {squares}",
+    "off-square": "Há uma peça numa casa que não se joga ({cells})",
+    "own-piece-removed": "Peça própria retirada: recoloque-a em {missing}",
+    "wrong-piece-removed": "Essa peça não foi capturada: recoloque-a em {missing}",
+    "captured-piece-left": "Retire a peça capturada em {extra} antes do lance seguinte",
+    "knocked-over": "Peças fora do lugar: recoloque em {missing}",
+    "unexplained": "O tabuleiro não corresponde ao jogo: recoloque em {missing}; retire de {extra}",
+    "touch-move": "Peça tocada, peça jogada: {squares}",
+    "correction": "A peça foi mexida de novo depois de solta: reponha {missing}",
+    "takeback": "O lance anterior foi desfeito: reponha-o",
+    "procedure": "Peças capturadas retiradas antes do fim da captura ou fora de ordem",
+    "irregularity-accepted": "O adversário continuou: a posição irregular fica valendo",
+    "restored": "O tabuleiro voltou a corresponder ao jogo",
+    "game-over": "A partida terminou: não há mais lances",
+}
+
+TERMINATIONS = {
+    "en": {
+        "no-pieces": "no pieces left",
+        "no-moves": "no legal move",
+        "kings-only": "draw: kings-only moves",
+        "small-ending": "draw: small ending",
+        "repetition": "draw: repetition",
+        "resignation": "resignation",
+        "agreement": "draw agreed",
+        "result-entered": "result entered",
+    },
+    "pt": {
+        "no-pieces": "sem peças",
+        "no-moves": "sem lances",
+        "kings-only": "empate: só damas",
+        "small-ending": "empate: final curto",
+        "repetition": "empate: repetição",
+        "resignation": "abandono",
+        "agreement": "empate acordado",
+        "result-entered": "resultado registado",
+    },
+}
+
+
+def message(report: Report, lang: str, names: Names) -> str:
+    """A report's sentence in ``lang`` (``en`` keeps the referee's own words)."""
+    if lang != "pt":
+        return report.message
+    template = _PT.get(report.kind.value)
+    if template is None:
+        return report.message
+    return template.format(
+        squares=names(report.squares) or "-",
+        missing=names(report.missing) or "-",
+        extra=names(report.extra) or "-",
+        cells=", ".join(report.cells) or "-",
+    )
+
+
+def pick_language(configured: str | None, accept: str | None) -> str:
+    """The configured language, else the browser's (Accept-Language), else English."""
+    if configured in LANGUAGES:
+        return configured
+    for part in (accept or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"

@@ -1,0 +1,141 @@
+"""Start ``damas play``: configuration, records, resume, the board, the web server."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import ipaddress
+import signal
+import sys
+import threading
+import time
+import webbrowser
+
+from aiohttp import web
+
+from board_hal.config import ConfigError, load_config
+from board_hal.factory import open_board
+from damas.cli import UserError
+from damas.play import PlayApp, reconcile, sim_occupancy
+from damas.session import GameSession
+from damas.store import Store, StoreError, default_path
+from damas.web import build_app, make_token
+from rules import DraughtsError, Position, find_variant
+
+
+def _loopback(host: str) -> bool:
+    if host in ("localhost",):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _ask_resume(row_id: int, moves: int) -> bool:
+    try:
+        answer = input(f"resume the unfinished game {row_id} ({moves} moves)? [Y/n] ")
+    except EOFError:
+        return True
+    return not answer.strip().lower().startswith("n")
+
+
+def serve(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    app_cfg = config.app
+    variant = find_variant(args.variant or config.variant or app_cfg.get("variant") or "brazilian").name
+    mode = args.mode or app_cfg.get("mode") or "casual"
+    if mode not in ("casual", "tournament"):
+        raise UserError(f"{config.source}: app.mode must be casual or tournament, not {mode!r}")
+    host = args.host or app_cfg.get("host") or "127.0.0.1"
+    port = int(args.port or app_cfg.get("port") or 8080)
+    if args.fen:
+        Position.from_fen(args.fen, variant)  # a bad FEN: one line, before anything starts
+    try:
+        store = Store(args.db or app_cfg.get("database") or default_path())
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+
+    # an unfinished game: resume it (after checking the board) or close it
+    session = None
+    row = store.unfinished()
+    if row is not None:
+        choice = args.resume if args.resume is not None else app_cfg.get("resume")
+        if choice is None:
+            choice = _ask_resume(row.id, row.moves) if sys.stdin.isatty() else True
+        if choice:
+            variant = row.variant
+        else:
+            store.abandon(row.id)
+            row = None
+    try:
+        io = open_board(config, variant, clock=time.time)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    sim = io.sensors if hasattr(io.sensors, "set_squares") else None
+    try:
+        if row is not None:
+            session = GameSession.resume(store, row, window=config.debounce)
+            if sim is not None:
+                sim_occupancy(session, sim)  # type: ignore[arg-type]
+            else:
+                reconcile(session, io, time.time())
+            print(f"resumed game {row.id} ({row.moves} moves)", flush=True)
+        else:
+            if sim is not None and args.fen:
+                sim.set_squares(Position.from_fen(args.fen, variant).occupied())
+            squares, _cells = io.occupied()
+            tags = {"Date": datetime.date.today().strftime("%Y.%m.%d")}
+            for key, value in (("Event", args.event), ("White", args.white), ("Black", args.black)):
+                if value:
+                    tags[key] = value
+            session = GameSession.start(store, variant, args.fen, mode, squares, tags, window=config.debounce)
+    except (StoreError, DraughtsError) as exc:
+        io.close()
+        raise UserError(str(exc)) from None
+
+    token = None if _loopback(host) else make_token()
+    play = PlayApp(
+        store, io, session, token=token, language=args.lang or app_cfg.get("language"), window=config.debounce
+    )
+    app = build_app(play)
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+    try:
+        asyncio.run(_run(app, host, port, url, play, open_browser=sim is not None and not args.no_browser))
+    finally:
+        io.close()
+        store.close()
+    return 0
+
+
+async def _run(app: web.Application, host: str, port: int, url: str, play: PlayApp, *, open_browser: bool) -> None:
+    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except OSError as exc:
+        await runner.cleanup()
+        if exc.errno in (98, 48, 10048):
+            raise UserError(f"port {port} on {host} is already in use (choose another with --port)") from None
+        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    board = "the simulated board" if play.sim is not None else "the board"
+    print(f"damas: {play.session.referee.variant.title}, game {play.session.row.id}, on {board}: {url}", flush=True)
+    if play.token:
+        print(f"damas: actions that change a game need the token {play.token}", flush=True)
+    if open_browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+        print("damas: stopped", flush=True)

@@ -1,0 +1,179 @@
+"""A live game: raw events are journalled (durably) first, then run through the same
+pipeline as ``damas replay`` (debounce -> referee), then recorded and announced.
+
+Resuming replays the journal, so a restarted ``damas play`` is exactly where it was.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from board_hal.debounce import Transition
+from damas.store import GameRow, Store
+from referee import Action, GameEnd, MoveMade, Pipeline, Referee, Report, Takeback, Verdict
+from referee.log import LogHeader, event_to_json, parse_log
+from rules import Move
+from rules.pdn import PdnGame
+
+ROSTER_KEYS = ("Event", "Site", "Date", "Round", "White", "Black")
+
+
+class GameSession:
+    def __init__(self, store: Store, row: GameRow, *, window: float = 0.05) -> None:
+        self.store = store
+        self.row = row
+        h = row.header
+        self.referee = Referee(row.variant, row.fen, mode=row.mode, board=h.get("board"))
+        self.pipeline = Pipeline(self.referee, window)
+        self.seq = 0
+        self.last_t = -math.inf
+        self.history: list[Verdict] = []
+        self.listeners: list[Callable[[list[Verdict]], None]] = []
+        self.raw: set[int] = set(h["board"]) if h.get("board") is not None else set(self.referee.occupied)
+        self.raw_cells: set[str] = set()
+
+    # -- creating and resuming ---------------------------------------------------------------
+    @classmethod
+    def start(
+        cls,
+        store: Store,
+        variant: str,
+        fen: str | None,
+        mode: str,
+        board: Iterable[int],
+        tags: dict[str, str],
+        *,
+        window: float = 0.05,
+    ) -> GameSession:
+        header = LogHeader(variant=variant, fen=fen, mode=mode, board=sorted(board)).to_json()
+        game_id = store.new_game(variant, fen, mode, header, tags)
+        return cls(store, store.game(game_id), window=window)
+
+    @classmethod
+    def resume(cls, store: Store, row: GameRow, *, window: float = 0.05, now: float | None = None) -> GameSession:
+        """Rebuild a game from its journal (nothing is written but the derived moves);
+        time then catches up with ``now``, as it did while the program was away."""
+        s = cls(store, row, window=window)
+        lines = [json.dumps(row.header)] + [json.dumps(e) for e in store.journal(row.id)]
+        _header, events = parse_log(lines, f"game {row.id}", row.variant)
+        for ev in events:
+            s._apply_raw(ev)
+            s.history += s.pipeline.feed(ev)
+            s.last_t = ev.t
+            s.seq += 1
+        s.history += s.pipeline.advance(max(time.time() if now is None else now, s.last_t))
+        store.rewrite_moves(row.id, s._move_rows())
+        o = s.referee.game.outcome()
+        if o is not None and row.ended is None:
+            store.finish(row.id, o.result(s.referee.variant), o.termination.value)
+        return s
+
+    def _move_rows(self) -> list[tuple[int, str, int, int, list[int], float]]:
+        rows: list[tuple[int, str, int, int, list[int], float]] = []
+        pos = self.referee.game.start
+        times = self.referee.clock
+        for entry in self.referee.game.history():
+            if not isinstance(entry, Move):
+                pos = entry  # an accepted irregularity: a set-up
+                continue
+            ply = len(rows) + 1
+            rows.append(
+                (ply, pos.move_pdn(entry), entry.from_square, entry.to_square, list(entry.captured), times[ply - 1])
+            )
+            pos = pos.apply(entry)
+        return rows
+
+    # -- live input ------------------------------------------------------------------------
+    def _apply_raw(self, ev: Transition | Action) -> None:
+        if isinstance(ev, Action):
+            return
+        if isinstance(ev.key, str):
+            (self.raw_cells.add if ev.occupied else self.raw_cells.discard)(ev.key)
+        else:
+            (self.raw.add if ev.occupied else self.raw.discard)(ev.key)  # type: ignore[arg-type]
+
+    def feed(self, ev: Transition | Action) -> list[Verdict]:
+        """A raw event: journal it durably, then run it through the pipeline."""
+        t = max(ev.t, self.last_t)
+        if t != ev.t:
+            if isinstance(ev, Transition):
+                ev = Transition(t, ev.key, ev.occupied)
+            else:
+                ev = Action(t, ev.action, ev.side, ev.result)
+        self.store.append(self.row.id, self.seq, event_to_json(ev))
+        self.seq += 1
+        self.last_t = t
+        self._apply_raw(ev)
+        return self._record(self.pipeline.feed(ev))
+
+    def tick(self, now: float) -> list[Verdict]:
+        if now < self.last_t:
+            return []
+        return self._record(self.pipeline.advance(now))
+
+    def _record(self, verdicts: list[Verdict]) -> list[Verdict]:
+        if not verdicts:
+            return verdicts
+        moves = []
+        withdrawn = []
+        reports = []
+        end: GameEnd | None = None
+        for v in verdicts:
+            if isinstance(v, MoveMade):
+                moves.append((v.ply, v.pdn, v.move.from_square, v.move.to_square, list(v.move.captured), v.t))
+            elif isinstance(v, Takeback):
+                withdrawn.append(v.ply)
+                moves = [m for m in moves if m[0] < v.ply]
+            elif isinstance(v, Report):
+                reports.append((v.t, v.kind.value, list(v.squares), v.message))
+            elif isinstance(v, GameEnd):
+                end = v
+        self.store.record(self.row.id, moves, withdrawn, reports)
+        if end is not None:
+            self.store.finish(self.row.id, end.result, end.termination)
+        self.history += verdicts
+        for listener in list(self.listeners):
+            listener(verdicts)
+        return verdicts
+
+    # -- views -------------------------------------------------------------------------------
+    @property
+    def ended(self) -> bool:
+        return self.referee.ended
+
+    def tags(self) -> dict[str, str]:
+        row = self.store.game(self.row.id)
+        self.row = row
+        return dict(row.tags)
+
+    def pdn_game(self) -> PdnGame:
+        row = self.store.game(self.row.id)
+        tags = dict(row.tags)
+        result = row.result if (row.result_locked or self.referee.ended) else None
+        pg = self.referee.pdn_game(tags)
+        if result is not None:
+            pg.result = result
+        return pg
+
+    def reports(self) -> list[Report]:
+        return [v for v in self.history if isinstance(v, Report)]
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"occupied": sorted(self.raw), "cells": sorted(self.raw_cells)}
+
+
+def export_game(store: Store, game_id: int) -> PdnGame:
+    """A stored game as PDN: its journal replayed (set-ups included), with its tags and result."""
+    row = store.game(game_id)
+    lines = [json.dumps(row.header)] + [json.dumps(e) for e in store.journal(game_id)]
+    _header, events = parse_log(lines, f"game {game_id}", row.variant)
+    ref = Referee(row.variant, row.fen, mode=row.mode, board=row.header.get("board"))
+    Pipeline(ref).run(events)
+    pg = ref.pdn_game(dict(row.tags))
+    if row.result_locked or row.ended is not None:
+        pg.result = row.result
+    return pg

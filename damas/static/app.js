@@ -1,0 +1,224 @@
+// The live board: state pushed over a WebSocket; the simulated board's hands over HTTP.
+"use strict";
+const params = new URLSearchParams(location.search);
+const token = params.get("token") || "";
+let lang = params.get("lang") || localStorage.getItem("damas-lang") || (navigator.language || "en").slice(0, 2);
+if (!["en", "pt"].includes(lang)) lang = "en";
+let flipped = localStorage.getItem("damas-flipped") === "1";
+let state = null;
+let ws = null;
+
+const $ = (id) => document.getElementById(id);
+const board = $("board");
+
+function post(path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers["X-Damas-Token"] = token;
+  return fetch(path, { method: "POST", headers, body: JSON.stringify(body) })
+    .then((r) => r.json().then((j) => { if (!r.ok) alertReport(j.error || r.statusText); return j; }));
+}
+
+function alertReport(text) {
+  const box = $("active");
+  box.textContent = text;
+  box.style.display = "block";
+}
+
+function connect() {
+  ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?lang=${lang}`);
+  ws.onmessage = (e) => { state = JSON.parse(e.data); render(); };
+  ws.onclose = () => setTimeout(connect, 1000);
+}
+
+// -- drawing ------------------------------------------------------------------------------------
+function cellAt(file, rank) {
+  return board.querySelector(`[data-file="${file}"][data-rank="${rank}"]`);
+}
+
+function buildBoard() {
+  const n = state.size;
+  const cs = n === 10 ? 56 : 66;
+  document.documentElement.style.setProperty("--cs", cs + "px");
+  board.style.gridTemplateColumns = `repeat(${n}, ${cs}px)`;
+  board.innerHTML = "";
+  const bySquare = {};
+  for (const [sq, fr] of Object.entries(state.squares)) bySquare[fr.join(",")] = sq;
+  for (let row = 0; row < n; row++) {
+    for (let col = 0; col < n; col++) {
+      const file = flipped ? n - 1 - col : col;
+      const rank = flipped ? row : n - 1 - row;
+      const div = document.createElement("div");
+      const sq = bySquare[file + "," + rank];
+      div.className = "cell " + (sq ? "dark" : "light");
+      div.dataset.file = file;
+      div.dataset.rank = rank;
+      div.dataset.cell = "abcdefghij"[file] + (rank + 1);
+      if (sq) {
+        div.dataset.square = sq;
+        const label = document.createElement("span");
+        label.className = "label";
+        label.textContent = state.names[sq];
+        div.appendChild(label);
+      }
+      board.appendChild(div);
+    }
+  }
+  board.dataset.built = `${n}-${flipped}-${state.variant}`;
+}
+
+function render() {
+  if (!state) return;
+  if (board.dataset.built !== `${state.size}-${flipped}-${state.variant}`) buildBoard();
+  document.documentElement.lang = state.lang;
+  for (const el of document.querySelectorAll("[data-ui]")) el.textContent = state.ui[el.dataset.ui] || el.textContent;
+  for (const el of document.querySelectorAll("[data-ui-placeholder]")) el.placeholder = state.ui[el.dataset.uiPlaceholder];
+  document.title = `damas — ${state.title}`;
+  $("variant").textContent = state.title;
+  $("mode").textContent = `${state.ui.mode}: ${state.ui[state.mode]}`;
+  $("gameno").textContent = `${state.ui.game} ${state.game}`;
+  $("tagsgame").textContent = `#${state.game}`;
+  $("lang").value = state.lang;
+  const occupied = new Set(state.occupied.map(String));
+  for (const div of board.children) {
+    for (const old of div.querySelectorAll(".piece, .led")) old.remove();
+    const sq = div.dataset.square;
+    const inGame = sq && state.pieces[sq];
+    const sensed = sq ? occupied.has(sq) : state.cells.includes(div.dataset.cell);
+    if (sensed || inGame) {
+      const p = document.createElement("div");
+      if (sensed && inGame) p.className = "piece " + inGame.toLowerCase();
+      else if (sensed) p.className = "piece unknown";
+      else p.className = "piece ghost";
+      if (inGame && inGame === inGame.toUpperCase()) p.textContent = "♛";
+      p.dataset.piece = inGame || "?";
+      div.appendChild(p);
+    }
+    const role = sq && state.leds[sq];
+    if (role) {
+      const led = document.createElement("div");
+      led.className = "led " + role;
+      led.dataset.role = role;
+      div.appendChild(led);
+    }
+  }
+  // status
+  let status = state.turn === "white" ? state.ui.turn_white : state.ui.turn_black;
+  if (state.result !== "*" || state.termination) {
+    status = `${state.ui.over}: <span class="result">${state.result}</span>` + (state.termination ? ` (${state.termination})` : "");
+  }
+  $("status").innerHTML = status;
+  const active = $("active");
+  if (state.active) { active.textContent = state.active.message; active.style.display = "block"; active.dataset.kind = state.active.kind; }
+  else { active.style.display = "none"; active.dataset.kind = ""; }
+  // moves
+  const parts = [];
+  let number = 1;
+  let first = true;
+  for (const m of state.moves) {
+    if (m.setup) { parts.push(`/FEN "${m.setup}"/`); first = true; continue; }
+    if (m.white) parts.push(`${number}.`);
+    else if (first) parts.push(`${number}...`);
+    parts.push(m.pdn);
+    if (!m.white) number++;
+    first = false;
+  }
+  $("moves").textContent = parts.join(" ") || "—";
+  $("moves").scrollTop = 1e6;
+  $("download").href = `/games/${state.game}.pdn`;
+  const list = $("reports");
+  list.innerHTML = "";
+  for (const r of state.reports.slice().reverse()) {
+    const li = document.createElement("li");
+    li.dataset.kind = r.kind;
+    li.innerHTML = `<span class="kind"></span><span class="msg"></span>`;
+    li.querySelector(".kind").textContent = r.kind;
+    li.querySelector(".msg").textContent = r.message;
+    list.appendChild(li);
+  }
+  for (const key of ["White", "Black", "Event"]) {
+    const input = $("tag-" + key);
+    if (document.activeElement !== input) input.value = (state.tags[key] || "").replace(/^\?$/, "");
+  }
+  const sel = $("tag-result");
+  const styles = state.variant === "international" ? ["2-0", "1-1", "0-2", "*"] : ["1-0", "1/2-1/2", "0-1", "*"];
+  if (sel.options.length !== styles.length + 1) {
+    sel.innerHTML = '<option value="">—</option>' + styles.map((s) => `<option>${s}</option>`).join("");
+  }
+  $("tokenhint").style.display = state.token_required && !token ? "block" : "none";
+}
+
+// -- the simulated board's hands: drag to move, click to take off or put a piece --------------------
+let press = null;
+const drag = $("drag");
+
+function target(ev) {
+  const el = document.elementFromPoint(ev.clientX, ev.clientY);
+  return el && el.closest(".cell");
+}
+
+function sim(op, cell) {
+  if (!state || !state.simulated) return Promise.resolve();
+  const body = cell.dataset.square ? { op, square: Number(cell.dataset.square) } : { op, cell: cell.dataset.cell };
+  return post("/api/sim", body);
+}
+
+function sensedAt(cell) {
+  if (cell.dataset.square) return state.occupied.includes(Number(cell.dataset.square));
+  return state.cells.includes(cell.dataset.cell);
+}
+
+board.addEventListener("pointerdown", (ev) => {
+  const cell = ev.target.closest(".cell");
+  if (!cell || !state) return;
+  press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: sensedAt(cell) };
+  board.setPointerCapture(ev.pointerId);
+});
+
+board.addEventListener("pointermove", (ev) => {
+  if (!press) return;
+  if (!press.dragging && press.occupied && Math.hypot(ev.clientX - press.x, ev.clientY - press.y) > 6) {
+    press.dragging = true;
+    const piece = press.cell.querySelector(".piece");
+    drag.innerHTML = "";
+    if (piece) drag.appendChild(piece.cloneNode(true));
+    drag.style.display = "block";
+    sim("lift", press.cell);
+  }
+  if (press.dragging) {
+    const cs = parseInt(getComputedStyle(document.documentElement).getPropertyValue("--cs"));
+    drag.style.left = ev.clientX - cs / 2 + "px";
+    drag.style.top = ev.clientY - cs / 2 + "px";
+  }
+});
+
+board.addEventListener("pointerup", (ev) => {
+  if (!press) return;
+  const p = press;
+  press = null;
+  drag.style.display = "none";
+  const over = target(ev);
+  if (p.dragging) {
+    // put down where released (a touch-down or the end of the move); off the board: taken off
+    if (over && !sensedAt(over)) sim("place", over);
+    else if (over === p.cell) sim("place", p.cell);
+    return;
+  }
+  if (over !== p.cell) return;
+  sim(p.occupied ? "lift" : "place", p.cell); // a click: take the piece off, or put one there
+});
+
+// -- controls --------------------------------------------------------------------------------------
+$("flip").onclick = () => { flipped = !flipped; localStorage.setItem("damas-flipped", flipped ? "1" : "0"); render(); };
+$("lang").onchange = (e) => { lang = e.target.value; localStorage.setItem("damas-lang", lang); ws.close(); };
+for (const b of document.querySelectorAll("[data-action]")) {
+  b.onclick = () => post("/api/action", { action: b.dataset.action, side: b.dataset.side });
+}
+$("newgame").onclick = () => post("/api/action", { action: "new-game" });
+$("setup").onclick = () => post("/api/action", { action: "new-game", fen: $("fen").value.trim() });
+$("savetags").onclick = () => {
+  const tags = {};
+  for (const key of ["White", "Black", "Event"]) tags[key] = $("tag-" + key).value.trim();
+  const result = $("tag-result").value || null;
+  post(`/api/games/${state.game}/tags`, { tags, result });
+};
+connect();

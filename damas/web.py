@@ -1,0 +1,163 @@
+"""The local web page: the live board (and the simulated board's controls), served by aiohttp.
+
+Routes:
+
+* ``GET /`` the page; ``GET /ws`` a WebSocket pushing the state after every change;
+* ``GET /api/state`` the same state as JSON (``?lang=pt``);
+* ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
+  — the simulated board's hands;
+* ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game", ...}``;
+* ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record;
+* ``GET /live.pdn`` the current and recent games (multi-game PDN, as broadcast relays poll);
+  ``GET /games/{id}.pdn`` one game.
+
+Watching is open; when the server listens beyond the loopback interface, every request
+that changes a game needs the token printed at start-up (header ``X-Damas-Token`` or
+``?token=``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from damas.i18n import pick_language
+
+if TYPE_CHECKING:
+    from damas.play import PlayApp
+
+STATIC = Path(__file__).with_name("static")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def make_token() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def build_app(play: PlayApp) -> web.Application:
+    app = web.Application()
+    routes = web.RouteTableDef()
+
+    def guarded(handler: Handler) -> Handler:
+        async def check(request: web.Request) -> web.StreamResponse:
+            if play.token:
+                given = request.headers.get("X-Damas-Token") or request.query.get("token")
+                if not given or not secrets.compare_digest(given, play.token):
+                    return web.json_response({"error": "this action needs the token printed at start-up"}, status=403)
+            return await handler(request)
+
+        return check
+
+    def lang_of(request: web.Request) -> str:
+        return pick_language(request.query.get("lang") or play.language, request.headers.get("Accept-Language"))
+
+    @routes.get("/")
+    async def index(_request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @routes.get("/static/{name}")
+    async def static(request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        path = STATIC / name
+        if "/" in name or not path.is_file():
+            raise web.HTTPNotFound()
+        return web.FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+    @routes.get("/api/state")
+    async def state(request: web.Request) -> web.StreamResponse:
+        return web.json_response(play.state(lang_of(request)))
+
+    @routes.get("/ws")
+    async def ws(request: web.Request) -> web.StreamResponse:
+        sock = web.WebSocketResponse(heartbeat=20)
+        await sock.prepare(request)
+        lang = lang_of(request)
+        play.clients[sock] = lang
+        try:
+            await sock.send_str(json.dumps(play.state(lang)))
+            async for msg in sock:
+                if msg.type == WSMsgType.ERROR:
+                    break
+        finally:
+            play.clients.pop(sock, None)
+        return sock
+
+    async def body(request: web.Request) -> dict[str, Any]:
+        try:
+            data = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise web.HTTPBadRequest(text="expected a JSON body") from None
+        if not isinstance(data, dict):
+            raise web.HTTPBadRequest(text="expected a JSON object")
+        return data
+
+    @routes.post("/api/sim")
+    @guarded
+    async def sim(request: web.Request) -> web.StreamResponse:
+        data = await body(request)
+        try:
+            play.sim_event(str(data.get("op")), data.get("square"), data.get("cell"))
+        except ValueError as exc:
+            return web.json_response({"error": str(exc)}, status=400)
+        await play.broadcast()
+        return web.json_response({"ok": True, "journal": play.session.seq})
+
+    @routes.post("/api/action")
+    @guarded
+    async def action(request: web.Request) -> web.StreamResponse:
+        data = await body(request)
+        try:
+            play.action(data)
+        except ValueError as exc:
+            return web.json_response({"error": str(exc)}, status=400)
+        await play.broadcast()
+        return web.json_response({"ok": True, "game": play.session.row.id})
+
+    @routes.post("/api/games/{game_id}/tags")
+    @guarded
+    async def tags(request: web.Request) -> web.StreamResponse:
+        data = await body(request)
+        try:
+            play.correct(int(request.match_info["game_id"]), data.get("tags"), data.get("result"))
+        except ValueError as exc:
+            return web.json_response({"error": str(exc)}, status=400)
+        await play.broadcast()
+        return web.json_response({"ok": True})
+
+    @routes.get("/live.pdn")
+    async def live(_request: web.Request) -> web.StreamResponse:
+        return web.Response(text=play.live_pdn(), content_type="application/x-chess-pdn", charset="utf-8")
+
+    @routes.get("/games/{game_id}.pdn")
+    async def game_pdn(request: web.Request) -> web.StreamResponse:
+        try:
+            text = play.game_pdn(int(request.match_info["game_id"]))
+        except (ValueError, LookupError):
+            raise web.HTTPNotFound() from None
+        return web.Response(
+            text=text,
+            content_type="application/x-chess-pdn",
+            charset="utf-8",
+            headers={"Content-Disposition": f'attachment; filename="damas-{request.match_info["game_id"]}.pdn"'},
+        )
+
+    app.add_routes(routes)
+
+    async def on_startup(_app: web.Application) -> None:
+        play.loop_task = asyncio.create_task(play.run_loop())
+
+    async def on_cleanup(_app: web.Application) -> None:
+        if play.loop_task is not None:
+            play.loop_task.cancel()
+        for sock in list(play.clients):
+            await sock.close()
+
+    app.on_startup.append(on_startup)
+    app.on_cleanup.append(on_cleanup)
+    return app

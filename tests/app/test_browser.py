@@ -1,0 +1,130 @@
+"""End to end in a real browser: Debian's Chromium driven by Playwright (executable_path).
+
+Starts ``damas play`` on the simulated board, plays a short game with captures by
+dragging and clicking, sees a required-capture report and its LED when a plain move is
+tried, finishes, downloads the PDN and compares it with the expected game. A screenshot
+of the page is kept under test-output/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rules.pdn import read_game
+from tests.app.server import Server
+
+CHROMIUM = os.environ.get("DAMAS_CHROMIUM", "/usr/bin/chromium")
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+FEN = "W:W13,24,28:B16,27"  # a5, g3, h2 against g5, f2
+
+
+def _browser_available() -> str | None:
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set DAMAS_CHROMIUM)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed"
+    return None
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Iterator[object]:
+    missing = _browser_available()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True, locale="en-US")
+        yield context.new_page()
+        context.close()
+        browser.close()
+
+
+def test_play_a_game_in_the_browser(page: object, tmp_path: Path) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    server = Server(
+        tmp_path / "games.sqlite3", "--variant", "brazilian", "--fen", FEN, "--white", "Ana", "--black", "Rui"
+    ).start()
+    try:
+        page.goto(server.url + "/?lang=en")
+        expect(page.locator('[data-square="24"] .piece')).to_be_visible()
+
+        def centre(square: int) -> tuple[float, float]:
+            box = page.locator(f'[data-square="{square}"]').bounding_box()
+            assert box is not None
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+        def drag(a: int, b: int) -> None:
+            page.mouse.move(*centre(a))
+            page.mouse.down()
+            x, y = centre(b)
+            page.mouse.move(x, y, steps=8)
+            page.mouse.up()
+            page.wait_for_timeout(150)
+
+        def click(square: int) -> None:
+            page.mouse.click(*centre(square))
+            page.wait_for_timeout(150)
+
+        moves = page.locator("#moves")
+        # a plain move while g3 must capture: reported, and the LEDs show who must capture
+        drag(13, 9)
+        expect(page.locator("#active")).to_contain_text("capture is compulsory")
+        expect(page.locator('[data-square="24"] .led')).to_have_attribute("data-role", "must-capture")
+        expect(page.locator('[data-square="27"] .led')).to_have_attribute("data-role", "capturable")
+        drag(9, 13)  # put it back
+        expect(page.locator("#active")).to_be_hidden()
+        # 1. g3xe1: drag, then click the captured piece to take it off
+        drag(24, 31)
+        expect(page.locator('[data-square="27"] .led')).to_have_attribute("data-role", "remove")
+        click(27)
+        expect(moves).to_have_text("1. g3xe1")
+        drag(16, 19)
+        drag(31, 26)
+        drag(19, 23)
+        expect(moves).to_have_text("1. g3xe1 g5-f4 2. e1-d2 f4-e3")
+        # 3. d2xf4: the captured piece comes off first this time
+        click(23)
+        drag(26, 19)
+        expect(moves).to_have_text("1. g3xe1 g5-f4 2. e1-d2 f4-e3 3. d2xf4")
+        expect(page.locator("#status")).to_contain_text("1-0")
+        OUTPUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "browser-game.png"))
+        with page.expect_download() as info:
+            page.locator("#download").click()
+        text = Path(info.value.path()).read_text(encoding="utf-8")
+        game = read_game(text)
+        assert [pm.text for pm in game.moves] == ["g3xe1", "g5-f4", "e1-d2", "f4-e3", "d2xf4"]
+        assert game.tags["White"] == "Ana" and game.tags["Black"] == "Rui"
+        assert game.result == "1-0" and '[GameType "26,W,8,8,A0,0"]' in text
+        assert game.start == read_game(f'[FEN "{FEN}"] *', "brazilian").start
+        # the page in Portuguese
+        page.goto(server.url + "/?lang=pt")
+        expect(page.locator("#status")).to_contain_text("Fim da partida")
+        expect(page.locator("#variant")).to_have_text("Damas brasileiras")
+        page.screenshot(path=str(OUTPUT / "browser-game-pt.png"))
+    finally:
+        server.stop()
