@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine:
-#   make play   runs the main job
+#   make play   runs the main job (damas play on the simulated board, in the browser)
 #   make test   runs the tests
 # Both create .venv and install the project into it the first time (and again
 # whenever pyproject.toml changes).
@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/damas demo
+	$(BIN)/damas play
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -33,6 +33,7 @@ bench: $(STAMP)
 	@test -d .bench/py-draughts || $(BIN)/python -m pip install --quiet --target .bench/py-draughts py-draughts==1.10.1
 	$(BIN)/python benchmarks/perft.py
 	$(BIN)/python benchmarks/referee.py
+	$(BIN)/python benchmarks/hal.py
 
 clean:
 	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

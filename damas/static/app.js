@@ -79,6 +79,9 @@ function render() {
   $("tagsgame").textContent = `#${state.game}`;
   $("lang").value = state.lang;
   const occupied = new Set(state.occupied.map(String));
+  // a piece on its way (landed or touching down) is drawn as the piece that was lifted
+  const lifted = Object.keys(state.leds).filter((q) => state.leds[q] === "from" && state.pieces[q] && !occupied.has(q));
+  const moving = lifted.length === 1 ? state.pieces[lifted[0]] : null;
   for (const div of board.children) {
     for (const old of div.querySelectorAll(".piece, .led")) old.remove();
     const sq = div.dataset.square;
@@ -86,10 +89,12 @@ function render() {
     const sensed = sq ? occupied.has(sq) : state.cells.includes(div.dataset.cell);
     if (sensed || inGame) {
       const p = document.createElement("div");
-      if (sensed && inGame) p.className = "piece " + inGame.toLowerCase();
+      const onTheWay = sensed && !inGame && moving && ["to", "path"].includes(state.leds[sq]);
+      const shown = inGame || (onTheWay ? moving : null);
+      if (sensed && shown) p.className = "piece " + shown.toLowerCase();
       else if (sensed) p.className = "piece unknown";
       else p.className = "piece ghost";
-      if (inGame && inGame === inGame.toUpperCase()) p.textContent = "♛";
+      if (shown && shown === shown.toUpperCase()) p.textContent = "♛";
       p.dataset.piece = inGame || "?";
       div.appendChild(p);
     }
