@@ -34,6 +34,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/perft.py
 	$(BIN)/python benchmarks/referee.py
 	$(BIN)/python benchmarks/hal.py
+	$(BIN)/python benchmarks/bridge.py
+	$(BIN)/python benchmarks/app.py
 
 clean:
 	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

@@ -50,14 +50,9 @@ def open_board(config: Config, variant: str, *, pin_factory: Any = None, clock: 
         return BoardIO(layout, sensors, leds)
     if config.backend == "pico":
         port = config.pico.port if config.pico else None
-        if port and not Path(port).exists():
+        if port and "://" not in port and not Path(port).exists():
             raise ConfigError(f"{config.source}: pico.port: {port} does not exist (is the Pico plugged in?)")
-        try:
-            from firmware_bridge import open_pico  # type: ignore[import-not-found]
-        except ImportError:
-            raise ConfigError(
-                f"{config.source}: the pico backend needs the serial bridge (firmware_bridge), "
-                "which this version does not include yet"
-            ) from None
-        return open_pico(config, layout)  # type: ignore[no-any-return]
+        from firmware_bridge import open_pico
+
+        return open_pico(config, layout)
     raise ConfigError(f"{config.source}: unknown backend {config.backend!r}")

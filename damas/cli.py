@@ -314,6 +314,65 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_emulator(args: argparse.Namespace) -> int:
+    """The Pico firmware on a simulated board behind a pseudo-terminal; hands typed on stdin."""
+    from board_hal.layout import Layout
+    from firmware_bridge.emulator import Emulator, Faults
+
+    layout = Layout(find_variant(args.variant).name)
+    cells = {layout.cell_of(sq) for sq in Position.start(layout.variant).occupied()}
+    faults = Faults(seed=1, flip=args.faults, drop=args.faults) if args.faults else None
+    with Emulator(layout.size, cells=cells, faults=faults) as emu:
+        print(f"emulated Pico ({layout.size}x{layout.size}, {layout.variant.name} squares) on {emu.port}", flush=True)
+        print(f'play on it: damas play --config FILE with [board] backend = "pico" and [pico] port = "{emu.port}"')
+        print("commands: lift SQ | place SQ | reset | unplug | plug | board | quit", flush=True)
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            cmd = words[0].lower()
+            try:
+                if cmd in ("lift", "place") and len(words) == 2:
+                    sq = layout.geometry.parse_square(words[1])
+                    (emu.lift if cmd == "lift" else emu.place)(layout.cell_of(sq))
+                elif cmd == "reset":
+                    emu.reset()
+                elif cmd == "unplug":
+                    emu.unplug()
+                elif cmd == "plug":
+                    emu.plug()
+                elif cmd == "board":
+                    squares = [layout.square_of(*c) for c in emu.matrix.closed]
+                    print(" ".join(str(sq) for sq in sorted(q for q in squares if q is not None)), flush=True)
+                elif cmd in ("quit", "exit"):
+                    break
+                else:
+                    print(f"unknown command: {line.strip()!r}", flush=True)
+            except DraughtsError as exc:
+                print(f"error: {exc}", flush=True)
+    return 0
+
+
+def cmd_pico_repl(args: argparse.Namespace) -> int:
+    """Ask the firmware to give the serial line back to the MicroPython REPL (to update it)."""
+    from firmware_bridge import link
+    from firmware_bridge.bridge import find_pico_port
+
+    port = args.port or find_pico_port()
+    if port is None:
+        raise UserError("no Raspberry Pi Pico found on USB (give --port)")
+    import serial
+
+    try:
+        with serial.serial_for_url(port, baudrate=115200, timeout=1) as ser:
+            ser.write(link.encode(link.REPL, 0))
+            ser.flush()
+    except (serial.SerialException, OSError) as exc:
+        raise UserError(f"cannot open {port}: {exc}") from None
+    print(f"asked the firmware on {port} to stop: mpremote can connect now (it restarts on the next reset)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="damas", description="Electronic draughts board controller.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -383,6 +442,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="file to write (default: standard output)")
     p.add_argument("--db", help="the game database")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("emulator", help="run the Pico firmware on a simulated board behind a pseudo-terminal")
+    p.add_argument("--variant", default="brazilian", help="whose squares the commands use (and the board size)")
+    p.add_argument("--faults", type=float, default=0.0, help="bit flips and drops per byte on the line (e.g. 0.001)")
+    p.set_defaults(func=cmd_emulator)
+
+    p = sub.add_parser("pico-repl", help="stop the Pico firmware so that mpremote can update it")
+    p.add_argument("--port", help="the Pico's serial port (default: found by its USB id)")
+    p.set_defaults(func=cmd_pico_repl)
 
     p = sub.add_parser("pdn", help="PDN tools")
     pdn_sub = p.add_subparsers(dest="pdn_command", metavar="PDN_COMMAND")

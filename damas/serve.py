@@ -76,6 +76,7 @@ def serve(args: argparse.Namespace) -> int:
         io = open_board(config, variant, clock=time.time)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
+    io.start()  # the scanning thread or the serial reader: the first reading comes before anything else
     sim = io.sensors if hasattr(io.sensors, "set_squares") else None
     try:
         if row is not None:

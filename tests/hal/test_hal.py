@@ -338,13 +338,16 @@ def test_environment_overrides_the_backend() -> None:
         assert isinstance(io.sensors, SimulatedBoard)
 
 
-def test_pico_backend_is_a_clear_error_until_the_bridge_exists() -> None:
+def test_pico_backend_without_a_pico_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import firmware_bridge.bridge
+
+    monkeypatch.setattr(firmware_bridge.bridge, "find_pico_port", lambda: None)
     cfg = parse_config('[board]\nbackend = "pico"', "board.toml", env={})
-    try:
-        import firmware_bridge  # noqa: F401
-    except ImportError:
-        with pytest.raises(ConfigError, match="serial bridge"):
-            open_board(cfg, "brazilian")
+    with pytest.raises(ConfigError, match="no Raspberry Pi Pico found on USB"):
+        open_board(cfg, "brazilian")
+    cfg = parse_config('[board]\nbackend = "pico"\n[pico]\nport = "/dev/ttyACM77"', "board.toml", env={})
+    with pytest.raises(ConfigError, match="/dev/ttyACM77 does not exist"):
+        open_board(cfg, "brazilian")
 
 
 def test_board_size_must_fit_the_variant() -> None:

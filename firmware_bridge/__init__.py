@@ -1,0 +1,34 @@
+"""The serial bridge to the board's microcontroller (a Raspberry Pi Pico).
+
+``link`` is the frame codec shared with the firmware; ``bridge.PicoBoard`` the host's
+sensor + LED backend; ``emulator.Emulator`` the firmware on a simulated matrix behind a
+pseudo-terminal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from board_hal.backends import BoardIO
+    from board_hal.config import Config
+    from board_hal.layout import Layout
+
+
+def open_pico(config: Config, layout: Layout) -> BoardIO:
+    """The board of a ``backend = "pico"`` configuration (the port found by USB id if unset)."""
+    from board_hal.backends import BoardIO
+    from board_hal.config import ConfigError
+    from firmware_bridge.bridge import PicoBoard, find_pico_port
+
+    pico = config.pico
+    port = pico.port if pico else None
+    if not port:
+        port = find_pico_port()
+        if port is None:
+            raise ConfigError(f"{config.source}: no Raspberry Pi Pico found on USB: plug it in, or set pico.port")
+    board = PicoBoard(port, layout.size, baudrate=pico.baudrate if pico else 115200, looks=config.looks)
+    return BoardIO(layout, board, board)
+
+
+__all__ = ["open_pico"]

@@ -1,0 +1,319 @@
+"""An emulator of the board's microcontroller: the real firmware logic
+(hardware/firmware/board_fw.py) on a simulated matrix, behind a pseudo-terminal, so the
+host talks to it through a real serial device path.
+
+``machine``, ``neopixel`` and ``micropython`` are small fakes here; the firmware file and
+the codec (``link.py``) run unchanged. Faults can be injected on the line, the firmware
+can be reset mid-stream, and the "cable" unplugged and plugged back (the port path is a
+symlink that then points at a new pseudo-terminal).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import random
+import sys
+import tempfile
+import threading
+import time
+import tty
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from firmware_bridge import link
+
+FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "hardware" / "firmware"
+
+Cell = tuple[int, int]
+
+
+class _Matrix:
+    """The switches: which cells are closed, seen through the row and column pins."""
+
+    def __init__(self) -> None:
+        self.closed: set[Cell] = set()
+        self.rows: list[Any] = []
+        self.cols: list[Any] = []
+        self.lock = threading.Lock()
+
+
+def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
+    """``machine``, ``neopixel`` and ``micropython`` for the firmware under CPython."""
+    machine = types.ModuleType("machine")
+
+    class Pin:
+        OUT = 1
+        IN = 0
+        PULL_UP = 1
+
+        def __init__(self, pin: int, mode: int = 0, pull: int | None = None, value: int | None = None) -> None:
+            self.id = pin
+            self.mode = mode
+            self._value = 1 if value is None else value
+            if mode == Pin.OUT and self not in matrix.rows:
+                matrix.rows.append(self)
+            elif mode == Pin.IN and pull == Pin.PULL_UP:
+                matrix.cols.append(self)
+
+        def value(self, v: int | None = None) -> int:
+            if v is not None:
+                self._value = v
+                return v
+            if self.mode == Pin.OUT:
+                return self._value
+            c = matrix.cols.index(self)
+            with matrix.lock:
+                for r, row in enumerate(matrix.rows):
+                    if row._value == 0 and (r, c) in matrix.closed:
+                        return 0  # through the closed switch and its diode to the driven row
+            return 1
+
+    machine.Pin = Pin  # type: ignore[attr-defined]
+
+    neopixel = types.ModuleType("neopixel")
+
+    class NeoPixel:
+        def __init__(self, pin: Any, n: int) -> None:
+            self.n = n
+            self.buf = [(0, 0, 0)] * n
+            self.shown = list(self.buf)
+            self.writes = 0
+
+        def __setitem__(self, i: int, colour: tuple[int, int, int]) -> None:
+            self.buf[i] = colour
+
+        def __getitem__(self, i: int) -> tuple[int, int, int]:
+            return self.buf[i]
+
+        def write(self) -> None:
+            self.shown = list(self.buf)
+            self.writes += 1
+
+    neopixel.NeoPixel = NeoPixel  # type: ignore[attr-defined]
+
+    micropython = types.ModuleType("micropython")
+    micropython.kbd = 3  # type: ignore[attr-defined]
+
+    def kbd_intr(c: int) -> None:
+        micropython.kbd = c  # type: ignore[attr-defined]
+
+    micropython.kbd_intr = kbd_intr  # type: ignore[attr-defined]
+    return {"machine": machine, "neopixel": neopixel, "micropython": micropython, "link": link}
+
+
+def load_firmware(modules: dict[str, types.ModuleType]) -> types.ModuleType:
+    """hardware/firmware/board_fw.py, imported with the fakes in place."""
+    saved = {k: sys.modules.get(k) for k in modules}
+    sys.modules.update(modules)
+    try:
+        spec = importlib.util.spec_from_file_location("board_fw_emulated", FIRMWARE_DIR / "board_fw.py")
+        if spec is None or spec.loader is None:
+            raise ImportError(f"no firmware in {FIRMWARE_DIR}")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+
+
+class Faults:
+    """Damage on the line from the board to the host (rates per byte or per write)."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        flip: float = 0.0,
+        drop: float = 0.0,
+        duplicate: float = 0.0,
+        truncate: float = 0.0,
+        garbage: float = 0.0,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.flip, self.drop, self.duplicate, self.truncate, self.garbage = flip, drop, duplicate, truncate, garbage
+
+    def __call__(self, data: bytes) -> bytes:
+        rng = self.rng
+        out = bytearray()
+        if rng.random() < self.garbage:
+            out += bytes(rng.randrange(256) for _ in range(rng.randint(1, 40)))
+        for b in data:
+            if rng.random() < self.drop:
+                continue
+            if rng.random() < self.flip:
+                b ^= 1 << rng.randrange(8)
+            out.append(b)
+            if rng.random() < self.duplicate:
+                out.append(b)
+        if out and rng.random() < self.truncate:
+            del out[rng.randrange(len(out)) :]
+        return bytes(out)
+
+
+class _PtyStream:
+    def __init__(self, master: int, faults: Callable[[bytes], bytes] | None) -> None:
+        self.master = master
+        self.faults = faults
+        self.written: list[bytes] = []  # every frame the firmware sent (for the tests)
+
+    def read_available(self) -> bytes:
+        try:
+            return os.read(self.master, 4096)
+        except (BlockingIOError, OSError):
+            return b""
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+        if self.faults is not None:
+            data = self.faults(data)
+        try:
+            os.write(self.master, data)
+        except (BlockingIOError, OSError):
+            pass  # nobody reading, or unplugged: the data is lost, as on a real line
+
+
+class Emulator:
+    """The firmware on a simulated ``rows`` x ``cols`` matrix, serving a pseudo-terminal."""
+
+    def __init__(
+        self,
+        rows: int = 8,
+        cols: int | None = None,
+        *,
+        faults: Callable[[bytes], bytes] | None = None,
+        debounce_ms: int = 20,
+        heartbeat_ms: int = 500,
+        scan_hz: int = 200,
+        cells: set[Cell] | None = None,
+    ) -> None:
+        self.n_rows = rows
+        self.n_cols = cols or rows
+        self.faults = faults
+        self.settings = (debounce_ms, heartbeat_ms, scan_hz)
+        self.matrix = _Matrix()
+        self.matrix.closed = set(cells or ())  # the pieces on the board when it is switched on
+        self.dir = tempfile.mkdtemp(prefix="damas-emulator-")
+        self.port = os.path.join(self.dir, "pico")
+        self.resets = 0
+        self._fds: tuple[int, int] | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.firmware: Any = None
+        self.stream: _PtyStream | None = None
+        self.plug()
+
+    # -- the cable ---------------------------------------------------------------------------
+    def plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self._fds = (master, slave)
+        tmp = self.port + ".new"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(os.ttyname(slave), tmp)
+        os.replace(tmp, self.port)
+        self._boot()
+
+    def unplug(self) -> None:
+        self._halt()
+        if self._fds is not None:
+            for fd in self._fds:
+                os.close(fd)
+            self._fds = None
+
+    def reset(self, banner: bytes = b"\r\nMicroPython v1.24 on 2026-01-01; Raspberry Pi Pico\r\n") -> None:
+        """The microcontroller restarts: a boot banner on the line, a fresh firmware."""
+        self._halt()
+        self.resets += 1
+        if self._fds is not None:
+            with contextlib.suppress(OSError):
+                os.write(self._fds[0], banner)
+        self._boot()
+
+    # -- the firmware --------------------------------------------------------------------------
+    def _boot(self) -> None:
+        assert self._fds is not None
+        self.matrix.rows.clear()
+        self.matrix.cols.clear()
+        mod = load_firmware(fake_modules(self.matrix))
+        self.stream = _PtyStream(self._fds[0], self.faults)
+        debounce_ms, heartbeat_ms, scan_hz = self.settings
+        n = self.n_rows
+        rows = list(range(2, 2 + n))
+        cols = list(range(2 + n, 2 + n + self.n_cols))
+        self.firmware = mod.Firmware(
+            rows,
+            cols,
+            28,
+            self.stream,
+            scan_hz=scan_hz,
+            debounce_ms=debounce_ms,
+            heartbeat_ms=heartbeat_ms,
+            ticks_ms=lambda: int(time.monotonic() * 1000),
+            sleep_ms=lambda ms: time.sleep(ms / 1000),
+        )
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="emulated-pico", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        fw = self.firmware
+        fw.send_hello()
+        period = 1.0 / fw.scan_hz
+        while not self._stop.is_set() and fw.running:
+            fw.step()
+            self._stop.wait(period)
+
+    def _halt(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+            self._thread = None
+
+    def close(self) -> None:
+        self.unplug()
+        for name in (self.port,):
+            if os.path.lexists(name):
+                os.unlink(name)
+        os.rmdir(self.dir)
+
+    def __enter__(self) -> Emulator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the switches ----------------------------------------------------------------------------
+    def place(self, cell: Cell) -> None:
+        with self.matrix.lock:
+            self.matrix.closed.add(cell)
+
+    def lift(self, cell: Cell) -> None:
+        with self.matrix.lock:
+            self.matrix.closed.discard(cell)
+
+    def set_cells(self, cells: set[Cell]) -> None:
+        with self.matrix.lock:
+            self.matrix.closed = set(cells)
+
+    def bounce(self, cell: Cell, times: int = 3, step: float = 0.0005) -> None:
+        """Chatter on a switch, ending where it was."""
+        with self.matrix.lock:
+            state = cell in self.matrix.closed
+        for _ in range(times):
+            (self.lift if state else self.place)(cell)
+            time.sleep(step)
+            (self.place if state else self.lift)(cell)
+            time.sleep(step)
+
+    def leds(self) -> dict[int, tuple[int, int, int, int]]:
+        """What the host asked the LEDs to show (cell -> r, g, b, pattern)."""
+        return dict(self.firmware.leds) if self.firmware else {}

@@ -1,0 +1,203 @@
+"""The link protocol between the host and the board's microcontroller (hardware/protocol.md).
+
+This one file runs on both sides: CPython on the host and MicroPython on the Pico (it is
+copied there as ``link.py``), so it keeps to what MicroPython has: ``struct`` and
+``binascii.crc32`` (MicroPython has no ``binascii.crc_hqx``), no dataclasses, no typing.
+
+A frame is ``version, type, sequence (u16 LE), payload, CRC-32 (u32 LE) of all before``,
+COBS-encoded, between two zero bytes. A decoder drops anything that is not a whole,
+valid frame and picks up again at the next zero.
+"""
+
+import binascii
+import struct
+
+VERSION = 1
+DELIMITER = b"\x00"
+MAX_FRAME = 1024  # bytes of a decoded frame; longer input is garbage
+
+# message types
+HELLO = 1  # host -> board: who are you?  board -> host: version, firmware, size, LED count
+SNAPSHOT = 2  # board -> host: the whole occupancy, on every change and as a heartbeat
+LEDS = 3  # host -> board: colours and blink patterns of the lit cells
+CONFIG = 4  # host -> board: scan rate, debounce time, heartbeat period
+ERROR = 5  # board -> host: an error code and a text
+REPL = 6  # host -> board: stop, give the serial line back to the MicroPython REPL (updates)
+
+NAMES = {HELLO: "hello", SNAPSHOT: "snapshot", LEDS: "leds", CONFIG: "config", ERROR: "error", REPL: "repl"}
+
+# LED patterns
+OFF = 0
+STEADY = 1
+SLOW = 2  # 1 Hz
+FAST = 3  # 4 Hz
+
+
+def crc32(data: bytes) -> int:
+    return binascii.crc32(data) & 0xFFFFFFFF
+
+
+def cobs_encode(data: bytes) -> bytes:
+    """Consistent Overhead Byte Stuffing: the result holds no zero byte."""
+    out = bytearray(b"\x00")
+    code_at = 0
+    code = 1
+    for b in data:
+        if b == 0:
+            out[code_at] = code
+            code_at = len(out)
+            out.append(0)
+            code = 1
+        else:
+            out.append(b)
+            code += 1
+            if code == 0xFF:
+                out[code_at] = code
+                code_at = len(out)
+                out.append(0)
+                code = 1
+    out[code_at] = code
+    return bytes(out)
+
+
+def cobs_decode(data: bytes) -> bytes:
+    """The inverse of :func:`cobs_encode`; raises ValueError for input no encoder makes."""
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0:
+            raise ValueError("zero byte inside a COBS block")
+        end = i + code
+        if end > n:
+            raise ValueError("COBS block runs past the end")
+        for j in range(i + 1, end):
+            if data[j] == 0:
+                raise ValueError("zero byte inside a COBS block")
+        out.extend(data[i + 1 : end])
+        i = end
+        if code < 0xFF and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
+    """A whole frame, ready to write: 0x00 + COBS(header + payload + CRC) + 0x00.
+
+    The leading zero costs a byte and means line noise just before a frame cannot
+    merge with it: the receiver is back in step at the next frame."""
+    body = struct.pack("<BBH", VERSION, kind, seq & 0xFFFF) + payload
+    return DELIMITER + cobs_encode(body + struct.pack("<I", crc32(body))) + DELIMITER
+
+
+def decode(frame: bytes) -> tuple:  # type: ignore[type-arg]
+    """(type, seq, payload) of one frame without its delimiter; ValueError if it is not valid."""
+    raw = cobs_decode(frame)
+    if len(raw) < 8:
+        raise ValueError("frame too short")
+    body = raw[:-4]
+    (crc,) = struct.unpack("<I", raw[-4:])
+    if crc32(body) != crc:
+        raise ValueError("bad CRC")
+    version, kind, seq = struct.unpack("<BBH", body[:4])
+    if version != VERSION:
+        raise ValueError("protocol version " + str(version))
+    return kind, seq, bytes(body[4:])
+
+
+class Deframer:
+    """Splits a byte stream into valid frames; counts what it had to throw away."""
+
+    def __init__(self) -> None:
+        self.buf = bytearray()
+        self.frames = 0
+        self.dropped = 0
+
+    def feed(self, data: bytes) -> list:  # type: ignore[type-arg]
+        out = []
+        for b in data:
+            if b == 0:
+                if self.buf:
+                    try:
+                        out.append(decode(bytes(self.buf)))
+                        self.frames += 1
+                    except ValueError:
+                        self.dropped += 1
+                self.buf = bytearray()
+            elif len(self.buf) < MAX_FRAME * 2:
+                self.buf.append(b)
+            else:  # garbage without a delimiter: forget it
+                self.buf = bytearray()
+                self.dropped += 1
+        return out
+
+
+# -- payloads ---------------------------------------------------------------------------
+def pack_hello(firmware: tuple, rows: int, cols: int, leds: int) -> bytes:  # type: ignore[type-arg]
+    return struct.pack("<BBBBBH", VERSION, firmware[0], firmware[1], rows, cols, leds)
+
+
+def unpack_hello(payload: bytes) -> tuple:  # type: ignore[type-arg]
+    """(protocol, (major, minor), rows, cols, leds)."""
+    if len(payload) < 7:
+        raise ValueError("short hello")
+    proto, major, minor, rows, cols, leds = struct.unpack("<BBBBBH", payload[:7])
+    return proto, (major, minor), rows, cols, leds
+
+
+def pack_snapshot(rows: int, cols: int, cells: list, uptime_ms: int) -> bytes:  # type: ignore[type-arg]
+    """``cells``: the occupied cell indexes (row * cols + col)."""
+    bits = bytearray((rows * cols + 7) // 8)
+    for i in cells:
+        bits[i >> 3] |= 1 << (i & 7)
+    return struct.pack("<BBI", rows, cols, uptime_ms & 0xFFFFFFFF) + bytes(bits)
+
+
+def unpack_snapshot(payload: bytes) -> tuple:  # type: ignore[type-arg]
+    """(rows, cols, occupied cell indexes, uptime in ms)."""
+    if len(payload) < 6:
+        raise ValueError("short snapshot")
+    rows, cols, uptime = struct.unpack("<BBI", payload[:6])
+    bits = payload[6:]
+    if len(bits) != (rows * cols + 7) // 8:
+        raise ValueError("snapshot size does not match its board")
+    cells = [i for i in range(rows * cols) if bits[i >> 3] & (1 << (i & 7))]
+    return rows, cols, cells, uptime
+
+
+def pack_leds(entries: list) -> bytes:  # type: ignore[type-arg]
+    """``entries``: (cell index, r, g, b, pattern) for every lit cell."""
+    out = bytearray(struct.pack("<H", len(entries)))
+    for index, r, g, b, pattern in entries:
+        out.extend(struct.pack("<BBBBB", index, r, g, b, pattern))
+    return bytes(out)
+
+
+def unpack_leds(payload: bytes) -> list:  # type: ignore[type-arg]
+    if len(payload) < 2:
+        raise ValueError("short leds")
+    (n,) = struct.unpack("<H", payload[:2])
+    if len(payload) != 2 + 5 * n:
+        raise ValueError("leds size does not match its count")
+    return [struct.unpack("<BBBBB", payload[2 + 5 * i : 7 + 5 * i]) for i in range(n)]
+
+
+def pack_config(scan_hz: int, debounce_ms: int, heartbeat_ms: int) -> bytes:
+    return struct.pack("<HHH", scan_hz, debounce_ms, heartbeat_ms)
+
+
+def unpack_config(payload: bytes) -> tuple:  # type: ignore[type-arg]
+    if len(payload) != 6:
+        raise ValueError("bad config size")
+    return struct.unpack("<HHH", payload)
+
+
+def pack_error(code: int, text: str) -> bytes:
+    return struct.pack("<B", code) + text.encode()[:200]
+
+
+def unpack_error(payload: bytes) -> tuple:  # type: ignore[type-arg]
+    if not payload:
+        raise ValueError("short error")
+    return payload[0], payload[1:].decode("utf-8", "replace")

@@ -1,0 +1,174 @@
+"""The whole chain: simulated hands -> emulated firmware -> pseudo-terminal -> host bridge
+-> board_hal events -> referee; with a faulty line, a firmware reset, an unplugged cable."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from board_hal.backends import BoardIO
+from board_hal.config import parse_config
+from board_hal.factory import open_board
+from board_hal.layout import Layout
+from board_hal.leds import Role
+from firmware_bridge import link
+from firmware_bridge.bridge import PicoBoard
+from firmware_bridge.emulator import Emulator, Faults
+from referee import MoveMade, Pipeline, Referee
+from rules import Game, Move, Position
+
+LAYOUT = Layout("brazilian")
+
+
+def start_cells(variant: str = "brazilian") -> set[tuple[int, int]]:
+    lay = Layout(variant)
+    return {lay.cell_of(sq) for sq in Position.start(variant).occupied()}
+
+
+@pytest.fixture
+def emulator() -> Iterator[Emulator]:
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        yield emu
+
+
+def wait_until(predicate: object, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.01)
+
+
+def test_hands_to_board_events_through_a_pty(emulator: Emulator) -> None:
+    board = PicoBoard(emulator.port, 8)
+    with BoardIO(LAYOUT, board, board) as io:
+        io.start()
+        assert board.info == (link.VERSION, (1, 0), 8, 8, 64)
+        assert io.occupied() == (set(Position.start("brazilian").occupied()), set())
+        emulator.lift(LAYOUT.cell_of(22))
+        emulator.bounce(LAYOUT.cell_of(22))  # chatter: the firmware debounces it
+        time.sleep(0.1)
+        emulator.place(LAYOUT.cell_of(18))
+        events: list[tuple[object, bool]] = []
+        wait_until(lambda: events.extend((t.key, t.occupied) for t in io.poll()) or len(events) >= 2)
+        assert events == [(22, False), (18, True)]
+        # LEDs: the host's intents reach the firmware, cell by cell, with their colour and pattern
+        io.show([(18, Role.TO), (22, Role.MUST_CAPTURE)])
+        wait_until(lambda: len(emulator.leds()) == 2)
+        leds = emulator.leds()
+        assert leds[LAYOUT.cell_of(18)[0] * 8 + LAYOUT.cell_of(18)[1]] == (0, 200, 60, link.STEADY)
+        assert leds[LAYOUT.cell_of(22)[0] * 8 + LAYOUT.cell_of(22)[1]] == (255, 140, 0, link.FAST)
+
+
+def play_on(emulator: Emulator, io: BoardIO, start: Position, moves: list[Move], gap: float) -> list[Move]:
+    """Hands play ``moves`` on the emulated board; the host's referee records them."""
+    ref = Referee(start.variant, start.fen())
+    pipe = Pipeline(ref)
+    made: list[Move] = []
+
+    def pump() -> None:
+        for tr in io.poll():
+            made.extend(v.move for v in pipe.feed(tr) if isinstance(v, MoveMade))
+        made.extend(v.move for v in pipe.advance(time.monotonic()) if isinstance(v, MoveMade))
+
+    for m in moves:
+        for op, sq in [("lift", m.from_square), ("place", m.to_square), *(("lift", c) for c in m.captured)]:
+            (emulator.lift if op == "lift" else emulator.place)(LAYOUT.cell_of(sq))
+            deadline = time.monotonic() + gap
+            while time.monotonic() < deadline:
+                pump()
+                time.sleep(0.01)
+    deadline = time.monotonic() + 3
+    while len(made) < len(moves) and time.monotonic() < deadline:
+        pump()
+        time.sleep(0.02)
+    return made
+
+
+def random_game(seed: int, plies: int) -> list[Move]:
+    rng = random.Random(seed)
+    g = Game("brazilian")
+    while g.outcome() is None and g.ply < plies:
+        ms = g.legal_moves()
+        g.push(rng.choice([m for m in ms if m.captured] or ms))
+    return list(g.move_stack)
+
+
+def test_a_game_through_a_faulty_link_is_recorded_correctly() -> None:
+    faults = Faults(seed=3, flip=0.002, drop=0.002, duplicate=0.002, truncate=0.03, garbage=0.05)
+    moves = random_game(8, 16)
+    assert sum(1 for m in moves if m.captured) >= 2
+    with Emulator(8, faults=faults, heartbeat_ms=150, cells=start_cells()) as emu:
+        board = PicoBoard(emu.port, 8)
+        with BoardIO(LAYOUT, board, board) as io:
+            io.start()
+            made = play_on(emu, io, Position.start("brazilian"), moves, gap=0.35)
+            assert made == moves
+            assert board.stats["dropped"] > 0  # the line really was damaged
+            # no corrupted frame was ever accepted: every snapshot the host took was one the board sent
+            sent = set()
+            for data in emu.stream.written:  # type: ignore[union-attr]
+                for kind, _seq, payload in link.Deframer().feed(data):
+                    if kind == link.SNAPSHOT:
+                        sent.add(payload[6:])
+            assert set(board.accepted) <= sent
+
+
+def test_reset_unplug_and_garbage_cost_nothing(emulator: Emulator) -> None:
+    board = PicoBoard(emulator.port, 8, backoff=(0.05, 0.3))
+    with BoardIO(LAYOUT, board, board) as io:
+        io.start()
+        truth = lambda: {LAYOUT.square_of(*c) for c in emulator.matrix.closed}  # noqa: E731
+        assert io.occupied()[0] == truth()
+        # garbage on the line, then a firmware reset mid-stream (a boot banner, sequence back to 0)
+        import os
+
+        assert emulator._fds is not None
+        os.write(emulator._fds[0], b"\x01\x02\x03 noise \xff\xfe")
+        emulator.reset()
+        emulator.lift(LAYOUT.cell_of(21))
+        wait_until(lambda: io.occupied()[0] == truth())
+        # the cable is pulled out: changes meanwhile are lost on the line...
+        emulator.unplug()
+        wait_until(lambda: not board.connected.is_set())
+        emulator.set_cells(emulator.matrix.closed - {LAYOUT.cell_of(22)} | {LAYOUT.cell_of(17)})
+        emulator.plug()
+        # ...and repaired by the first snapshot after the reconnect
+        wait_until(lambda: io.occupied()[0] == truth(), timeout=8)
+        assert board.stats["connects"] >= 2 and board.stats["disconnects"] >= 1
+        got = [(t.key, t.occupied) for t in io.poll()]
+        assert (21, False) in got and (22, False) in got and (17, True) in got
+
+
+def test_the_pico_backend_from_a_configuration(emulator: Emulator) -> None:
+    cfg = parse_config(f'[board]\nbackend = "pico"\n[pico]\nport = "{emulator.port}"', "pico.toml", env={})
+    with open_board(cfg, "brazilian") as io:
+        io.start()
+        assert io.occupied()[0] == set(Position.start("brazilian").occupied())
+
+
+def test_damas_play_on_the_emulated_pico(tmp_path: object) -> None:
+    """The app on the Pico backend: hands on the emulated board become moves on the page."""
+    from pathlib import Path
+
+    from tests.app.server import Server
+
+    tmp = Path(str(tmp_path))
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        cfg = tmp / "pico.toml"
+        cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
+        server = Server(tmp / "g.sqlite3", "--config", str(cfg)).start()
+        try:
+            assert server.get("/api/state")["simulated"] is False
+            for op, sq in [("lift", 22), ("place", 18), ("lift", 11), ("place", 15)]:
+                (emu.lift if op == "lift" else emu.place)(LAYOUT.cell_of(sq))
+                time.sleep(0.15)
+            state = server.wait_for(lambda s: len(s["moves"]) == 2)
+            assert [m["pdn"] for m in state["moves"]] == ["c3-d4", "f6-e5"]
+            # the page's LED intents reach the Pico
+            wait_until(lambda: len(emu.leds()) == 2)
+        finally:
+            server.stop()

@@ -1,0 +1,109 @@
+"""The frame codec: COBS and CRC-32 on known vectors, round trips, damaged streams."""
+
+from __future__ import annotations
+
+import binascii
+import random
+import zlib
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_bridge import link
+
+
+def test_cobs_known_vectors() -> None:
+    # the examples of Cheshire & Baker's paper (and of Wikipedia's COBS article)
+    vectors = {
+        b"\x00": b"\x01\x01",
+        b"\x00\x00": b"\x01\x01\x01",
+        b"\x00\x11\x00": b"\x01\x02\x11\x01",
+        b"\x11\x22\x00\x33": b"\x03\x11\x22\x02\x33",
+        b"\x11\x22\x33\x44": b"\x05\x11\x22\x33\x44",
+        b"\x11\x00\x00\x00": b"\x02\x11\x01\x01\x01",
+        bytes(range(1, 255)): b"\xff" + bytes(range(1, 255)) + b"\x01",
+        bytes(range(0, 255)): b"\x01\xff" + bytes(range(1, 255)) + b"\x01",
+    }
+    for raw, enc in vectors.items():
+        assert link.cobs_encode(raw) == enc, raw
+        assert link.cobs_decode(enc) == raw
+
+
+def test_crc32_matches_zlib_and_the_check_value() -> None:
+    assert link.crc32(b"123456789") == 0xCBF43926  # the CRC-32 check value
+    data = bytes(random.Random(1).randrange(256) for _ in range(1000))
+    assert link.crc32(data) == zlib.crc32(data) == binascii.crc32(data) & 0xFFFFFFFF
+
+
+@given(st.binary(max_size=600))
+def test_cobs_round_trip_has_no_zero(data: bytes) -> None:
+    enc = link.cobs_encode(data)
+    assert 0 not in enc
+    assert link.cobs_decode(enc) == data
+
+
+@given(st.sampled_from(sorted(link.NAMES)), st.integers(0, 0xFFFF), st.binary(max_size=400))
+def test_frame_round_trip(kind: int, seq: int, payload: bytes) -> None:
+    frame = link.encode(kind, seq, payload)
+    assert frame.startswith(b"\x00") and frame.endswith(b"\x00") and frame.count(0) == 2
+    assert link.decode(frame[1:-1]) == (kind, seq, payload)
+
+
+@given(st.integers(1, 10), st.integers(1, 10), st.data())
+def test_snapshot_round_trip(rows: int, cols: int, data: st.DataObject) -> None:
+    cells = sorted(data.draw(st.sets(st.integers(0, rows * cols - 1))))
+    uptime = data.draw(st.integers(0, 2**32 - 1))
+    assert link.unpack_snapshot(link.pack_snapshot(rows, cols, cells, uptime)) == (rows, cols, cells, uptime)
+
+
+@given(st.lists(st.tuples(*(st.integers(0, 255) for _ in range(4)), st.integers(0, 3)), max_size=100))
+def test_leds_hello_config_error_round_trip(entries: list[tuple[int, int, int, int, int]]) -> None:
+    assert link.unpack_leds(link.pack_leds(entries)) == entries
+    assert link.unpack_hello(link.pack_hello((1, 2), 10, 10, 100)) == (link.VERSION, (1, 2), 10, 10, 100)
+    assert link.unpack_config(link.pack_config(200, 20, 500)) == (200, 20, 500)
+    assert link.unpack_error(link.pack_error(3, "bad")) == (3, "bad")
+
+
+@settings(max_examples=200)
+@given(st.integers(0, 2**32), st.lists(st.binary(min_size=0, max_size=60), min_size=1, max_size=30))
+def test_no_damaged_frame_is_ever_accepted(seed: int, payloads: list[bytes]) -> None:
+    """Bit flips, drops, duplicates, truncation and garbage: whatever comes out was sent."""
+    rng = random.Random(seed)
+    sent = [link.encode(link.SNAPSHOT, i, p) for i, p in enumerate(payloads)]
+    good = {(link.SNAPSHOT, i, p) for i, p in enumerate(payloads)}
+    stream = bytearray()
+    intact = []
+    for i, f in enumerate(sent):
+        if rng.random() < 0.3:
+            stream += bytes(rng.randrange(256) for _ in range(rng.randint(1, 20)))
+        b = bytearray(f)
+        r = rng.random()
+        if r < 0.2:
+            b[rng.randrange(1, len(b) - 1)] ^= 1 << rng.randrange(8)
+        elif r < 0.3:
+            del b[rng.randrange(1, len(b)) :]
+        elif r < 0.4:
+            b = b + b
+            intact.append((link.SNAPSHOT, i, payloads[i]))
+        elif r < 0.5:
+            del b[rng.randrange(1, len(b) - 1)]
+        else:
+            intact.append((link.SNAPSHOT, i, payloads[i]))
+        stream += b
+    d = link.Deframer()
+    got = []
+    pos = 0
+    while pos < len(stream):  # in random chunks, as a serial port delivers
+        n = rng.randint(1, 50)
+        got += d.feed(bytes(stream[pos : pos + n]))
+        pos += n
+    for frame in got:
+        assert frame in good  # nothing damaged is ever accepted
+    assert set(intact) <= set(got)  # and every frame that came through untouched is
+
+
+def test_deframer_survives_endless_garbage() -> None:
+    d = link.Deframer()
+    assert d.feed(b"\x55" * 10_000) == []
+    frame = link.encode(link.HELLO, 1, b"")
+    assert d.feed(frame) == [(link.HELLO, 1, b"")]
