@@ -173,10 +173,9 @@ class _PtyStream:
         self.written.append(data)
         if self.faults is not None:
             data = self.faults(data)
-        try:
+        # nobody reading, or unplugged: the data is lost, as on a real line
+        with contextlib.suppress(BlockingIOError, OSError):
             os.write(self.master, data)
-        except (BlockingIOError, OSError):
-            pass  # nobody reading, or unplugged: the data is lost, as on a real line
 
 
 class Emulator:
