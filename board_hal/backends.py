@@ -9,6 +9,7 @@ Every backend is a context manager and ``close()`` may be called twice.
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -29,6 +30,13 @@ class CellTransition:
     t: float
     cell: Cell
     occupied: bool
+
+
+def stop_worker(stop: threading.Event, thread: threading.Thread | None, timeout: float = 1.0) -> None:
+    """Ask a backend's background thread to stop and wait for it (a little)."""
+    stop.set()
+    if thread is not None and thread is not threading.current_thread():
+        thread.join(timeout=timeout)
 
 
 class Closable:

@@ -21,7 +21,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from board_hal.backends import Clock, LedBackend, SensorBackend
+from board_hal.backends import Clock, LedBackend, SensorBackend, stop_worker
 from board_hal.layout import Cell
 from board_hal.leds import DEFAULT_LOOKS, Look, Role, render_mono
 
@@ -97,9 +97,7 @@ class MatrixScanner(SensorBackend):
     def close(self) -> None:
         if self.closed:
             return
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=1.0)
+        stop_worker(self._stop, self._thread)
         for dev in self._rows + self._cols:
             dev.close()
         super().close()
@@ -176,9 +174,7 @@ class ShiftRegisterLeds(LedBackend):
     def close(self) -> None:
         if self.closed:
             return
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=1.0)
+        stop_worker(self._stop, self._thread)
         for dev in self._devices:
             dev.close()
         super().close()

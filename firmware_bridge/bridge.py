@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from board_hal.backends import Clock, LedBackend, SensorBackend
+from board_hal.backends import Clock, LedBackend, SensorBackend, stop_worker
 from board_hal.layout import Cell
 from board_hal.leds import DEFAULT_LOOKS, Look, Pattern, Role
 from firmware_bridge import link
@@ -195,7 +195,5 @@ class PicoBoard(SensorBackend, LedBackend):
     def close(self) -> None:
         if self.closed:
             return
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
+        stop_worker(self._stop, self._thread, timeout=2.0)
         super().close()
