@@ -7,6 +7,8 @@ if (!["en", "pt"].includes(lang)) lang = "en";
 let flipped = localStorage.getItem("damas-flipped") === "1";
 let state = null;
 let ws = null;
+let setup = null; // while setting up a position: square -> "w" | "W" | "b" | "B"
+const CYCLE = [undefined, "w", "W", "b", "B"];
 
 const $ = (id) => document.getElementById(id);
 const board = $("board");
@@ -78,6 +80,7 @@ function render() {
   $("gameno").textContent = `${state.ui.game} ${state.game}`;
   $("tagsgame").textContent = `#${state.game}`;
   $("lang").value = state.lang;
+  if (setup) return renderSetup();
   const occupied = new Set(state.occupied.map(String));
   // a piece on its way (landed or touching down) is drawn as the piece that was lifted
   const lifted = Object.keys(state.leds).filter((q) => state.leds[q] === "from" && state.pieces[q] && !occupied.has(q));
@@ -152,6 +155,37 @@ function render() {
   $("tokenhint").style.display = state.token_required && !token ? "block" : "none";
 }
 
+function renderSetup() {
+  for (const div of board.children) {
+    for (const old of div.querySelectorAll(".piece, .led")) old.remove();
+    const piece = div.dataset.square && setup[div.dataset.square];
+    if (piece) {
+      const p = document.createElement("div");
+      p.className = "piece " + piece.toLowerCase();
+      p.dataset.piece = piece;
+      if (piece === piece.toUpperCase()) p.textContent = "♛";
+      div.appendChild(p);
+    }
+  }
+}
+
+function setupFen() {
+  const side = (color) =>
+    Object.keys(setup)
+      .filter((sq) => setup[sq].toLowerCase() === color)
+      .sort((a, b) => a - b)
+      .map((sq) => (setup[sq] === color.toUpperCase() ? "K" : "") + sq)
+      .join(",");
+  return `${$("setupturn").value}:W${side("w")}:B${side("b")}`;
+}
+
+function setSetup(on) {
+  setup = on ? Object.assign({}, state.pieces) : null;
+  $("setupbar").style.display = on ? "flex" : "none";
+  $("setupmode").style.display = on ? "none" : "inline-block";
+  render();
+}
+
 // -- the simulated board's hands: drag to move, click to take off or put a piece --------------------
 let press = null;
 const drag = $("drag");
@@ -175,6 +209,16 @@ function sensedAt(cell) {
 board.addEventListener("pointerdown", (ev) => {
   const cell = ev.target.closest(".cell");
   if (!cell || !state) return;
+  if (setup) {
+    const sq = cell.dataset.square;
+    if (sq) {
+      const next = CYCLE[(CYCLE.indexOf(setup[sq]) + 1) % CYCLE.length];
+      if (next) setup[sq] = next;
+      else delete setup[sq];
+      renderSetup();
+    }
+    return;
+  }
   press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: sensedAt(cell) };
   board.setPointerCapture(ev.pointerId);
 });
@@ -220,6 +264,13 @@ for (const b of document.querySelectorAll("[data-action]")) {
 }
 $("newgame").onclick = () => post("/api/action", { action: "new-game" });
 $("setup").onclick = () => post("/api/action", { action: "new-game", fen: $("fen").value.trim() });
+$("setupmode").onclick = () => setSetup(true);
+$("setupcancel").onclick = () => setSetup(false);
+$("setupclear").onclick = () => { setup = {}; renderSetup(); };
+$("setupstart").onclick = () => {
+  const fen = setupFen();
+  post("/api/action", { action: "new-game", fen }).then((j) => { if (j.ok) setSetup(false); });
+};
 $("savetags").onclick = () => {
   const tags = {};
   for (const key of ["White", "Black", "Event"]) tags[key] = $("tag-" + key).value.trim();

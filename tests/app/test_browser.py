@@ -128,3 +128,34 @@ def test_play_a_game_in_the_browser(page: object, tmp_path: Path) -> None:
         page.screenshot(path=str(OUTPUT / "browser-game-pt.png"))
     finally:
         server.stop()
+
+
+def test_set_up_a_position_with_kings_from_the_page(page: object, tmp_path: Path) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    server = Server(tmp_path / "games.sqlite3", "--variant", "international").start()
+    try:
+        page.goto(server.url + "/?lang=en")
+        expect(page.locator('[data-square="32"] .piece')).to_be_visible()
+        page.locator("#setupmode").click()
+        page.locator('[data-square="32"]').click()  # the editor starts from the current position...
+        expect(page.locator('[data-square="32"] .piece')).to_have_attribute("data-piece", "W")
+        page.locator("#setupclear").click()  # ...or from an empty board
+        expect(page.locator(".piece")).to_have_count(0)
+        page.locator('[data-square="28"]').click()  # white man
+        page.locator('[data-square="46"]').click()
+        page.locator('[data-square="46"]').click()  # white king
+        for _ in range(4):
+            page.locator('[data-square="5"]').click()  # ... black king
+        expect(page.locator('[data-square="46"] .piece')).to_have_attribute("data-piece", "W")
+        expect(page.locator('[data-square="5"] .piece')).to_have_attribute("data-piece", "B")
+        page.locator("#setupturn").select_option("B")
+        page.locator("#setupstart").click()
+        expect(page.locator("#gameno")).to_have_text("Game 2")
+        state = server.get("/api/state")
+        assert state["pieces"] == {"28": "w", "46": "W", "5": "B"} and state["turn"] == "black"
+        assert '[FEN "B:W28,K46:BK5"]' in server.get("/games/2.pdn")
+        expect(page.locator('[data-square="46"] .piece')).to_have_text("♛")
+    finally:
+        server.stop()
