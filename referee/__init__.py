@@ -9,7 +9,7 @@
 """
 
 from referee.core import ACTIONS, MODES, Action, Referee
-from referee.log import LogError, LogHeader, dump_log, parse_log, read_log
+from referee.log import LogError, LogHeader, dump_log, parse_log
 from referee.pipeline import Pipeline
 from referee.vocabulary import (
     TERMINATIONS,
@@ -42,5 +42,4 @@ __all__ = [
     "Verdict",
     "dump_log",
     "parse_log",
-    "read_log",
 ]

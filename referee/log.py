@@ -187,14 +187,6 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
     return Action(t, name, side, result)
 
 
-def read_log(path: str, variant: str | None = None) -> tuple[LogHeader, list[LogEvent]]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return parse_log(f, path, variant)
-    except UnicodeDecodeError:
-        raise LogError(0, "not a UTF-8 text file", path) from None
-
-
 def iter_json_lines(verdicts: Iterable[Any]) -> Iterator[str]:
     for v in verdicts:
         yield json.dumps(v.to_json(), ensure_ascii=False)
