@@ -132,6 +132,14 @@ class Engine:
                 self._king_dfs(k, opp, empty | (1 << k), [k], [], found)
         if not found:
             return []
+        promo = self.promo[side]
+        if len(found) == 1:  # the common case: nothing to choose, nothing to merge
+            path, caps = found[0]
+            cm = 0
+            for c in caps:
+                cm |= 1 << c
+            o, d = path[0], path[-1]
+            return [(o, d, cm, bool((own_m >> o) & 1 and (promo >> d) & 1), ((path, caps),))]
         # the capture law
         law = self.law
         if law is not CaptureLaw.FREE:
@@ -151,7 +159,6 @@ class Engine:
             for c in caps:
                 cm |= 1 << c
             groups.setdefault((path[0], path[-1], cm), []).append((path, caps))
-        promo = self.promo[side]
         out: list[RawMove] = []
         for (o, d, cm), routes in groups.items():
             promotes = bool((own_m >> o) & 1 and (promo >> d) & 1)
@@ -169,9 +176,10 @@ class Engine:
         dirs: tuple[int, ...],
     ) -> None:
         step = self.step
+        here = step[pos]
         more = False
         for d in dirs:
-            mid = step[pos][d]
+            mid = here[d]
             if mid < 0 or not (opp_free >> mid) & 1:
                 continue
             land = step[mid][d]
