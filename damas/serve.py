@@ -16,6 +16,7 @@ from aiohttp import web
 
 from board_hal.config import ConfigError, load_config
 from board_hal.factory import open_board
+from board_hal.simulated import SimulatedBoard
 from damas.cli import UserError
 from damas.play import PlayApp, reconcile, sim_occupancy
 from damas.session import GameSession
@@ -77,12 +78,12 @@ def serve(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         raise UserError(str(exc)) from None
     io.start()  # the scanning thread or the serial reader: the first reading comes before anything else
-    sim = io.sensors if hasattr(io.sensors, "set_squares") else None
+    sim = io.sensors if isinstance(io.sensors, SimulatedBoard) else None
     try:
         if row is not None:
             session = GameSession.resume(store, row, window=config.debounce)
             if sim is not None:
-                sim_occupancy(session, sim)  # type: ignore[arg-type]
+                sim_occupancy(session, sim)
             else:
                 reconcile(session, io, time.time())
             print(f"resumed game {row.id} ({row.moves} moves)", flush=True)

@@ -19,8 +19,6 @@ from referee.log import LogHeader, event_to_json, parse_log
 from rules import Move
 from rules.pdn import PdnGame
 
-ROSTER_KEYS = ("Event", "Site", "Date", "Round", "White", "Black")
-
 
 class GameSession:
     def __init__(self, store: Store, row: GameRow, *, window: float = 0.05) -> None:

@@ -388,7 +388,8 @@ class Referee:
         lifted = {_key(ev) for ev in self.events if not ev.occupied}
         # a circular capture passes through the start position: keep waiting for the removals
         if any(c.origin == c.dest and c.origin in lifted for c in self._cands(pos)):
-            self._clear_report(out) if self.report is not None else None
+            if self.report is not None:
+                self._clear_report(out)
             return
         if self.mode == "tournament":
             movable = {c.origin for c in self._cands(pos)}

@@ -128,7 +128,8 @@ def test_export_import_round_trip(tmp_path: Path, variant: str) -> None:
         t += 0.3
         s.feed(Transition(t, sq, op == "place"))
     s.tick(t + 5)
-    s.feed(Action(t + 6, "draw")) if s.referee.game.outcome() is None else None
+    if s.referee.game.outcome() is None:
+        s.feed(Action(t + 6, "draw"))
     (back,) = read_pdn(export_game(store, s.row.id).pdn())
     assert back.variant.name == variant
     assert [m.move for m in back.moves] == moves

@@ -112,8 +112,8 @@ class Hands:
             last = i == len(landings) - 1
             if last or rng.random() < st.touchdown:
                 self.place(land)
-                self.wait(0.1, 0.35) if not last else None
-                if not last:
+                if not last:  # a touch-down: put down, then lifted again
+                    self.wait(0.1, 0.35)
                     self.lift(land)
                     self.wait(0.05, 0.2)
             here = land

@@ -184,7 +184,8 @@ def test_injected_faults_are_reported_never_recorded(variant: str, seed: int) ->
             hands.wait(0.5, 1.0)
             hands.lift(prev_move.to_square)
             hands.wait(0.2, 0.4)
-            hands.place(prev_move.from_square) if prev_move.from_square != prev_move.to_square else None
+            if prev_move.from_square != prev_move.to_square:
+                hands.place(prev_move.from_square)
             for sq in prev_move.captured:
                 hands.place(sq)
             hands.wait(0.3, 0.6)
