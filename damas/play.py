@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -34,7 +35,7 @@ class PlayApp:
         language: str | None = None,
         tags: dict[str, str] | None = None,
         window: float = 0.05,
-        clock: Any = time.time,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.io = io
@@ -69,6 +70,15 @@ class PlayApp:
         if self._dirty:
             self.io.show((i.square, i.role) for i in self.session.referee.led_intents())
 
+    def _next_wake(self) -> float:
+        """Seconds until the loop should look again: the next tick, or sooner when a debounce
+        window or a settle timer ends before it (the page then updates without waiting)."""
+        pipe = self.session.pipeline
+        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline()) if d is not None]
+        if not due:
+            return TICK
+        return min(TICK, max(0.0, min(due) - self.clock()) + 0.001)
+
     async def run_loop(self) -> None:
         while True:
             try:
@@ -77,7 +87,7 @@ class PlayApp:
                     await self.broadcast()
             except Exception as exc:  # keep the board running; the problem is shown
                 print(f"damas: error in the board loop: {exc}", flush=True)
-            await asyncio.sleep(TICK)
+            await asyncio.sleep(self._next_wake())
 
     async def broadcast(self) -> None:
         self._dirty = False
