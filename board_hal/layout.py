@@ -52,30 +52,24 @@ class Layout:
         """Quarter turns from the wiring to White's view."""
         return (self.rotation // 90 + (2 if self.white_side == "far" else 0)) % 4
 
+    def _turn(self, x: int, y: int, quarters: int) -> tuple[int, int]:
+        """(x, y) turned by ``quarters`` quarter turns on the board's grid."""
+        n = self.size
+        for _ in range(quarters % 4):
+            x, y = y, n - 1 - x
+        return x, y
+
     def board_coord(self, row: int, col: int) -> tuple[int, int]:
         """(file, rank) from White's side of a physical cell."""
         n = self.size
         if not (0 <= row < n and 0 <= col < n):
             raise ValueError(f"no cell ({row}, {col}) on a {n}x{n} matrix")
-        t = self.turns
-        if t == 0:
-            return col, row
-        if t == 1:
-            return row, n - 1 - col
-        if t == 2:
-            return n - 1 - col, n - 1 - row
-        return n - 1 - row, col
+        return self._turn(col, row, self.turns)
 
     def physical(self, file: int, rank: int) -> Cell:
-        n = self.size
-        t = self.turns
-        if t == 0:
-            return rank, file
-        if t == 1:
-            return file, n - 1 - rank
-        if t == 2:
-            return n - 1 - rank, n - 1 - file
-        return n - 1 - file, rank
+        """The physical (row, column) under a board coordinate: the inverse of :meth:`board_coord`."""
+        col, row = self._turn(file, rank, -self.turns)
+        return row, col
 
     def square_of(self, row: int, col: int) -> int | None:
         """The variant's square at a physical cell (None for a non-playing cell)."""
