@@ -206,14 +206,11 @@ class PlayApp:
             return ", ".join(pos.square_text(q) for q in sorted(squares))
 
         moves: list[dict[str, Any]] = []
-        p = ref.game.start
-        for entry in ref.game.history():
+        for p, entry in ref.game.steps():
             if isinstance(entry, Position):
-                p = entry
                 moves.append({"setup": entry.fen()})
-                continue
-            moves.append({"pdn": p.move_pdn(entry), "white": p.turn is Color.WHITE})
-            p = p.apply(entry)
+            else:
+                moves.append({"pdn": p.move_pdn(entry), "white": p.turn is Color.WHITE})
         outcome = ref.game.outcome()
         row = self.store.game(s.row.id)
         result = row.result if (row.result_locked or outcome is not None) else "*"

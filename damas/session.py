@@ -72,17 +72,13 @@ class GameSession:
 
     def _move_rows(self) -> list[tuple[int, str, int, int, list[int], float]]:
         rows: list[tuple[int, str, int, int, list[int], float]] = []
-        pos = self.referee.game.start
         times = self.referee.clock
-        for entry in self.referee.game.history():
-            if not isinstance(entry, Move):
-                pos = entry  # an accepted irregularity: a set-up
-                continue
-            ply = len(rows) + 1
-            rows.append(
-                (ply, pos.move_pdn(entry), entry.from_square, entry.to_square, list(entry.captured), times[ply - 1])
-            )
-            pos = pos.apply(entry)
+        for pos, entry in self.referee.game.steps():
+            if isinstance(entry, Move):  # (set-ups of accepted irregularities are not moves)
+                ply = len(rows) + 1
+                rows.append(
+                    (ply, pos.move_pdn(entry), entry.from_square, entry.to_square, list(entry.captured), times[ply - 1])
+                )
         return rows
 
     # -- live input ------------------------------------------------------------------------

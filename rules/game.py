@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from itertools import pairwise
 
 from rules.errors import IllegalMoveError
 from rules.move import Move
@@ -138,6 +139,10 @@ class Game:
     def history(self) -> list[Move | Position]:
         """Moves and set-ups, in order."""
         return [s.entry for s in self._states[1:] if s.entry is not None]
+
+    def steps(self) -> list[tuple[Position, Move | Position]]:
+        """Each move or set-up with the position it was played from (nothing recomputed)."""
+        return [(before.position, after.entry) for before, after in pairwise(self._states) if after.entry is not None]
 
     def positions(self) -> list[Position]:
         return [s.position for s in self._states]

@@ -252,6 +252,9 @@ def test_setup_is_part_of_the_history() -> None:
     assert g.position == pos
     g.push_pdn("19-23")
     assert [type(e).__name__ for e in g.history()] == ["Move", "Position", "Move"]
+    steps = g.steps()
+    assert [e for _, e in steps] == g.history()
+    assert [p for p, _ in steps] == [g.start, g.positions()[1], pos]  # each entry with the position it met
     g.pop()
     assert g.pop() == pos
     assert g.ply == 1
