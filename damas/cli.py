@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rules import DraughtsError, Position, find_variant, perft
-from rules.pdn import iter_games
+from rules.pdn import decode_pdn, iter_games
 
 EXIT_USAGE = 2
 
@@ -76,10 +76,7 @@ def cmd_pdn_check(args: argparse.Namespace) -> int:
             print(f"{name}: cannot read: {exc.strerror or exc}")
             bad = True
             continue
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
+        text = decode_pdn(data)
         games = moves = 0
         failures: list[str] = []
         try:

@@ -528,12 +528,15 @@ def read_game(text: str, variant: Variant | str | None = None) -> PdnGame:
 def load_pdn(path: str | Path, variant: Variant | str | None = None) -> list[PdnGame]:
     """Read a PDN file (UTF-8, falling back to Latin-1 for old files)."""
     p = Path(path)
-    data = p.read_bytes()
+    return read_pdn(decode_pdn(p.read_bytes()), str(p), variant)
+
+
+def decode_pdn(data: bytes) -> str:
+    """PDN file contents as text: UTF-8, falling back to Latin-1 for old files."""
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return read_pdn(text, str(p), variant)
+        return data.decode("latin-1")
 
 
 __all__ = [
@@ -542,6 +545,7 @@ __all__ = [
     "Clock",
     "PdnGame",
     "PdnMove",
+    "decode_pdn",
     "iter_games",
     "load_pdn",
     "parse_clock",
