@@ -370,8 +370,19 @@ def cmd_pico_repl(args: argparse.Namespace) -> int:
     return 0
 
 
+def _version() -> str:
+    """One source of the version: the installed package's metadata."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("damas")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="damas", description="Electronic draughts board controller.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("demo", help="play a random legal game on the terminal")
