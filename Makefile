@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/hal.py
 	$(BIN)/python benchmarks/bridge.py
 	$(BIN)/python benchmarks/app.py
+	$(BIN)/python benchmarks/pdn.py
 
 clean:
 	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info
