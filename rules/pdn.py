@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 from rules.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, PdnSyntaxError
@@ -302,13 +303,51 @@ def _styled_result(result: str, variant: Variant, style: str) -> str:
         return "*"
     if style == "2-0":
         return {Color.WHITE: "2-0", Color.BLACK: "0-2", None: "1-1"}[winner]  # type: ignore[index]
+    if style == "1-0":
+        return {Color.WHITE: "1-0", Color.BLACK: "0-1", None: "1/2-1/2"}[winner]  # type: ignore[index]
     white, draw, black = variant.results
     return draw if winner is None else white if winner is Color.WHITE else black
 
 
-def write_pdn(games: Iterable[PdnGame], result_style: str = "variant") -> str:
-    """A multi-game PDN file."""
+RESULT_STYLES = ("variant", "2-0", "1-0")
+
+
+def write_pdn(games: Iterable[PdnGame], result_style: str = "variant", *, compat: bool = False) -> str:
+    """A multi-game PDN file (``result_style``: the variant's own, ``"2-0"`` or ``"1-0"``).
+
+    ``compat=True`` writes a game with mid-game set-ups as consecutive games
+    (:func:`split_at_setups`), for readers that do not know PDN 3.0's ``/FEN "..."/``.
+    """
+    if result_style not in RESULT_STYLES:
+        raise ValueError(f"unknown result style {result_style!r} (one of {', '.join(RESULT_STYLES)})")
+    if compat:
+        games = [part for g in games for part in split_at_setups(g)]
     return "\n".join(g.pdn(result_style) for g in games)
+
+
+def split_at_setups(game: PdnGame) -> list[PdnGame]:
+    """A game with mid-game set-ups as consecutive games, each later part starting from its set-up
+    position (a ``FEN`` tag), every part with an ``Annotator`` note saying which part of the game
+    it is; the result belongs to the last part, the earlier ones end ``*``. A game without
+    set-ups is returned as it is."""
+    if not game.setups:
+        return [game]
+    bounds = sorted({0, *game.setups, len(game.moves)})
+    segments = [(game.setups.get(a, game.start_position), game.moves[a:b]) for a, b in pairwise(bounds)]
+    if len(game.moves) in game.setups:  # the position set up after the last move
+        segments.append((game.setups[len(game.moves)], []))
+    segments = [seg for i, seg in enumerate(segments) if seg[1] or i == len(segments) - 1]
+    parts: list[PdnGame] = []
+    for k, (start, moves) in enumerate(segments):
+        tags = {key: value for key, value in game.tags.items() if key != "FEN"}
+        tags["Annotator"] = f"part {k + 1} of {len(segments)}" + (
+            ": continues the game above after a set-up" if k else ": the game goes on after a set-up"
+        )
+        part = PdnGame(game.variant, tags, start, list(moves), source=game.source, index=game.index)
+        part.intro = list(game.intro) if k == 0 else []
+        part.result = game.result if k == len(segments) - 1 else "*"
+        parts.append(part)
+    return parts
 
 
 # -- reading -----------------------------------------------------------------------------------
