@@ -252,6 +252,7 @@ def test_language_selector_then_configuration_then_browser(browser: object, tmp_
         expect(page.locator("#status")).to_have_text("White to move")
         expect(page.locator("#lang")).to_have_value("en")
         context.close()
+        assert server.get("/api/state?lang=fr")["lang"] == "pt"  # an unknown choice: the configured one
     finally:
         server.stop()
     server = Server(tmp_path / "games2.sqlite3").start()  # nothing configured: the browser's language
