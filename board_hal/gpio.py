@@ -141,40 +141,54 @@ class ShiftRegisterLeds(LedBackend):
             raise
         self._intents: dict[int, Role] = {}
         self.frame: list[bool] = [False] * self.bits  # what the registers hold now
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # one frame is shifted and latched at a time
+        self._control = threading.Lock()  # one show() or close() at a time starts or stops the blink thread
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.blink_rate = blink_rate
 
     def show(self, intents: Mapping[Cell, Role]) -> None:
-        with self._lock:
+        """Show these intents now. One writer at a time (gpiozero's rule for a blinking LED):
+        the blink thread is stopped before this foreground write, and started again only
+        when something blinks."""
+        with self._control:
+            self._stop_blink()
             self._intents = {r * self.size + c: role for (r, c), role in intents.items()}
-        self.refresh()
-        if self._thread is None and any(self.looks[r].pattern.value in ("slow", "fast") for r in intents.values()):
-            self._thread = threading.Thread(target=self._blink, name="led-blink", daemon=True)
-            self._thread.start()
+            self.refresh()
+            if any(self.looks[r].pattern.value in ("slow", "fast") for r in self._intents.values()):
+                self._start_blink()
 
     def refresh(self, now: float | None = None) -> None:
         """Shift the current frame out (blinking roles are evaluated at ``now``)."""
         with self._lock:
             on = render_mono(self._intents, self.looks, self.time() if now is None else now)
-        bits = [i in on for i in range(self.bits)]
-        for bit in reversed(bits):
-            self._data.value = bit
-            self._clock.on()
-            self._clock.off()
-        self._latch.on()
-        self._latch.off()
-        self.frame = bits
+            bits = [i in on for i in range(self.bits)]
+            for bit in reversed(bits):
+                self._data.value = bit
+                self._clock.on()
+                self._clock.off()
+            self._latch.on()
+            self._latch.off()
+            self.frame = bits
 
-    def _blink(self) -> None:
-        while not self._stop.wait(1.0 / self.blink_rate):
+    def _start_blink(self) -> None:
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._blink, args=(self._stop,), name="led-blink", daemon=True)
+        self._thread.start()
+
+    def _stop_blink(self) -> None:
+        stop_worker(self._stop, self._thread)
+        self._thread = None
+
+    def _blink(self, stop: threading.Event) -> None:
+        while not stop.wait(1.0 / self.blink_rate):
             self.refresh()
 
     def close(self) -> None:
         if self.closed:
             return
-        stop_worker(self._stop, self._thread)
+        with self._control:
+            self._stop_blink()
         for dev in self._devices:
             dev.close()
         super().close()

@@ -64,9 +64,21 @@ class _LatchPin(_ClockPin):
 
 
 class ShiftRegisterMock:
-    """A chain of 74HC595s on mock pins: ``outputs[i]`` is bit i (cell row*size+col)."""
+    """A chain of 74HC595s on mock pins: ``outputs[i]`` is bit i (cell row*size+col).
 
-    def __init__(self, data: int, clock: int, latch: int, bits: int, factory: MockFactory | None = None) -> None:
+    With ``record=True`` every latched frame is kept, in order, in ``frames`` (the lit bit
+    numbers of each), so a test can check each frame the LEDs ever showed."""
+
+    def __init__(
+        self,
+        data: int,
+        clock: int,
+        latch: int,
+        bits: int,
+        factory: MockFactory | None = None,
+        *,
+        record: bool = False,
+    ) -> None:
         self.factory = factory or MockFactory()
         self.data = self.factory.pin(data)
         self.clock = self.factory.pin(clock, pin_class=_ClockPin, chain=self)
@@ -75,6 +87,7 @@ class ShiftRegisterMock:
         self.shift: list[bool] = [False] * bits
         self.outputs: list[bool] = [False] * bits
         self.latches = 0
+        self.frames: list[frozenset[int]] | None = [] if record else None
 
     def rising_clock(self) -> None:
         # Q0 of the first register takes the data bit; everything moves one place down the chain
@@ -83,3 +96,5 @@ class ShiftRegisterMock:
     def rising_latch(self) -> None:
         self.outputs = list(self.shift)
         self.latches += 1
+        if self.frames is not None:
+            self.frames.append(frozenset(i for i, on in enumerate(self.outputs) if on))

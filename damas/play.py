@@ -47,8 +47,9 @@ class PlayApp:
         self.clock = clock
         self.clients: dict[web.WebSocketResponse, str] = {}
         self.loop_task: asyncio.Task[None] | None = None
-        self.version = 0
-        self._dirty = False
+        self.version = 0  # changes whenever what the page or the LEDs show changes
+        self._dirty = False  # a push to the page is due
+        self._shown: tuple[Any, ...] | None = None  # the view the current version describes
         session.listeners.append(self._changed)
 
     @property
@@ -57,18 +58,45 @@ class PlayApp:
         return s if isinstance(s, SimulatedBoard) else None
 
     def _changed(self, _verdicts: object) -> None:
+        self._mark()
+
+    def _mark(self, view: tuple[Any, ...] | None = None) -> None:
+        """What is shown has changed: a new version, and a push to the page is due."""
         self._dirty = True
         self.version += 1
+        self._shown = self._view() if view is None else view
+
+    def _view(self) -> tuple[Any, ...]:
+        """What the referee makes the LEDs and the page show (cheap: compared every loop turn).
+
+        A settled event or a timer can change it without any verdict (a lift lights its
+        origin and hints, a touch-down its path, a landing its captures), so the loop compares
+        this rather than waiting for verdicts."""
+        s = self.session
+        ref = s.referee
+        return (
+            tuple(ref.led_intents()),
+            ref.report,
+            len(s.history),
+            ref.position,
+            frozenset(ref.occupied),
+            frozenset(ref.cells),
+            frozenset(s.raw),
+            frozenset(s.raw_cells),
+        )
 
     # -- the sensors and the timers ------------------------------------------------------------
     def pump(self) -> None:
-        """Feed what the board saw, then let time pass."""
+        """Feed what the board saw, then let time pass; whenever that changes what is shown,
+        the LEDs get the current intents at once and a push to the page is due."""
         for tr in self.io.poll():
             self.session.feed(tr)
-            self._dirty = True
         self.session.tick(self.clock())
+        view = self._view()
+        if view != self._shown:
+            self._mark(view)
         if self._dirty:
-            self.io.show((i.square, i.role) for i in self.session.referee.led_intents())
+            self.io.show((i.square, i.role) for i in view[0])
 
     def _next_wake(self) -> float:
         """Seconds until the loop should look again: the next tick, or sooner when a debounce
@@ -79,12 +107,17 @@ class PlayApp:
             return TICK
         return min(TICK, max(0.0, min(due) - self.clock()) + 0.001)
 
+    async def turn(self) -> None:
+        """One turn of the board loop: what the board saw and what time did is shown at once,
+        on the LEDs and on every page."""
+        self.pump()
+        if self._dirty:
+            await self.broadcast()
+
     async def run_loop(self) -> None:
         while True:
             try:
-                self.pump()
-                if self._dirty:
-                    await self.broadcast()
+                await self.turn()
             except Exception as exc:  # keep the board running; the problem is shown
                 print(f"damas: error in the board loop: {exc}", flush=True)
             await asyncio.sleep(self._next_wake())
@@ -142,7 +175,7 @@ class PlayApp:
             self.session.feed(Action(now, "result", result=result))
         else:
             raise ValueError(f"unknown action {name!r}")
-        self._dirty = True
+        self._mark()
 
     def new_game(self, fen: str | None = None, variant: str | None = None, mode: str | None = None) -> None:
         old = self.session
@@ -165,8 +198,7 @@ class PlayApp:
         tags = {k: v for k, v in old.tags().items() if k in ("Event", "Site", "White", "Black")}
         self.session = GameSession.start(self.store, v, fen, mode or old.row.mode, squares, tags, window=self.window)
         self.session.listeners.append(self._changed)
-        self._dirty = True
-        self.version += 1
+        self._mark()
 
     def correct(self, game_id: int, tags: Any, result: Any) -> None:
         if tags is not None and not (isinstance(tags, dict) and all(isinstance(k, str) for k in tags)):
@@ -177,7 +209,7 @@ class PlayApp:
             self.store.correct(game_id, {k: str(v) for k, v in (tags or {}).items()}, result)
         except StoreError as exc:
             raise ValueError(str(exc)) from None
-        self._dirty = True
+        self._mark()
 
     # -- views ------------------------------------------------------------------------------------
     def game_pdn(self, game_id: int) -> str:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from damas.i18n import pick_language
+from damas.i18n import LANGUAGES, pick_language
 
 if TYPE_CHECKING:
     from damas.play import PlayApp
@@ -55,7 +55,9 @@ def build_app(play: PlayApp) -> web.Application:
         return check
 
     def lang_of(request: web.Request) -> str:
-        return pick_language(request.query.get("lang") or play.language, request.headers.get("Accept-Language"))
+        """The page's choice (``?lang=``), else ``--lang``/``[app] language``, else the browser's."""
+        asked = request.query.get("lang")
+        return pick_language(asked if asked in LANGUAGES else play.language, request.headers.get("Accept-Language"))
 
     @routes.get("/")
     async def index(_request: web.Request) -> web.StreamResponse:

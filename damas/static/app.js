@@ -2,8 +2,10 @@
 "use strict";
 const params = new URLSearchParams(location.search);
 const token = params.get("token") || "";
-let lang = params.get("lang") || localStorage.getItem("damas-lang") || (navigator.language || "en").slice(0, 2);
-if (!["en", "pt"].includes(lang)) lang = "en";
+// the language: the page's own selector (remembered) or ?lang=, else the server decides
+// (--lang or [app] language, else the browser's Accept-Language)
+const LANGS = Array.from(document.getElementById("lang").options, (o) => o.value);
+let lang = [params.get("lang"), localStorage.getItem("damas-lang")].find((l) => LANGS.includes(l)) || null;
 let flipped = localStorage.getItem("damas-flipped") === "1";
 let state = null;
 let ws = null;
@@ -27,7 +29,8 @@ function alertReport(text) {
 }
 
 function connect() {
-  ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?lang=${lang}`);
+  const query = lang ? `?lang=${lang}` : "";
+  ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${query}`);
   ws.onmessage = (e) => { state = JSON.parse(e.data); render(); };
   ws.onclose = () => setTimeout(connect, 1000);
 }
@@ -258,7 +261,18 @@ board.addEventListener("pointerup", (ev) => {
 
 // -- controls --------------------------------------------------------------------------------------
 $("flip").onclick = () => { flipped = !flipped; localStorage.setItem("damas-flipped", flipped ? "1" : "0"); render(); };
-$("lang").onchange = (e) => { lang = e.target.value; localStorage.setItem("damas-lang", lang); ws.close(); };
+$("lang").onchange = (e) => {
+  lang = e.target.value;
+  localStorage.setItem("damas-lang", lang);
+  if (params.has("lang")) { // a link's ?lang= would win again at the next reload
+    params.set("lang", lang);
+    history.replaceState(null, "", `${location.pathname}?${params}${location.hash}`);
+  }
+  const old = ws;
+  old.onclose = null; // reconnect now, in the chosen language
+  old.close();
+  connect();
+};
 for (const b of document.querySelectorAll("[data-action]")) {
   b.onclick = () => post("/api/action", { action: b.dataset.action, side: b.dataset.side });
 }

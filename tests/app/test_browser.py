@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def _browser_available() -> str | None:
 
 
 @pytest.fixture
-def page(tmp_path: Path) -> Iterator[object]:
+def browser() -> Iterator[object]:
     missing = _browser_available()
     if missing:
         if os.environ.get("CI", "").lower() == "true":
@@ -55,10 +56,18 @@ def page(tmp_path: Path) -> Iterator[object]:
                 "--disable-sync",
             ],
         )
-        context = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True, locale="en-US")
-        yield context.new_page()
-        context.close()
+        yield browser
         browser.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    from playwright.sync_api import Browser
+
+    assert isinstance(browser, Browser)
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True, locale="en-US")
+    yield context.new_page()
+    context.close()
 
 
 def test_play_a_game_in_the_browser(page: object, tmp_path: Path) -> None:
@@ -157,5 +166,102 @@ def test_set_up_a_position_with_kings_from_the_page(page: object, tmp_path: Path
         assert state["pieces"] == {"28": "w", "46": "W", "5": "B"} and state["turn"] == "black"
         assert '[FEN "B:W28,K46:BK5"]' in server.get("/games/2.pdn")
         expect(page.locator('[data-square="46"] .piece')).to_have_text("♛")
+    finally:
+        server.stop()
+
+
+def lit_on_page(page: object) -> dict[int, str]:
+    """The LED overlay the page draws: square -> role."""
+    from playwright.sync_api import Page
+
+    assert isinstance(page, Page)
+    got = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('#board .led')]"
+        ".map((e) => [e.parentElement.dataset.square, e.dataset.role]))"
+    )
+    return {int(k): v for k, v in got.items()}
+
+
+def wait_until_lit(page: object, want: dict[int, str], what: str, timeout: float) -> None:
+    """Wait (no reload, no click) until the page draws exactly these LEDs."""
+    deadline = time.monotonic() + timeout
+    while (got := lit_on_page(page)) != want:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: the page draws {got}, not {want}")
+        time.sleep(0.02)
+
+
+def test_the_page_draws_every_event_as_it_happens(page: object, tmp_path: Path) -> None:
+    """Issue 9 §1: each settled event shows on the page at once, with no click and no reload."""
+    from playwright.sync_api import Page, expect
+
+    from tests.app.test_live_leds import FEN, SETTLE, STEPS, expected, sq
+
+    assert isinstance(page, Page)
+    server = Server(tmp_path / "games.sqlite3", "--variant", "brazilian").start()
+    try:
+        page.goto(server.url + "/?lang=en")
+        c3 = page.locator(f'[data-square="{sq("c3")}"]')
+        expect(c3.locator(".piece")).to_be_visible()
+        box = c3.bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        # lift c3 by dragging it, and hold it there: its origin and its two moves light up
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 20, y + 20, steps=4)
+        wait_until_lit(page, {sq("c3"): "from", sq("b4"): "hint", sq("d4"): "hint"}, "c3 held", 3.0)
+        page.mouse.move(x, y, steps=4)
+        page.mouse.up()  # put back: nothing to show
+        wait_until_lit(page, {}, "c3 put back", 3.0)
+
+        # the scripted game (the hands on the board, the page only watches)
+        server.post("/api/action", {"action": "new-game", "fen": FEN})
+        wait_until_lit(page, {}, "the new game", 3.0)
+        g7 = page.locator(f'[data-square="{sq("g7")}"] .piece')
+        for i, (op, name, wait, step) in enumerate(STEPS):
+            if wait == "window":
+                server.sim(op, sq(name))
+            want = {s: r.value for s, r in expected(step).items()}
+            wait_until_lit(page, want, f"step {i} ({op} {name})", 3.0 + (SETTLE if wait == "settle" else 0))
+            if name == "g7":  # landed before any removal: drawn as the white man on its way
+                expect(g7).to_have_class("piece w")
+        expect(g7).to_have_class("piece w")
+        expect(page.locator("#moves")).to_have_text("1. c3xg7")
+        assert server.get("/api/state")["leds"] == {str(s): r.value for s, r in expected(STEPS[-1][3]).items()}
+    finally:
+        server.stop()
+
+
+def test_language_selector_then_configuration_then_browser(browser: object, tmp_path: Path) -> None:
+    """Issue 9 §2: the page's own choice (remembered) > --lang / [app] language > the browser's."""
+    from playwright.sync_api import Browser, expect
+
+    assert isinstance(browser, Browser)
+    server = Server(tmp_path / "games.sqlite3", "--lang", "pt").start()
+    try:
+        context = browser.new_context(locale="en-US")  # an English browser...
+        page = context.new_page()
+        page.goto(server.url + "/")
+        expect(page.locator("#status")).to_have_text("Vez das brancas")  # ...follows --lang pt
+        expect(page.locator('[data-ui="moves"]')).to_have_text("Lances")
+        expect(page.locator("#lang")).to_have_value("pt")
+        page.locator("#lang").select_option("en")  # the user's own choice wins...
+        expect(page.locator("#status")).to_have_text("White to move")
+        page.reload()  # ...and is remembered
+        expect(page.locator("#status")).to_have_text("White to move")
+        expect(page.locator("#lang")).to_have_value("en")
+        context.close()
+        assert server.get("/api/state?lang=fr")["lang"] == "pt"  # an unknown choice: the configured one
+    finally:
+        server.stop()
+    server = Server(tmp_path / "games2.sqlite3").start()  # nothing configured: the browser's language
+    try:
+        context = browser.new_context(locale="pt-BR")
+        page = context.new_page()
+        page.goto(server.url + "/")
+        expect(page.locator("#status")).to_have_text("Vez das brancas")
+        expect(page.locator("#lang")).to_have_value("pt")
+        context.close()
     finally:
         server.stop()

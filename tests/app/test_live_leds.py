@@ -1,0 +1,257 @@
+"""The live board shows every settled event at once, on every backend (issue 9 §1).
+
+A scripted game with a lift, a touch-down, a capture landing before its removals, the
+removals, an illegal move and its restore is played by the hands of each backend; after
+each step (one loop turn after the debounce window or the settle timer) the test reads
+what is *lit*: the simulated board's LEDs, the bits the 74HC595 chain latched on gpiozero
+mock pins, the LED frame the emulated Pico firmware received, and what the page was pushed
+over its WebSocket. Most of these steps make no verdict: the board once lagged one event
+behind the hands there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from board_hal.backends import BoardIO
+from board_hal.gpio import MatrixScanner, ShiftRegisterLeds
+from board_hal.layout import Layout
+from board_hal.leds import DEFAULT_LOOKS, Role
+from board_hal.mockpins import MatrixMock, ShiftRegisterMock
+from board_hal.simulated import SimulatedBoard
+from damas.play import PlayApp
+from damas.session import GameSession
+from damas.store import Store
+from rules import Position
+
+VARIANT = "brazilian"
+LAYOUT = Layout(VARIANT)
+GEO = Position.start(VARIANT).geometry
+WINDOW = 0.05  # the debounce window
+SETTLE = 1.0  # the referee's settle time (an irregular board is reported after it)
+
+
+def sq(name: str) -> int:
+    return GEO.parse_square(name)
+
+
+# white c3 can take d4 and f6 (c3xe5xg7); black's b8 is then moved where it cannot go
+FEN = f"W:W{sq('c3')},{sq('h2')}:B{sq('d4')},{sq('f6')},{sq('b8')}"
+CAPTURE = {"c3": "from", "d4": "remove", "f6": "remove", "g7": "hint"}
+LAST_MOVE = {"c3": "from", "g7": "to"}
+
+#: (hands: lift or place, square, wait: "window" or "settle", what is lit afterwards)
+STEPS: list[tuple[str, str, str, dict[str, str]]] = [
+    ("lift", "c3", "window", CAPTURE),  # the lift: its origin, what it must take, where it may land
+    ("place", "e5", "window", {**CAPTURE, "e5": "path"}),  # a touch-down on the way
+    ("lift", "e5", "window", {**CAPTURE, "e5": "path"}),
+    ("place", "g7", "window", {**CAPTURE, "e5": "path", "g7": "to"}),  # landed, nothing removed yet
+    ("lift", "d4", "window", {"c3": "from", "e5": "path", "f6": "remove", "g7": "to"}),  # one removal
+    ("lift", "f6", "window", LAST_MOVE),  # the second: the move is made
+    ("lift", "b8", "window", {"b8": "from", "a7": "hint", "c7": "hint"}),
+    ("place", "a5", "window", {}),  # where no move goes: dark while the hands may still be busy...
+    ("place", "a5", "settle", {"b8": "missing", "a5": "extra"}),  # ...then reported (a timer)
+    ("lift", "a5", "window", {"b8": "missing", "a5": "extra"}),
+    ("place", "b8", "window", LAST_MOVE),  # restored: the last move again
+]
+
+
+def expected(step: dict[str, str]) -> dict[int, Role]:
+    return {sq(name): Role(role) for name, role in step.items()}
+
+
+def new_app(tmp_path: Path, io: BoardIO, clock: Callable[[], float]) -> PlayApp:
+    store = Store(tmp_path / "games.sqlite3")
+    squares, _cells = io.occupied()
+    session = GameSession.start(store, VARIANT, FEN, "casual", squares, {}, window=WINDOW)
+    return PlayApp(store, io, session, window=WINDOW, clock=clock)
+
+
+def start_cells() -> set[tuple[int, int]]:
+    return {LAYOUT.cell_of(s) for s in Position.from_fen(FEN, VARIANT).occupied()}
+
+
+class FakeClock:
+    def __init__(self, t: float = 1000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def turn(app: PlayApp) -> None:
+    """One turn of the board loop (``damas play`` runs them back to back)."""
+    asyncio.run(app.turn())
+
+
+def play_script(
+    app: PlayApp,
+    clock: FakeClock,
+    hands: Callable[[str, int], None],
+    lit: Callable[[], Any],
+    want: Callable[[dict[str, str]], Any],
+) -> None:
+    """Each step: the hands act, one loop turn; time passes to the end of the debounce window
+    (or the settle timer), one loop turn; then what is lit must be the step's intents, and the
+    state's version must have moved whenever what is shown moved."""
+    turn(app)
+    before = lit()
+    for i, (op, name, wait, step) in enumerate(STEPS):
+        if wait == "window":  # the hands act ("settle": the same board, later)
+            hands(op, sq(name))
+            turn(app)
+        version = app.version
+        clock.t += (WINDOW if wait == "window" else SETTLE) + 0.001
+        turn(app)  # the loop turn that follows the deadline
+        now = lit()
+        assert now == want(step), f"step {i} ({op} {name}): lit {now}"
+        if now != before:
+            assert app.version > version, f"step {i}: the LEDs changed but the version did not"
+        before = now
+        clock.t += 0.2
+
+
+def test_simulated_board_lights_every_event(tmp_path: Path) -> None:
+    clock = FakeClock()
+    sim = SimulatedBoard(LAYOUT, occupied=Position.from_fen(FEN, VARIANT).occupied(), clock=clock)
+    app = new_app(tmp_path, sim.io(), clock)
+
+    def hands(op: str, square: int) -> None:
+        (sim.place if op == "place" else sim.lift)(square)
+
+    def lit() -> dict[int, Role]:
+        return {s: r for s in sim.lit() for r in [sim.leds_now[LAYOUT.cell_of(s)]]}
+
+    play_script(app, clock, hands, lit, expected)
+    app.store.close()
+
+
+def test_shift_register_chain_latches_every_event(tmp_path: Path) -> None:
+    clock = FakeClock()
+    factory = MockFactory()
+    rows, cols = list(range(2, 10)), list(range(10, 18))
+    matrix = MatrixMock(rows, cols, factory)
+    matrix.occupied = start_cells()
+    chain = ShiftRegisterMock(22, 23, 24, 64, factory)
+    scanner = MatrixScanner(rows, cols, pin_factory=factory, clock=clock)
+    # t = 0: every blinking pattern is in its lit phase, so the latched bits are the lit squares
+    leds = ShiftRegisterLeds(8, data=22, clock=23, latch=24, pin_factory=factory, time_source=lambda: 0.0)
+    app = new_app(tmp_path, BoardIO(LAYOUT, scanner, leds), clock)
+
+    def hands(op: str, square: int) -> None:
+        (matrix.occupied.add if op == "place" else matrix.occupied.discard)(LAYOUT.cell_of(square))
+        scanner.poll_once()  # what the scanning thread does
+
+    def lit() -> set[int]:
+        return {b for b, on in enumerate(chain.outputs) if on}
+
+    def bits(step: dict[str, str]) -> set[int]:
+        return {r * 8 + c for s in expected(step) for r, c in [LAYOUT.cell_of(s)]}
+
+    try:
+        play_script(app, clock, hands, lit, bits)
+    finally:
+        app.io.close()
+        app.store.close()
+
+
+def test_emulated_pico_receives_every_event(tmp_path: Path) -> None:
+    from firmware_bridge.bridge import PicoBoard
+    from firmware_bridge.emulator import Emulator
+    from firmware_bridge.link import FAST, SLOW, STEADY
+
+    patterns = {"steady": STEADY, "slow": SLOW, "fast": FAST}
+
+    def frame(step: dict[str, str]) -> dict[int, tuple[int, int, int, int]]:
+        out = {}
+        for s, role in expected(step).items():
+            r, c = LAYOUT.cell_of(s)
+            look = DEFAULT_LOOKS[role]
+            out[r * 8 + c] = (*look.colour, patterns[look.pattern.value])
+        return out
+
+    with Emulator(8, cells=start_cells()) as emu:
+        board = PicoBoard(emu.port, 8, clock=time.time)
+        io = BoardIO(LAYOUT, board, board)
+        io.start()
+        app = new_app(tmp_path, io, time.time)
+        try:
+            turn(app)
+            for i, (op, name, wait, step) in enumerate(STEPS):
+                if wait == "window":
+                    (emu.place if op == "place" else emu.lift)(LAYOUT.cell_of(sq(name)))
+                # the loop as damas play runs it, until the firmware holds the step's frame
+                deadline = time.monotonic() + (2.0 if wait == "window" else 2.0 + SETTLE)
+                while emu.leds() != frame(step):
+                    assert time.monotonic() < deadline, f"step {i} ({op} {name}): the Pico shows {emu.leds()}"
+                    turn(app)
+                    time.sleep(0.01)
+                time.sleep(0.1)
+        finally:
+            io.close()
+            app.store.close()
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    lp = asyncio.new_event_loop()
+    yield lp
+    lp.close()
+
+
+def test_every_page_client_gets_each_event(tmp_path: Path, loop: asyncio.AbstractEventLoop) -> None:
+    """Over the real WebSocket: after each step a push arrives with the step's LEDs, and
+    every push that shows something new carries a new version."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from damas.web import build_app
+
+    sim = SimulatedBoard(LAYOUT, occupied=Position.from_fen(FEN, VARIANT).occupied(), clock=time.time)
+    app = new_app(tmp_path, sim.io(), time.time)
+
+    async def run() -> None:
+        client = TestClient(TestServer(build_app(app)))
+        await client.start_server()
+        try:
+            socks = [await client.ws_connect("/ws?lang=en") for _ in range(2)]
+            seen: dict[int, dict[str, Any]] = {}
+
+            async def until(sock: Any, want_leds: dict[str, str], what: str) -> dict[str, Any]:
+                while True:
+                    try:
+                        msg = await asyncio.wait_for(sock.receive(), 2 + SETTLE)
+                    except TimeoutError:
+                        raise AssertionError(f"{what}: no push shows {want_leds}") from None
+                    state = json.loads(msg.data)
+                    shown = (state["leds"], state["occupied"], state["active"], state["moves"])
+                    old = seen.setdefault(state["version"], {"shown": shown})["shown"]
+                    assert old == shown, f"{what}: version {state['version']} was pushed with two contents"
+                    if state["leds"] == want_leds:
+                        return state  # type: ignore[no-any-return]
+
+            for i, (op, name, wait, step) in enumerate(STEPS):
+                if wait == "window":
+                    r = await client.post("/api/sim", json={"op": op, "square": sq(name)})
+                    assert r.status == 200, await r.text()
+                want_leds = {str(s): role.value for s, role in expected(step).items()}
+                for sock in socks:
+                    state = await until(sock, want_leds, f"step {i} ({op} {name})")
+                    assert (sq(name) in state["occupied"]) == (op == "place")
+                await asyncio.sleep(0.1)
+            for sock in socks:
+                await sock.close()
+        finally:
+            await client.close()
+
+    try:
+        loop.run_until_complete(run())
+    finally:
+        app.store.close()
