@@ -139,8 +139,15 @@ def test_ambiguous_start_end_capture_resolved_by_legality_then_following_moves()
 
 
 def test_ambiguous_capture_that_nothing_resolves_is_an_error_or_first_reading() -> None:
+    # 4x15 is 4x27x38x15 (takes 13, 20, 32) or 4x31x42x15 (takes 13, 20, 37): both end on 15,
+    # so only the captured set tells the readings apart; the first in generation order is read
     g = read_game('[FEN "W:WK4:B13,20,32,37"]\n1. 4x15 *', "international")
     assert len(g.moves) == 1 and g.moves[0].move.to_square == 15
+    assert sorted(g.moves[0].move.captured) == [13, 20, 32]
+    assert g.game().position.squares(Color.BLACK) == [37]
+    # a following move that only the other reading allows picks that reading instead
+    g = read_game('[FEN "W:WK4:B13,20,32,37"]\n1. 4x15 32-38 *', "international")
+    assert sorted(g.moves[0].move.captured) == [13, 20, 37]
 
 
 def test_result_styles_and_terminators() -> None:
