@@ -78,14 +78,14 @@ def build_app(play: PlayApp) -> web.Application:
         sock = web.WebSocketResponse(heartbeat=20)
         await sock.prepare(request)
         lang = lang_of(request)
-        play.clients[sock] = lang
+        viewer = play.clients.add(request, sock, lang)
         try:
-            await sock.send_str(json.dumps(play.state(lang)))
+            viewer.push(json.dumps(play.state(lang)))
             async for msg in sock:
                 if msg.type == WSMsgType.ERROR:
                     break
         finally:
-            play.clients.pop(sock, None)
+            play.clients.remove(sock)
         return sock
 
     async def body(request: web.Request) -> dict[str, Any]:
@@ -152,12 +152,14 @@ def build_app(play: PlayApp) -> web.Application:
     async def on_startup(_app: web.Application) -> None:
         play.loop_task = asyncio.create_task(play.run_loop())
 
+    async def on_shutdown(_app: web.Application) -> None:
+        await play.clients.close_all()  # an open page must not hold up the stop (systemd, Ctrl-C)
+
     async def on_cleanup(_app: web.Application) -> None:
         if play.loop_task is not None:
             play.loop_task.cancel()
-        for sock in list(play.clients):
-            await sock.close()
 
     app.on_startup.append(on_startup)
+    app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app
