@@ -56,7 +56,8 @@ class Viewer:
                 self.drop(f"more than {MAX_BUFFERED >> 10} KiB unread")
                 return
             try:
-                await asyncio.wait_for(self.sock.send_str(text), SEND_TIMEOUT)
+                async with asyncio.timeout(SEND_TIMEOUT):  # (not wait_for: no task per state)
+                    await self.sock.send_str(text)
             except TimeoutError:
                 self.drop(f"did not take a state within {SEND_TIMEOUT:g} s")
                 return
