@@ -53,6 +53,12 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds a process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, int(len(s) * p))] if s else float("nan")
@@ -125,6 +131,8 @@ class Figures:
     page: list[float] = field(default_factory=list)  # place -> page, every reading page, every move
     journal: list[float] = field(default_factory=list)  # hand action -> its journal row
     rss_kib: int = 0
+    server_cpu: float = 0.0  # CPU seconds damas play used during the game
+    client_cpu: float = 0.0  # and this process (the pages, the journal watch)
     idle_cut: bool | None = None
 
 
@@ -135,6 +143,7 @@ async def play(url: str, db: Path, pid: int, readers: int, idle: int) -> Figures
     idlers = [idle_viewer(port, halt) for _ in range(idle)]
     watch = JournalWatch(db)
     watch.start()
+    cpu0, mine0 = cpu_s(pid), time.process_time()
     rng = random.Random(95)  # a game that lasts 80 plies
     game = Game("brazilian")
     posted: list[float] = []
@@ -173,6 +182,7 @@ async def play(url: str, db: Path, pid: int, readers: int, idle: int) -> Figures
                     await asyncio.sleep(GAP)
             await asyncio.sleep(GAP)
         fig.rss_kib = rss_kib(pid)
+        fig.server_cpu, fig.client_cpu = cpu_s(pid) - cpu0, time.process_time() - mine0
         for t in tasks:
             t.cancel()
         for ws in sockets:
@@ -236,7 +246,7 @@ def main() -> int:
     print(f"start-up to a served page: {startup:.2f} s")
     print(f"memory (RSS): {rss_start / 1024:.1f} MiB at start, {one.rss_kib / 1024:.1f} MiB after {n} moves")
     print(f"{n} moves ({len(one.journal)} hand actions); place -> page includes the 50 ms debounce window")
-    print(f"{'':26} {'place -> page':^26} {'place -> journal':^26}  RSS")
+    print(f"{'':26} {'place -> page':^26} {'place -> journal':^26}  RSS     CPU s: damas, pages")
     for label, f in (("1 page", one), ("200 pages, 1 never reading", many)):
         if isinstance(f, str):
             print(f"{label:26} {f}")
@@ -244,7 +254,7 @@ def main() -> int:
         print(
             f"{label:26} p50 {pct(f.page, 0.5) * 1e3:6.1f} p99 {pct(f.page, 0.99) * 1e3:6.1f} ms"
             f"  p50 {pct(f.journal, 0.5) * 1e3:5.1f} p99 {pct(f.journal, 0.99) * 1e3:6.1f} ms"
-            f"  {f.rss_kib / 1024:.0f} MiB"
+            f"  {f.rss_kib / 1024:.0f} MiB  {f.server_cpu:6.1f} {f.client_cpu:6.1f}"
         )
     if isinstance(many, Figures):
         print(f"(place -> page over the 199 reading pages: {len(many.page)} samples)")
