@@ -132,6 +132,8 @@ def test_a_viewer_that_never_reads_holds_up_nothing(tmp_path: Path) -> None:
         for i in range(600):
             answer = server.post("/api/sim", {"op": "lift" if i % 2 == 0 else "place", "square": 22})
             assert answer["journal"] == i + 1  # answered, and journalled before the answer
+        now = server.get("/api/state")  # the reading page is up to date
+        watcher.wait(lambda s: (s["version"], s["occupied"]) == (now["version"], now["occupied"]))
         # then a game: the watching page keeps getting the current state
         actions = moves_of(5, 12)
         for op, sq in actions:
