@@ -2,7 +2,8 @@
 
 Routes:
 
-* ``GET /`` the page; ``GET /ws`` a WebSocket pushing the state after every change;
+* ``GET /`` the page; ``GET /ws`` a WebSocket pushing the state after every change (the newest
+  only: a page that stops taking them is disconnected, see ``damas.viewers``);
 * ``GET /api/state`` the same state as JSON (``?lang=pt``);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
