@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from collections.abc import Callable
 from typing import Any
-
-from aiohttp import web
 
 from board_hal.backends import BoardIO
 from board_hal.debounce import Transition
@@ -17,6 +14,7 @@ from board_hal.simulated import SimulatedBoard
 from damas.i18n import TERMINATIONS, UI, message
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
+from damas.viewers import Viewers
 from referee import Action
 from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.pdn import write_pdn
@@ -45,7 +43,7 @@ class PlayApp:
         self.default_tags = dict(tags or {})
         self.window = window
         self.clock = clock
-        self.clients: dict[web.WebSocketResponse, str] = {}
+        self.clients = Viewers()
         self.loop_task: asyncio.Task[None] | None = None
         self.version = 0  # changes whenever what the page or the LEDs show changes
         self._dirty = False  # a push to the page is due
@@ -123,14 +121,19 @@ class PlayApp:
             await asyncio.sleep(self._next_wake())
 
     async def broadcast(self) -> None:
+        """Show the LEDs and hand the new state to every page. Never waits for a page: each
+        viewer's own task sends it the newest state (see damas.viewers); by now the events
+        behind it are already journalled."""
         self._dirty = False
         self.io.show((i.square, i.role) for i in self.session.referee.led_intents())
         cache: dict[str, str] = {}
-        for sock, lang in list(self.clients.items()):
+
+        def text_for(lang: str) -> str:
             if lang not in cache:
                 cache[lang] = json.dumps(self.state(lang))
-            with contextlib.suppress(ConnectionError, RuntimeError):
-                await sock.send_str(cache[lang])
+            return cache[lang]
+
+        self.clients.push(text_for)
 
     # -- commands -------------------------------------------------------------------------------
     def sim_event(self, op: str, square: Any, cell: Any) -> None:

@@ -7,6 +7,7 @@ import asyncio
 import datetime
 import ipaddress
 import signal
+import socket
 import sys
 import threading
 import time
@@ -21,17 +22,37 @@ from damas.cli import UserError
 from damas.play import PlayApp, reconcile, sim_occupancy
 from damas.session import GameSession
 from damas.store import Store, StoreError, default_path
-from damas.web import build_app, make_token
+from damas.web import SERVED, build_app, make_token
 from rules import DraughtsError, Position, find_variant
 
 
-def _loopback(host: str) -> bool:
-    if host in ("localhost",):
-        return True
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The IP address a ``--host`` literally names, in any form the resolver accepts when binding
+    (``127.1``, ``0x7f.0.0.1``, ``[::1]``, ``::ffff:127.0.0.1``); None for a name."""
+    text = host.strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
     try:
-        return ipaddress.ip_address(host).is_loopback
+        addr: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(text)
     except ValueError:
-        return False
+        if not text or any(c.isspace() for c in text) or not text.isascii():
+            return None
+        try:  # the short and hexadecimal IPv4 forms that inet_aton (and so getaddrinfo) accepts
+            addr = ipaddress.IPv4Address(socket.inet_aton(text))
+        except OSError:
+            return None
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        return addr.ipv4_mapped
+    return addr
+
+
+def _loopback(host: str) -> bool:
+    """Whether the server would listen only on this machine: ``localhost``, any address in
+    127.0.0.0/8 (in any spelling) and ``::1``. Anything else needs the token."""
+    if host.strip().rstrip(".").lower() == "localhost":
+        return True
+    addr = _address(host)
+    return addr is not None and addr.is_loopback
 
 
 def _ask_resume(row_id: int, moves: int) -> bool:
@@ -116,6 +137,10 @@ def serve(args: argparse.Namespace) -> int:
 
 
 async def _run(app: web.Application, host: str, port: int, url: str, play: PlayApp, *, open_browser: bool) -> None:
+    addr = _address(host)
+    # the names a page may use for this server (the Host check of damas.web); the address too:
+    # a browser shows http://127.1:8080/ as 127.0.0.1:8080
+    app[SERVED] = frozenset({host.strip().strip("[]").rstrip(".").lower()} | ({str(addr)} if addr else set()))
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)

@@ -2,7 +2,8 @@
 
 Routes:
 
-* ``GET /`` the page; ``GET /ws`` a WebSocket pushing the state after every change;
+* ``GET /`` the page; ``GET /ws`` a WebSocket pushing the state after every change (the newest
+  only: a page that stops taking them is disconnected, see ``damas.viewers``);
 * ``GET /api/state`` the same state as JSON (``?lang=pt``);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
@@ -14,13 +15,30 @@ Routes:
 Watching is open; when the server listens beyond the loopback interface, every request
 that changes a game needs the token printed at start-up (header ``X-Damas-Token`` or
 ``?token=``).
+
+Every request is checked before its handler (another site's page in the same browser must
+not play on the board):
+
+* every ``POST`` needs ``Content-Type: application/json`` (else 415): a page elsewhere can
+  send only plain-text or form bodies without asking first;
+* a ``POST`` or the ``/ws`` handshake carrying an ``Origin`` must come from this server's own
+  page: the Origin's host and port are those of the ``Host`` header (else 403);
+* on a loopback address (no token), the ``Host`` header must name the address served —
+  ``localhost``, ``127.0.0.1``, ``[::1]``, the address the connection came to or the
+  ``--host`` given, with the port listened on (else 403: a foreign name is DNS rebinding).
+  Beyond the loopback interface any name may reach the board (a tablet may use the Pi's IP
+  or its ``.local`` name); the token guards the changes.
+
+Refusals are JSON ``{"error": "..."}`` with the status named.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import secrets
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,6 +52,70 @@ if TYPE_CHECKING:
 
 STATIC = Path(__file__).with_name("static")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+# the names the server was started on (``--host`` as given, and its canonical address)
+SERVED = web.AppKey("served", frozenset[str])
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def _host_port(netloc: str, default_port: int) -> tuple[str, int] | None:
+    """``name:port`` (or ``[v6]:port``, or no port) as a lower-case name and a port; None if it is not one."""
+    if not netloc or any(c in netloc for c in "/?#@\\ \t"):
+        return None
+    try:
+        split = urllib.parse.urlsplit("//" + netloc)
+        port = split.port
+    except ValueError:
+        return None
+    name = (split.hostname or "").rstrip(".")
+    return (name, port or default_port) if name else None
+
+
+def _origin(value: str) -> tuple[str, int] | None:
+    """An ``Origin`` header as (name, port); None for ``null`` or anything that is not http(s)."""
+    try:
+        split = urllib.parse.urlsplit(value)
+    except ValueError:
+        return None
+    if split.scheme not in ("http", "https") or split.path or split.query:
+        return None
+    return _host_port(split.netloc, 443 if split.scheme == "https" else 80)
+
+
+def _canonical(name: str) -> str:
+    try:
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        return name
+
+
+def check_request(request: web.Request, served: frozenset[str], token_mode: bool) -> tuple[int, str] | None:
+    """Why this request is refused (status, message), or None (see the module's docstring)."""
+    sockname = request.transport.get_extra_info("sockname") if request.transport is not None else None
+    local_port = int(sockname[1]) if isinstance(sockname, tuple) and len(sockname) >= 2 else 80
+    given_host = request.headers.get("Host", "")
+    host = _host_port(given_host, 80)
+    if not token_mode:
+        names = set(LOOPBACK_NAMES) | {_canonical(n) for n in served}
+        local = _canonical(str(sockname[0])) if isinstance(sockname, tuple) and sockname else "127.0.0.1"
+        names.add(local)
+        if host is None or _canonical(host[0]) not in names or host[1] != local_port:
+            shown = f"[{local}]" if ":" in local else local
+            return 403, (
+                f"refused: the Host header {given_host!r} does not name this board's address "
+                f"(open http://{shown}:{local_port}/)"
+            )
+    state_changing = request.method not in SAFE_METHODS
+    if state_changing or request.path == "/ws":
+        origin = request.headers.get("Origin")
+        if origin is not None:
+            seen = _origin(origin)
+            if seen is None or host is None or (_canonical(seen[0]), seen[1]) != (_canonical(host[0]), host[1]):
+                return 403, f"refused: a request from another site's page (Origin {origin!r}) may not use this board"
+    if state_changing and request.content_type != "application/json":
+        given = request.headers.get("Content-Type", "none")
+        return 415, f"expected Content-Type: application/json, not {given!r}"
+    return None
 
 
 def make_token() -> str:
@@ -41,7 +123,14 @@ def make_token() -> str:
 
 
 def build_app(play: PlayApp) -> web.Application:
-    app = web.Application()
+    @web.middleware
+    async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        refused = check_request(request, request.app.get(SERVED, frozenset()), bool(play.token))
+        if refused is not None:
+            return web.json_response({"error": refused[1]}, status=refused[0])
+        return await handler(request)
+
+    app = web.Application(middlewares=[guard])
     routes = web.RouteTableDef()
 
     def guarded(handler: Handler) -> Handler:
@@ -80,14 +169,14 @@ def build_app(play: PlayApp) -> web.Application:
         sock = web.WebSocketResponse(heartbeat=20)
         await sock.prepare(request)
         lang = lang_of(request)
-        play.clients[sock] = lang
+        viewer = play.clients.add(request, sock, lang)
         try:
-            await sock.send_str(json.dumps(play.state(lang)))
+            viewer.push(json.dumps(play.state(lang)))
             async for msg in sock:
                 if msg.type == WSMsgType.ERROR:
                     break
         finally:
-            play.clients.pop(sock, None)
+            play.clients.remove(sock)
         return sock
 
     async def body(request: web.Request) -> dict[str, Any]:
@@ -154,12 +243,14 @@ def build_app(play: PlayApp) -> web.Application:
     async def on_startup(_app: web.Application) -> None:
         play.loop_task = asyncio.create_task(play.run_loop())
 
+    async def on_shutdown(_app: web.Application) -> None:
+        await play.clients.close_all()  # an open page must not hold up the stop (systemd, Ctrl-C)
+
     async def on_cleanup(_app: web.Application) -> None:
         if play.loop_task is not None:
             play.loop_task.cancel()
-        for sock in list(play.clients):
-            await sock.close()
 
     app.on_startup.append(on_startup)
+    app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app

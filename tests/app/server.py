@@ -74,16 +74,24 @@ class Server:
             self.proc.stdout.close()
         self.proc = None
 
-    def stop(self) -> str:
+    def stop(self, timeout: float = 10.0) -> str:
+        """SIGTERM, as systemd's stop does; a server that needs SIGKILL after ``timeout`` seconds
+        fails the test (it is killed first, so that nothing is left running)."""
         if self.proc is not None:
             self.proc.send_signal(signal.SIGTERM)
+            killed = False
             try:
-                out, _ = self.proc.communicate(timeout=10)
+                out, _ = self.proc.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 out, _ = self.proc.communicate()
+                killed = True
             self.output += out or ""
             self.proc = None
+            if killed:
+                raise AssertionError(
+                    f"damas play did not stop within {timeout:g} s of SIGTERM (killed); its output:\n{self.output}"
+                )
         return self.output
 
     def get(self, path: str) -> Any:
