@@ -86,15 +86,13 @@ class PlayApp:
     # -- the sensors and the timers ------------------------------------------------------------
     def pump(self) -> None:
         """Feed what the board saw, then let time pass; whenever that changes what is shown,
-        the LEDs get the current intents at once and a push to the page is due."""
+        a new version is due (``broadcast``, in the same turn, lights it and pushes it)."""
         for tr in self.io.poll():
             self.session.feed(tr)
         self.session.tick(self.clock())
         view = self._view()
         if view != self._shown:
             self._mark(view)
-        if self._dirty:
-            self.io.show((i.square, i.role) for i in view[0])
 
     def _next_wake(self) -> float:
         """Seconds until the loop should look again: the next tick, or sooner when a debounce
@@ -109,6 +107,11 @@ class PlayApp:
         """One turn of the board loop: what the board saw and what time did is shown at once,
         on the LEDs and on every page."""
         self.pump()
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Light and push what changed since the last push, if anything did (the board loop and
+        the request handlers both call it, so one change makes one push)."""
         if self._dirty:
             await self.broadcast()
 
@@ -121,7 +124,8 @@ class PlayApp:
             await asyncio.sleep(self._next_wake())
 
     async def broadcast(self) -> None:
-        """Show the LEDs and hand the new state to every page. Never waits for a page: each
+        """Show the LEDs (the one place that writes them) and hand the new state to every page.
+        Never waits for a page: each
         viewer's own task sends it the newest state (see damas.viewers); by now the events
         behind it are already journalled."""
         self._dirty = False

@@ -126,7 +126,7 @@ def serve(args: argparse.Namespace) -> int:
         store, io, session, token=token, language=args.lang or app_cfg.get("language"), window=config.debounce
     )
     app = build_app(play)
-    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
     try:
         asyncio.run(_run(app, host, port, url, play, open_browser=sim is not None and not args.no_browser))

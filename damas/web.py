@@ -196,7 +196,7 @@ def build_app(play: PlayApp) -> web.Application:
             play.sim_event(str(data.get("op")), data.get("square"), data.get("cell"))
         except ValueError as exc:
             return web.json_response({"error": str(exc)}, status=400)
-        await play.broadcast()
+        await play.flush()
         return web.json_response({"ok": True, "journal": play.session.seq})
 
     @routes.post("/api/action")
@@ -207,7 +207,7 @@ def build_app(play: PlayApp) -> web.Application:
             play.action(data)
         except ValueError as exc:
             return web.json_response({"error": str(exc)}, status=400)
-        await play.broadcast()
+        await play.flush()
         return web.json_response({"ok": True, "game": play.session.row.id})
 
     @routes.post("/api/games/{game_id}/tags")
@@ -218,7 +218,7 @@ def build_app(play: PlayApp) -> web.Application:
             play.correct(int(request.match_info["game_id"]), data.get("tags"), data.get("result"))
         except ValueError as exc:
             return web.json_response({"error": str(exc)}, status=400)
-        await play.broadcast()
+        await play.flush()
         return web.json_response({"ok": True})
 
     @routes.get("/live.pdn")

@@ -20,7 +20,6 @@ import pytest
 from damas.serve import _loopback
 from damas.store import Store
 from tests.app.server import Server
-from tests.app.test_browser import page  # noqa: F401  (the Chromium fixture)
 
 
 def request(
@@ -214,7 +213,7 @@ def test_the_token_mode_checks_origin_and_content_type(tmp_path: Path) -> None:
 EVIL_PAGE = "<!doctype html><title>cute kittens</title><iframe name=sink></iframe>"
 
 
-def test_another_sites_page_in_chromium_cannot_play(page: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_another_sites_page_in_chromium_cannot_play(page: Any, tmp_path: Path) -> None:
     """The attacks as a browser makes them: a page served from another origin (a different port)
     resigns with a no-cors fetch, starts a new game with a text/plain form whose body is JSON,
     and opens the live WebSocket."""
