@@ -85,7 +85,8 @@ function render() {
   $("lang").value = state.lang;
   if (setup) return renderSetup();
   const occupied = new Set(state.occupied.map(String));
-  // a piece on its way (landed or touching down) is drawn as the piece that was lifted
+  // a piece on its way (landed, touching down, or just put on a legal destination that the
+  // debounce window has not released yet) is drawn as the piece that was lifted
   const lifted = Object.keys(state.leds).filter((q) => state.leds[q] === "from" && state.pieces[q] && !occupied.has(q));
   const moving = lifted.length === 1 ? state.pieces[lifted[0]] : null;
   for (const div of board.children) {
@@ -95,7 +96,7 @@ function render() {
     const sensed = sq ? occupied.has(sq) : state.cells.includes(div.dataset.cell);
     if (sensed || inGame) {
       const p = document.createElement("div");
-      const onTheWay = sensed && !inGame && moving && ["to", "path"].includes(state.leds[sq]);
+      const onTheWay = sensed && !inGame && moving && ["to", "path", "hint"].includes(state.leds[sq]);
       const shown = inGame || (onTheWay ? moving : null);
       if (sensed && shown) p.className = "piece " + shown.toLowerCase();
       else if (sensed) p.className = "piece unknown";
