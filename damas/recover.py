@@ -196,3 +196,23 @@ def _write_copy(store: Store, game_id: int, copy: CopiedGame) -> None:
         os.fsync(f.fileno())
     os.replace(tmp, final)
     store.save_record(game_id)
+
+
+def lost_events(store: Store) -> list[str]:
+    """One line per game whose journal copy holds events (or the game itself) that the
+    database has lost, e.g. when its ``-wal`` file was deleted or cut short."""
+    out = []
+    for path in copies(store.journals):
+        copy = read_copy(path)
+        if copy is None:
+            continue
+        row, known = _db_state(store, copy)
+        if row is None:
+            out.append(f"game {copy.id} is missing from the database but its journal copy {path} holds it")
+        elif known is None:
+            out.append(f"game {copy.id}: its journal in the database is damaged; the copy {path} holds it")
+        elif known < len(copy.events):
+            out.append(
+                f"game {copy.id}: the database holds {known} of the {len(copy.events)} events of its copy {path}"
+            )
+    return out

@@ -345,6 +345,22 @@ class Store:
             raise StoreError(f"{self.path}: cannot write: {exc}") from None
         return last
 
+    def probe(self) -> None:
+        """Raise :class:`StoreError` unless both the database and the copy can be written now."""
+        self._tx([("INSERT OR REPLACE INTO meta VALUES ('probe', ?)", (str(time.time()),))])
+        path = self.journals / ".probe"
+        try:
+            self.journals.mkdir(exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(b"x" * 512)
+                f.flush()
+                os.fsync(f.fileno())
+            path.unlink()
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise StoreError(f"{self.journals}: cannot write: {exc.strerror or exc}") from None
+
     def check(self) -> str | None:
         """``None`` when SQLite finds the file sound, else what it found (one line)."""
         try:
