@@ -263,14 +263,19 @@ def _store(path: str | None, *, create: bool = False, exclusive: bool = False) -
         raise UserError(str(exc)) from None
 
 
-def _warn_lost(store: Any) -> None:
-    """One line when the database lacks events its journal copies hold (a lost -wal file)."""
+def _report_damage(store: Any, problems: list[str], done: str) -> None:
+    """At most one line on standard error: the first problem found (and how many more), and
+    how to get the games back when the journal copies hold what the database lost."""
     from damas.recover import lost_events
 
     lost = lost_events(store)
-    if lost:
-        more = f" (and {len(lost) - 1} more games)" if len(lost) > 1 else ""
-        print(f"damas: warning: {lost[0]}{more}: `damas recover --db {store.path}` rebuilds them", file=sys.stderr)
+    if not problems and not lost:
+        return
+    first = problems[0] if problems else lost[0]
+    count = len(problems) if problems else len(lost)
+    more = f" (and {count - 1} more)" if count > 1 else ""
+    hint = f"; `damas recover --db {store.path}` rebuilds them from {store.journals}" if lost else ""
+    print(f"damas: warning: {first}{more}{done}{hint}", file=sys.stderr)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -303,13 +308,7 @@ def cmd_games(args: argparse.Namespace) -> int:
                 f"{r.id:>4}  {started:<16}  {r.variant[:13]:<13}  {players[:28]:<28}  {r.result[:8]:<8}  {r.moves:>5}"
                 f"  {status}"
             )
-        if store.skipped:
-            print(
-                f"damas: warning: {store.path} is damaged: {len(store.skipped)} games could not be read "
-                f"({store.skipped[0]}); `damas recover` rebuilds them from {store.journals}",
-                file=sys.stderr,
-            )
-        _warn_lost(store)
+        _report_damage(store, store.skipped, "")
     return 1 if store.skipped else 0
 
 
@@ -343,10 +342,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             text = write_pdn(games)
         except StoreError as exc:
             raise UserError(str(exc)) from None
-        _warn_lost(store)
-    if notes:
-        more = f" (and {len(notes) - 1} more)" if len(notes) > 1 else ""
-        print(f"damas: warning: {notes[0]}{more}: exported what could be read", file=sys.stderr)
+        _report_damage(store, notes, ": exported what could be read" if notes else "")
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

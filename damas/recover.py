@@ -116,11 +116,15 @@ def _db_state(store: Store, copy: CopiedGame) -> tuple[GameRow | None, int | Non
         row = store.game(copy.id)
     except StoreError:
         return None, None
-    try:
-        n = sum(1 for _ in store.journal(copy.id))
-    except StoreError:
+    from damas.session import load_log
+
+    if row.status == DAMAGED or row.damage:
         return row, None
-    return row, n
+    try:
+        _header, events, _problem = load_log(store, row)
+    except StoreError:  # damaged rows, or a journal that cannot be replayed
+        return row, None
+    return row, len(events)
 
 
 def _same_game(row: GameRow, copy: CopiedGame) -> bool:
@@ -152,7 +156,8 @@ def recover(store: Store, source: Path | None = None, *, lost_only: bool = False
         record = dict(copy.record)
         if row is not None and not _same_game(row, copy) and known is not None:
             record["id"] = None  # the id is taken by another game: this one gets a new id
-        record["status"] = None if record.get("status") == DAMAGED else record.get("status")
+        if record.get("status") == DAMAGED:  # marked so for want of this copy: it is whole again
+            record["status"] = record["ended"] = None
         try:
             new_id = store.restore_game(record)
             store.replace_journal(new_id, copy.events)

@@ -586,7 +586,10 @@ class Store:
         """The game's row, rewritten atomically as ``<id>.json`` (best effort: the row is
         in the database already, and its header and tags are in the journal copy)."""
         with contextlib.suppress(OSError, StoreError):
-            record = self.game(game_id).record()
+            row = self.game(game_id)
+            if row.damage:  # the copy keeps what the damaged row no longer has
+                return
+            record = row.record()
             self.journals.mkdir(exist_ok=True)
             final = self.journals / f"{game_id}.json"
             tmp = final.with_suffix(".json.tmp")
