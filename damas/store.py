@@ -35,6 +35,8 @@ except ImportError:  # pragma: no cover - not POSIX: no lock
     fcntl = None  # type: ignore[assignment]
 
 SCHEMA_VERSION = 1
+# what a damaged file can make sqlite3 raise (its error text itself may not be UTF-8)
+_BROKEN = (sqlite3.Error, ValueError, OverflowError)
 ENV_DB = "DAMAS_DB"
 
 _SCHEMA = """
@@ -228,7 +230,7 @@ class Store:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             elif not str(row[0]).isdigit() or int(row[0]) > SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: made by a newer damas (schema {row[0]!r})")
-        except sqlite3.DatabaseError as exc:
+        except _BROKEN as exc:
             self._disconnect()
             raise DamagedStore(f"{self.path}: not a usable damas database ({exc})") from None
         except OSError as exc:
@@ -327,7 +329,7 @@ class Store:
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         try:
             return self._db.execute(sql, args).fetchall()
-        except sqlite3.DatabaseError as exc:
+        except _BROKEN as exc:
             raise self.damaged(exc) from None
 
     def _tx(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> int | None:
@@ -338,8 +340,8 @@ class Store:
             for sql, args in statements:
                 last = db.execute(sql, args).lastrowid
             db.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            with contextlib.suppress(sqlite3.DatabaseError):
+        except _BROKEN as exc:
+            with contextlib.suppress(*_BROKEN):
                 if db.in_transaction:
                     db.execute("ROLLBACK")
             raise StoreError(f"{self.path}: cannot write: {exc}") from None
@@ -365,7 +367,7 @@ class Store:
         """``None`` when SQLite finds the file sound, else what it found (one line)."""
         try:
             rows = self._db.execute("PRAGMA quick_check").fetchall()
-        except sqlite3.DatabaseError as exc:
+        except _BROKEN as exc:
             return str(exc)
         problems = [str(r[0]) for r in rows if r[0] != "ok"]
         if not problems:
@@ -403,6 +405,12 @@ class Store:
         return new_id
 
     def _row(self, r: tuple[Any, ...]) -> GameRow:
+        try:
+            return self._decode(r)
+        except (TypeError, ValueError, OverflowError, IndexError):
+            raise StoreError(f"{self.path}: the row of game {r[0]!r} is damaged") from None
+
+    def _decode(self, r: tuple[Any, ...]) -> GameRow:
         damage = []
 
         def load(text: Any, what: str) -> Any:
@@ -454,9 +462,9 @@ class Store:
         sql = f"{self._SELECT} ORDER BY id DESC" + (f" LIMIT {int(limit)}" if limit else "")
         try:
             return [self._row(r) for r in self._db.execute(sql).fetchall()]
-        except sqlite3.DatabaseError:
+        except (*_BROKEN, StoreError):
             pass
-        ids = [int(r[0]) for r in self._query("SELECT id FROM games ORDER BY id DESC")]
+        ids = [r[0] for r in self._query("SELECT id FROM games ORDER BY id DESC") if isinstance(r[0], int)]
         out = []
         for i in ids[:limit] if limit else ids:
             try:
@@ -520,10 +528,11 @@ class Store:
         self._append_copy(game_id, {**event, "seq": seq})
 
     def journal_rows(self, game_id: int) -> list[tuple[int, str]]:
-        return [
-            (int(s), e)
-            for s, e in self._query("SELECT seq, event FROM journal WHERE game_id=? ORDER BY seq", (game_id,))
-        ]
+        rows = self._query("SELECT seq, event FROM journal WHERE game_id=? ORDER BY seq", (game_id,))
+        try:
+            return [(int(s), e) for s, e in rows]
+        except (TypeError, ValueError, OverflowError):
+            raise StoreError(f"game {game_id}: its journal rows are damaged") from None
 
     def journal(self, game_id: int) -> Iterator[dict[str, Any]]:
         for seq, text in self.journal_rows(game_id):
@@ -536,8 +545,7 @@ class Store:
             yield obj
 
     def journal_length(self, game_id: int) -> int:
-        (n,) = self._query("SELECT COUNT(*) FROM journal WHERE game_id=?", (game_id,))[0]
-        return int(n)
+        return len(self.journal_rows(game_id))
 
     def journal_lines(self, game_id: int) -> list[str]:
         row = self.game(game_id)
