@@ -22,6 +22,12 @@ function post(path, body) {
 }
 
 function alertReport(text) {
+  if (text.startsWith("Cannot write the records")) { // the server's answer while the board is paused: the banner says it
+    const banner = writeBanner();
+    banner.textContent = (state && state.write_error) || text;
+    banner.style.display = "block";
+    return;
+  }
   const box = $("active");
   box.textContent = text;
   box.style.display = "block";
@@ -171,9 +177,9 @@ function writeBanner() {
     el = document.createElement("div");
     el.id = "writeerror";
     el.setAttribute("role", "alert");
-    el.style.cssText = "display:none;margin:.6em 1em 0;padding:.6em .9em;border-radius:6px;" +
-      "background:#b00020;color:#fff;font-weight:600";
-    document.body.insertBefore(el, document.querySelector("main"));
+    el.style.cssText = "display:none;padding:.6em .9em;border-radius:6px;background:#b00020;color:#fff;font-weight:600";
+    const aside = document.querySelector("aside"); // beside the board: showing it never moves the squares
+    aside.insertBefore(el, aside.firstChild);
   }
   return el;
 }
