@@ -301,6 +301,32 @@ def test_recover_round_trip(tmp_path: Path) -> None:
     assert r.returncode == 2 and "in use by another damas" in r.stderr
 
 
+def test_the_copy_is_a_public_event_log(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    r = damas("replay", str(journals_dir(db) / "1.jsonl"), "--json")
+    assert r.returncode == 0, r.stderr
+    made = [json.loads(line)["move"] for line in r.stdout.splitlines() if '"move"' in line]
+    with Store(db) as store:
+        assert made == [pdn for _ply, pdn in store.moves(1)]
+
+
+def test_play_moves_a_damaged_file_aside_and_rebuilds_it(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    expected = export_all(db)
+    data = bytearray(db.read_bytes())
+    data[4096 : 2 * 4096] = random.Random(1).randbytes(4096)  # a whole page of garbage
+    db.write_bytes(bytes(data))
+    lines, game = open_for_play(db)
+    assert lines[0].startswith(f"damas: {db} was damaged (") and "it was moved to" in lines[0], lines
+    aside = Path(lines[0].rsplit("moved to ", 1)[1])
+    assert aside.read_bytes() == bytes(data)  # kept as it was
+    assert any("3 games rebuilt" in ln for ln in lines), lines
+    assert game == 3  # the game in play, resumed
+    assert export_all(db) == expected
+
+
 def test_recover_needs_copies(tmp_path: Path) -> None:
     r = damas("recover", "--db", str(tmp_path / "x.sqlite3"), "--from", str(tmp_path / "nothing"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no journal copies" in r.stderr
