@@ -274,7 +274,9 @@ def _report_damage(store: Any, problems: list[str], done: str) -> None:
     first = problems[0] if problems else lost[0]
     count = len(problems) if problems else len(lost)
     more = f" (and {count - 1} more)" if count > 1 else ""
-    hint = f"; `damas recover --db {store.path}` rebuilds them from {store.journals}" if lost else ""
+    hint = ""
+    if lost or store.journals.is_dir():
+        hint = f"; `damas recover --db {store.path}` rebuilds {'them' if lost else 'what it can'} from {store.journals}"
     print(f"damas: warning: {first}{more}{done}{hint}", file=sys.stderr)
 
 

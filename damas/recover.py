@@ -109,17 +109,23 @@ def copies(source: Path) -> list[Path]:
     return sorted(names, key=lambda p: int(p.stem))
 
 
-def _db_state(store: Store, copy: CopiedGame) -> tuple[GameRow | None, int | None]:
+def _db_state(store: Store, copy: CopiedGame, deep: bool = True) -> tuple[GameRow | None, int | None]:
     """The game's row in the database (``None``: missing) and how many of its journal events
-    can be read (``None``: the journal is damaged)."""
+    can be replayed (``None``: the journal is damaged). Not ``deep``: finished games are only
+    counted (a start-up with many games must stay quick)."""
+    from damas.session import load_log
+
     try:
         row = store.game(copy.id)
     except StoreError:
         return None, None
-    from damas.session import load_log
-
     if row.status == DAMAGED or row.damage:
         return row, None
+    if not deep and row.ended is not None:
+        try:
+            return row, store.journal_length(copy.id)
+        except StoreError:
+            return row, None
     try:
         _header, events, _problem = load_log(store, row)
     except StoreError:  # damaged rows, or a journal that cannot be replayed
@@ -149,7 +155,7 @@ def recover(store: Store, source: Path | None = None, *, lost_only: bool = False
             lines.append(f"{path}: not a journal copy (its header cannot be read): skipped")
             failed += 1
             continue
-        row, known = _db_state(store, copy)
+        row, known = _db_state(store, copy, deep=not lost_only)
         if row is not None and known is not None and known >= len(copy.events) and not row.damage:
             intact += 1
             continue
@@ -208,6 +214,12 @@ def lost_events(store: Store) -> list[str]:
     database has lost, e.g. when its ``-wal`` file was deleted or cut short."""
     out = []
     for path in copies(store.journals):
+        try:
+            lines = path.read_bytes().count(b"\n") - 1
+            if store.journal_length(int(path.stem)) >= lines:
+                continue  # the database holds at least as many events: nothing lost
+        except (OSError, StoreError):
+            pass
         copy = read_copy(path)
         if copy is None:
             continue

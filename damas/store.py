@@ -545,7 +545,8 @@ class Store:
             yield obj
 
     def journal_length(self, game_id: int) -> int:
-        return len(self.journal_rows(game_id))
+        rows = self._query("SELECT COUNT(*) FROM journal WHERE game_id=?", (game_id,))
+        return int(rows[0][0]) if rows and isinstance(rows[0][0], int) else 0
 
     def journal_lines(self, game_id: int) -> list[str]:
         row = self.game(game_id)
@@ -572,6 +573,8 @@ class Store:
                     self._copy[1].close()
                     self._copy = None
                 self.journals.mkdir(exist_ok=True)
+                if "t" in obj and not self.copy_path(game_id).exists():
+                    self._seed_copy(game_id, before=obj.get("seq"))
                 self._copy = (game_id, open(self.copy_path(game_id), "ab"))  # noqa: SIM115 - kept open
             f = self._copy[1]
             size = f.seek(0, os.SEEK_END)
@@ -589,6 +592,24 @@ class Store:
                     self._copy[1].close()
                 self._copy = None
             raise StoreError(f"{self.copy_path(game_id)}: cannot write: {exc.strerror or exc}") from None
+
+    def _seed_copy(self, game_id: int, before: int | None) -> None:
+        """The copy of a game recorded before copies were kept: its header and the journal
+        before the event being appended."""
+        row = self.game(game_id)
+        lines = [json.dumps({**row.header, "game": game_id, "tags": row.tags})]
+        for seq, text in self.journal_rows(game_id):
+            if before is not None and seq >= before:
+                break
+            with contextlib.suppress(TypeError, ValueError):
+                lines.append(json.dumps({**json.loads(text), "seq": seq}))
+        tmp = self.copy_path(game_id).with_suffix(".jsonl.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.copy_path(game_id))
+        self.save_record(game_id)
 
     def save_record(self, game_id: int) -> None:
         """The game's row, rewritten atomically as ``<id>.json`` (best effort: the row is

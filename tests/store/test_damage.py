@@ -327,6 +327,23 @@ def test_play_moves_a_damaged_file_aside_and_rebuilds_it(tmp_path: Path) -> None
     assert export_all(db) == expected
 
 
+def test_a_game_from_before_the_copies_gets_one_whole(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    shutil.rmtree(journals_dir(db))  # as a database written by an older damas
+    with Store(db) as store:
+        s = GameSession.resume(store, store.game(3), now=3100.0)
+        play(s, [(23, 19)], 3101.0)
+        n = store.journal_length(3)
+    lines = (journals_dir(db) / "3.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + n == 1 + 10
+    assert json.loads(lines[0])["tags"] == {"Date": json.loads(lines[0])["tags"]["Date"], "Black": "Leo"}
+    fresh = tmp_path / "fresh.sqlite3"
+    assert run("recover", "--db", str(fresh), "--from", str(db))[0] == 0
+    with Store(fresh) as store:
+        assert len(store.moves(3)) == 5
+
+
 def test_recover_needs_copies(tmp_path: Path) -> None:
     r = damas("recover", "--db", str(tmp_path / "x.sqlite3"), "--from", str(tmp_path / "nothing"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no journal copies" in r.stderr
