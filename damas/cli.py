@@ -252,13 +252,13 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
-def _store(path: str | None, *, create: bool = False, exclusive: bool = False) -> Any:
+def _store(path: str | None, *, create: bool = False, exclusive: bool = False, quarantine: bool = False) -> Any:
     """The database; the commands that read refuse a missing one (a mistyped --db) rather
     than create an empty file."""
     from damas.store import Store, StoreError, default_path
 
     try:
-        return Store(path or default_path(), create=create, exclusive=exclusive)
+        return Store(path or default_path(), create=create, exclusive=exclusive, quarantine=quarantine)
     except StoreError as exc:
         raise UserError(str(exc)) from None
 
@@ -362,9 +362,16 @@ def cmd_recover(args: argparse.Namespace) -> int:
     from damas.store import journals_dir
 
     source = Path(args.source) if args.source else None
-    if source is not None and not source.is_dir() and source.is_file():
+    if source is not None and not source.is_dir() and journals_dir(source).is_dir():
         source = journals_dir(source)  # the damaged database's name: its copies beside it
-    with _store(args.db, create=True, exclusive=True) as store:
+    from damas.store import default_path
+
+    target = Path(args.db) if args.db else default_path()
+    # a damaged target is moved aside only when its own copies are there to rebuild it
+    with _store(str(target), create=True, exclusive=True, quarantine=journals_dir(target).is_dir()) as store:
+        if store.quarantined is not None:
+            aside, why = store.quarantined
+            print(f"{store.path} was damaged ({why}): moved to {aside}")
         source = source or store.journals
         if not source.is_dir():
             raise UserError(f"{source}: no journal copies there (give --from DIR)")

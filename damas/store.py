@@ -207,6 +207,10 @@ class Store:
         except DamagedStore as exc:
             if not (quarantine and self._ours()):
                 self.close()
+                if self.journals.is_dir():
+                    raise DamagedStore(
+                        f"{exc}; `damas recover --db {self.path}` rebuilds its games from {self.journals}"
+                    ) from None
                 raise
             problem = str(exc).split(": ", 1)[-1]
         except StoreError:
