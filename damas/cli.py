@@ -337,10 +337,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             for i in ids:
                 try:
                     games.append(export_game(store, i, notes))
-                except StoreError as exc:
+                except (StoreError, DraughtsError) as exc:
                     if not args.all:
                         raise
-                    notes.append(str(exc))
+                    notes.append(f"game {i}: {exc}")
             text = write_pdn(games)
         except StoreError as exc:
             raise UserError(str(exc)) from None

@@ -42,9 +42,11 @@ def load_log(store: Store, row: GameRow, *, partial: bool = False) -> tuple[LogH
     try:
         header, events = parse_log(lines, f"game {row.id}", row.variant)
     except LogError as exc:
-        seq = rows[exc.line - 2][0] if exc.line >= 2 else 0
         why = str(exc).split(": ", 1)[-1]
-        problem = problem or f"game {row.id}: journal event {seq} is damaged ({why})"
+        if exc.line >= 2:
+            problem = problem or f"game {row.id}: journal event {rows[exc.line - 2][0]} is damaged ({why})"
+        else:
+            problem = problem or f"game {row.id}: its header is damaged ({why})"
         lines = lines[: max(exc.line - 1, 1)]
         header, events = parse_log(lines, f"game {row.id}", row.variant) if exc.line > 1 else (LogHeader(), [])
     if problem is not None and not partial:
