@@ -59,7 +59,10 @@ def _bind(host: str, port: int) -> list[socket.socket]:
             if (family, addr) in seen:
                 continue
             seen.add((family, addr))
-            sock = socket.socket(family, kind, proto)
+            try:
+                sock = socket.socket(family, kind, proto)
+            except OSError:  # a family this host does not have (as asyncio does: skip it)
+                continue
             socks.append(sock)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             if family == socket.AF_INET6:
@@ -73,6 +76,8 @@ def _bind(host: str, port: int) -> list[socket.socket]:
         if exc.errno in (errno.EADDRINUSE, 48, 10048):
             raise UserError(f"port {port} on {host} is already in use (choose another with --port)") from None
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    if not socks:
+        raise UserError(f"cannot listen on {host}:{port}: no usable address")
     return socks
 
 
