@@ -133,6 +133,17 @@ def _db_state(store: Store, copy: CopiedGame, deep: bool = True) -> tuple[GameRo
     return row, len(events)
 
 
+def _finished_and_whole(store: Store, path: Path) -> bool:
+    """Quick (no parsing): a finished game whose database journal has as many events as its copy has lines."""
+    try:
+        row = store.game(int(path.stem))
+        if row.ended is None or row.damage or row.status == DAMAGED:
+            return False
+        return store.journal_length(row.id) >= path.read_bytes().count(b"\n") - 1
+    except (OSError, StoreError, ValueError):
+        return False
+
+
 def _same_game(row: GameRow, copy: CopiedGame) -> bool:
     started = copy.record.get("started")
     return row.variant == copy.record["variant"] and (started is None or abs(row.started - float(started)) < 1e-3)
@@ -150,6 +161,9 @@ def recover(store: Store, source: Path | None = None, *, lost_only: bool = False
     rebuilt = intact = failed = 0
     paths = copies(source)
     for path in paths:
+        if lost_only and _finished_and_whole(store, path):
+            intact += 1
+            continue
         copy = read_copy(path)
         if copy is None:
             lines.append(f"{path}: not a journal copy (its header cannot be read): skipped")
