@@ -150,16 +150,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
     import json
 
     from referee import LogError, Pipeline, Referee, parse_log
+    from referee.log import event_to_json
 
     if args.game is not None or (args.log and args.log.isdigit() and not Path(args.log).exists()):
+        from damas.session import load_log
         from damas.store import StoreError
 
         game_id = args.game if args.game is not None else int(args.log)
-        store = _store(args.db)
-        try:
-            lines = store.journal_lines(game_id)
-        except StoreError as exc:
-            raise UserError(str(exc)) from None
+        with _store(args.db) as store:
+            try:
+                header_, events_, problem = load_log(store, store.game(game_id), partial=True)
+            except StoreError as exc:
+                raise UserError(str(exc)) from None
+        if problem is not None:
+            print(f"damas: warning: {problem}: replaying the events before it", file=sys.stderr)
+        lines = [json.dumps(header_.to_json())] + [json.dumps(event_to_json(e)) for e in events_]
         args.log = f"game {game_id}"
         source: Any = lines
     elif args.log is None:
@@ -247,13 +252,32 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
-def _store(path: str | None) -> Any:
+def _store(path: str | None, *, create: bool = False, exclusive: bool = False, quarantine: bool = False) -> Any:
+    """The database; the commands that read refuse a missing one (a mistyped --db) rather
+    than create an empty file."""
     from damas.store import Store, StoreError, default_path
 
     try:
-        return Store(path or default_path())
+        return Store(path or default_path(), create=create, exclusive=exclusive, quarantine=quarantine)
     except StoreError as exc:
         raise UserError(str(exc)) from None
+
+
+def _report_damage(store: Any, problems: list[str], done: str) -> None:
+    """At most one line on standard error: the first problem found (and how many more), and
+    how to get the games back when the journal copies hold what the database lost."""
+    from damas.recover import lost_events
+
+    lost = lost_events(store)
+    if not problems and not lost:
+        return
+    first = problems[0] if problems else lost[0]
+    count = len(problems) if problems else len(lost)
+    more = f" (and {count - 1} more)" if count > 1 else ""
+    hint = ""
+    if lost or store.journals.is_dir():
+        hint = f"; `damas recover --db {store.path}` rebuilds {'them' if lost else 'what it can'} from {store.journals}"
+    print(f"damas: warning: {first}{more}{done}{hint}", file=sys.stderr)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -266,18 +290,28 @@ def cmd_games(args: argparse.Namespace) -> int:
     """List the recorded games."""
     import datetime
 
-    store = _store(args.db)
-    rows = store.games(limit=args.limit)
-    if not rows:
-        print(f"no games in {store.path}")
-        return 0
-    print(f"{'id':>4}  {'started':<16}  {'variant':<13}  {'white - black':<28}  {'result':<8}  moves  status")
-    for r in rows:
-        started = datetime.datetime.fromtimestamp(r.started).strftime("%Y-%m-%d %H:%M")
-        players = f"{r.tags.get('White', '?')} - {r.tags.get('Black', '?')}"
-        status = "finished" if r.finished else "in play"
-        print(f"{r.id:>4}  {started:<16}  {r.variant:<13}  {players[:28]:<28}  {r.result:<8}  {r.moves:>5}  {status}")
-    return 0
+    from damas.store import StoreError
+
+    shown = {"interrupted": "interrupted by a restart"}
+    with _store(args.db) as store:
+        try:
+            rows = store.games(limit=args.limit)
+        except StoreError as exc:
+            raise UserError(str(exc)) from None
+        if not rows and not store.skipped:
+            print(f"no games in {store.path}")
+        elif rows:
+            print(f"{'id':>4}  {'started':<16}  {'variant':<13}  {'white - black':<28}  {'result':<8}  moves  status")
+        for r in rows:
+            started = datetime.datetime.fromtimestamp(r.started).strftime("%Y-%m-%d %H:%M")
+            players = f"{r.tags.get('White', '?')} - {r.tags.get('Black', '?')}"
+            status = shown.get(r.state, r.state) + (f" ({'; '.join(r.damage)})" if r.damage else "")
+            print(
+                f"{r.id:>4}  {started:<16}  {r.variant[:13]:<13}  {players[:28]:<28}  {r.result[:8]:<8}  {r.moves:>5}"
+                f"  {status}"
+            )
+        _report_damage(store, store.skipped, "")
+    return 1 if store.skipped else 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -286,28 +320,64 @@ def cmd_export(args: argparse.Namespace) -> int:
     from damas.store import StoreError
     from rules.pdn import write_pdn
 
-    store = _store(args.db)
-    if args.all:
-        ids = [r.id for r in reversed(store.games())]
-    elif args.game is not None:
-        ids = [args.game]
-    else:
-        latest = store.games(limit=1)
-        if not latest:
-            raise UserError(f"no games in {store.path}")
-        ids = [latest[0].id]
-    try:
-        text = write_pdn(export_game(store, i) for i in ids)
-    except StoreError as exc:
-        raise UserError(str(exc)) from None
+    notes: list[str] = []
+    with _store(args.db) as store:
+        try:
+            if args.all:
+                ids = [r.id for r in reversed(store.games())]
+                notes += store.skipped
+            elif args.game is not None:
+                ids = [args.game]
+            else:
+                latest = store.games(limit=1)
+                if not latest:
+                    raise UserError(f"no games in {store.path}")
+                ids = [latest[0].id]
+            games = []
+            for i in ids:
+                try:
+                    games.append(export_game(store, i, notes))
+                except (StoreError, DraughtsError) as exc:
+                    if not args.all:
+                        raise
+                    notes.append(f"game {i}: {exc}")
+            text = write_pdn(games)
+        except StoreError as exc:
+            raise UserError(str(exc)) from None
+        _report_damage(store, notes, ": exported what could be read" if notes else "")
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise UserError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-        print(f"{len(ids)} game{'s' if len(ids) != 1 else ''} written to {args.output}")
+        print(f"{len(games)} game{'s' if len(games) != 1 else ''} written to {args.output}")
     else:
         sys.stdout.write(text)
+    return 1 if notes else 0
+
+
+def cmd_recover(args: argparse.Namespace) -> int:
+    """Rebuild games from the journal copies kept beside a database."""
+    from damas.recover import recover
+    from damas.store import journals_dir
+
+    source = Path(args.source) if args.source else None
+    if source is not None and not source.is_dir() and journals_dir(source).is_dir():
+        source = journals_dir(source)  # the damaged database's name: its copies beside it
+    from damas.store import default_path
+
+    target = Path(args.db) if args.db else default_path()
+    # a damaged target is moved aside only when its own copies are there to rebuild it
+    with _store(str(target), create=True, exclusive=True, quarantine=journals_dir(target).is_dir()) as store:
+        if store.quarantined is not None:
+            aside, why = store.quarantined
+            print(f"{store.path} was damaged ({why}): moved to {aside}")
+        source = source or store.journals
+        if not source.is_dir():
+            raise UserError(f"{source}: no journal copies there (give --from DIR)")
+        lines = recover(store, source)
+    for line in lines:
+        print(line)
     return 0
 
 
@@ -450,6 +520,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="file to write (default: standard output)")
     p.add_argument("--db", help="the game database")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("recover", help="rebuild games from the journal copies kept beside a database")
+    p.add_argument("--db", help="the database to rebuild into (new or existing; default: the usual one)")
+    p.add_argument(
+        "--from",
+        dest="source",
+        metavar="DIR",
+        help="the journal copies (a DB.journals directory, or the damaged database's name; default: DB.journals)",
+    )
+    p.set_defaults(func=cmd_recover)
 
     p = sub.add_parser("emulator", help="run the Pico firmware on a simulated board behind a pseudo-terminal")
     p.add_argument("--variant", default="brazilian", help="whose squares the commands use (and the board size)")

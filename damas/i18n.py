@@ -118,6 +118,14 @@ _PT: dict[str, str] = {
     "game-over": "A partida terminou: não há mais lances",
 }
 
+# the banner (and the answer to an action) while the records cannot be written
+RECORDS_ERROR = {
+    "en": "Cannot write the records: {reason}. The board is paused and keeps what it saw; play resumes by itself "
+    "when writing works again.",
+    "pt": "Não é possível gravar os registos: {reason}. O tabuleiro está em pausa e guarda o que viu; o jogo "
+    "continua sozinho quando a gravação voltar a funcionar.",
+}
+
 TERMINATIONS = {
     "en": {
         "no-pieces": "no pieces left",

@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from board_hal.backends import BoardIO
 from board_hal.debounce import Transition
+from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
-from damas.i18n import TERMINATIONS, UI, message
+from damas.i18n import RECORDS_ERROR, TERMINATIONS, UI, message
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
 from damas.viewers import Viewers
@@ -20,6 +22,7 @@ from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.pdn import write_pdn
 
 TICK = 0.02  # seconds between two looks at the sensors and the timers
+RETRY = 0.5  # seconds between two attempts to write the records while writing fails
 
 
 class PlayApp:
@@ -48,6 +51,9 @@ class PlayApp:
         self.version = 0  # changes whenever what the page or the LEDs show changes
         self._dirty = False  # a push to the page is due
         self._shown: tuple[Any, ...] | None = None  # the view the current version describes
+        self.pending: deque[Transition] = deque()  # what the board saw and could not be journaled yet
+        self.write_error: str | None = None  # why the records cannot be written (the board is paused)
+        self._retry_at = 0.0
         session.listeners.append(self._changed)
 
     @property
@@ -73,7 +79,7 @@ class PlayApp:
         s = self.session
         ref = s.referee
         return (
-            tuple(ref.led_intents()),
+            tuple(self.led_intents()),
             ref.report,
             len(s.history),
             ref.position,
@@ -81,18 +87,63 @@ class PlayApp:
             frozenset(ref.cells),
             frozenset(s.raw),
             frozenset(s.raw_cells),
+            self.write_error,
         )
 
     # -- the sensors and the timers ------------------------------------------------------------
     def pump(self) -> None:
-        """Feed what the board saw, then let time pass; whenever that changes what is shown,
-        a new version is due (``broadcast``, in the same turn, lights it and pushes it)."""
-        for tr in self.io.poll():
-            self.session.feed(tr)
-        self.session.tick(self.clock())
+        """Feed what the board saw (journalled first: see ``_feed_pending``), then let time pass;
+        whenever that changes what is shown, a new version is due (``broadcast``, in the same
+        turn, lights it and pushes it)."""
+        self.pending.extend(self.io.poll())
+        self._feed_pending()
+        if not self.pending:  # time passes for the referee only once every earlier event is in
+            self.session.tick(self.clock())
         view = self._view()
         if view != self._shown:
             self._mark(view)
+
+    # -- when the records cannot be written ---------------------------------------------------
+    def _feed_pending(self) -> bool:
+        """Journal and process the board's events in order. An event that cannot be journaled
+        is not processed: it stays queued (with everything after it), the board is paused and
+        says why, and the next attempts retry it first. True when something changed."""
+        if self.write_error is not None and self.clock() < self._retry_at:
+            return False
+        was = self.write_error
+        fed = False
+        try:
+            if not self.session.write_records():
+                raise StoreError(self.session.record_error or "cannot write")
+            if was is not None and not self.pending:
+                self.store.probe()  # nothing waiting to show that writing works again: try it
+            while self.pending:
+                self.session.feed(self.pending[0])
+                self.pending.popleft()
+                fed = True
+        except StoreError as exc:
+            self.write_error = str(exc)
+            self._retry_at = self.clock() + RETRY
+        else:
+            self.write_error = None
+        if self.write_error != was:  # (part of the view: the next comparison makes a new version)
+            if self.write_error is not None:
+                print(f"damas: cannot write the records ({self.write_error}): the board is paused", flush=True)
+            else:
+                print("damas: the records can be written again: play goes on", flush=True)
+        return fed or self.write_error != was
+
+    def _refuse_while_paused(self) -> None:
+        if self.write_error is not None or self.pending:
+            raise ValueError(RECORDS_ERROR["en"].format(reason=self.write_error or "events are waiting"))
+
+    def led_intents(self) -> Iterable[tuple[int, LedRole]]:
+        """What the LEDs show: the referee's intents, or the error pattern (every square blinking
+        red) while the records cannot be written."""
+        if self.write_error is not None:
+            geo = self.session.referee.position.geometry
+            return [(q, LedRole.ERROR) for q in geo.squares()]
+        return [(i.square, i.role) for i in self.session.referee.led_intents()]
 
     def _next_wake(self) -> float:
         """Seconds until the loop should look again: the next tick, or sooner when a debounce
@@ -129,7 +180,7 @@ class PlayApp:
         viewer's own task sends it the newest state (see damas.viewers); by now the events
         behind it are already journalled."""
         self._dirty = False
-        self.io.show((i.square, i.role) for i in self.session.referee.led_intents())
+        self.io.show(self.led_intents())
         cache: dict[str, str] = {}
 
         def text_for(lang: str) -> str:
@@ -159,6 +210,8 @@ class PlayApp:
                 raise ValueError(f"no square {square!r}")
             (sim.place if occupied else sim.lift)(square, self.clock())
         self.pump()  # journalled before the answer: an acknowledged event is durable
+        if self.pending:
+            raise ValueError(RECORDS_ERROR["en"].format(reason=self.write_error))
 
     def action(self, data: dict[str, Any]) -> None:
         name = data.get("action")
@@ -170,19 +223,36 @@ class PlayApp:
             side = data.get("side")
             if side not in ("white", "black"):
                 raise ValueError("resign needs side: white or black")
-            self.session.feed(Action(now, "resign", Color(side)))
+            self._enter(Action(now, "resign", Color(side)))
         elif name == "draw":
-            self.session.feed(Action(now, "draw"))
+            self._enter(Action(now, "draw"))
         elif name == "result":
-            result = str(data.get("result"))
-            try:
-                parse_result(result)
-            except ValueError as exc:
-                raise ValueError(str(exc)) from None
-            self.session.feed(Action(now, "result", result=result))
+            self._enter(Action(now, "result", result=self._result(data.get("result"))))
         else:
             raise ValueError(f"unknown action {name!r}")
         self._mark()
+
+    def _enter(self, action: Action) -> None:
+        """What the players entered: journaled like the board's events (so a replay agrees),
+        after them, and refused while the records cannot be written."""
+        self._refuse_while_paused()
+        try:
+            self.session.feed(action)
+        except StoreError as exc:
+            self.write_error = str(exc)  # shown until a write succeeds again
+            self._retry_at = self.clock() + RETRY
+            self._mark()
+            raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
+
+    def _result(self, value: Any) -> str:
+        """A result in the game's variant style (``1-1`` for an international draw...)."""
+        if not isinstance(value, str):
+            raise ValueError(f"invalid result: {value!r}")
+        winner = parse_result(value)
+        if winner == "*":
+            return "*"
+        white, draw, black = self.session.referee.variant.results
+        return draw if winner is None else white if winner is Color.WHITE else black
 
     def new_game(self, fen: str | None = None, variant: str | None = None, mode: str | None = None) -> None:
         old = self.session
@@ -194,24 +264,37 @@ class PlayApp:
                 Position.from_fen(fen, v)
             except DraughtsError as exc:
                 raise ValueError(str(exc)) from None
-        if not old.ended:
-            self.store.abandon(old.row.id)
+        self._refuse_while_paused()
+        try:
+            if not old.ended:
+                self.store.abandon(old.row.id)
+            squares, _cells = self.io.occupied()
+            if self.sim is not None:
+                squares = set(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
+            tags = {k: v for k, v in old.tags().items() if k in ("Event", "Site", "White", "Black")}
+            session = GameSession.start(self.store, v, fen, mode or old.row.mode, squares, tags, window=self.window)
+        except StoreError as exc:
+            raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
         sim = self.sim
         if sim is not None:  # the simulated hands set the pieces up at once
             sim.set_squares(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
             while not sim.transitions.empty():
                 sim.transitions.get_nowait()
-        squares, _cells = self.io.occupied()
-        tags = {k: v for k, v in old.tags().items() if k in ("Event", "Site", "White", "Black")}
-        self.session = GameSession.start(self.store, v, fen, mode or old.row.mode, squares, tags, window=self.window)
+        self.session = session
         self.session.listeners.append(self._changed)
         self._mark()
 
     def correct(self, game_id: int, tags: Any, result: Any) -> None:
+        """Tags and result of a game. A result for the game in play ends it, as the players'
+        entry (journaled): referee, records, page and export agree. ``*`` leaves it going."""
         if tags is not None and not (isinstance(tags, dict) and all(isinstance(k, str) for k in tags)):
             raise ValueError("tags must be an object of tag names and values")
         if result is not None:
-            parse_result(str(result))
+            result = self._result(result)
+            if game_id == self.session.row.id and not self.session.ended:
+                if result != "*":
+                    self._enter(Action(self.clock(), "result", result=result))
+                result = None
         try:
             self.store.correct(game_id, {k: str(v) for k, v in (tags or {}).items()}, result)
         except StoreError as exc:
@@ -272,7 +355,7 @@ class PlayApp:
             "pieces": {str(q): piece.symbol for q, piece in pos.pieces().items()},
             "occupied": sorted(s.raw),
             "cells": sorted(s.raw_cells),
-            "leds": {str(i.square): i.role.value for i in ref.led_intents()},
+            "leds": {str(q): role.value for q, role in self.led_intents()},
             "moves": moves,
             "pdn": s.pdn_game().pdn(),
             "reports": reports,
@@ -287,6 +370,9 @@ class PlayApp:
             "tags": row.tags,
             "simulated": self.sim is not None,
             "token_required": bool(self.token),
+            "write_error": None
+            if self.write_error is None
+            else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=self.write_error),
         }
 
 

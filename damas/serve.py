@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
+import errno
 import ipaddress
 import signal
 import socket
@@ -12,6 +13,7 @@ import sys
 import threading
 import time
 import webbrowser
+from typing import Any
 
 from aiohttp import web
 
@@ -20,8 +22,9 @@ from board_hal.factory import open_board
 from board_hal.simulated import SimulatedBoard
 from damas.cli import UserError
 from damas.play import PlayApp, reconcile, sim_occupancy
-from damas.session import GameSession
-from damas.store import Store, StoreError, default_path
+from damas.recover import recover
+from damas.session import DamagedGame, GameSession
+from damas.store import DAMAGED, INTERRUPTED, Store, StoreError, default_path
 from damas.web import SERVED, build_app, make_token
 from rules import DraughtsError, Position, find_variant
 
@@ -63,6 +66,105 @@ def _ask_resume(row_id: int, moves: int) -> bool:
     return not answer.strip().lower().startswith("n")
 
 
+def _bind(host: str, port: int) -> list[socket.socket]:
+    """Own the port (every address the host name stands for) before anything else happens."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise UserError(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
+    socks: list[socket.socket] = []
+    seen = set()
+    try:
+        for family, kind, proto, _name, addr in infos:
+            if (family, addr) in seen:
+                continue
+            seen.add((family, addr))
+            try:
+                sock = socket.socket(family, kind, proto)
+            except OSError:  # a family this host does not have (as asyncio does: skip it)
+                continue
+            socks.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(addr)
+            sock.listen(128)
+            sock.setblocking(False)
+    except OSError as exc:
+        for sock in socks:
+            sock.close()
+        if exc.errno in (errno.EADDRINUSE, 48, 10048):
+            raise UserError(f"port {port} on {host} is already in use (choose another with --port)") from None
+        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    if not socks:
+        raise UserError(f"cannot listen on {host}:{port}: no usable address")
+    return socks
+
+
+def _open_game(
+    args: argparse.Namespace, config: Any, store: Store, variant: str, mode: str
+) -> tuple[Any, GameSession, SimulatedBoard | None]:
+    """The records (repaired from the journal copies when needed), the board, and the game
+    to play: the unfinished one resumed, or a new one."""
+    app_cfg = config.app
+    if store.quarantined is not None:
+        aside, why = store.quarantined
+        print(f"damas: {store.path} was damaged ({why}); it was moved to {aside}", flush=True)
+    for line in recover(store, lost_only=store.quarantined is None):
+        print(f"damas: recover: {line}", flush=True)
+
+    # an unfinished game: resume it (after checking the board) or close it
+    notes: list[str] = []
+    row = store.unfinished()
+    if row is not None:
+        choice = args.resume if args.resume is not None else app_cfg.get("resume")
+        if choice is None:
+            choice = _ask_resume(row.id, row.moves) if sys.stdin.isatty() else True
+        if choice:
+            variant = row.variant
+        else:
+            store.abandon(row.id, INTERRUPTED)
+            row = None
+    try:
+        io = open_board(config, variant, clock=time.time)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    io.start()  # the scanning thread or the serial reader: the first reading comes before anything else
+    sim = io.sensors if isinstance(io.sensors, SimulatedBoard) else None
+    try:
+        session = None
+        if row is not None:
+            try:
+                session = GameSession.resume(store, row, window=config.debounce)
+            except DamagedGame as exc:  # never a crash loop: that game is kept aside, play goes on
+                store.abandon(row.id, DAMAGED)
+                notes.append(f"{exc}: game {row.id} is marked damaged and not resumed")
+            else:
+                if sim is not None:
+                    sim_occupancy(session, sim)
+                else:
+                    reconcile(session, io, time.time())
+                print(f"resumed game {row.id} ({row.moves} moves)", flush=True)
+        if session is None:
+            if sim is not None and args.fen:
+                sim.set_squares(Position.from_fen(args.fen, variant).occupied())
+            squares, _cells = io.occupied()
+            tags = {"Date": datetime.date.today().strftime("%Y.%m.%d")}
+            for key, value in (("Event", args.event), ("White", args.white), ("Black", args.black)):
+                if value:
+                    tags[key] = value
+            session = GameSession.start(store, variant, args.fen, mode, squares, tags, window=config.debounce)
+            for note in notes:
+                print(f"damas: {note}; started game {session.row.id}", flush=True)
+    except (StoreError, DraughtsError) as exc:
+        io.close()
+        raise UserError(str(exc)) from None
+    except BaseException:
+        io.close()
+        raise
+    return io, session, sim
+
+
 def serve(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
@@ -77,50 +179,21 @@ def serve(args: argparse.Namespace) -> int:
     port = int(args.port or app_cfg.get("port") or 8080)
     if args.fen:
         Position.from_fen(args.fen, variant)  # a bad FEN: one line, before anything starts
+    # the port first: a program that cannot serve touches no records
+    socks = _bind(host, port)
     try:
-        store = Store(args.db or app_cfg.get("database") or default_path())
+        store = Store(args.db or app_cfg.get("database") or default_path(), exclusive=True, quarantine=True)
     except StoreError as exc:
+        for sock in socks:
+            sock.close()
         raise UserError(str(exc)) from None
-
-    # an unfinished game: resume it (after checking the board) or close it
-    session = None
-    row = store.unfinished()
-    if row is not None:
-        choice = args.resume if args.resume is not None else app_cfg.get("resume")
-        if choice is None:
-            choice = _ask_resume(row.id, row.moves) if sys.stdin.isatty() else True
-        if choice:
-            variant = row.variant
-        else:
-            store.abandon(row.id)
-            row = None
     try:
-        io = open_board(config, variant, clock=time.time)
-    except ConfigError as exc:
-        raise UserError(str(exc)) from None
-    io.start()  # the scanning thread or the serial reader: the first reading comes before anything else
-    sim = io.sensors if isinstance(io.sensors, SimulatedBoard) else None
-    try:
-        if row is not None:
-            session = GameSession.resume(store, row, window=config.debounce)
-            if sim is not None:
-                sim_occupancy(session, sim)
-            else:
-                reconcile(session, io, time.time())
-            print(f"resumed game {row.id} ({row.moves} moves)", flush=True)
-        else:
-            if sim is not None and args.fen:
-                sim.set_squares(Position.from_fen(args.fen, variant).occupied())
-            squares, _cells = io.occupied()
-            tags = {"Date": datetime.date.today().strftime("%Y.%m.%d")}
-            for key, value in (("Event", args.event), ("White", args.white), ("Black", args.black)):
-                if value:
-                    tags[key] = value
-            session = GameSession.start(store, variant, args.fen, mode, squares, tags, window=config.debounce)
-    except (StoreError, DraughtsError) as exc:
-        io.close()
-        raise UserError(str(exc)) from None
-
+        io, session, sim = _open_game(args, config, store, variant, mode)
+    except BaseException:
+        for sock in socks:
+            sock.close()
+        store.close()
+        raise
     token = None if _loopback(host) else make_token()
     play = PlayApp(
         store, io, session, token=token, language=args.lang or app_cfg.get("language"), window=config.debounce
@@ -129,28 +202,26 @@ def serve(args: argparse.Namespace) -> int:
     shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
     try:
-        asyncio.run(_run(app, host, port, url, play, open_browser=sim is not None and not args.no_browser))
+        asyncio.run(_run(app, host, socks, url, play, open_browser=sim is not None and not args.no_browser))
     finally:
         io.close()
         store.close()
+        for sock in socks:
+            sock.close()
     return 0
 
 
-async def _run(app: web.Application, host: str, port: int, url: str, play: PlayApp, *, open_browser: bool) -> None:
+async def _run(
+    app: web.Application, host: str, socks: list[socket.socket], url: str, play: PlayApp, *, open_browser: bool
+) -> None:
     addr = _address(host)
     # the names a page may use for this server (the Host check of damas.web); the address too:
     # a browser shows http://127.1:8080/ as 127.0.0.1:8080
     app[SERVED] = frozenset({host.strip().strip("[]").rstrip(".").lower()} | ({str(addr)} if addr else set()))
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    try:
-        await site.start()
-    except OSError as exc:
-        await runner.cleanup()
-        if exc.errno in (98, 48, 10048):
-            raise UserError(f"port {port} on {host} is already in use (choose another with --port)") from None
-        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    for sock in socks:  # bound before the records were opened (_bind)
+        await web.SockSite(runner, sock).start()
     board = "the simulated board" if play.sim is not None else "the board"
     print(f"damas: {play.session.referee.variant.title}, game {play.session.row.id}, on {board}: {url}", flush=True)
     if play.token:

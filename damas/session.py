@@ -6,6 +6,7 @@ Resuming replays the journal, so a restarted ``damas play`` is exactly where it 
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import time
@@ -13,11 +14,44 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from board_hal.debounce import Transition
-from damas.store import GameRow, Store
+from damas.store import GameRow, Store, StoreError
 from referee import Action, GameEnd, MoveMade, Pipeline, Referee, Report, Takeback, Verdict
-from referee.log import LogHeader, event_to_json, parse_log
+from referee.log import LogError, LogEvent, LogHeader, event_to_json, parse_log
 from rules import Move
 from rules.pdn import PdnGame
+
+Records = tuple[list[tuple[int, str, int, int, list[int], float]], list[int], list[tuple[float, str, list[int], str]]]
+
+
+class DamagedGame(StoreError):
+    """A game whose journal cannot be replayed (one line: which game, which event, why)."""
+
+
+def load_log(store: Store, row: GameRow, *, partial: bool = False) -> tuple[LogHeader, list[LogEvent], str | None]:
+    """A stored game's log. When it is damaged, raise :class:`DamagedGame`, or with
+    ``partial`` return the events before the damage and what was wrong."""
+    problem = None
+    if row.damage:
+        problem = f"game {row.id}: {'; '.join(row.damage)}"
+    try:
+        rows = store.journal_rows(row.id)
+    except StoreError as exc:
+        rows = []
+        problem = problem or f"game {row.id}: its journal cannot be read ({exc})"
+    lines = [json.dumps(row.header)] + [str(text) for _seq, text in rows]
+    try:
+        header, events = parse_log(lines, f"game {row.id}", row.variant)
+    except LogError as exc:
+        why = str(exc).split(": ", 1)[-1]
+        if exc.line >= 2:
+            problem = problem or f"game {row.id}: journal event {rows[exc.line - 2][0]} is damaged ({why})"
+        else:
+            problem = problem or f"game {row.id}: its header is damaged ({why})"
+        lines = lines[: max(exc.line - 1, 1)]
+        header, events = parse_log(lines, f"game {row.id}", row.variant) if exc.line > 1 else (LogHeader(), [])
+    if problem is not None and not partial:
+        raise DamagedGame(problem)
+    return header, events, problem
 
 
 class GameSession:
@@ -33,6 +67,8 @@ class GameSession:
         self.listeners: list[Callable[[list[Verdict]], None]] = []
         self.raw: set[int] = set(h["board"]) if h.get("board") is not None else set(self.referee.occupied)
         self.raw_cells: set[str] = set()
+        self._unwritten: list[tuple[Records, GameEnd | None]] = []  # records a failed write left to do
+        self.record_error: str | None = None  # why the last write of the records failed
 
     # -- creating and resuming ---------------------------------------------------------------
     @classmethod
@@ -48,16 +84,17 @@ class GameSession:
         window: float = 0.05,
     ) -> GameSession:
         header = LogHeader(variant=variant, fen=fen, mode=mode, board=sorted(board)).to_json()
+        tags = {"Date": datetime.date.today().strftime("%Y.%m.%d"), **tags}  # every new game has its date
         game_id = store.new_game(variant, fen, mode, header, tags)
         return cls(store, store.game(game_id), window=window)
 
     @classmethod
     def resume(cls, store: Store, row: GameRow, *, window: float = 0.05, now: float | None = None) -> GameSession:
         """Rebuild a game from its journal (nothing is written but the derived moves);
-        time then catches up with ``now``, as it did while the program was away."""
+        time then catches up with ``now``, as it did while the program was away.
+        A journal that cannot be replayed raises :class:`DamagedGame`."""
+        _header, events, _problem = load_log(store, row)
         s = cls(store, row, window=window)
-        lines = [json.dumps(row.header)] + [json.dumps(e) for e in store.journal(row.id)]
-        _header, events = parse_log(lines, f"game {row.id}", row.variant)
         for ev in events:
             s._apply_raw(ev)
             s.history += s.pipeline.feed(ev)
@@ -91,7 +128,8 @@ class GameSession:
             (self.raw.add if ev.occupied else self.raw.discard)(ev.key)  # type: ignore[arg-type]
 
     def feed(self, ev: Transition | Action) -> list[Verdict]:
-        """A raw event: journal it durably, then run it through the pipeline."""
+        """A raw event: journal it durably, then run it through the pipeline. When it cannot
+        be journaled, :class:`StoreError` is raised and nothing has changed."""
         t = max(ev.t, self.last_t)
         if t != ev.t:
             if isinstance(ev, Transition):
@@ -126,13 +164,31 @@ class GameSession:
                 reports.append((v.t, v.kind.value, list(v.squares), v.message))
             elif isinstance(v, GameEnd):
                 end = v
-        self.store.record(self.row.id, moves, withdrawn, reports)
-        if end is not None:
-            self.store.finish(self.row.id, end.result, end.termination)
         self.history += verdicts
+        self._unwritten.append(((moves, withdrawn, reports), end))
+        self.write_records()
         for listener in list(self.listeners):
             listener(verdicts)
         return verdicts
+
+    def write_records(self) -> bool:
+        """Write the moves, reports and end that are still to be written, in order. The
+        journal already holds their events, so a failure here loses nothing: it is noted in
+        ``record_error`` and the next call tries again."""
+        while self._unwritten:
+            (moves, withdrawn, reports), end = self._unwritten[0]
+            try:
+                if moves or withdrawn or reports:
+                    self.store.record(self.row.id, moves, withdrawn, reports)
+                    self._unwritten[0] = (([], [], []), end)
+                if end is not None:
+                    self.store.finish(self.row.id, end.result, end.termination)
+            except StoreError as exc:
+                self.record_error = str(exc)
+                return False
+            self._unwritten.pop(0)
+        self.record_error = None
+        return True
 
     # -- views -------------------------------------------------------------------------------
     @property
@@ -160,11 +216,13 @@ class GameSession:
         return {"occupied": sorted(self.raw), "cells": sorted(self.raw_cells)}
 
 
-def export_game(store: Store, game_id: int) -> PdnGame:
-    """A stored game as PDN: its journal replayed (set-ups included), with its tags and result."""
+def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> PdnGame:
+    """A stored game as PDN: its journal replayed (set-ups included), with its tags and result.
+    A damaged journal gives the game up to the damage, and the problem goes to ``notes``."""
     row = store.game(game_id)
-    lines = [json.dumps(row.header)] + [json.dumps(e) for e in store.journal(game_id)]
-    _header, events = parse_log(lines, f"game {game_id}", row.variant)
+    _header, events, problem = load_log(store, row, partial=True)
+    if problem is not None and notes is not None:
+        notes.append(problem)
     ref = Referee(row.variant, row.fen, mode=row.mode, board=row.header.get("board"))
     Pipeline(ref).run(events)
     pg = ref.pdn_game(dict(row.tags))

@@ -1,14 +1,24 @@
-"""The game store: one SQLite file (standard-library ``sqlite3``).
+"""The game store: one SQLite file (standard-library ``sqlite3``), and beside it a second,
+append-only copy of every game's journal.
 
 Every game keeps its raw event journal (the public event-log format, DESIGN.md §4),
 its tags and result, and the moves and reports as they happened. The journal is the
 source of truth and is committed (``synchronous=FULL``) *before* an event is processed,
 so killing the process or pulling the power at any moment loses no move that was shown
 as made: replaying the journal rebuilds exactly the same game.
+
+The copy: ``<db>.journals/<id>.jsonl`` holds the game's log (header line first, then one
+event per line with its journal ``seq``), appended and fsynced with each event, and
+``<id>.json`` the game's record (tags, result, status), rewritten atomically when it
+changes. ``damas recover`` rebuilds games from it, so no single damaged file loses a game.
+
+``damas play`` holds an exclusive lock (``<db>.lock``, ``flock``: the kernel releases it
+when the process dies, even by SIGKILL) so that two programs never play into one database.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -16,9 +26,17 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: no lock
+    fcntl = None  # type: ignore[assignment]
 
 SCHEMA_VERSION = 1
+# what a damaged file can make sqlite3 raise (its error text itself may not be UTF-8)
+_BROKEN = (sqlite3.Error, ValueError, OverflowError)
 ENV_DB = "DAMAS_DB"
 
 _SCHEMA = """
@@ -61,9 +79,23 @@ CREATE TABLE IF NOT EXISTS reports (
 );
 """
 
+# how a game ended besides by a result: set when it happens (NULL: in play, or finished)
+ABANDONED = "abandoned"  # a new game was started while it was in play
+INTERRUPTED = "interrupted"  # the program stopped and the next start did not resume it
+DAMAGED = "damaged"  # its records cannot be replayed: kept, never resumed
+STATUSES = (ABANDONED, INTERRUPTED, DAMAGED)
+
 
 class StoreError(Exception):
     """A database problem, as one line naming the file."""
+
+
+class DamagedStore(StoreError):
+    """SQLite cannot use the file."""
+
+
+class StoreLocked(StoreError):
+    """Another live process holds the database."""
 
 
 def default_path() -> Path:
@@ -73,6 +105,11 @@ def default_path() -> Path:
         return Path(env)
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "damas" / "games.sqlite3"
+
+
+def journals_dir(db: str | Path) -> Path:
+    """Where the append-only copies of a database's journals live."""
+    return Path(str(db) + ".journals")
 
 
 @dataclass
@@ -90,99 +127,359 @@ class GameRow:
     result_locked: bool = False
     moves: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    status: str | None = None
+    damage: list[str] = field(default_factory=list)  # what could not be read in this row
 
     @property
     def finished(self) -> bool:
         return self.ended is not None
 
+    @property
+    def state(self) -> str:
+        """What happened to the game: in play, finished, abandoned, interrupted, damaged."""
+        if self.status == DAMAGED or self.damage:
+            return DAMAGED
+        if self.result != "*":
+            return "finished"
+        if self.status in (ABANDONED, INTERRUPTED):
+            return self.status
+        if self.ended is None:
+            return "in play"
+        return "finished" if self.termination else ABANDONED
+
+    def record(self) -> dict[str, Any]:
+        """The row as the copy's ``<id>.json`` keeps it."""
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "fen": self.fen,
+            "mode": self.mode,
+            "tags": self.tags,
+            "result": self.result,
+            "termination": self.termination,
+            "result_locked": self.result_locked,
+            "started": self.started,
+            "ended": self.ended,
+            "header": self.header,
+            "status": self.status,
+        }
+
+
+def _fsync_dir(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
 
 class Store:
-    def __init__(self, path: str | Path) -> None:
+    """The database. ``create=False`` refuses a missing file (the commands that read);
+    ``exclusive=True`` takes the lock first (``damas play``, ``damas recover``) and touches
+    nothing when another live process holds it. ``quarantine=True`` (``damas play``) checks
+    the file and moves a damaged one aside, starting an empty database (``quarantined``
+    says where the old one went and why). Use it as a context manager."""
+
+    def __init__(
+        self, path: str | Path, *, create: bool = True, exclusive: bool = False, quarantine: bool = False
+    ) -> None:
         self.path = Path(path)
+        self.journals = journals_dir(self.path)
+        self._lock: IO[str] | None = None
+        self._copy: tuple[int, IO[bytes]] | None = None
+        self.skipped: list[str] = []  # games a damaged part of the file kept ``games()`` from reading
+        self.db: sqlite3.Connection | None = None
+        if not create and not self.path.is_file():
+            raise StoreError(f"{self.path}: no such database")
+        self.quarantined: tuple[Path, str] | None = None  # (where the damaged file went, why)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            if create:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            if exclusive:
+                self._take_lock()
+        except OSError as exc:
+            self.close()
+            raise StoreError(f"{self.path}: cannot open: {exc.strerror or exc}") from None
+        try:
+            self._connect(create)
+            problem = self.check() if quarantine else None
+        except DamagedStore as exc:
+            if not (quarantine and self._ours()):
+                self.close()
+                if self.journals.is_dir():
+                    raise DamagedStore(
+                        f"{exc}; `damas recover --db {self.path}` rebuilds its games from {self.journals}"
+                    ) from None
+                raise
+            problem = str(exc).split(": ", 1)[-1]
+        except StoreError:
+            self.close()
+            raise
+        if problem is not None:
+            self._quarantine(problem)
+
+    def _connect(self, create: bool) -> None:
+        try:
+            uri = self.path.absolute().as_uri() + ("?mode=rwc" if create else "?mode=rw")
+            self.db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(_SCHEMA)
+            cols = {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
+            if "status" not in cols:
+                self.db.execute("ALTER TABLE games ADD COLUMN status TEXT")
             row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(row[0]) > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: made by a newer damas (schema {row[0]})")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: not a usable damas database ({exc})") from None
+            elif not str(row[0]).isdigit() or int(row[0]) > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: made by a newer damas (schema {row[0]!r})")
+        except _BROKEN as exc:
+            self._disconnect()
+            raise DamagedStore(f"{self.path}: not a usable damas database ({exc})") from None
         except OSError as exc:
+            self._disconnect()
             raise StoreError(f"{self.path}: cannot open: {exc.strerror or exc}") from None
+        except StoreError:
+            self._disconnect()
+            raise
+
+    def _disconnect(self) -> None:
+        if self.db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.close()
+            self.db = None
+
+    def _ours(self) -> bool:
+        """A damas database (a SQLite file with its journal copies beside it), not some other file."""
+        try:
+            with open(self.path, "rb") as f:
+                magic = f.read(16)
+        except OSError:
+            return False
+        return magic == b"SQLite format 3\x00" and self.journals.is_dir()
+
+    def _quarantine(self, problem: str) -> None:
+        """Move a damaged database aside (with its -wal and -shm) and start an empty one in
+        its place; ``damas play`` then rebuilds the games from the journal copies."""
+        self._disconnect()
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = Path(f"{self.path}.damaged-{stamp}")
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                src = Path(str(self.path) + suffix)
+                if src.exists():
+                    os.replace(src, Path(str(aside) + suffix))
+        except OSError as exc:
+            self.close()
+            raise StoreError(
+                f"{self.path}: the database is damaged ({problem}) and cannot be moved aside: {exc}"
+            ) from None
+        self.quarantined = (aside, problem)
+        try:
+            self._connect(True)
+        except StoreError:
+            self.close()
+            raise
+
+    def _take_lock(self) -> None:
+        if fcntl is None:  # pragma: no cover
+            return
+        lock_path = Path(str(self.path) + ".lock")
+        f = open(lock_path, "a+", encoding="utf-8")  # noqa: SIM115 - held until close()
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.seek(0)
+            holder = f.read().strip()
+            f.close()
+            who = f" (process {holder})" if holder.isdigit() else ""
+            raise StoreLocked(f"{self.path} is in use by another damas{who}: stop it or choose another --db") from None
+        f.seek(0)
+        f.truncate()
+        f.write(f"{os.getpid()}\n")
+        f.flush()
+        self._lock = f
 
     def close(self) -> None:
-        self.db.close()
+        self._disconnect()
+        if self._copy is not None:
+            self._copy[1].close()
+            self._copy = None
+        if self._lock is not None:
+            self._lock.close()  # releases the flock
+            self._lock = None
 
-    def _tx(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-            for sql, args in statements:
-                self.db.execute(sql, args)
-            self.db.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK")
-            raise StoreError(f"{self.path}: write failed ({exc})") from None
+    def __enter__(self) -> Store:
+        return self
 
-    # -- games ---------------------------------------------------------------------------
-    def new_game(self, variant: str, fen: str | None, mode: str, header: dict[str, Any], tags: dict[str, str]) -> int:
-        cur = self.db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = self.db.execute(
-                "INSERT INTO games (variant, fen, mode, tags, started, header) VALUES (?, ?, ?, ?, ?, ?)",
-                (variant, fen, mode, json.dumps(tags), time.time(), json.dumps(header)),
-            )
-            self.db.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            self.db.execute("ROLLBACK")
-            raise StoreError(f"{self.path}: write failed ({exc})") from None
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
 
-    def _row(self, r: tuple[Any, ...]) -> GameRow:
-        return GameRow(
-            id=r[0],
-            variant=r[1],
-            fen=r[2],
-            mode=r[3],
-            tags=json.loads(r[4]),
-            result=r[5],
-            termination=r[6],
-            result_locked=bool(r[7]),
-            started=r[8],
-            ended=r[9],
-            header=json.loads(r[10]),
-            moves=r[11] if len(r) > 11 else 0,
+    # -- low level ---------------------------------------------------------------------------
+    @property
+    def _db(self) -> sqlite3.Connection:
+        if self.db is None:
+            raise StoreError(f"{self.path}: the database is closed")
+        return self.db
+
+    def damaged(self, exc: BaseException) -> StoreError:
+        return StoreError(
+            f"{self.path}: the database is damaged ({exc}); `damas recover` rebuilds its games from {self.journals}"
         )
 
-    _COLS = "id, variant, fen, mode, tags, result, termination, result_locked, started, ended, header"
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except _BROKEN as exc:
+            raise self.damaged(exc) from None
+
+    def _tx(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> int | None:
+        db = self._db
+        last = None
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for sql, args in statements:
+                last = db.execute(sql, args).lastrowid
+            db.execute("COMMIT")
+        except _BROKEN as exc:
+            with contextlib.suppress(*_BROKEN):
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+            raise StoreError(f"{self.path}: cannot write: {exc}") from None
+        return last
+
+    def probe(self) -> None:
+        """Raise :class:`StoreError` unless both the database and the copy can be written now."""
+        self._tx([("INSERT OR REPLACE INTO meta VALUES ('probe', ?)", (str(time.time()),))])
+        path = self.journals / ".probe"
+        try:
+            self.journals.mkdir(exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(b"x" * 512)
+                f.flush()
+                os.fsync(f.fileno())
+            path.unlink()
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise StoreError(f"{self.journals}: cannot write: {exc.strerror or exc}") from None
+
+    def check(self) -> str | None:
+        """``None`` when SQLite finds the file sound, else what it found (one line)."""
+        try:
+            rows = self._db.execute("PRAGMA quick_check").fetchall()
+        except _BROKEN as exc:
+            return str(exc)
+        problems = [str(r[0]) for r in rows if r[0] != "ok"]
+        if not problems:
+            return None
+        return problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+
+    # -- games ---------------------------------------------------------------------------
+    def new_game(
+        self,
+        variant: str,
+        fen: str | None,
+        mode: str,
+        header: dict[str, Any],
+        tags: dict[str, str],
+        *,
+        game_id: int | None = None,
+        started: float | None = None,
+    ) -> int:
+        started = time.time() if started is None else started
+        new_id = self._tx(
+            [
+                (
+                    "INSERT INTO games (id, variant, fen, mode, tags, started, header) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, variant, fen, mode, json.dumps(tags), started, json.dumps(header)),
+                )
+            ]
+        )
+        assert new_id is not None
+        try:
+            self._start_copy(new_id, {**header, "game": new_id, "tags": tags})
+        except StoreError:  # a game without its copy is not started
+            with contextlib.suppress(StoreError):
+                self._tx([("DELETE FROM games WHERE id=?", (new_id,))])
+            raise
+        return new_id
+
+    def _row(self, r: tuple[Any, ...]) -> GameRow:
+        try:
+            return self._decode(r)
+        except (TypeError, ValueError, OverflowError, IndexError):
+            raise StoreError(f"{self.path}: the row of game {r[0]!r} is damaged") from None
+
+    def _decode(self, r: tuple[Any, ...]) -> GameRow:
+        damage = []
+
+        def load(text: Any, what: str) -> Any:
+            try:
+                value = json.loads(text)
+            except (TypeError, ValueError):
+                value = None
+            if not isinstance(value, dict):
+                damage.append(f"its {what} are not readable")
+                return None
+            return value
+
+        tags = load(r[4], "tags")
+        header = load(r[10], "header fields")
+        if header is None:
+            header = {"format": 1, "variant": r[1], "fen": r[2], "mode": r[3]}
+        if tags is not None and not all(isinstance(v, str) for v in tags.values()):
+            tags = {k: str(v) for k, v in tags.items()}
+        return GameRow(
+            id=int(r[0]),
+            variant=str(r[1]),
+            fen=r[2],
+            mode=str(r[3]),
+            tags=tags or {},
+            result=str(r[5]),
+            termination=r[6],
+            result_locked=bool(r[7]),
+            started=float(r[8]) if isinstance(r[8], (int, float)) else 0.0,
+            ended=r[9] if isinstance(r[9], (int, float)) else None,
+            header=header,
+            status=r[11],
+            moves=r[12] if len(r) > 12 else 0,
+            damage=damage,
+        )
+
+    _COLS = "id, variant, fen, mode, tags, result, termination, result_locked, started, ended, header, status"
+    _SELECT = f"SELECT {_COLS}, (SELECT COUNT(*) FROM moves WHERE game_id=games.id) FROM games"
 
     def game(self, game_id: int) -> GameRow:
-        r = self.db.execute(
-            f"SELECT {self._COLS}, (SELECT COUNT(*) FROM moves WHERE game_id=games.id) FROM games WHERE id=?",
-            (game_id,),
-        ).fetchone()
-        if r is None:
+        rows = self._query(f"{self._SELECT} WHERE id=?", (game_id,))
+        if not rows:
             raise StoreError(f"{self.path}: no game {game_id}")
-        return self._row(r)
+        return self._row(rows[0])
 
     def games(self, limit: int | None = None) -> list[GameRow]:
-        sql = f"SELECT {self._COLS}, (SELECT COUNT(*) FROM moves WHERE game_id=games.id) FROM games ORDER BY id DESC"
-        if limit:
-            sql += f" LIMIT {int(limit)}"
-        return [self._row(r) for r in self.db.execute(sql).fetchall()]
+        """The games, newest first. A damaged part of the file costs the games in it, not
+        the list: those are noted in ``self.skipped``."""
+        self.skipped = []
+        sql = f"{self._SELECT} ORDER BY id DESC" + (f" LIMIT {int(limit)}" if limit else "")
+        try:
+            return [self._row(r) for r in self._db.execute(sql).fetchall()]
+        except (*_BROKEN, StoreError):
+            pass
+        ids = [r[0] for r in self._query("SELECT id FROM games ORDER BY id DESC") if isinstance(r[0], int)]
+        out = []
+        for i in ids[:limit] if limit else ids:
+            try:
+                out.append(self.game(i))
+            except StoreError as exc:
+                self.skipped.append(f"game {i}: {exc}")
+        return out
 
     def unfinished(self) -> GameRow | None:
-        r = self.db.execute(
-            f"SELECT {self._COLS}, (SELECT COUNT(*) FROM moves WHERE game_id=games.id) FROM games "
-            "WHERE ended IS NULL ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        return self._row(r) if r else None
+        rows = self._query(f"{self._SELECT} WHERE ended IS NULL ORDER BY id DESC LIMIT 1")
+        return self._row(rows[0]) if rows else None
 
     def finish(self, game_id: int, result: str, termination: str | None) -> None:
         self._tx(
@@ -194,10 +491,14 @@ class Store:
                 ("UPDATE games SET ended=COALESCE(ended, ?) WHERE id=?", (time.time(), game_id)),
             ]
         )
+        self.save_record(game_id)
 
-    def abandon(self, game_id: int) -> None:
-        """An unfinished game the user chose not to resume: closed with result ``*``."""
-        self._tx([("UPDATE games SET ended=? WHERE id=? AND ended IS NULL", (time.time(), game_id))])
+    def abandon(self, game_id: int, status: str = ABANDONED) -> None:
+        """An unfinished game closed without a result (``*``): abandoned for a new game,
+        interrupted (not resumed after a restart) or damaged."""
+        assert status in STATUSES
+        self._tx([("UPDATE games SET ended=COALESCE(ended, ?), status=? WHERE id=?", (time.time(), status, game_id))])
+        self.save_record(game_id)
 
     def correct(self, game_id: int, tags: dict[str, str] | None = None, result: str | None = None) -> None:
         """Correct a recorded game's tags and result afterwards."""
@@ -214,23 +515,122 @@ class Store:
         if result is not None:
             stmts.append(("UPDATE games SET result=?, result_locked=1 WHERE id=?", (result, game_id)))
         self._tx(stmts)
+        self.save_record(game_id)
 
     # -- journal ---------------------------------------------------------------------------
     def append(self, game_id: int, seq: int, event: dict[str, Any]) -> None:
-        """One raw event, durable before it is processed."""
-        self._tx([("INSERT INTO journal (game_id, seq, event) VALUES (?, ?, ?)", (game_id, seq, json.dumps(event)))])
+        """One raw event, durable (in the database and in the copy) before it is processed.
+        Retrying after a failure is safe: the same ``seq`` is written once."""
+        self._tx(
+            [
+                (
+                    "INSERT OR IGNORE INTO journal (game_id, seq, event) VALUES (?, ?, ?)",
+                    (game_id, seq, json.dumps(event)),
+                )
+            ]
+        )
+        self._append_copy(game_id, {**event, "seq": seq})
+
+    def journal_rows(self, game_id: int) -> list[tuple[int, str]]:
+        rows = self._query("SELECT seq, event FROM journal WHERE game_id=? ORDER BY seq", (game_id,))
+        try:
+            return [(int(s), e) for s, e in rows]
+        except (TypeError, ValueError, OverflowError):
+            raise StoreError(f"game {game_id}: its journal rows are damaged") from None
 
     def journal(self, game_id: int) -> Iterator[dict[str, Any]]:
-        for (text,) in self.db.execute("SELECT event FROM journal WHERE game_id=? ORDER BY seq", (game_id,)):
-            yield json.loads(text)
+        for seq, text in self.journal_rows(game_id):
+            try:
+                obj = json.loads(text)
+            except (TypeError, ValueError):
+                obj = None
+            if not isinstance(obj, dict):
+                raise StoreError(f"game {game_id}: journal row {seq} is damaged (not a JSON object)")
+            yield obj
 
     def journal_length(self, game_id: int) -> int:
-        (n,) = self.db.execute("SELECT COUNT(*) FROM journal WHERE game_id=?", (game_id,)).fetchone()
-        return int(n)
+        rows = self._query("SELECT COUNT(*) FROM journal WHERE game_id=?", (game_id,))
+        return int(rows[0][0]) if rows and isinstance(rows[0][0], int) else 0
 
     def journal_lines(self, game_id: int) -> list[str]:
         row = self.game(game_id)
         return [json.dumps(row.header)] + [json.dumps(e) for e in self.journal(game_id)]
+
+    # -- the copy beside the database ----------------------------------------------------------
+    def copy_path(self, game_id: int) -> Path:
+        return self.journals / f"{game_id}.jsonl"
+
+    def _start_copy(self, game_id: int, header: dict[str, Any]) -> None:
+        self.journals.mkdir(exist_ok=True)
+        path = self.copy_path(game_id)
+        if path.exists():  # a file left by a game whose row the database lost: keep it aside
+            path.rename(path.with_name(f"{game_id}.{int(time.time())}.orphan.jsonl"))
+        self._append_copy(game_id, header)
+        _fsync_dir(self.journals)
+        self.save_record(game_id)
+
+    def _append_copy(self, game_id: int, obj: dict[str, Any]) -> None:
+        data = (json.dumps(obj) + "\n").encode()
+        try:
+            if self._copy is None or self._copy[0] != game_id:
+                if self._copy is not None:
+                    self._copy[1].close()
+                    self._copy = None
+                self.journals.mkdir(exist_ok=True)
+                if "t" in obj and not self.copy_path(game_id).exists():
+                    self._seed_copy(game_id, before=obj.get("seq"))
+                self._copy = (game_id, open(self.copy_path(game_id), "ab"))  # noqa: SIM115 - kept open
+            f = self._copy[1]
+            size = f.seek(0, os.SEEK_END)
+            try:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            except OSError:
+                with contextlib.suppress(OSError):  # no half line is left for the next append
+                    f.truncate(size)
+                raise
+        except OSError as exc:
+            if self._copy is not None:
+                with contextlib.suppress(OSError):
+                    self._copy[1].close()
+                self._copy = None
+            raise StoreError(f"{self.copy_path(game_id)}: cannot write: {exc.strerror or exc}") from None
+
+    def _seed_copy(self, game_id: int, before: int | None) -> None:
+        """The copy of a game recorded before copies were kept: its header and the journal
+        before the event being appended."""
+        row = self.game(game_id)
+        lines = [json.dumps({**row.header, "game": game_id, "tags": row.tags})]
+        for seq, text in self.journal_rows(game_id):
+            if before is not None and seq >= before:
+                break
+            with contextlib.suppress(TypeError, ValueError):
+                lines.append(json.dumps({**json.loads(text), "seq": seq}))
+        tmp = self.copy_path(game_id).with_suffix(".jsonl.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.copy_path(game_id))
+        self.save_record(game_id)
+
+    def save_record(self, game_id: int) -> None:
+        """The game's row, rewritten atomically as ``<id>.json`` (best effort: the row is
+        in the database already, and its header and tags are in the journal copy)."""
+        with contextlib.suppress(OSError, StoreError):
+            row = self.game(game_id)
+            if row.damage:  # the copy keeps what the damaged row no longer has
+                return
+            record = row.record()
+            self.journals.mkdir(exist_ok=True)
+            final = self.journals / f"{game_id}.json"
+            tmp = final.with_suffix(".json.tmp")
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(record, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, final)
 
     # -- what happened ---------------------------------------------------------------------
     def record(
@@ -266,7 +666,42 @@ class Store:
             )
         self._tx(stmts)
 
+    def replace_journal(self, game_id: int, events: list[tuple[int, dict[str, Any]]]) -> None:
+        """Put back a game's journal (``damas recover``): the database only, not the copy."""
+        stmts: list[tuple[str, tuple[Any, ...]]] = [("DELETE FROM journal WHERE game_id=?", (game_id,))]
+        for seq, ev in events:
+            stmts.append(("INSERT INTO journal (game_id, seq, event) VALUES (?, ?, ?)", (game_id, seq, json.dumps(ev))))
+        self._tx(stmts)
+
+    def restore_game(self, record: dict[str, Any]) -> int:
+        """Insert or overwrite a game's row from its copy's record (``damas recover``);
+        an ``id`` of ``None`` gives it a new one. Returns the id."""
+        new_id = self._tx(
+            [
+                (
+                    "INSERT OR REPLACE INTO games (id, variant, fen, mode, tags, result, termination, result_locked,"
+                    " started, ended, header, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record["id"],
+                        record["variant"],
+                        record.get("fen"),
+                        record.get("mode") or "casual",
+                        json.dumps(record.get("tags") or {}),
+                        record.get("result") or "*",
+                        record.get("termination"),
+                        int(bool(record.get("result_locked"))),
+                        float(record.get("started") or time.time()),
+                        record.get("ended"),
+                        json.dumps(record["header"]),
+                        record.get("status"),
+                    ),
+                )
+            ]
+        )
+        assert new_id is not None
+        return new_id
+
     def moves(self, game_id: int) -> list[tuple[int, str]]:
         return [
-            (r[0], r[1]) for r in self.db.execute("SELECT ply, pdn FROM moves WHERE game_id=? ORDER BY ply", (game_id,))
+            (r[0], r[1]) for r in self._query("SELECT ply, pdn FROM moves WHERE game_id=? ORDER BY ply", (game_id,))
         ]

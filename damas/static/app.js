@@ -10,6 +10,7 @@ let flipped = localStorage.getItem("damas-flipped") === "1";
 let state = null;
 let ws = null;
 let setup = null; // while setting up a position: square -> "w" | "W" | "b" | "B"
+let resultChoice = null; // the Result picked in the form and not saved yet: { game, value }
 const CYCLE = [undefined, "w", "W", "b", "B"];
 
 const $ = (id) => document.getElementById(id);
@@ -23,6 +24,12 @@ function post(path, body) {
 }
 
 function alertReport(text) {
+  if (text.startsWith("Cannot write the records")) { // the server's answer while the board is paused: the banner says it
+    const banner = writeBanner();
+    banner.textContent = (state && state.write_error) || text;
+    banner.style.display = "block";
+    return;
+  }
   const box = $("active");
   box.textContent = text;
   box.style.display = "block";
@@ -156,7 +163,29 @@ function render() {
   if (sel.options.length !== styles.length + 1) {
     sel.innerHTML = '<option value="">—</option>' + styles.map((s) => `<option>${s}</option>`).join("");
   }
+  // the selector shows the game's result, unless the user is choosing one for this game
+  if (!resultChoice || resultChoice.game !== state.game) {
+    resultChoice = null;
+    sel.value = state.result !== "*" && styles.includes(state.result) ? state.result : "";
+  }
+  // the records cannot be written: the board is paused, and the page says why
+  const banner = writeBanner();
+  banner.textContent = state.write_error || "";
+  banner.style.display = state.write_error ? "block" : "none";
   $("tokenhint").style.display = state.token_required && !token ? "block" : "none";
+}
+
+function writeBanner() {
+  let el = $("writeerror");
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "writeerror";
+    el.setAttribute("role", "alert");
+    el.style.cssText = "display:none;padding:.6em .9em;border-radius:6px;background:#b00020;color:#fff;font-weight:600";
+    const aside = document.querySelector("aside"); // beside the board: showing it never moves the squares
+    aside.insertBefore(el, aside.firstChild);
+  }
+  return el;
 }
 
 function renderSetup() {
@@ -286,10 +315,11 @@ $("setupstart").onclick = () => {
   const fen = setupFen();
   post("/api/action", { action: "new-game", fen }).then((j) => { if (j.ok) setSetup(false); });
 };
+$("tag-result").onchange = (e) => { resultChoice = { game: state.game, value: e.target.value }; };
 $("savetags").onclick = () => {
   const tags = {};
   for (const key of ["White", "Black", "Event"]) tags[key] = $("tag-" + key).value.trim();
   const result = $("tag-result").value || null;
-  post(`/api/games/${state.game}/tags`, { tags, result });
+  post(`/api/games/${state.game}/tags`, { tags, result }).then(() => { resultChoice = null; render(); });
 };
 connect();

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,22 @@ def random_game(variant: str, seed: int, plies: int) -> tuple[Position, list[Mov
         caps = [m for m in ms if m.captured]
         g.push(rng.choice(caps or ms))
     return g.start, list(g.move_stack)
+
+
+_OPEN: list[Store] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_stores() -> Iterator[None]:
+    yield
+    while _OPEN:
+        _OPEN.pop().close()
+
+
+def request_close(store: Store) -> Store:
+    """Close the store when the test ends (an open file would be a ResourceWarning)."""
+    _OPEN.append(store)
+    return store
 
 
 def movetext(pdn: str) -> str:
@@ -121,6 +138,7 @@ def test_crash_safety_sigkill_at_random_points(tmp_path: Path) -> None:
 @pytest.mark.parametrize("variant", ["brazilian", "international", "portuguese"])
 def test_export_import_round_trip(tmp_path: Path, variant: str) -> None:
     store = Store(tmp_path / "g.sqlite3")
+    request_close(store)
     start, moves = random_game(variant, 11, 40)
     s = GameSession.start(store, variant, None, "casual", start.occupied(), {"White": "A", "Black": "B"})
     t = 1000.0
@@ -142,6 +160,7 @@ def test_export_import_round_trip(tmp_path: Path, variant: str) -> None:
 
 def test_takeback_is_withdrawn_from_the_records(tmp_path: Path) -> None:
     store = Store(tmp_path / "g.sqlite3")
+    request_close(store)
     s = GameSession.start(store, "international", None, "casual", Position.start("international").occupied(), {})
     for t, sq, occ in [(1, 32, False), (2, 28, True), (3, 19, False), (4, 23, True), (5, 23, False), (6, 19, True)]:
         s.feed(Transition(float(t), sq, occ))
@@ -209,7 +228,8 @@ def test_no_resume_starts_a_new_game(tmp_path: Path) -> None:
     state = server.get("/api/state")
     assert state["game"] == 2 and state["moves"] == []
     server.stop()
-    rows = Store(db).games()
+    with Store(db) as store:
+        rows = store.games()
     assert [(r.id, r.finished, r.result) for r in rows] == [(2, False, "*"), (1, True, "*")]
 
 
