@@ -63,7 +63,7 @@ class PlayApp:
     # -- the sensors and the timers ------------------------------------------------------------
     def pump(self) -> None:
         """Feed what the board saw, then let time pass."""
-        for tr in self.io.poll():
+        for tr in self.io.poll_events():  # square events, and the link's changes among them
             self.session.feed(tr)
             self._dirty = True
         self.session.tick(self.clock())
@@ -247,6 +247,7 @@ class PlayApp:
             ),
             "tags": row.tags,
             "simulated": self.sim is not None,
+            "link": {"state": self.io.link, "since": s.link_since},
             "token_required": bool(self.token),
         }
 

@@ -1,0 +1,88 @@
+"""Moves the board made while nobody was watching: which legal move sequences lead from
+the last known position to the occupancy the board reports now?
+
+When the link to the board's sensors drops (a cable pulled out, frames lost on a noisy
+line), the players may go on moving. When the board reports again, only its occupancy is
+known — no order, no touch-downs, no colours, no crowns. If exactly one sequence of
+legal moves (up to a few plies) turns the last known position into that occupancy, the
+moves are certain and can be recorded (kings follow from the rules). If several do, or
+none within the search, the referee must not guess: it asks for the last known position
+to be restored.
+
+Pure: positions in, moves out; it imports only ``rules``.
+
+>>> from rules import Position
+>>> start = Position.start("brazilian")
+>>> after = start.apply(start.parse_move("c3-d4"))
+>>> r = reconstruct(start, after.occupied())
+>>> r.unique, [start.move_pdn(m) for m in r.moves]
+(True, ['c3-d4'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rules import Move, Position
+
+#: how many plies a reconnect may explain (longer gaps need the position restored)
+MAX_PLIES = 4
+
+
+@dataclass(frozen=True)
+class Reconstruction:
+    """What the search found: the sequences (at most two are kept: two already mean
+    the board cannot tell which one was played)."""
+
+    target: frozenset[int]
+    sequences: tuple[tuple[Move, ...], ...]
+
+    @property
+    def unique(self) -> bool:
+        """Exactly one sequence explains the board (it may be empty: nothing was played)."""
+        return len(self.sequences) == 1
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.sequences) > 1
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The unique sequence (empty when there is none, or more than one)."""
+        return self.sequences[0] if self.unique else ()
+
+
+def reconstruct(position: Position, target: Iterable[int], max_plies: int = MAX_PLIES) -> Reconstruction:
+    """The legal move sequences of at most ``max_plies`` plies from ``position`` whose
+    result occupies exactly ``target`` (the search stops at the second one found).
+
+    Sequences that differ only in the order of their moves are different sequences: the
+    record would differ, so they make the board ambiguous too.
+    """
+    if max_plies < 0:
+        raise ValueError(f"max_plies must not be negative: {max_plies!r}")
+    goal = frozenset(target)
+    found: list[tuple[Move, ...]] = []
+    # A ply adds at most one occupied square (the destination) and pieces never come
+    # back once captured: a branch that cannot reach ``goal`` in the plies left is cut.
+    goal_count = len(goal)
+
+    def search(pos: Position, line: tuple[Move, ...], left: int) -> None:
+        occ = pos.occupied()
+        if occ == goal:
+            found.append(line)
+            if len(found) > 1:
+                return
+        if left == 0 or len(occ) < goal_count or len(goal - occ) > left:
+            return
+        for move, child in pos.children():
+            search(child, (*line, move), left - 1)
+            if len(found) > 1:
+                return
+
+    search(position, (), max_plies)
+    return Reconstruction(goal, tuple(found))
+
+
+__all__ = ["MAX_PLIES", "Reconstruction", "reconstruct"]
