@@ -247,7 +247,7 @@ class PlayApp:
             ),
             "tags": row.tags,
             "simulated": self.sim is not None,
-            "link": {"state": self.io.link, "since": s.link_since},
+            "link": {"state": self.io.link, "since": s.link_since if s.link == self.io.link else None},
             "token_required": bool(self.token),
         }
 

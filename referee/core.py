@@ -877,9 +877,10 @@ class Referee:
 
         When exactly one sequence of legal moves (up to ``max_plies``) leads there from the
         last known position, the moves are recorded, marked reconstructed. When several do,
-        nothing is recorded: a ``link-gap`` report asks for the last known position back.
-        Anything else (a move under way, a longer gap) is the board as it is now, judged as
-        usual (restore guidance once it has been still).
+        nothing is recorded: a ``link-gap`` report asks for the last known position back
+        (unless the board may simply be part-way through a move). Anything else (a move
+        under way, a longer gap) is the board as it is now, judged as usual (restore
+        guidance once it has been still).
         """
         out = self.tick(t)
         self.t = max(self.t, t)
@@ -891,10 +892,14 @@ class Referee:
         self.occupied = set(s)
         self.cells = new_cells
         e = self.position.occupied()
-        if not (self._setup or self.ended or self.cells) and s != e:
+        under_way = any(c.in_progress(s) and c.after != s for c in self._cands(self.position))  # a piece in the hand
+        if not (self._setup or self.ended or self.cells or under_way) and s != e:
             found = reconstruct(self.position, s, max_plies)
             if found.unique:
                 self._record_gap(found.moves, out)
+                if found.under_way:  # then the next move is under way: judged as usual
+                    self.events = [Transition(self.t, sq, sq in s) for sq in sorted(s ^ self.position.occupied())]
+                    self._evaluate(out)
                 return out
             if found.ambiguous:
                 self.events.clear()

@@ -9,6 +9,11 @@ moves are certain and can be recorded (kings follow from the rules). If several 
 none within the search, the referee must not guess: it asks for the last known position
 to be restored.
 
+A board caught part-way through a move is an explanation too: a sequence of moves, then
+the next one under way (its piece lifted, perhaps set down, its captures partly taken
+off). It competes with the complete sequences: "c3-d4, then f6 in the hand" and a
+four-move sequence ending on the same squares make the board ambiguous.
+
 Pure: positions in, moves out; it imports only ``rules``.
 
 >>> from rules import Position
@@ -32,11 +37,18 @@ MAX_PLIES = 4
 
 @dataclass(frozen=True)
 class Reconstruction:
-    """What the search found: the sequences (at most two are kept: two already mean
-    the board cannot tell which one was played)."""
+    """What the search found: the explanations (at most two are kept: two already mean
+    the board cannot tell which one was played). ``partial[i]``: explanation ``i`` ends
+    with a move under way after its sequence."""
 
     target: frozenset[int]
     sequences: tuple[tuple[Move, ...], ...]
+    partial: tuple[bool, ...] = ()
+
+    @property
+    def under_way(self) -> bool:
+        """The unique explanation ends with a move under way (its sequence is complete)."""
+        return self.unique and bool(self.partial) and self.partial[0]
 
     @property
     def unique(self) -> bool:
@@ -55,26 +67,32 @@ class Reconstruction:
 
 def reconstruct(position: Position, target: Iterable[int], max_plies: int = MAX_PLIES) -> Reconstruction:
     """The legal move sequences of at most ``max_plies`` plies from ``position`` whose
-    result occupies exactly ``target`` (the search stops at the second one found).
+    result occupies exactly ``target``, and the sequences of 1 to ``max_plies - 1`` plies
+    after which ``target`` is a move under way (the search stops at the second found).
 
     Sequences that differ only in the order of their moves are different sequences: the
-    record would differ, so they make the board ambiguous too.
+    record would differ, so they make the board ambiguous too. (A move under way right
+    from ``position`` is not searched: the caller knows it without a search.)
     """
     if max_plies < 0:
         raise ValueError(f"max_plies must not be negative: {max_plies!r}")
     goal = frozenset(target)
     found: list[tuple[Move, ...]] = []
-    # A ply adds at most one occupied square (the destination) and pieces never come
-    # back once captured: a branch that cannot reach ``goal`` in the plies left is cut.
+    partial: list[bool] = []
+    # A ply adds at most one occupied square (the destination), a move under way adds at
+    # most its landing square after its origin is lifted, and pieces never come back once
+    # captured: a branch that cannot reach ``goal`` in the plies left is cut.
     goal_count = len(goal)
 
     def search(pos: Position, line: tuple[Move, ...], left: int) -> None:
         occ = pos.occupied()
         if occ == goal:
             found.append(line)
-            if len(found) > 1:
-                return
-        if left == 0 or len(occ) < goal_count or len(goal - occ) > left:
+            partial.append(False)
+        elif line and left and under_way(pos, occ, goal):
+            found.append(line)
+            partial.append(True)
+        if len(found) > 1 or left == 0 or len(occ) < goal_count or len(goal - occ) > left:
             return
         for move, child in pos.children():
             search(child, (*line, move), left - 1)
@@ -82,7 +100,32 @@ def reconstruct(position: Position, target: Iterable[int], max_plies: int = MAX_
                 return
 
     search(position, (), max_plies)
-    return Reconstruction(goal, tuple(found))
+    return Reconstruction(goal, tuple(found), tuple(partial))
+
+
+def under_way(pos: Position, occ: frozenset[int], s: frozenset[int]) -> bool:
+    """Could the board ``s`` be part-way through a legal move from ``pos`` (not its end)?
+    The mover's piece is lifted (and perhaps set down on a landing or its destination),
+    and only pieces it captures are missing besides."""
+    missing = occ - s
+    added = s - occ
+    if not missing or len(added) > 1:
+        return False
+    for move in pos.legal_moves():
+        origin, dest = move.from_square, move.to_square
+        if not missing <= {origin, *move.captured}:
+            continue
+        if added:
+            if origin in s:
+                continue
+            landings = {dest}
+            if move.captured:
+                landings.update(sq for r in pos.routes(move) for sq in r.path[1:-1])
+            if not added <= landings:
+                continue
+        if s != pos.apply(move).occupied():
+            return True
+    return False
 
 
 __all__ = ["MAX_PLIES", "Reconstruction", "reconstruct"]
