@@ -375,7 +375,7 @@ def test_a_noisy_line_records_the_whole_game_or_asks_for_a_restore(tmp_path: Pat
         restores = 0
         try:
             for i, text in enumerate(texts):
-                for attempt in range(4):
+                for _attempt in range(4):
                     hands(emu, truth[i], text, gap=0.1)
                     try:
                         state = server.wait_for(lambda s, n=i + 1: len(s["moves"]) >= n, timeout=4)

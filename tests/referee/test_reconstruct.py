@@ -105,7 +105,7 @@ def test_search_agrees_with_brute_force_on_random_positions() -> None:
 
 def test_unique_and_ambiguous_gaps() -> None:
     start = Position.start("brazilian")
-    moves, after = line(start, "c3-d4 f6-g5")
+    _moves, after = line(start, "c3-d4 f6-g5")
     assert pdn(start, reconstruct(start, after.occupied()).moves) == ["c3-d4", "f6-g5"]
     assert not reconstruct(start, after.occupied()).under_way
     # f6-e5 d4xf6 and b6-c5 d4xb6 leave the same occupancy: the board cannot tell them apart
