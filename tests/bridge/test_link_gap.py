@@ -402,3 +402,48 @@ def test_a_noisy_line_records_the_whole_game_or_asks_for_a_restore(tmp_path: Pat
     assert lost  # the firmware did talk
     assert read_pdn(journal)[0].moves and len(read_pdn(journal)[0].moves) == len(texts)
     print(f"noisy line: {len(texts)} moves recorded, {restores} restores asked")
+
+
+def test_the_page_shows_the_link_state(tmp_path: Path) -> None:
+    """In Chromium: a banner while the cable is out, gone (board connected) once it is back,
+    and the reconstructed moves in the record — without a reload."""
+    from tests.app.test_browser import _browser_available
+
+    missing = _browser_available()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    from playwright.sync_api import expect, sync_playwright
+
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        cfg = tmp_path / "pico.toml"
+        cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
+        server = Server(tmp_path / "g.sqlite3", "--config", str(cfg)).start()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=os.environ.get("DAMAS_CHROMIUM", "/usr/bin/chromium"),
+                args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+            )
+            page = browser.new_page(viewport={"width": 1280, "height": 860}, locale="en-US")
+            try:
+                page.goto(server.url + "/?lang=en")
+                banner = page.locator("#link")
+                expect(banner).to_have_attribute("data-state", "up")
+                expect(banner).to_have_text("Board connected")
+                emu.unplug()
+                expect(banner).to_have_attribute("data-state", "down", timeout=10_000)
+                expect(banner).to_contain_text("The board is not connected")
+                expect(banner).to_be_visible()
+                out = Path(__file__).resolve().parents[2] / "test-output"
+                out.mkdir(exist_ok=True)
+                page.screenshot(path=str(out / "link-down.png"))
+                hands(emu, Position.start("brazilian"), "c3-d4 f6-g5")
+                emu.plug()
+                expect(banner).to_have_attribute("data-state", "up", timeout=15_000)
+                expect(page.locator("#moves")).to_have_text("1. c3-d4 f6-g5")
+                expect(page.locator('#reports li[data-kind="reconstructed"]')).to_have_count(1)
+                page.screenshot(path=str(out / "link-back.png"))
+            finally:
+                browser.close()
+        server.stop()
