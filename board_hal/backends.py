@@ -40,23 +40,27 @@ class CellTransition:
 @dataclass(frozen=True)
 class LinkChange:
     """The link to a board's sensors went down, or is up again (``cells``: the whole
-    occupancy then; ``changes``: how it differs from the last occupancy reported)."""
+    occupancy then; ``changes``: how it differs from the last occupancy reported; ``lost``:
+    when the line stayed up but frames were lost, how many — the board sends one on every
+    change, so no more changes were missed — else None)."""
 
     t: float
     up: bool
     cells: frozenset[Cell] = frozenset()
     changes: tuple[CellTransition, ...] = ()
+    lost: int | None = None
 
 
 @dataclass(frozen=True)
 class LinkStatus:
     """A :class:`LinkChange` seen through a layout: ``squares`` and non-playing ``cells``
-    (by name) occupied when the link came back."""
+    (by name) occupied when the link came back; ``lost``: see :class:`LinkChange`)."""
 
     t: float
     up: bool
     squares: frozenset[int] = frozenset()
     cells: frozenset[str] = frozenset()
+    lost: int | None = None
 
 
 def stop_worker(stop: threading.Event, thread: threading.Thread | None, timeout: float = 1.0) -> None:
@@ -98,13 +102,18 @@ class SensorBackend(Closable):
         return "up" if self._link_up else "down"
 
     def _link_change(
-        self, up: bool, t: float, cells: frozenset[Cell] = frozenset(), changes: Iterable[Cell] = ()
+        self,
+        up: bool,
+        t: float,
+        cells: frozenset[Cell] = frozenset(),
+        changes: Iterable[Cell] = (),
+        lost: int | None = None,
     ) -> None:
         """The link went down, or is up again with ``cells`` occupied (``changes``: the cells
         that differ from the last occupancy reported)."""
         self._link_up = up
         moved = tuple(CellTransition(t, c, c in cells) for c in sorted(changes))
-        self.transitions.put(LinkChange(t, up, frozenset(cells) if up else frozenset(), moved))
+        self.transitions.put(LinkChange(t, up, frozenset(cells) if up else frozenset(), moved, lost))
 
     def start(self) -> None:
         """Begin reporting (a scanning thread, a serial reader...)."""
@@ -193,7 +202,7 @@ class BoardIO(Closable):
                         squares.add(key)
                     else:
                         names.add(key)
-                out.append(LinkStatus(item.t, item.up, frozenset(squares), frozenset(names)))
+                out.append(LinkStatus(item.t, item.up, frozenset(squares), frozenset(names), item.lost))
             else:
                 out.append(self._square_event(item))
         return out

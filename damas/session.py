@@ -119,7 +119,10 @@ class GameSession:
         """The board's link went down or came back (journalled like any event); after a
         reconnect the referee reconciles, and the moves it recorded are noted too."""
         t = max(status.t, self.last_t)
-        ev = Link(t, "up", tuple(sorted(status.squares)), tuple(sorted(status.cells))) if status.up else Link(t, "down")
+        if status.up:
+            ev = Link(t, "up", tuple(sorted(status.squares)), tuple(sorted(status.cells)), lost=status.lost)
+        else:
+            ev = Link(t, "down")
         self.store.append(self.row.id, self.seq, event_to_json(ev))
         self.seq += 1
         self.last_t = t

@@ -92,6 +92,7 @@ class PicoBoard(SensorBackend, LedBackend):
         self._verified = False  # this connection's firmware answered HELLO
         self._seq: int | None = None  # the board's last frame number
         self._gap = False  # frames were lost since the last snapshot
+        self._lost: int | None = 0  # how many (None: unknown, the board restarted)
         self._reconnected = False  # the next snapshot is the first after a reconnect
         self.accepted: list[bytes] = []  # payloads of accepted snapshots (kept for the tests, last 1000)
         self.connected = threading.Event()
@@ -193,6 +194,8 @@ class PicoBoard(SensorBackend, LedBackend):
                 if seq != expected:
                     self.stats["gaps"] += 1
                     self._gap = True
+                    if self._lost is not None:
+                        self._lost += (seq - expected) & 0xFFFF
             self._seq = seq
             if kind == link.SNAPSHOT:
                 rows, cols, cells, _uptime = link.unpack_snapshot(payload)
@@ -219,6 +222,7 @@ class PicoBoard(SensorBackend, LedBackend):
             return
         if self._verified and self._seq is not None and seq != (self._seq + 1) & 0xFFFF:
             self._gap = True  # the board restarted (or frames were lost): what it saw meanwhile is a result
+            self._lost = None
         first = not self._verified
         self.info = info
         self._verified = True
@@ -234,6 +238,7 @@ class PicoBoard(SensorBackend, LedBackend):
         old = self._state
         self._state = new
         gap, self._gap = self._gap, False
+        lost, self._lost = self._lost, 0
         if not self._first.is_set():  # the first snapshot is the starting state, not a change
             with self._announce_lock:
                 self._first.set()
@@ -245,8 +250,10 @@ class PicoBoard(SensorBackend, LedBackend):
             return
         if self._reconnected or (gap and old != new):
             # after a reconnect, or frames lost: the whole occupancy, what happened meanwhile unknown
+            # (but on a line that stayed up, each change costs the board a frame: no more
+            # changes were missed than frames were lost)
+            self._link_change(True, now, new, old ^ new, lost=None if self._reconnected else lost)
             self._reconnected = False
-            self._link_change(True, now, new, old ^ new)
             return
         for cell in sorted(old ^ new):
             self._emit(cell, cell in new, now)

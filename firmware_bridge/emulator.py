@@ -358,7 +358,7 @@ def board_text(
     n = emu.n_rows
     with emu.matrix.lock:
         closed = set(emu.matrix.closed)
-    leds = emu.leds()
+    leds = emu.leds() if emu.plugged else {}  # unplugged, the Pico has no power: its LEDs are dark
     files = "abcdefghij"[:n]
     width = 9
     lines = [("    " + "".join(f"{f:<{width}}" for f in files)).rstrip()]
@@ -380,6 +380,9 @@ def board_text(
         lines.append(f"{rank + 1:>2}  " + "".join(row_text).rstrip())
     state = "plugged in" if emu.plugged else "UNPLUGGED (the host cannot reach the LEDs)"
     lines.append(f"o piece   . empty square   cable {state}")
-    lines.append(f"LEDs lit: {len(lit)}" + (":" if lit else " (the host has not lit any)"))
+    if not emu.plugged:
+        lines.append("LEDs lit: 0 (no power while unplugged)")
+    else:
+        lines.append(f"LEDs lit: {len(lit)}" + (":" if lit else " (the host has not lit any)"))
     lines.extend(lit)
     return "\n".join(lines)

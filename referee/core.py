@@ -52,14 +52,16 @@ ACTIONS = ("resign", "draw", "result", "new-game")
 class Link:
     """The board's link (DESIGN.md §4): ``down``; ``up`` again, with the whole occupancy
     then (``board`` squares, ``cells`` non-playing cells) — also after frames were lost on
-    a noisy line; ``reconstructed``: a note of the moves an ``up`` recorded (``moves``, as
-    the record wrote them; a replay derives them again from the ``up``)."""
+    a noisy line, with ``lost``, how many frames (the board sends one on every change, so
+    no more moves can hide in the gap); ``reconstructed``: a note of the moves an ``up``
+    recorded (``moves``, as the record wrote them; a replay derives them again)."""
 
     t: float
     state: str
     board: tuple[int, ...] = ()
     cells: tuple[str, ...] = ()
     moves: tuple[str, ...] = ()
+    lost: int | None = None
 
 
 LINK_STATES = ("down", "up", "reconstructed")

@@ -13,7 +13,8 @@ and what the players entered.
 ``link`` lines (a board behind a link, e.g. the Pico's serial line): the link went
 ``down``; it is ``up`` again with the whole occupancy then (``board``: occupied squares,
 ``cells``: occupied non-playing cells, optional) — also written without a ``down`` when
-frames were lost on a noisy line; ``reconstructed`` notes the moves an ``up`` recorded
+frames were lost on a noisy line, with ``lost``, how many (at most that many moves can hide
+in such a gap); ``reconstructed`` notes the moves an ``up`` recorded
 (the replay derives them again from the ``up``).
 
 The header is optional. An optional header field ``board`` lists the occupied squares
@@ -73,6 +74,8 @@ def event_to_json(ev: LogEvent) -> dict[str, Any]:
             link["board"] = sorted(ev.board)
             if ev.cells:
                 link["cells"] = sorted(ev.cells)
+            if ev.lost is not None:
+                link["lost"] = ev.lost
         if ev.state == "reconstructed":
             link["moves"] = list(ev.moves)
         return link
@@ -236,7 +239,10 @@ def _link(obj: dict[str, Any], t: float, n: int, source: str, geo: Any) -> Link:
         if geo.is_playable_cell(f, r):
             raise LogError(n, f"cell {cell!r} is a playing square: list its number in 'board'", source)
         names.append(geo.cell_name(f, r))
-    return Link(t, state, tuple(sorted(set(board))), tuple(sorted(set(names))))
+    lost = obj.get("lost")
+    if lost is not None and (not isinstance(lost, int) or isinstance(lost, bool) or lost < 0):
+        raise LogError(n, f"'lost' must be a number of frames, not {lost!r}", source)
+    return Link(t, state, tuple(sorted(set(board))), tuple(sorted(set(names))), lost=lost)
 
 
 def iter_json_lines(verdicts: Iterable[Any]) -> Iterator[str]:

@@ -12,6 +12,7 @@ from collections.abc import Hashable, Iterable
 
 from board_hal.debounce import DEFAULT_WINDOW, Debouncer, Transition
 from referee.core import Action, Link, Referee
+from referee.reconstruct import MAX_PLIES
 from referee.vocabulary import Verdict
 
 
@@ -62,7 +63,8 @@ class Pipeline:
         initial: dict[Hashable, bool] = {sq: True for sq in link.board}
         initial.update({c: True for c in link.cells})
         self.debouncer = Debouncer(self.debouncer.window, initial)
-        return self.referee.resync(link.board, link.t, link.cells)
+        plies = MAX_PLIES if link.lost is None else min(MAX_PLIES, link.lost)
+        return self.referee.resync(link.board, link.t, link.cells, max_plies=plies)
 
     def run(self, events: Iterable[Transition | Action | Link]) -> list[Verdict]:
         out: list[Verdict] = []

@@ -204,6 +204,7 @@ def test_damas_emulator_board_shows_the_leds() -> None:
         assert "unplugged" in said and not os.path.lexists(port)
         tail = [proc.stdout.readline() for _ in range(11)]
         assert any("UNPLUGGED" in line for line in tail)
+        assert "LEDs lit: 0 (no power while unplugged)" in tail[-1] and not any("from" in line for line in tail)
         proc.stdin.write("plug\nquit\n")
         proc.stdin.flush()
         out, _ = proc.communicate(timeout=10)
@@ -398,6 +399,11 @@ def test_a_noisy_line_records_the_whole_game_or_asks_for_a_restore(tmp_path: Pat
             journal = server.get(f"/games/{state['game']}.pdn")
         finally:
             server.stop()
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "g.sqlite3") as conn:
+        ups = [json.loads(e) for (e,) in conn.execute("SELECT event FROM journal") if '"link"' in e]
+    assert any(u["link"] == "up" and u.get("lost", 0) >= 1 for u in ups)  # frames were lost and reconciled
     lost = emu.stream.written if emu.stream else []
     assert lost  # the firmware did talk
     assert read_pdn(journal)[0].moves and len(read_pdn(journal)[0].moves) == len(texts)
@@ -447,3 +453,25 @@ def test_the_page_shows_the_link_state(tmp_path: Path) -> None:
             finally:
                 browser.close()
         server.stop()
+
+
+def test_the_link_in_board_hal_is_generic() -> None:
+    """Backends wired directly are always up; a link change reaches ``poll_events`` in its
+    place among the transitions, and ``poll`` (older callers) as the cells that changed."""
+    from board_hal.backends import LinkChange
+    from board_hal.simulated import SimulatedBoard
+
+    sim = SimulatedBoard(LAYOUT)
+    io = sim.io()
+    assert io.link == sim.link == "up"
+    sim.lift(22, t=1.0)
+    sim._link_change(False, 2.0)
+    assert io.link == "down"
+    sim._link_change(True, 3.0, frozenset({LAYOUT.cell_of(18), (0, 1)}), {LAYOUT.cell_of(22), LAYOUT.cell_of(18)})
+    assert io.link == "up"
+    events = io.poll_events()
+    assert [type(e).__name__ for e in events] == ["Transition", "LinkStatus", "LinkStatus"]
+    assert events[2] == LinkStatus(3.0, True, frozenset({18}), frozenset({LAYOUT.geometry.cell_name(1, 0)}))
+    sim.transitions.put(LinkChange(4.0, True, frozenset(), ()))
+    sim._link_change(True, 5.0, frozenset({LAYOUT.cell_of(18)}), {LAYOUT.cell_of(22), LAYOUT.cell_of(18)})
+    assert [(t.key, t.occupied) for t in io.poll()] == [(22, False), (18, True)]

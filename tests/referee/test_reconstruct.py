@@ -248,6 +248,26 @@ def test_link_lines_round_trip_and_replay_to_the_same_game() -> None:
     assert event_to_json(Link(2.0, "down")) == {"t": 2.0, "link": "down"}
 
 
+def test_a_gap_of_one_lost_frame_hides_at_most_one_move() -> None:
+    """A noisy line: the board sends a frame on every change, so a single lost frame
+    cannot hide three moves. g3-f4 here also ends like a three-move sequence."""
+    seen, p = line(Position.start("brazilian"), "e3-d4 f6-e5 d4xf6 e7xg5")
+    _, after = line(p, "g3-f4")
+    assert reconstruct(p, after.occupied(), 4).ambiguous
+    events: list[Transition | Link] = []
+    for i, m in enumerate(seen):
+        events += [Transition(i, m.from_square, False), Transition(i + 0.3, m.to_square, True)]
+        events += [Transition(i + 0.5, c, False) for c in m.captured]
+    for lost, made in ((None, []), (4, []), (1, ["g3-f4"])):
+        ref = Referee("brazilian")
+        up = Link(10.0, "up", tuple(sorted(after.occupied())), lost=lost)
+        verdicts = Pipeline(ref).run([*events, up])
+        assert [v.pdn for v in verdicts if isinstance(v, MoveMade) and v.reconstructed] == made
+        assert (ref.report is not None and ref.report.kind is ReportKind.LINK_GAP) == (not made)
+    assert event_to_json(up) == {"t": 10.0, "link": "up", "board": sorted(after.occupied()), "lost": 1}
+    assert parse_log([json.dumps(event_to_json(up))])[1] == [up]
+
+
 @pytest.mark.parametrize(
     ("obj", "error"),
     [
@@ -257,6 +277,7 @@ def test_link_lines_round_trip_and_replay_to_the_same_game() -> None:
         ({"t": 1, "link": "up", "board": [1], "cells": ["a1"]}, "cell 'a1' is a playing square"),
         ({"t": 1, "link": "up", "board": [1], "cells": ["z9"]}, "no cell 'z9'"),
         ({"t": 1, "link": "reconstructed", "moves": [1]}, "'moves' must be a list"),
+        ({"t": 1, "link": "up", "board": [1], "lost": -1}, "'lost' must be a number of frames"),
     ],
 )
 def test_bad_link_lines_name_the_line(obj: dict[str, object], error: str) -> None:
