@@ -11,8 +11,7 @@ from typing import Any
 
 from aiohttp import web
 
-from board_hal.backends import BoardIO
-from board_hal.debounce import Transition
+from board_hal.backends import BoardIO, LinkStatus
 from board_hal.simulated import SimulatedBoard
 from damas.i18n import TERMINATIONS, UI, message
 from damas.session import GameSession, export_game
@@ -263,11 +262,10 @@ def sim_occupancy(session: GameSession, sim: SimulatedBoard) -> None:
 
 
 def reconcile(session: GameSession, io: BoardIO, now: float) -> None:
-    """After a resume, feed what differs between the journal and the real board."""
+    """After a resume, the real board may differ from the journal: the players went on while
+    the program was away. That is a link gap like any other (journalled as the link coming
+    back with the board): the moves made meanwhile are reconstructed when only one sequence
+    explains the board, else the page says what to restore."""
     squares, cells = io.occupied()
-    for sq in sorted(session.raw - squares):
-        session.feed(Transition(now, sq, False))
-    for sq in sorted(squares - session.raw):
-        session.feed(Transition(now, sq, True))
-    for name in sorted(cells ^ session.raw_cells):
-        session.feed(Transition(now, name, name in cells))
+    if squares != session.raw or cells != session.raw_cells:
+        session.feed(LinkStatus(now, True, frozenset(squares), frozenset(cells)))

@@ -475,3 +475,26 @@ def test_the_link_in_board_hal_is_generic() -> None:
     sim.transitions.put(LinkChange(4.0, True, frozenset(), ()))
     sim._link_change(True, 5.0, frozenset({LAYOUT.cell_of(18)}), {LAYOUT.cell_of(22), LAYOUT.cell_of(18)})
     assert [(t.key, t.occupied) for t in io.poll()] == [(22, False), (18, True)]
+
+
+def test_moves_made_while_the_program_was_away_are_reconstructed(tmp_path: Path) -> None:
+    """A restart is a gap too: damas play stopped, the players went on, damas play --resume."""
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        cfg = tmp_path / "pico.toml"
+        cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
+        server = Server(tmp_path / "g.sqlite3", "--config", str(cfg)).start()
+        try:
+            pos = hands(emu, Position.start("brazilian"), "c3-d4")
+            server.wait_for(lambda s: len(s["moves"]) == 1)
+        finally:
+            server.stop()
+        hands(emu, pos, "b6-a5 g3-f4")
+        server.start("--resume")
+        try:
+            state = server.wait_for(lambda s: len(s["moves"]) == 3)
+            assert pdns(state) == ["c3-d4", "b6-a5", "g3-f4"] and state["active"] is None
+            assert state["reports"][-1]["kind"] == "reconstructed"
+            text = server.get(f"/games/{state['game']}.pdn")
+            assert [bool(m.comments) for m in read_pdn(text)[0].moves] == [False, True, True]
+        finally:
+            server.stop()
