@@ -266,6 +266,8 @@ def reconcile(session: GameSession, io: BoardIO, now: float) -> None:
     the program was away. That is a link gap like any other (journalled as the link coming
     back with the board): the moves made meanwhile are reconstructed when only one sequence
     explains the board, else the page says what to restore."""
+    if io.link == "down":
+        return  # not heard from yet: when it is, its link coming up does this
     squares, cells = io.occupied()
     if squares != session.raw or cells != session.raw_cells:
         session.feed(LinkStatus(now, True, frozenset(squares), frozenset(cells)))

@@ -498,3 +498,24 @@ def test_moves_made_while_the_program_was_away_are_reconstructed(tmp_path: Path)
             assert [bool(m.comments) for m in read_pdn(text)[0].moves] == [False, True, True]
         finally:
             server.stop()
+        # restarted while the port leads to something else: nothing is judged from it, the
+        # page says the board is not connected; once the board answers, it catches up
+        emu.unplug()
+        hands(emu, Position.from_fen(pdn_fen(text), "brazilian"), "a5-b4")
+        foreign = ForeignPty(emu.port)
+        try:
+            server.start("--resume")
+        finally:
+            foreign.close()
+        try:
+            state = server.wait_for(lambda s: s["link"]["state"] == "down")
+            assert len(state["moves"]) == 3 and state["active"] is None
+            emu.plug()
+            state = server.wait_for(lambda s: len(s["moves"]) == 4, timeout=15)
+            assert pdns(state)[-1] == "a5-b4" and state["link"]["state"] == "up"
+        finally:
+            server.stop()
+
+
+def pdn_fen(text: str) -> str:
+    return read_pdn(text)[0].game().fen()
