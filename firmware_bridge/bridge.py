@@ -221,8 +221,12 @@ class PicoBoard(SensorBackend, LedBackend):
             self._verified = False
             return
         if self._verified and self._seq is not None and seq != (self._seq + 1) & 0xFFFF:
-            self._gap = True  # the board restarted (or frames were lost): what it saw meanwhile is a result
-            self._lost = None
+            self._gap = True  # frames were lost, or the board restarted: what it saw meanwhile is a result
+            self.stats["gaps"] += 1
+            if seq == 0 or self._lost is None:
+                self._lost = None  # a restart (its counter starts at 0): how much it missed is unknown
+            else:
+                self._lost += (seq - self._seq - 1) & 0xFFFF
         first = not self._verified
         self.info = info
         self._verified = True

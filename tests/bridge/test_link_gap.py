@@ -519,3 +519,43 @@ def test_moves_made_while_the_program_was_away_are_reconstructed(tmp_path: Path)
 
 def pdn_fen(text: str) -> str:
     return read_pdn(text)[0].game().fen()
+
+
+def test_frame_numbers_reveal_lost_frames(tmp_path: Path) -> None:
+    """A scripted board on a pty: a jump in its frame numbers turns the next changed snapshot
+    into a link-up with the whole occupancy and the number of frames lost; a duplicate is
+    dropped; a restart (HELLO numbered 0) makes the loss unknown."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    port = str(tmp_path / "pico")
+    os.symlink(os.ttyname(slave), port)
+    hello = link.pack_hello((1, 0), 8, 8, 64)
+
+    def send(kind: int, seq: int, cells: list[int] | None = None) -> None:
+        payload = hello if kind == link.HELLO else link.pack_snapshot(8, 8, cells or [], 0)
+        os.write(master, link.encode(kind, seq, payload))
+
+    board = PicoBoard(port, 8)
+    io = BoardIO(LAYOUT, board, board)
+    try:
+        threading.Timer(0.2, lambda: (send(link.HELLO, 10), send(link.SNAPSHOT, 11, [0, 2]))).start()
+        board.start(wait=3)
+        assert io.link == "up" and board.snapshot() == {(0, 0), (0, 2)}
+        send(link.SNAPSHOT, 12, [0])  # seen: one change
+        send(link.SNAPSHOT, 15, [2, 4])  # frames 13 and 14 lost
+        send(link.SNAPSHOT, 15, [2, 4])  # a duplicate
+        send(link.SNAPSHOT, 16, [2, 4])  # a heartbeat, nothing changed
+        send(link.HELLO, 0)  # the board restarted...
+        send(link.SNAPSHOT, 1, [4])  # ...and a piece went meanwhile
+        got: list[object] = []
+        wait_until(lambda: got.extend(io.poll_events()) or len(got) >= 3)
+        first, second, third = got[:3]
+        assert not isinstance(first, LinkStatus) and (first.key, first.occupied) == (LAYOUT.key_of(0, 2), False)
+        assert isinstance(second, LinkStatus) and second.up and second.lost == 2
+        assert second.squares == {LAYOUT.key_of(0, 2), LAYOUT.key_of(0, 4)}
+        assert isinstance(third, LinkStatus) and third.lost is None and third.squares == {LAYOUT.key_of(0, 4)}
+        assert board.stats["duplicates"] == 1 and board.stats["gaps"] >= 2
+    finally:
+        io.close()
+        os.close(master)
+        os.close(slave)
