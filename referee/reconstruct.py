@@ -33,6 +33,13 @@ from rules import Move, Position
 
 #: how many plies a reconnect may explain (longer gaps need the position restored)
 MAX_PLIES = 4
+#: positions the search may visit (flying kings on an open board branch widely): a search
+#: cut short cannot prove a sequence unique, so it counts as ambiguous
+MAX_NODES = 200_000
+
+
+class _Cut(Exception):
+    pass
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,8 @@ class Reconstruction:
     target: frozenset[int]
     sequences: tuple[tuple[Move, ...], ...]
     partial: tuple[bool, ...] = ()
+    #: False when the search was cut short (``MAX_NODES``): then nothing is unique
+    complete: bool = True
 
     @property
     def under_way(self) -> bool:
@@ -53,11 +62,11 @@ class Reconstruction:
     @property
     def unique(self) -> bool:
         """Exactly one sequence explains the board (it may be empty: nothing was played)."""
-        return len(self.sequences) == 1
+        return self.complete and len(self.sequences) == 1
 
     @property
     def ambiguous(self) -> bool:
-        return len(self.sequences) > 1
+        return len(self.sequences) > 1 or not self.complete
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -65,7 +74,9 @@ class Reconstruction:
         return self.sequences[0] if self.unique else ()
 
 
-def reconstruct(position: Position, target: Iterable[int], max_plies: int = MAX_PLIES) -> Reconstruction:
+def reconstruct(
+    position: Position, target: Iterable[int], max_plies: int = MAX_PLIES, *, max_nodes: int = MAX_NODES
+) -> Reconstruction:
     """The legal move sequences of at most ``max_plies`` plies from ``position`` whose
     result occupies exactly ``target``, and the sequences of 1 to ``max_plies - 1`` plies
     after which ``target`` is a move under way (the search stops at the second found).
@@ -83,8 +94,12 @@ def reconstruct(position: Position, target: Iterable[int], max_plies: int = MAX_
     # most its landing square after its origin is lifted, and pieces never come back once
     # captured: a branch that cannot reach ``goal`` in the plies left is cut.
     goal_count = len(goal)
+    nodes = [0]
 
     def search(pos: Position, line: tuple[Move, ...], left: int) -> None:
+        nodes[0] += 1
+        if nodes[0] > max_nodes:
+            raise _Cut
         occ = pos.occupied()
         if occ == goal:
             found.append(line)
@@ -99,7 +114,10 @@ def reconstruct(position: Position, target: Iterable[int], max_plies: int = MAX_
             if len(found) > 1:
                 return
 
-    search(position, (), max_plies)
+    try:
+        search(position, (), max_plies)
+    except _Cut:
+        return Reconstruction(goal, tuple(found), tuple(partial), complete=False)
     return Reconstruction(goal, tuple(found), tuple(partial))
 
 
@@ -128,4 +146,4 @@ def under_way(pos: Position, occ: frozenset[int], s: frozenset[int]) -> bool:
     return False
 
 
-__all__ = ["MAX_PLIES", "Reconstruction", "reconstruct"]
+__all__ = ["MAX_NODES", "MAX_PLIES", "Reconstruction", "reconstruct"]

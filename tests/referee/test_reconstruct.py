@@ -294,3 +294,7 @@ def test_the_search_is_bounded_in_a_kings_ending() -> None:
     after = next(c for _m, c in first.children() if not c.has_captures())
     # with two more plies a king can get there in two steps: the board cannot tell
     assert reconstruct(pos, after.occupied(), 4).ambiguous
+    # a search cut short proves nothing unique
+    cut = reconstruct(pos, after.occupied(), 4, max_nodes=5)
+    assert not cut.complete and cut.ambiguous and not cut.unique and cut.moves == ()
+    assert reconstruct(Position.start("brazilian"), line(Position.start("brazilian"), "c3-d4")[1].occupied()).complete
