@@ -913,9 +913,11 @@ class Referee:
                     ReportKind.LINK_GAP,
                     e ^ s,
                     "the moves made while the board was not connected cannot be told apart: "
-                    "restore the last known position (the game on the page)"
-                    + (f": put pieces on {self._names(e - s)}" if e - s else "")
-                    + (f"; remove the pieces from {self._names(s - e)}" if s - e else ""),
+                    "restore the last known position (the game on the page): "
+                    + "; ".join(
+                        ([f"put pieces on {self._names(e - s)}"] if e - s else [])
+                        + ([f"remove the pieces from {self._names(s - e)}"] if s - e else [])
+                    ),
                     missing=e - s,
                     extra=s - e,
                 )
