@@ -4,6 +4,11 @@ Backends deal in physical cells; :class:`BoardIO` maps them through a
 :class:`~board_hal.layout.Layout` to the variant's squares. Hardware callbacks only
 enqueue: transitions go into a thread-safe queue the application drains in one place.
 Every backend is a context manager and ``close()`` may be called twice.
+
+A backend behind a link (the Pico's serial line) reports the link's state: ``link`` is
+``"up"`` or ``"down"`` now, and the queue carries a :class:`LinkChange` when it goes down
+and when it is up again (with the whole occupancy then: what changed meanwhile is known
+only as a result). Backends wired directly (the simulated board, GPIO) are always up.
 """
 
 from __future__ import annotations
@@ -30,6 +35,32 @@ class CellTransition:
     t: float
     cell: Cell
     occupied: bool
+
+
+@dataclass(frozen=True)
+class LinkChange:
+    """The link to a board's sensors went down, or is up again (``cells``: the whole
+    occupancy then; ``changes``: how it differs from the last occupancy reported; ``lost``:
+    when the line stayed up but frames were lost, how many — the board sends one on every
+    change, so no more changes were missed — else None)."""
+
+    t: float
+    up: bool
+    cells: frozenset[Cell] = frozenset()
+    changes: tuple[CellTransition, ...] = ()
+    lost: int | None = None
+
+
+@dataclass(frozen=True)
+class LinkStatus:
+    """A :class:`LinkChange` seen through a layout: ``squares`` and non-playing ``cells``
+    (by name) occupied when the link came back; ``lost``: see :class:`LinkChange`)."""
+
+    t: float
+    up: bool
+    squares: frozenset[int] = frozenset()
+    cells: frozenset[str] = frozenset()
+    lost: int | None = None
 
 
 def stop_worker(stop: threading.Event, thread: threading.Thread | None, timeout: float = 1.0) -> None:
@@ -62,7 +93,27 @@ class SensorBackend(Closable):
     def __init__(self, size: int, clock: Clock = time.monotonic) -> None:
         self.size = size
         self.clock = clock
-        self.transitions: queue.Queue[CellTransition] = queue.Queue()
+        self.transitions: queue.Queue[CellTransition | LinkChange] = queue.Queue()
+        self._link_up = True
+
+    @property
+    def link(self) -> str:
+        """``"up"`` while the sensors are reachable, ``"down"`` while they are not."""
+        return "up" if self._link_up else "down"
+
+    def _link_change(
+        self,
+        up: bool,
+        t: float,
+        cells: frozenset[Cell] = frozenset(),
+        changes: Iterable[Cell] = (),
+        lost: int | None = None,
+    ) -> None:
+        """The link went down, or is up again with ``cells`` occupied (``changes``: the cells
+        that differ from the last occupancy reported)."""
+        self._link_up = up
+        moved = tuple(CellTransition(t, c, c in cells) for c in sorted(changes))
+        self.transitions.put(LinkChange(t, up, frozenset(cells) if up else frozenset(), moved, lost))
 
     def start(self) -> None:
         """Begin reporting (a scanning thread, a serial reader...)."""
@@ -104,21 +155,56 @@ class BoardIO(Closable):
             (squares if isinstance(key, int) else cells).add(key)  # type: ignore[arg-type]
         return squares, cells
 
-    def poll(self, timeout: float | None = None) -> list[Transition]:
-        """Drain the transitions seen so far (waiting up to ``timeout`` for the first)."""
-        out: list[Transition] = []
+    @property
+    def link(self) -> str:
+        """The sensors' link: ``"up"`` or ``"down"`` (always up when wired directly)."""
+        return self.sensors.link
+
+    def _drain(self, timeout: float | None) -> list[CellTransition | LinkChange]:
         try:
             first = self.sensors.transitions.get(timeout=timeout) if timeout else self.sensors.transitions.get_nowait()
         except queue.Empty:
-            return out
+            return []
         items = [first]
         while True:
             try:
                 items.append(self.sensors.transitions.get_nowait())
             except queue.Empty:
                 break
-        for ct in items:
-            out.append(Transition(ct.t, self.layout.key_of(*ct.cell), ct.occupied))
+        return items
+
+    def _square_event(self, ct: CellTransition) -> Transition:
+        return Transition(ct.t, self.layout.key_of(*ct.cell), ct.occupied)
+
+    def poll(self, timeout: float | None = None) -> list[Transition]:
+        """Drain the transitions seen so far (waiting up to ``timeout`` for the first).
+
+        A link that came back shows as the transitions that differ from before; see
+        :meth:`poll_events` for the link's changes themselves."""
+        out: list[Transition] = []
+        for item in self._drain(timeout):
+            if isinstance(item, LinkChange):
+                out.extend(self._square_event(ct) for ct in item.changes)
+            else:
+                out.append(self._square_event(item))
+        return out
+
+    def poll_events(self, timeout: float | None = None) -> list[Transition | LinkStatus]:
+        """Like :meth:`poll`, with the link's changes in their place among the transitions."""
+        out: list[Transition | LinkStatus] = []
+        for item in self._drain(timeout):
+            if isinstance(item, LinkChange):
+                squares: set[int] = set()
+                names: set[str] = set()
+                for cell in item.cells:
+                    key = self.layout.key_of(*cell)
+                    if isinstance(key, int):
+                        squares.add(key)
+                    else:
+                        names.add(key)
+                out.append(LinkStatus(item.t, item.up, frozenset(squares), frozenset(names), item.lost))
+            else:
+                out.append(self._square_event(item))
         return out
 
     def show(self, intents: Iterable[tuple[int, Role]]) -> None:

@@ -54,5 +54,5 @@ def open_board(config: Config, variant: str, *, pin_factory: Any = None, clock: 
             raise ConfigError(f"{config.source}: pico.port: {port} does not exist (is the Pico plugged in?)")
         from firmware_bridge import open_pico
 
-        return open_pico(config, layout)
+        return open_pico(config, layout, clock=clock)
     raise ConfigError(f"{config.source}: unknown backend {config.backend!r}")

@@ -381,10 +381,17 @@ def cmd_recover(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cell_namer(layout: Any) -> Callable[[int | str], str]:
+    """How the emulator names a square: as the variant writes it, or a non-playing cell's name."""
+    geo = layout.geometry
+    algebraic = layout.variant.notation == "algebraic"
+    return lambda k: geo.square_name(k) if algebraic and isinstance(k, int) else str(k)
+
+
 def cmd_emulator(args: argparse.Namespace) -> int:
     """The Pico firmware on a simulated board behind a pseudo-terminal; hands typed on stdin."""
     from board_hal.layout import Layout
-    from firmware_bridge.emulator import Emulator, Faults
+    from firmware_bridge.emulator import Emulator, Faults, board_text
 
     layout = Layout(find_variant(args.variant).name)
     cells = {layout.cell_of(sq) for sq in Position.start(layout.variant).occupied()}
@@ -392,7 +399,7 @@ def cmd_emulator(args: argparse.Namespace) -> int:
     with Emulator(layout.size, cells=cells, faults=faults) as emu:
         print(f"emulated Pico ({layout.size}x{layout.size}, {layout.variant.name} squares) on {emu.port}", flush=True)
         print(f'play on it: damas play --config FILE with [board] backend = "pico" and [pico] port = "{emu.port}"')
-        print("commands: lift SQ | place SQ | reset | unplug | plug | board | quit", flush=True)
+        print("commands: lift SQ | place SQ | reset | unplug | plug | board (pieces and LEDs) | quit", flush=True)
         for line in sys.stdin:
             words = line.split()
             if not words:
@@ -405,12 +412,15 @@ def cmd_emulator(args: argparse.Namespace) -> int:
                 elif cmd == "reset":
                     emu.reset()
                 elif cmd == "unplug":
-                    emu.unplug()
+                    if emu.plugged:
+                        emu.unplug()
+                    print(f"unplugged: {emu.port} is gone until plug", flush=True)
                 elif cmd == "plug":
-                    emu.plug()
+                    if not emu.plugged:
+                        emu.plug()
+                    print(f"plugged in: {emu.port}", flush=True)
                 elif cmd == "board":
-                    squares = [layout.square_of(*c) for c in emu.matrix.closed]
-                    print(" ".join(str(sq) for sq in sorted(q for q in squares if q is not None)), flush=True)
+                    print(board_text(emu, layout.key_of, layout.physical, _cell_namer(layout)), flush=True)
                 elif cmd in ("quit", "exit"):
                     break
                 else:

@@ -51,6 +51,9 @@ UI: dict[str, dict[str, str]] = {
         "variant_brazilian": "Brazilian draughts",
         "variant_international": "International draughts",
         "variant_portuguese": "Portuguese draughts",
+        "link_up": "Board connected",
+        "link_down": "The board is not connected: its LEDs cannot be updated, and the moves made now "
+        "are checked when it is back (if they cannot be told apart, the position must be restored)",
     },
     "pt": {
         "title": "Tabuleiro de damas",
@@ -90,6 +93,9 @@ UI: dict[str, dict[str, str]] = {
         "variant_brazilian": "Damas brasileiras",
         "variant_international": "Damas internacionais",
         "variant_portuguese": "Damas clássicas (portuguesas)",
+        "link_up": "Tabuleiro ligado",
+        "link_down": "O tabuleiro não está ligado: as luzes não podem ser atualizadas, e os lances feitos agora "
+        "são verificados quando voltar (se não se puderem distinguir, a posição terá de ser reposta)",
     },
 }
 
@@ -116,6 +122,9 @@ _PT: dict[str, str] = {
     "irregularity-accepted": "O adversário continuou: a posição irregular fica valendo",
     "restored": "O tabuleiro voltou a corresponder ao jogo",
     "game-over": "A partida terminou: não há mais lances",
+    "reconstructed": "O tabuleiro esteve desligado: lances feitos entretanto registados ({moves})",
+    "link-gap": "Os lances feitos com o tabuleiro desligado não se distinguem: reponha a última posição "
+    "conhecida (a do jogo na página): coloque peças em {missing}; retire as peças de {extra}",
 }
 
 # the banner (and the answer to an action) while the records cannot be written
@@ -162,6 +171,7 @@ def message(report: Report, lang: str, names: Names) -> str:
         missing=names(report.missing) or "-",
         extra=names(report.extra) or "-",
         cells=", ".join(report.cells) or "-",
+        moves=" ".join(str(m) for m in report.params.get("moves", ())) or "-",
     )
 
 

@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from board_hal.backends import BoardIO
+from board_hal.backends import BoardIO, LinkStatus
 from board_hal.debounce import Transition
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
@@ -51,7 +51,7 @@ class PlayApp:
         self.version = 0  # changes whenever what the page or the LEDs show changes
         self._dirty = False  # a push to the page is due
         self._shown: tuple[Any, ...] | None = None  # the view the current version describes
-        self.pending: deque[Transition] = deque()  # what the board saw and could not be journaled yet
+        self.pending: deque[Transition | LinkStatus] = deque()  # what the board saw and could not be journaled yet
         self.write_error: str | None = None  # why the records cannot be written (the board is paused)
         self._retry_at = 0.0
         session.listeners.append(self._changed)
@@ -88,6 +88,8 @@ class PlayApp:
             frozenset(s.raw),
             frozenset(s.raw_cells),
             self.write_error,
+            self.io.link,
+            s.link,
         )
 
     # -- the sensors and the timers ------------------------------------------------------------
@@ -95,7 +97,7 @@ class PlayApp:
         """Feed what the board saw (journalled first: see ``_feed_pending``), then let time pass;
         whenever that changes what is shown, a new version is due (``broadcast``, in the same
         turn, lights it and pushes it)."""
-        self.pending.extend(self.io.poll())
+        self.pending.extend(self.io.poll_events())  # square events, and the link's changes
         self._feed_pending()
         if not self.pending:  # time passes for the referee only once every earlier event is in
             self.session.tick(self.clock())
@@ -369,6 +371,7 @@ class PlayApp:
             ),
             "tags": row.tags,
             "simulated": self.sim is not None,
+            "link": {"state": self.io.link, "since": s.link_since if s.link == self.io.link else None},
             "token_required": bool(self.token),
             "write_error": None
             if self.write_error is None
@@ -387,11 +390,12 @@ def sim_occupancy(session: GameSession, sim: SimulatedBoard) -> None:
 
 
 def reconcile(session: GameSession, io: BoardIO, now: float) -> None:
-    """After a resume, feed what differs between the journal and the real board."""
+    """After a resume, the real board may differ from the journal: the players went on while
+    the program was away. That is a link gap like any other (journalled as the link coming
+    back with the board): the moves made meanwhile are reconstructed when only one sequence
+    explains the board, else the page says what to restore."""
+    if io.link == "down":
+        return  # not heard from yet: when it is, its link coming up does this
     squares, cells = io.occupied()
-    for sq in sorted(session.raw - squares):
-        session.feed(Transition(now, sq, False))
-    for sq in sorted(squares - session.raw):
-        session.feed(Transition(now, sq, True))
-    for name in sorted(cells ^ session.raw_cells):
-        session.feed(Transition(now, name, name in cells))
+    if squares != session.raw or cells != session.raw_cells:
+        session.feed(LinkStatus(now, True, frozenset(squares), frozenset(cells)))

@@ -13,9 +13,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from board_hal.backends import LinkStatus
 from board_hal.debounce import Transition
 from damas.store import GameRow, Store, StoreError
-from referee import Action, GameEnd, MoveMade, Pipeline, Referee, Report, Takeback, Verdict
+from referee import Action, GameEnd, Link, MoveMade, Pipeline, Referee, Report, Takeback, Verdict
 from referee.log import LogError, LogEvent, LogHeader, event_to_json, parse_log
 from rules import Move
 from rules.pdn import PdnGame
@@ -69,6 +70,8 @@ class GameSession:
         self.raw_cells: set[str] = set()
         self._unwritten: list[tuple[Records, GameEnd | None]] = []  # records a failed write left to do
         self.record_error: str | None = None  # why the last write of the records failed
+        self.link = "up"  # the board's link, as journalled
+        self.link_since: float | None = None  # when it last changed
 
     # -- creating and resuming ---------------------------------------------------------------
     @classmethod
@@ -119,7 +122,13 @@ class GameSession:
         return rows
 
     # -- live input ------------------------------------------------------------------------
-    def _apply_raw(self, ev: Transition | Action) -> None:
+    def _apply_raw(self, ev: Transition | Action | Link) -> None:
+        if isinstance(ev, Link):
+            if ev.state in ("up", "down"):
+                self.link, self.link_since = ev.state, ev.t
+            if ev.state == "up":
+                self.raw, self.raw_cells = set(ev.board), set(ev.cells)
+            return
         if isinstance(ev, Action):
             return
         if isinstance(ev.key, str):
@@ -127,9 +136,11 @@ class GameSession:
         else:
             (self.raw.add if ev.occupied else self.raw.discard)(ev.key)  # type: ignore[arg-type]
 
-    def feed(self, ev: Transition | Action) -> list[Verdict]:
+    def feed(self, ev: Transition | Action | LinkStatus) -> list[Verdict]:
         """A raw event: journal it durably, then run it through the pipeline. When it cannot
         be journaled, :class:`StoreError` is raised and nothing has changed."""
+        if isinstance(ev, LinkStatus):
+            return self.link_changed(ev)
         t = max(ev.t, self.last_t)
         if t != ev.t:
             if isinstance(ev, Transition):
@@ -141,6 +152,32 @@ class GameSession:
         self.last_t = t
         self._apply_raw(ev)
         return self._record(self.pipeline.feed(ev))
+
+    def link_changed(self, status: LinkStatus) -> list[Verdict]:
+        """The board's link went down or came back (journalled like any event); after a
+        reconnect the referee reconciles, and the moves it recorded are noted too."""
+        t = max(status.t, self.last_t)
+        if status.up:
+            ev = Link(t, "up", tuple(sorted(status.squares)), tuple(sorted(status.cells)), lost=status.lost)
+        else:
+            ev = Link(t, "down")
+        self.store.append(self.row.id, self.seq, event_to_json(ev))
+        self.seq += 1
+        self.last_t = t
+        self._apply_raw(ev)
+        verdicts = self.pipeline.feed(ev)
+        made = [v.pdn for v in verdicts if isinstance(v, MoveMade) and v.reconstructed]
+        if made:  # a note only (a replay derives the moves again from the "up" line): never fatal
+            try:
+                self.store.append(self.row.id, self.seq, event_to_json(Link(t, "reconstructed", moves=tuple(made))))
+                self.seq += 1
+            except StoreError:
+                pass
+        self._record(verdicts)
+        if not verdicts:  # nothing judged, but the page shows the link's state
+            for listener in list(self.listeners):
+                listener(verdicts)
+        return verdicts
 
     def tick(self, now: float) -> list[Verdict]:
         if now < self.last_t:

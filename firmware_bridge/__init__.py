@@ -10,13 +10,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from board_hal.backends import BoardIO
+    from board_hal.backends import BoardIO, Clock
     from board_hal.config import Config
     from board_hal.layout import Layout
 
 
-def open_pico(config: Config, layout: Layout) -> BoardIO:
-    """The board of a ``backend = "pico"`` configuration (the port found by USB id if unset)."""
+def open_pico(config: Config, layout: Layout, *, clock: Clock | None = None) -> BoardIO:
+    """The board of a ``backend = "pico"`` configuration (the port found by USB id if unset);
+    ``clock`` stamps its events (the app's clock, so they sort with what the players enter)."""
+    import time
+
     from board_hal.backends import BoardIO
     from board_hal.config import ConfigError
     from firmware_bridge.bridge import PicoBoard, find_pico_port
@@ -27,7 +30,9 @@ def open_pico(config: Config, layout: Layout) -> BoardIO:
         port = find_pico_port()
         if port is None:
             raise ConfigError(f"{config.source}: no Raspberry Pi Pico found on USB: plug it in, or set pico.port")
-    board = PicoBoard(port, layout.size, baudrate=pico.baudrate if pico else 115200, looks=config.looks)
+    board = PicoBoard(
+        port, layout.size, baudrate=pico.baudrate if pico else 115200, looks=config.looks, clock=clock or time.monotonic
+    )
     return BoardIO(layout, board, board)
 
 

@@ -5,6 +5,14 @@ real ``/dev/ttyACM0`` work the same). A background reader splits the byte stream
 frames (``link.Deframer``: a damaged frame is dropped, never half-used), turns each
 occupancy snapshot into cell transitions, and reconnects with back-off when the cable is
 unplugged or the board stops answering. The LED frame is re-sent after every reconnect.
+
+After every (re)connect nothing the line says is trusted until the firmware has answered
+HELLO (the protocol version and the matrix size must match): a port path that now leads
+somewhere else (a pseudo-terminal reused by another program, another device) never turns
+into pieces. The link's state is reported (``link``, and a ``LinkChange`` on the queue):
+down when the line is lost, up again with the whole occupancy once the firmware answered.
+A gap in the board's frame numbers (frames lost on a noisy line) is reported the same way
+when the occupancy changed across it: what happened in between is known only as a result.
 """
 
 from __future__ import annotations
@@ -49,13 +57,16 @@ class PicoBoard(SensorBackend, LedBackend):
         clock: Clock = time.monotonic,
         backoff: tuple[float, float] = (0.1, 2.0),
         silence: float = 3.0,
+        hello_every: float = 0.5,
     ) -> None:
         SensorBackend.__init__(self, size, clock)
+        self._link_up = False  # until the firmware has answered and sent its first snapshot
         self.url = url
         self.baudrate = baudrate
         self.looks = dict(looks or DEFAULT_LOOKS)
         self.backoff = backoff
         self.silence = silence
+        self.hello_every = hello_every
         self._state: frozenset[Cell] = frozenset()
         self._serial: Any = None
         self._write_lock = threading.Lock()
@@ -65,7 +76,24 @@ class PicoBoard(SensorBackend, LedBackend):
         self._leds = link.pack_leds([])
         self.info: tuple[Any, ...] | None = None
         self.last_error: tuple[int, str] | None = None
-        self.stats = {"frames": 0, "dropped": 0, "snapshots": 0, "bad_payloads": 0, "connects": 0, "disconnects": 0}
+        self.stats = {
+            "frames": 0,
+            "dropped": 0,
+            "snapshots": 0,
+            "bad_payloads": 0,
+            "connects": 0,
+            "disconnects": 0,
+            "untrusted": 0,  # frames before the firmware answered HELLO (ignored)
+            "gaps": 0,  # jumps in the board's frame numbers (frames lost)
+            "duplicates": 0,
+        }
+        self._announce_lock = threading.Lock()
+        self._started = False  # start() has returned: a late first snapshot is announced
+        self._verified = False  # this connection's firmware answered HELLO
+        self._seq: int | None = None  # the board's last frame number
+        self._gap = False  # frames were lost since the last snapshot
+        self._lost: int | None = 0  # how many (None: unknown, the board restarted)
+        self._reconnected = False  # the next snapshot is the first after a reconnect
         self.accepted: list[bytes] = []  # payloads of accepted snapshots (kept for the tests, last 1000)
         self.connected = threading.Event()
 
@@ -76,6 +104,8 @@ class PicoBoard(SensorBackend, LedBackend):
             self._thread = threading.Thread(target=self._run, name="pico-bridge", daemon=True)
             self._thread.start()
         self._first.wait(wait)
+        with self._announce_lock:
+            self._started = True
 
     def _open(self) -> Any:
         import serial
@@ -96,12 +126,19 @@ class PicoBoard(SensorBackend, LedBackend):
             with self._write_lock:
                 self._serial = ser
             self.connected.set()
+            self._verified = False
+            self._seq = None
             try:
                 self._session(ser)
             except Exception:  # unplugged, reset, I/O error: start over
                 pass
             finally:
                 self.connected.clear()
+                self._verified = False
+                if self._first.is_set():
+                    self._reconnected = True
+                if self._link_up:
+                    self._link_change(False, self.clock())
                 with self._write_lock:
                     self._serial = None
                 with contextlib.suppress(Exception):
@@ -113,41 +150,89 @@ class PicoBoard(SensorBackend, LedBackend):
     def _session(self, ser: Any) -> None:
         deframer = link.Deframer()
         self._send(link.HELLO)
-        self._send(link.LEDS, self._leds)
-        last_frame = time.monotonic()
+        last_frame = opened = last_hello = time.monotonic()
         poked = False
         while not self._stop.is_set():
             data = ser.read(max(1, ser.in_waiting))
             now = time.monotonic()
             if data:
                 dropped = deframer.dropped
-                for kind, _seq, payload in deframer.feed(data):
+                for kind, seq, payload in deframer.feed(data):
                     self.stats["frames"] += 1
-                    last_frame = now
-                    poked = False
-                    self._handle(kind, payload)
+                    if self._verified:
+                        last_frame = now
+                        poked = False
+                    self._handle(kind, seq, payload)
                 self.stats["dropped"] += deframer.dropped - dropped
-            elif now - last_frame > self.silence:
+            if not self._verified:
+                # whatever is on the line is not trusted until the firmware says who it is
+                if now - opened > self.silence:
+                    return  # no firmware answered: reconnect
+                if now - last_hello >= self.hello_every:
+                    self._send(link.HELLO)
+                    last_hello = now
+            elif not data and now - last_frame > self.silence:
                 if poked:
                     return  # no answer: reconnect
                 self._send(link.HELLO)
                 poked = True
                 last_frame = now
 
-    def _handle(self, kind: int, payload: bytes) -> None:
+    def _handle(self, kind: int, seq: int, payload: bytes) -> None:
         try:
+            if kind == link.HELLO:
+                self._hello(seq, payload)
+                return
+            if not self._verified:
+                self.stats["untrusted"] += 1
+                return
+            if self._seq is not None:
+                expected = (self._seq + 1) & 0xFFFF
+                if seq == self._seq:
+                    self.stats["duplicates"] += 1
+                    return
+                if seq != expected:
+                    self.stats["gaps"] += 1
+                    self._gap = True
+                    if self._lost is not None:
+                        self._lost += (seq - expected) & 0xFFFF
+            self._seq = seq
             if kind == link.SNAPSHOT:
                 rows, cols, cells, _uptime = link.unpack_snapshot(payload)
                 if rows != self.size or cols != self.size:
                     self.last_error = (0, f"the board reports {rows}x{cols}, the layout needs {self.size}x{self.size}")
                     return
                 self._snapshot(frozenset(divmod(i, cols) for i in cells), payload)
-            elif kind == link.HELLO:
-                self.info = link.unpack_hello(payload)
             elif kind == link.ERROR:
                 self.last_error = link.unpack_error(payload)
         except ValueError:
             self.stats["bad_payloads"] += 1
+
+    def _hello(self, seq: int, payload: bytes) -> None:
+        """The firmware says who it is: trusted from now on if it is ours, and this size."""
+        info = link.unpack_hello(payload)
+        proto, _fw, rows, cols, _leds = info
+        if proto != link.VERSION or rows != self.size or cols != self.size:
+            self.last_error = (
+                0,
+                f"the board on {self.url} answers protocol {proto}, {rows}x{cols}; "
+                f"this host needs protocol {link.VERSION}, {self.size}x{self.size}",
+            )
+            self._verified = False
+            return
+        if self._verified and self._seq is not None and seq != (self._seq + 1) & 0xFFFF:
+            self._gap = True  # frames were lost, or the board restarted: what it saw meanwhile is a result
+            self.stats["gaps"] += 1
+            if seq == 0 or self._lost is None:
+                self._lost = None  # a restart (its counter starts at 0): how much it missed is unknown
+            else:
+                self._lost += (seq - self._seq - 1) & 0xFFFF
+        first = not self._verified
+        self.info = info
+        self._verified = True
+        self._seq = seq
+        if first:
+            self._send(link.LEDS, self._leds)  # the LEDs as they should be, now that it is ours
 
     def _snapshot(self, new: frozenset[Cell], payload: bytes) -> None:
         self.stats["snapshots"] += 1
@@ -156,10 +241,25 @@ class PicoBoard(SensorBackend, LedBackend):
         now = self.clock()
         old = self._state
         self._state = new
+        gap, self._gap = self._gap, False
+        lost, self._lost = self._lost, 0
         if not self._first.is_set():  # the first snapshot is the starting state, not a change
-            self._first.set()
+            with self._announce_lock:
+                self._first.set()
+                late = self._started
+            if late:  # start() gave up waiting: the board arrives now
+                self._link_change(True, now, new, old ^ new)
+            else:
+                self._link_up = True
             return
-        for cell in sorted(old ^ new):  # after a reconnect: what changed while the line was down
+        if self._reconnected or (gap and old != new):
+            # after a reconnect, or frames lost: the whole occupancy, what happened meanwhile unknown
+            # (but on a line that stayed up, each change costs the board a frame: no more
+            # changes were missed than frames were lost)
+            self._link_change(True, now, new, old ^ new, lost=None if self._reconnected else lost)
+            self._reconnected = False
+            return
+        for cell in sorted(old ^ new):
             self._emit(cell, cell in new, now)
 
     def _send(self, kind: int, payload: bytes = b"") -> bool:
@@ -183,7 +283,8 @@ class PicoBoard(SensorBackend, LedBackend):
             look = self.looks[role]
             entries.append((r * self.size + c, *look.colour, PATTERNS[look.pattern]))
         self._leds = link.pack_leds(sorted(entries))
-        self._send(link.LEDS, self._leds)
+        if self._verified:  # else it goes out once the firmware has answered
+            self._send(link.LEDS, self._leds)
 
     def configure(self, scan_hz: int = 200, debounce_ms: int = 20, heartbeat_ms: int = 500) -> bool:
         return self._send(link.CONFIG, link.pack_config(scan_hz, debounce_ms, heartbeat_ms))

@@ -5,7 +5,8 @@ host talks to it through a real serial device path.
 ``machine``, ``neopixel`` and ``micropython`` are small fakes here; the firmware file and
 the codec (``link.py``) run unchanged. Faults can be injected on the line, the firmware
 can be reset mid-stream, and the "cable" unplugged and plugged back (the port path is a
-symlink that then points at a new pseudo-terminal).
+symlink: removed on unplug, as a real device node disappears, so nothing opens a freed
+pseudo-terminal another program may have taken; plugging in makes a new one).
 """
 
 from __future__ import annotations
@@ -223,6 +224,8 @@ class Emulator:
 
     def unplug(self) -> None:
         self._halt()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.port)  # the device is gone: its path too
         if self._fds is not None:
             for fd in self._fds:
                 os.close(fd)
@@ -314,5 +317,72 @@ class Emulator:
             time.sleep(step)
 
     def leds(self) -> dict[int, tuple[int, int, int, int]]:
-        """What the host asked the LEDs to show (cell -> r, g, b, pattern)."""
+        """What the host asked the LEDs to show (cell index -> r, g, b, pattern)."""
         return dict(self.firmware.leds) if self.firmware else {}
+
+    @property
+    def plugged(self) -> bool:
+        return self._fds is not None
+
+
+#: short names of the LED roles for the grid (the list under it gives the full ones)
+SHORT = {"must-capture": "must", "capturable": "capt", "remove": "remove", "missing": "missing", "error": "error"}
+PATTERN_NAMES = {link.OFF: "off", link.STEADY: "steady", link.SLOW: "slow blink", link.FAST: "fast blink"}
+
+
+def led_label(r: int, g: int, b: int, pattern: int) -> str:
+    """The LED role a colour and pattern show with the default looks, else ``#rrggbb``."""
+    from board_hal.leds import DEFAULT_LOOKS, Pattern
+
+    patterns = {Pattern.OFF: link.OFF, Pattern.STEADY: link.STEADY, Pattern.SLOW: link.SLOW, Pattern.FAST: link.FAST}
+    for role, look in DEFAULT_LOOKS.items():
+        if look.colour == (r, g, b) and patterns[look.pattern] == pattern:
+            return role.value
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def board_text(
+    emu: Emulator,
+    key_of: Callable[[int, int], int | str],
+    physical: Callable[[int, int], Cell],
+    name_of: Callable[[int | str], str],
+) -> str:
+    """The emulated board as a user at the real one would see it: a grid from White's side
+    (rank 1 at the bottom), each square with its piece (``o``) or none (``.``) and the LED
+    under it (its role, or its colour when the host uses its own colours), then the lit
+    LEDs one per line with colour and pattern.
+
+    ``key_of(row, col)``: the square number or cell name of a physical cell; ``physical(file,
+    rank)``: the physical cell under a board coordinate; ``name_of(key)``: how to name a square.
+    """
+    n = emu.n_rows
+    with emu.matrix.lock:
+        closed = set(emu.matrix.closed)
+    leds = emu.leds() if emu.plugged else {}  # unplugged, the Pico has no power: its LEDs are dark
+    files = "abcdefghij"[:n]
+    width = 9
+    lines = [("    " + "".join(f"{f:<{width}}" for f in files)).rstrip()]
+    lit: list[str] = []
+    for rank in range(n - 1, -1, -1):
+        row_text = []
+        for file in range(n):
+            cell = physical(file, rank)
+            key = key_of(*cell)
+            piece = "o" if cell in closed else ("." if isinstance(key, int) else " ")
+            entry = leds.get(cell[0] * emu.n_cols + cell[1])
+            label = ""
+            if entry is not None and entry[3] != link.OFF:
+                full = led_label(*entry)
+                label = SHORT.get(full, full)
+                r, g, b, pattern = entry
+                lit.append(f"  {name_of(key)}: {full} (#{r:02x}{g:02x}{b:02x}, {PATTERN_NAMES.get(pattern, '?')})")
+            row_text.append(f"{piece} {label:<{width - 2}}")
+        lines.append(f"{rank + 1:>2}  " + "".join(row_text).rstrip())
+    state = "plugged in" if emu.plugged else "UNPLUGGED (the host cannot reach the LEDs)"
+    lines.append(f"o piece   . empty square   cable {state}")
+    if not emu.plugged:
+        lines.append("LEDs lit: 0 (no power while unplugged)")
+    else:
+        lines.append(f"LEDs lit: {len(lit)}" + (":" if lit else " (the host has not lit any)"))
+    lines.extend(lit)
+    return "\n".join(lines)

@@ -8,9 +8,10 @@
 ['32-28']
 """
 
-from referee.core import ACTIONS, MODES, Action, Referee
+from referee.core import ACTIONS, LINK_STATES, MODES, Action, Link, Referee
 from referee.log import LogError, LogHeader, dump_log, parse_log
 from referee.pipeline import Pipeline
+from referee.reconstruct import Reconstruction, reconstruct
 from referee.vocabulary import (
     TERMINATIONS,
     GameEnd,
@@ -25,15 +26,18 @@ from referee.vocabulary import (
 
 __all__ = [
     "ACTIONS",
+    "LINK_STATES",
     "MODES",
     "TERMINATIONS",
     "Action",
     "GameEnd",
     "LedIntent",
+    "Link",
     "LogError",
     "LogHeader",
     "MoveMade",
     "Pipeline",
+    "Reconstruction",
     "Referee",
     "Report",
     "ReportKind",
@@ -42,4 +46,5 @@ __all__ = [
     "Verdict",
     "dump_log",
     "parse_log",
+    "reconstruct",
 ]

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from board_hal.debounce import Transition
+from referee.reconstruct import MAX_PLIES, reconstruct
 from referee.vocabulary import GameEnd, LedIntent, MoveMade, Report, ReportKind, Role, Takeback, Verdict
 from rules import CaptureLaw, Color, Game, Move, Position, find_variant
 from rules.engine import engine_for
@@ -45,6 +46,27 @@ class Action:
 
 
 ACTIONS = ("resign", "draw", "result", "new-game")
+
+
+@dataclass(frozen=True)
+class Link:
+    """The board's link (DESIGN.md §4): ``down``; ``up`` again, with the whole occupancy
+    then (``board`` squares, ``cells`` non-playing cells) — also after frames were lost on
+    a noisy line, with ``lost``, how many frames (the board sends one on every change, so
+    no more moves can hide in the gap); ``reconstructed``: a note of the moves an ``up``
+    recorded (``moves``, as the record wrote them; a replay derives them again)."""
+
+    t: float
+    state: str
+    board: tuple[int, ...] = ()
+    cells: tuple[str, ...] = ()
+    moves: tuple[str, ...] = ()
+    lost: int | None = None
+
+
+LINK_STATES = ("down", "up", "reconstructed")
+#: the PDN comment on a move recorded from the occupancy after a link gap
+RECONSTRUCTED_COMMENT = "reconstructed: played while the board was not connected"
 
 
 def _key(ev: Transition) -> int:
@@ -132,6 +154,8 @@ class Referee:
         self._cache: dict[Position, list[_Candidate]] = {}
         self._free = engine_for(dataclasses.replace(self.variant, capture_law=CaptureLaw.FREE, name="free"))
         self.t = 0.0
+        self.reconstructed: set[int] = set()  # plies recorded from the occupancy after a link gap
+        self._batch: tuple[Move, ...] = ()  # the moves the last reconnect recorded (lit until the next move)
 
     # -- helpers ---------------------------------------------------------------------------
     @property
@@ -251,6 +275,7 @@ class Referee:
             self._deadline = None
             self._irregular = None
             self.clock.clear()
+            self.reconstructed.clear()
             self._setup = frozenset(self.occupied) != self.position.occupied()
             self._evaluate(out)
             return
@@ -495,6 +520,7 @@ class Referee:
         self.game.pop()
         if self.clock:
             self.clock.pop()
+        self.reconstructed.discard(ply)
         out.append(Takeback(ply, self.t))
         if self.report is not None:
             self._clear_report(out)
@@ -828,13 +854,110 @@ class Referee:
                 if self.hints and self.mode == "casual":
                     put({c.dest for c in live if c.origin in origins and c.dest not in s}, Role.HINT)
         elif self.game.move_stack:
-            last = self.game.move_stack[-1]
-            put((last.from_square,), Role.FROM)
-            put((last.to_square,), Role.TO)
+            n = len(self._batch)
+            shown = self._batch if n > 1 and tuple(self.game.move_stack[-n:]) == self._batch else ()
+            for last in reversed(shown or self.game.move_stack[-1:]):  # after a reconnect: every move it recorded
+                put((last.from_square,), Role.FROM)
+                put((last.to_square,), Role.TO)
         return [LedIntent(sq, role) for sq, role in sorted(out.items())]
 
     # -- record -------------------------------------------------------------------------------
     def pdn_game(self, tags: dict[str, str] | None = None) -> PdnGame:
         """The game as recorded so far (set-ups for accepted irregularities)."""
         pg = PdnGame.from_game(self.game, tags)
+        for ply in sorted(self.reconstructed):
+            if ply <= len(pg.moves):
+                pg.moves[ply - 1].comments.append(RECONSTRUCTED_COMMENT)
         return pg
+
+    # -- after a link gap ---------------------------------------------------------------------
+    def resync(
+        self, board: Iterable[int], t: float, cells: Iterable[str] = (), *, max_plies: int = MAX_PLIES
+    ) -> list[Verdict]:
+        """The board reports its whole occupancy after a gap (its link was down, or frames
+        were lost): what happened meanwhile is unknown but the result.
+
+        When exactly one sequence of legal moves (up to ``max_plies``) leads there from the
+        last known position, the moves are recorded, marked reconstructed. When several do,
+        nothing is recorded: a ``link-gap`` report asks for the last known position back
+        (unless the board may simply be part-way through a move). Anything else (a move
+        under way, a longer gap) is the board as it is now, judged as usual (restore
+        guidance once it has been still).
+        """
+        out = self.tick(t)
+        self.t = max(self.t, t)
+        s = frozenset(board)
+        new_cells = set(cells)
+        changed = [Transition(self.t, sq, sq in s) for sq in sorted(s ^ frozenset(self.occupied))]
+        if not changed and new_cells == self.cells:
+            return out
+        self.occupied = set(s)
+        self.cells = new_cells
+        e = self.position.occupied()
+        under_way = any(c.in_progress(s) and c.after != s for c in self._cands(self.position))  # a piece in the hand
+        if not (self._setup or self.ended or self.cells or under_way) and s != e:
+            found = reconstruct(self.position, s, max_plies)
+            if found.unique:
+                self._record_gap(found.moves, out)
+                if found.under_way:  # then the next move is under way: judged as usual
+                    self.events = [Transition(self.t, sq, sq in s) for sq in sorted(s ^ self.position.occupied())]
+                    self._evaluate(out)
+                return out
+            if found.ambiguous:
+                self.events.clear()
+                self._irregular = None
+                self._deadline = None
+                self._reported = ("link-gap", s)
+                self._emit_report(
+                    out,
+                    ReportKind.LINK_GAP,
+                    e ^ s,
+                    "the moves made while the board was not connected cannot be told apart: "
+                    "restore the last known position (the game on the page): "
+                    + "; ".join(
+                        ([f"put pieces on {self._names(e - s)}"] if e - s else [])
+                        + ([f"remove the pieces from {self._names(s - e)}"] if s - e else [])
+                    ),
+                    missing=e - s,
+                    extra=s - e,
+                )
+                return out
+        self.events.extend(changed)
+        self._evaluate(out)
+        return out
+
+    def _record_gap(self, moves: tuple[Move, ...], out: list[Verdict]) -> None:
+        """Record the moves a reconnect found, marked reconstructed."""
+        if self.report is not None:
+            self._clear_report(out)
+        texts = []
+        pos = self.position
+        for m in moves:
+            texts.append(pos.move_pdn(m))
+            pos = pos.apply(m)
+        self._emit_report(
+            out,
+            ReportKind.RECONSTRUCTED,
+            {sq for m in moves for sq in (m.from_square, m.to_square)},
+            f"the board was not connected: {len(moves)} move{'s' if len(moves) != 1 else ''} "
+            f"made meanwhile recorded ({' '.join(texts)})",
+            active=False,
+            params={"moves": texts},
+        )
+        self.events.clear()
+        self._irregular = None
+        self._deadline = None
+        self._reported = None
+        self._touch_noticed.clear()
+        pushed = []
+        for m, text in zip(moves, texts, strict=True):
+            if self.ended:  # a draw rule ended the game part-way: the rest are moves after the end
+                self._evaluate(out)
+                break
+            route = self.game.push(m)
+            pushed.append(route)
+            self.clock.append(self.t)
+            self.reconstructed.add(self.game.ply)
+            out.append(MoveMade(self.game.ply, route, text, self.t, reconstructed=True))
+            self._end(out)
+        self._batch = tuple(pushed)

@@ -6,6 +6,16 @@ and what the players entered.
     {"t": 0.640, "square": 17, "event": "place"}
     {"t": 9.120, "cell": "b1", "event": "place"}
     {"t": 95.00, "action": "resign", "side": "black"}
+    {"t": 97.50, "link": "down"}
+    {"t": 130.2, "link": "up", "board": [1, 2, 3, 18], "cells": ["b1"]}
+    {"t": 130.2, "link": "reconstructed", "moves": ["c3-d4", "f6-e5"]}
+
+``link`` lines (a board behind a link, e.g. the Pico's serial line): the link went
+``down``; it is ``up`` again with the whole occupancy then (``board``: occupied squares,
+``cells``: occupied non-playing cells, optional) — also written without a ``down`` when
+frames were lost on a noisy line, with ``lost``, how many (at most that many moves can hide
+in such a gap); ``reconstructed`` notes the moves an ``up`` recorded
+(the replay derives them again from the ``up``).
 
 The header is optional. An optional header field ``board`` lists the occupied squares
 when the log starts (default: the start position, already set up). A malformed log
@@ -21,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from board_hal.debounce import Transition
-from referee.core import ACTIONS, MODES, Action
+from referee.core import ACTIONS, LINK_STATES, MODES, Action, Link
 from rules import Color, DraughtsError, Position, find_variant, geometry_for, parse_result
 
 LOG_FORMAT = 1
@@ -54,10 +64,21 @@ class LogHeader:
         return out
 
 
-LogEvent = Transition | Action
+LogEvent = Transition | Action | Link
 
 
 def event_to_json(ev: LogEvent) -> dict[str, Any]:
+    if isinstance(ev, Link):
+        link: dict[str, Any] = {"t": round(ev.t, 4), "link": ev.state}
+        if ev.state == "up":
+            link["board"] = sorted(ev.board)
+            if ev.cells:
+                link["cells"] = sorted(ev.cells)
+            if ev.lost is not None:
+                link["lost"] = ev.lost
+        if ev.state == "reconstructed":
+            link["moves"] = list(ev.moves)
+        return link
     if isinstance(ev, Action):
         out: dict[str, Any] = {"t": round(ev.t, 4), "action": ev.action}
         if ev.side is not None:
@@ -113,6 +134,9 @@ def parse_log(
             squares = geo
         if "action" in obj:
             events.append(_action(obj, float(t), n, source))
+            continue
+        if "link" in obj:
+            events.append(_link(obj, float(t), n, source, squares))
             continue
         ev = obj.get("event")
         if ev not in ("lift", "place"):
@@ -185,6 +209,40 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
         except ValueError:
             raise LogError(n, f"invalid result {result!r}", source) from None
     return Action(t, name, side, result)
+
+
+def _link(obj: dict[str, Any], t: float, n: int, source: str, geo: Any) -> Link:
+    state = obj["link"]
+    if state not in LINK_STATES:
+        raise LogError(n, f"unknown link state {state!r} ({', '.join(LINK_STATES)})", source)
+    if state == "down":
+        return Link(t, state)
+    if state == "reconstructed":
+        moves = obj.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise LogError(n, f"'moves' must be a list of moves, not {moves!r}", source)
+        return Link(t, state, moves=tuple(moves))
+    board = obj.get("board")
+    if not isinstance(board, list) or not all(
+        isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= geo.count for x in board
+    ):
+        raise LogError(n, f"link up needs 'board', a list of square numbers (1-{geo.count}), not {board!r}", source)
+    cells = obj.get("cells", [])
+    names = []
+    if not isinstance(cells, list):
+        raise LogError(n, f"'cells' must be a list of cell names, not {cells!r}", source)
+    for cell in cells:
+        try:
+            f, r = geo.parse_cell(str(cell))
+        except DraughtsError:
+            raise LogError(n, f"no cell {cell!r} on a {geo.size}x{geo.size} board", source) from None
+        if geo.is_playable_cell(f, r):
+            raise LogError(n, f"cell {cell!r} is a playing square: list its number in 'board'", source)
+        names.append(geo.cell_name(f, r))
+    lost = obj.get("lost")
+    if lost is not None and (not isinstance(lost, int) or isinstance(lost, bool) or lost < 0):
+        raise LogError(n, f"'lost' must be a number of frames, not {lost!r}", source)
+    return Link(t, state, tuple(sorted(set(board))), tuple(sorted(set(names))), lost=lost)
 
 
 def iter_json_lines(verdicts: Iterable[Any]) -> Iterator[str]:

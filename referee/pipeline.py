@@ -11,7 +11,8 @@ import math
 from collections.abc import Hashable, Iterable
 
 from board_hal.debounce import DEFAULT_WINDOW, Debouncer, Transition
-from referee.core import Action, Referee
+from referee.core import Action, Link, Referee
+from referee.reconstruct import MAX_PLIES
 from referee.vocabulary import Verdict
 
 
@@ -38,8 +39,12 @@ class Pipeline:
         out += self.referee.tick(now)
         return out
 
-    def feed(self, event: Transition | Action) -> list[Verdict]:
+    def feed(self, event: Transition | Action | Link) -> list[Verdict]:
         out = self.advance(event.t)
+        if isinstance(event, Link):
+            if event.state == "up":
+                out += self.resync(event)
+            return out
         if isinstance(event, Action):
             out += self.referee.feed(event)
         else:
@@ -52,7 +57,16 @@ class Pipeline:
         end = math.inf if now is None else now
         return self.advance(end)
 
-    def run(self, events: Iterable[Transition | Action]) -> list[Verdict]:
+    def resync(self, link: Link) -> list[Verdict]:
+        """The board's whole occupancy after a gap: it replaces whatever was still
+        settling (the board debounces too), and the referee reconciles."""
+        initial: dict[Hashable, bool] = {sq: True for sq in link.board}
+        initial.update({c: True for c in link.cells})
+        self.debouncer = Debouncer(self.debouncer.window, initial)
+        plies = MAX_PLIES if link.lost is None else min(MAX_PLIES, link.lost)
+        return self.referee.resync(link.board, link.t, link.cells, max_plies=plies)
+
+    def run(self, events: Iterable[Transition | Action | Link]) -> list[Verdict]:
         out: list[Verdict] = []
         for ev in events:
             out += self.feed(ev)

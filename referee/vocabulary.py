@@ -39,6 +39,8 @@ class ReportKind(enum.Enum):
     IRREGULARITY_ACCEPTED = "irregularity-accepted"  # tournament: the opponent played on; it stands
     RESTORED = "restored"  # the board matches the game again; the last report is cleared
     GAME_OVER = "game-over"  # pieces moved after the end of the game
+    RECONSTRUCTED = "reconstructed"  # the board's link came back: the moves made meanwhile were recorded
+    LINK_GAP = "link-gap"  # the link came back, but the moves made meanwhile cannot be told: restore
 
 
 @dataclass(frozen=True)
@@ -82,9 +84,11 @@ class MoveMade:
     move: Move
     pdn: str
     t: float
+    #: made while the board's link was down, recorded from the occupancy it reported after
+    reconstructed: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "type": "move",
             "ply": self.ply,
             "move": self.pdn,
@@ -93,6 +97,9 @@ class MoveMade:
             "captured": list(self.move.captured),
             "t": round(self.t, 3),
         }
+        if self.reconstructed:
+            out["reconstructed"] = True
+        return out
 
 
 @dataclass(frozen=True)

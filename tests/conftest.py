@@ -11,6 +11,8 @@ fails it under CI (``CI=true``).
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,3 +38,55 @@ def shared_path(*parts: str) -> Path:
 @pytest.fixture
 def shared() -> Path:
     return shared_path()
+
+
+# -- a real browser: Debian's Chromium driven by Playwright (executable_path; it downloads no
+# browser). Without Chromium a browser test skips with the reason, and fails under CI. ----------
+CHROMIUM = os.environ.get("DAMAS_CHROMIUM", "/usr/bin/chromium")
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+
+
+def _browser_available() -> str | None:
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set DAMAS_CHROMIUM)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed"
+    return None
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    missing = _browser_available()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    from playwright.sync_api import Browser
+
+    assert isinstance(browser, Browser)
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True, locale="en-US")
+    yield context.new_page()
+    context.close()

@@ -126,6 +126,7 @@ function render() {
     status = `${state.ui.over}: <span class="result">${state.result}</span>` + (state.termination ? ` (${state.termination})` : "");
   }
   $("status").innerHTML = status;
+  renderLink();
   const active = $("active");
   if (state.active) { active.textContent = state.active.message; active.style.display = "block"; active.dataset.kind = state.active.kind; }
   else { active.style.display = "none"; active.dataset.kind = ""; }
@@ -186,6 +187,24 @@ function writeBanner() {
     aside.insertBefore(el, aside.firstChild);
   }
   return el;
+}
+
+// the board's link (a board behind a serial line, the Pico): while it is out its LEDs cannot be reached
+function renderLink() {
+  let box = $("link");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "link";
+    box.setAttribute("role", "status");
+    $("status").before(box);
+  }
+  const link = state.link || { state: "up" };
+  const down = link.state === "down";
+  box.dataset.state = link.state;
+  box.textContent = down ? state.ui.link_down : state.ui.link_up;
+  box.style.cssText = down
+    ? "display:block;background:#b00020;color:#fff;padding:.5em .7em;border-radius:4px;font-weight:bold;margin-bottom:.5em"
+    : "display:" + (state.simulated ? "none" : "block") + ";color:#1b7a2f;font-size:.9em;margin-bottom:.3em";
 }
 
 function renderSetup() {

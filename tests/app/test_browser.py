@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from rules.pdn import read_game
-from tests.app.conftest import OUTPUT
 from tests.app.server import Server
+from tests.conftest import OUTPUT
 
 FEN = "W:W13,24,28:B16,27"  # a5, g3, h2 against g5, f2
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.conftest import OUTPUT
 from tests.app.server import Server
+from tests.conftest import OUTPUT
 
 
 def centre(page: object, square: int) -> tuple[float, float]:
