@@ -341,7 +341,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                     if not args.all:
                         raise
                     notes.append(f"game {i}: {exc}")
-            text = write_pdn(games)
+            text = write_pdn(games, args.result_style, compat=args.compat)
         except StoreError as exc:
             raise UserError(str(exc)) from None
         _report_damage(store, notes, ": exported what could be read" if notes else "")
@@ -528,6 +528,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", nargs="?", type=int, help="the game's id (default: the latest game)")
     p.add_argument("--all", action="store_true", help="every game")
     p.add_argument("-o", "--output", help="file to write (default: standard output)")
+    p.add_argument(
+        "--compat",
+        action="store_true",
+        help="for readers without PDN 3.0 set-ups (pydraughts, py-draughts): a game with a mid-game "
+        "set-up becomes consecutive games, each later part with a FEN tag and an Annotator note",
+    )
+    p.add_argument(
+        "--result-style",
+        choices=("variant", "2-0", "1-0"),
+        default="variant",
+        help="results as the variant writes them (default: 2-0/1-1 for International, 1-0/1/2-1/2 for "
+        "8x8), or always 2-0 style, or always 1-0 style",
+    )
     p.add_argument("--db", help="the game database")
     p.set_defaults(func=cmd_export)
 
