@@ -286,6 +286,31 @@ def cmd_play(args: argparse.Namespace) -> int:
     return serve(args)
 
 
+def _shipped(source: str, installed: Path, name: str) -> Path:
+    """A file the repository keeps in ``source`` (a folder at its top) and an installed wheel
+    carries in ``installed`` (pyproject's package-dir mapping)."""
+    in_tree = Path(__file__).resolve().parents[1] / source / name
+    return in_tree if in_tree.is_file() else installed / name
+
+
+def cmd_deploy(args: argparse.Namespace) -> int:
+    """Print the files a Raspberry Pi installation needs, as the installed package carries them."""
+    import board_hal
+
+    examples = ("simulated", "gpio-8x8", "gpio-10x10", "pico")
+    here = Path(__file__).resolve().parent
+    if args.what == "unit":
+        path = _shipped("deploy", here / "deploy", "damas.service")
+    elif args.what == "udev":
+        path = _shipped("deploy", here / "deploy", "99-damas-pico.rules")
+    elif args.what in examples:
+        path = _shipped("hardware", Path(board_hal.__file__).resolve().parent / "examples", f"{args.what}.toml")
+    else:
+        raise UserError(f"nothing called {args.what!r} to print (unit, udev, or one of: {', '.join(examples)})")
+    sys.stdout.write(path.read_text(encoding="utf-8"))
+    return 0
+
+
 def cmd_games(args: argparse.Namespace) -> int:
     """List the recorded games."""
     import datetime
@@ -518,6 +543,15 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--no-resume", dest="resume", action="store_false", help="start a new game")
     p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser(
+        "deploy",
+        help="print the systemd unit, the udev rule or an example board configuration",
+        description="Print a file a Pi installation needs (deploy/README.md says where each goes). "
+        "Example: damas deploy unit | sudo tee /etc/systemd/system/damas.service",
+    )
+    p.add_argument("what", help="unit, udev, or an example configuration: simulated, gpio-8x8, gpio-10x10, pico")
+    p.set_defaults(func=cmd_deploy)
 
     p = sub.add_parser("games", help="list the recorded games")
     p.add_argument("--db", help="the game database")

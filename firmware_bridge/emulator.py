@@ -27,7 +27,17 @@ from typing import Any
 
 from firmware_bridge import link
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "hardware" / "firmware"
+
+def firmware_dir() -> Path:
+    """Where the Pico firmware is: hardware/firmware in a source tree, else the copy an installed
+    wheel carries (the package ``firmware_bridge.firmware``, built from that folder)."""
+    source = Path(__file__).resolve().parents[1] / "hardware" / "firmware"
+    if (source / "board_fw.py").is_file():
+        return source
+    return Path(__file__).resolve().parent / "firmware"
+
+
+FIRMWARE_DIR = firmware_dir()
 
 Cell = tuple[int, int]
 
