@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rules import DraughtsError, Position, find_variant, perft
-from rules.pdn import decode_pdn, iter_games
+from rules.pdn import iter_games, read_pdn_file
 
 EXIT_USAGE = 2
 
@@ -69,14 +69,16 @@ def cmd_moves(args: argparse.Namespace) -> int:
 def cmd_pdn_check(args: argparse.Namespace) -> int:
     bad = False
     for name in args.files:
-        path = Path(name)
         try:
-            data = path.read_bytes()
+            text = read_pdn_file(name)
         except OSError as exc:
             print(f"{name}: cannot read: {exc.strerror or exc}")
             bad = True
             continue
-        text = decode_pdn(data)
+        except DraughtsError as exc:  # too big to be a PDN file (or endless, as /dev/zero)
+            print(f"{exc}")
+            bad = True
+            continue
         games = moves = 0
         failures: list[str] = []
         try:

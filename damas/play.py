@@ -18,8 +18,10 @@ from damas.i18n import TERMINATIONS, UI, message
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
 from referee import Action
-from rules import Color, DraughtsError, Position, find_variant, parse_result
-from rules.pdn import write_pdn
+from referee.core import MODES
+from rules import Color, DraughtsError, Position, find_variant
+from rules.errors import PdnTagError
+from rules.pdn import check_tag, write_pdn
 
 TICK = 0.02  # seconds between two looks at the sensors and the timers
 
@@ -124,7 +126,15 @@ class PlayApp:
         name = data.get("action")
         now = self.clock()
         if name == "new-game":
-            self.new_game(data.get("fen") or None, data.get("variant") or None, data.get("mode") or None)
+            fen = _text_or_none(data, "fen")
+            variant = _text_or_none(data, "variant")
+            mode = _text_or_none(data, "mode")
+            if mode is not None and mode not in MODES:
+                raise ValueError(f"unknown mode {mode[:40]!r} (casual or tournament)")
+            tags = data.get("tags")
+            if tags is not None:
+                _check_tags(tags)
+            self.new_game(fen, variant, mode, tags)
             return
         if name == "resign":
             side = data.get("side")
@@ -134,17 +144,19 @@ class PlayApp:
         elif name == "draw":
             self.session.feed(Action(now, "draw"))
         elif name == "result":
-            result = str(data.get("result"))
-            try:
-                parse_result(result)
-            except ValueError as exc:
-                raise ValueError(str(exc)) from None
+            result = _check_result(data.get("result"))
             self.session.feed(Action(now, "result", result=result))
         else:
-            raise ValueError(f"unknown action {name!r}")
+            raise ValueError(f"unknown action {_shown(name)}")
         self._dirty = True
 
-    def new_game(self, fen: str | None = None, variant: str | None = None, mode: str | None = None) -> None:
+    def new_game(
+        self,
+        fen: str | None = None,
+        variant: str | None = None,
+        mode: str | None = None,
+        tags: dict[str, str] | None = None,
+    ) -> None:
         old = self.session
         v = find_variant(variant or old.row.variant).name
         if v != old.row.variant:
@@ -162,19 +174,22 @@ class PlayApp:
             while not sim.transitions.empty():
                 sim.transitions.get_nowait()
         squares, _cells = self.io.occupied()
-        tags = {k: v for k, v in old.tags().items() if k in ("Event", "Site", "White", "Black")}
-        self.session = GameSession.start(self.store, v, fen, mode or old.row.mode, squares, tags, window=self.window)
+        kept = {k: v for k, v in old.tags().items() if k in ("Event", "Site", "White", "Black") and _valid_tag(k, v)}
+        kept.update({k: val for k, val in (tags or {}).items() if val})
+        self.session = GameSession.start(self.store, v, fen, mode or old.row.mode, squares, kept, window=self.window)
         self.session.listeners.append(self._changed)
         self._dirty = True
         self.version += 1
 
     def correct(self, game_id: int, tags: Any, result: Any) -> None:
-        if tags is not None and not (isinstance(tags, dict) and all(isinstance(k, str) for k in tags)):
-            raise ValueError("tags must be an object of tag names and values")
+        """Correct a record's tags (``""`` removes one) and result; a bad tag or result is a
+        ``ValueError`` naming it, and nothing is changed."""
+        if tags is not None:
+            _check_tags(tags)
         if result is not None:
-            parse_result(str(result))
+            result = _check_result(result)
         try:
-            self.store.correct(game_id, {k: str(v) for k, v in (tags or {}).items()}, result)
+            self.store.correct(game_id, tags, result)
         except StoreError as exc:
             raise ValueError(str(exc)) from None
         self._dirty = True
@@ -249,6 +264,49 @@ class PlayApp:
             "simulated": self.sim is not None,
             "token_required": bool(self.token),
         }
+
+
+#: the results a player may enter or correct: any variant's style (the writer gives the variant's)
+RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*")
+MAX_TAGS = 64  # tags in one request
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _text_or_none(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{key} must be text, not {_shown(value)}")
+    return value
+
+
+def _check_result(result: Any) -> str:
+    if not isinstance(result, str) or result.strip() not in RESULTS:
+        raise ValueError(f"invalid result {_shown(result)} (one of {', '.join(RESULTS)})")
+    return result.strip()
+
+
+def _check_tags(tags: Any) -> None:
+    """Tags from the page: an object of PDN tag names and text values (``""`` removes one)."""
+    if not isinstance(tags, dict):
+        raise ValueError("tags must be an object of tag names and values")
+    if len(tags) > MAX_TAGS:
+        raise ValueError(f"too many tags ({len(tags)}; at most {MAX_TAGS})")
+    for key, value in tags.items():
+        check_tag(key, value, strict=True)
+
+
+def _valid_tag(key: str, value: Any) -> bool:
+    try:
+        check_tag(key, value, strict=True)
+    except PdnTagError:
+        return False
+    return True
 
 
 def sim_occupancy(session: GameSession, sim: SimulatedBoard) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -34,6 +35,22 @@ if TYPE_CHECKING:
 
 STATIC = Path(__file__).with_name("static")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+MAX_BODY = 64 * 1024  # bytes of a request body: the page's requests are a few hundred
+_GAME_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits only: int() also takes ' 1', '+1' and '١'
+
+
+def _json_error(message: str) -> web.HTTPException:
+    return web.HTTPBadRequest(text=json.dumps({"error": message}), content_type="application/json")
+
+
+def _game_id(request: web.Request) -> int:
+    """The ``{game_id}`` of the path; anything but 1-18 ASCII digits is not found."""
+    text = request.match_info["game_id"]
+    if not _GAME_ID.fullmatch(text):
+        raise web.HTTPNotFound()
+    return int(text)
 
 
 def make_token() -> str:
@@ -89,12 +106,20 @@ def build_app(play: PlayApp) -> web.Application:
         return sock
 
     async def body(request: web.Request) -> dict[str, Any]:
+        raw = await request.read()  # aiohttp refuses more than its client_max_size (1 MiB) with a 413
+        if len(raw) > MAX_BODY:
+            raise web.HTTPRequestEntityTooLarge(
+                MAX_BODY,
+                len(raw),
+                text=json.dumps({"error": f"the request body is larger than {MAX_BODY // 1024} KiB"}),
+                content_type="application/json",
+            )
         try:
-            data = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise web.HTTPBadRequest(text="expected a JSON body") from None
+            data = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError):  # bad JSON or UTF-8, a huge number, too deep
+            raise _json_error("expected a JSON body") from None
         if not isinstance(data, dict):
-            raise web.HTTPBadRequest(text="expected a JSON object")
+            raise _json_error("expected a JSON object")
         return data
 
     @routes.post("/api/sim")
@@ -124,7 +149,7 @@ def build_app(play: PlayApp) -> web.Application:
     async def tags(request: web.Request) -> web.StreamResponse:
         data = await body(request)
         try:
-            play.correct(int(request.match_info["game_id"]), data.get("tags"), data.get("result"))
+            play.correct(_game_id(request), data.get("tags"), data.get("result"))
         except ValueError as exc:
             return web.json_response({"error": str(exc)}, status=400)
         await play.broadcast()
@@ -137,7 +162,7 @@ def build_app(play: PlayApp) -> web.Application:
     @routes.get("/games/{game_id}.pdn")
     async def game_pdn(request: web.Request) -> web.StreamResponse:
         try:
-            text = play.game_pdn(int(request.match_info["game_id"]))
+            text = play.game_pdn(_game_id(request))
         except (ValueError, LookupError):
             raise web.HTTPNotFound() from None
         return web.Response(
