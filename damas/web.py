@@ -45,6 +45,10 @@ def _json_error(message: str) -> web.HTTPException:
     return web.HTTPBadRequest(text=json.dumps({"error": message}), content_type="application/json")
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def _game_id(request: web.Request) -> int:
     """The ``{game_id}`` of the path; anything but 1-18 ASCII digits is not found."""
     text = request.match_info["game_id"]
@@ -115,8 +119,8 @@ def build_app(play: PlayApp) -> web.Application:
                 content_type="application/json",
             )
         try:
-            data = json.loads(raw.decode("utf-8"))
-        except (ValueError, RecursionError):  # bad JSON or UTF-8, a huge number, too deep
+            data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        except (ValueError, RecursionError):  # bad JSON or UTF-8, NaN, a huge number, too deep
             raise _json_error("expected a JSON body") from None
         if not isinstance(data, dict):
             raise _json_error("expected a JSON object")

@@ -40,6 +40,13 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _float(value: int | float) -> float:
+    try:
+        return float(value)
+    except OverflowError:  # an integer beyond any float
+        return math.inf
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number in an event log")
 
@@ -122,8 +129,9 @@ def parse_log(
             header = _header(obj, n, source)
             continue
         t = obj["t"]
-        if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
-            raise LogError(n, f"time must be a number, not {_short(t)}", source)
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(_float(t)):
+            raise LogError(n, f"time must be a finite number, not {_short(t)}", source)
+        t = float(t)
         if t < last_t:
             raise LogError(n, f"time goes backwards: {t} after {last_t}", source)
         last_t = t
