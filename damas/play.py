@@ -107,7 +107,7 @@ class PlayApp:
         if sim is None:
             raise ValueError("there is no simulated board: the pieces are real")
         if op not in ("lift", "place"):
-            raise ValueError(f"unknown op {op!r} (lift or place)")
+            raise ValueError(f"unknown op {_shown(op)} (lift or place)")
         occupied = op == "place"
         if cell is not None:
             try:
@@ -117,8 +117,8 @@ class PlayApp:
             rc = sim.layout.physical(*where)
             (sim.place_cell if occupied else sim.lift_cell)(rc, self.clock())
         else:
-            if not isinstance(square, int) or not 1 <= square <= sim.layout.geometry.count:
-                raise ValueError(f"no square {square!r}")
+            if not isinstance(square, int) or isinstance(square, bool) or not 1 <= square <= sim.layout.geometry.count:
+                raise ValueError(f"no square {_shown(square)}")
             (sim.place if occupied else sim.lift)(square, self.clock())
         self.pump()  # journalled before the answer: an acknowledged event is durable
 

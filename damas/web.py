@@ -6,10 +6,16 @@ Routes:
 * ``GET /api/state`` the same state as JSON (``?lang=pt``);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
-* ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game", ...}``;
-* ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record;
+* ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game", ...}`` (``new-game``
+  takes ``fen``, ``mode`` and ``tags``; the players' tags carry over to the new game);
+* ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record
+  (tag names are PDN symbols starting with a capital letter, values text without control
+  characters, ``""`` removes a tag; results 1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1 or ``*``);
 * ``GET /live.pdn`` the current and recent games (multi-game PDN, as broadcast relays poll);
   ``GET /games/{id}.pdn`` one game.
+
+A bad request is a 400 with ``{"error": "..."}`` naming the problem (a body above 64 KiB
+is a 413); a game id is ASCII digits, anything else is not found.
 
 Watching is open; when the server listens beyond the loopback interface, every request
 that changes a game needs the token printed at start-up (header ``X-Damas-Token`` or

@@ -289,8 +289,21 @@ class PdnGame:
 
     @classmethod
     def from_game(cls, game: Game, tags: dict[str, str] | None = None, result: str | None = None) -> PdnGame:
-        """A PDN record of a game (moves and set-ups as played)."""
-        pg = cls(game.variant, dict(tags or {}), game.start)
+        """A PDN record of a game (moves and set-ups as played).
+
+        A tag the writer would refuse (:func:`check_tag`; say, one stored before names were
+        checked) is left out and named in a comment before the moves, so that the record
+        can always be written."""
+        kept: dict[str, str] = {}
+        left_out: list[str] = []
+        for key, value in (tags or {}).items():
+            try:
+                check_tag(key, value)
+            except PdnTagError as exc:
+                left_out.append("tag left out: " + str(exc).translate({ord("{"): "(", ord("}"): ")"}))
+                continue
+            kept[key] = value
+        pg = cls(game.variant, kept, game.start, intro=left_out)
         for entry in game.history():
             if isinstance(entry, Position):
                 pg.setups[len(pg.moves)] = entry

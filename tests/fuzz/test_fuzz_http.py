@@ -15,8 +15,9 @@ from aiohttp.test_utils import TestClient
 from damas.play import PlayApp
 from rules.pdn import read_pdn
 from tests.fuzz.app import post, with_client
-from tests.fuzz.harness import SIZES, deep, huge_number, nasty_text, run_case, short
+from tests.fuzz.harness import deep, huge_number, nasty_text, run_case, short
 
+SLOW = pytest.mark.slow
 ODD = [None, True, 0, -1, 5, 1e308, "", "?", "1-0", "2-0", "W:W²:B1", "W:W21-32:B1-12", [], {}, ["x"], {"a": {"b": 1}}]
 
 
@@ -62,7 +63,7 @@ async def _check_downloads(client: TestClient[Any, Any], play: PlayApp, label: s
             assert g.variant.name == "brazilian"
 
 
-@pytest.mark.parametrize("cases", SIZES)
+@pytest.mark.parametrize("cases", [pytest.param(150, id="small"), pytest.param(1200, id="large", marks=SLOW)])
 def test_fuzz_http_api(cases: int, tmp_path: Path) -> None:
     rng = random.Random(16_7_6)
     requests = [_request(rng) for _ in range(cases)]

@@ -293,3 +293,28 @@ def test_tag_values_with_backslashes_survive_the_api_and_the_next_game(tmp_path:
     assert second.tags["White"] == value and second.tags["Round"] == "2"  # copied to the next game, intact
     assert "Annotator" not in second.tags
     assert [g.tags["White"] for g in read_pdn(answers[4][1], "live.pdn")] == [value, value]
+
+
+def test_bad_tags_stored_before_the_checks_do_not_break_the_downloads(tmp_path: Path) -> None:
+    """A database written by an older damas may hold tags the writer refuses: the downloads
+    leave them out (naming them in a comment) and a new game does not copy them."""
+
+    async def work(client: TestClient[Any, Any], play: PlayApp) -> list[str]:
+        play.store.correct(1, {'X"]\n[Y': "v", "White": "Ana\nBeto", "Black": 'Rui \\"'})
+        status, _ = await post(client, "/api/action", {"action": "new-game"})
+        assert status == 200
+        out = []
+        for url in ("/games/1.pdn", "/games/2.pdn", "/live.pdn"):
+            async with client.get(url) as resp:
+                assert resp.status == 200, url
+                out.append(await resp.text())
+        return out
+
+    one, two, live = with_client(tmp_path / "db.sqlite3", work)
+    (first,) = read_pdn(one, "1.pdn")
+    assert first.tags["White"] == "Ana Beto" and first.tags["Black"] == 'Rui \\"'
+    assert "X" not in first.tags and first.intro[0].startswith("tag left out: bad tag name 'X\"]\\n[Y'")
+    (second,) = read_pdn(two, "2.pdn")
+    assert "White" not in second.tags or second.tags["White"] == "?"  # the line break is not copied on
+    assert second.tags["Black"] == 'Rui \\"'
+    assert len(read_pdn(live, "live.pdn")) == 2

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import Color, Game, PdnSyntaxError, Position, parse_result
+from rules import Color, Game, PdnSyntaxError, Position, find_variant, parse_result
 from rules.errors import PdnTagError
 from rules.pdn import (
     MAX_TAG_VALUE,
@@ -307,20 +307,25 @@ def test_tag_values_with_backslashes_and_quotes_round_trip(value: str) -> None:
 )
 def test_bad_tag_names_are_refused_by_the_writer(key: str) -> None:
     with pytest.raises(PdnTagError) as info:
-        _tagged({key: "v"})
+        PdnGame(find_variant("international"), {key: "v"}).pdn()
     assert "\n" not in str(info.value)
     assert "tag name" in str(info.value)
+    # a record of a game leaves the tag out, names it in a comment, and stays readable
+    text = _tagged({key: "v", "White": "Ana"})
+    (game,) = read_pdn(text + "\n" + _tagged({"Black": "next"}))[:1]
+    assert game.tags["White"] == "Ana" and key not in game.tags and len(game.moves) == 1
+    assert game.intro and game.intro[0].startswith("tag left out: bad tag name")
 
 
 @pytest.mark.parametrize("value", [5, None, ["a"], {"a": 1}, True, 1.5])
 def test_non_string_tag_values_are_refused_by_the_writer(value: object) -> None:
     with pytest.raises(PdnTagError, match="must be text"):
-        _tagged({"White": value})  # type: ignore[dict-item]
+        PdnGame(find_variant("international"), {"White": value}).pdn()  # type: ignore[dict-item]
 
 
 def test_tag_value_longer_than_the_reader_accepts_is_refused() -> None:
     with pytest.raises(PdnTagError, match="longer than 64 KiB"):
-        _tagged({"Event": "x" * (MAX_TAG_VALUE + 1)})
+        PdnGame(find_variant("international"), {"Event": "x" * (MAX_TAG_VALUE + 1)}).pdn()
     assert read_game(_tagged({"Event": "x" * MAX_TAG_VALUE})).tags["Event"] == "x" * MAX_TAG_VALUE
 
 
