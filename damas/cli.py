@@ -158,6 +158,13 @@ def _verdict_line(v: object, variant_notation: str) -> str:
     return str(v)
 
 
+def _game_id(text: str) -> int:
+    """A game id on the command line: ASCII digits (int() would also take ' 1', '+1', '١')."""
+    if not _GAME_ID.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"not a game id: {text!r}")
+    return int(text)
+
+
 def _bounded_lines(f: Any) -> Any:
     """The lines of a text file, none read beyond MAX_LINE + 1 characters (the log reader
     refuses a longer line): an endless line such as /dev/zero's costs no memory."""
@@ -418,7 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="run a recorded event log through the referee")
     p.add_argument("log", metavar="LOG", nargs="?", help="a JSON-lines event log ('-' for standard input)")
-    p.add_argument("--game", type=int, help="replay a recorded game's journal from the database instead")
+    p.add_argument("--game", type=_game_id, help="replay a recorded game's journal from the database instead")
     p.add_argument("--db", help="the game database (default: the user's data directory)")
     p.add_argument("--variant", help="override the log's variant")
     p.add_argument("--fen", help="override the log's start position")

@@ -10,6 +10,7 @@ and rerunning reproduces it.
 from __future__ import annotations
 
 import random
+import resource
 import signal
 import tracemalloc
 from collections.abc import Callable, Iterator
@@ -37,6 +38,23 @@ def short(value: Any, n: int = 200) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
+def _cap_address_space(memory: int) -> tuple[int, int] | None:
+    """Lower the soft address-space limit to what the process holds now plus a margin, so that
+    a regression that allocates without end fails the case (MemoryError) instead of exhausting
+    the machine before tracemalloc's peak can be checked. Returns the limit to restore."""
+    try:
+        with open("/proc/self/statm") as f:
+            size = int(f.read().split()[0]) * resource.getpagesize()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = size + max(16 * memory, 2**30)
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        return soft, hard
+    except (OSError, ValueError):
+        return None
+
+
 @contextmanager
 def bounded(label: str, seconds: float = SECONDS, memory: int = MEMORY) -> Iterator[None]:
     """Fail the case when it runs longer than ``seconds`` or allocates more than ``memory``."""
@@ -46,6 +64,7 @@ def bounded(label: str, seconds: float = SECONDS, memory: int = MEMORY) -> Itera
 
     old = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
+    old_limit = _cap_address_space(memory)
     tracing = tracemalloc.is_tracing()
     if not tracing:
         tracemalloc.start()
@@ -55,6 +74,8 @@ def bounded(label: str, seconds: float = SECONDS, memory: int = MEMORY) -> Itera
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if old_limit is not None:
+            resource.setrlimit(resource.RLIMIT_AS, old_limit)
         _size, peak = tracemalloc.get_traced_memory()
         if not tracing:
             tracemalloc.stop()

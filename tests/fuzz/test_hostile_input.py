@@ -4,6 +4,7 @@ what the command printed, what the HTTP API answered, what the downloaded PDN ho
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -21,9 +22,18 @@ ROOT = Path(__file__).resolve().parents[2]
 GOOD_LOG = '{"format": 1, "variant": "brazilian"}\n{"t": 0.0, "square": 22, "event": "lift"}\n'
 
 
+def _limit_memory() -> None:  # a regression must fail the test, not exhaust the machine (/dev/zero)
+    resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
+
+
 def damas(*args: str, stdin: bytes | None = None, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "damas", *args], input=stdin, capture_output=True, timeout=timeout, cwd=ROOT
+        [sys.executable, "-m", "damas", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=timeout,
+        cwd=ROOT,
+        preexec_fn=_limit_memory,
     )
 
 
@@ -163,9 +173,12 @@ def test_damas_play_reports_a_bad_app_port_in_one_line(tmp_path: Path) -> None:
     one_line_error(damas("play", "--config", str(cfg), "--db", db, "--no-browser"), f"{cfg}: app.port")
 
 
-def test_config_files_are_read_in_a_bounded_way() -> None:
+def test_config_files_are_read_in_a_bounded_way(tmp_path: Path) -> None:
+    one_line_error(damas("selftest", "--config", "/dev/zero"), "/dev/zero: larger than 1024 KiB")
+    big = tmp_path / "big.toml"
+    big.write_text(BASE + "# " + "x" * 2**20 + "\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="larger than 1024 KiB"):
-        load_config("/dev/zero", env={})
+        load_config(big, env={})
 
 
 # -- the HTTP API -------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from rules.pdn import (
     write_pdn,
 )
 from tests.conftest import shared_path
+from tests.fuzz.harness import bounded
 
 # games and plies each file holds (games/README.md); header-only entries count as games
 EXPECTED = {
@@ -384,7 +385,7 @@ def test_long_moves_and_numbers_are_bounded() -> None:
 
 def test_files_are_read_in_a_bounded_way(tmp_path: Path) -> None:
     if Path("/dev/zero").exists():
-        with pytest.raises(PdnSyntaxError, match="larger than 64 MiB"):
+        with bounded("read /dev/zero", memory=200 * 2**20), pytest.raises(PdnSyntaxError, match="larger than 64 MiB"):
             read_pdn_file("/dev/zero")
     p = tmp_path / "g.pdn"
     p.write_bytes('[Event "é"]\n1. 32-28 *\n'.encode("latin-1"))
