@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-CASES = 150  # per entry point, default run
+CASES = 100  # per entry point, default run
 SLOW_CASES = 3000  # per entry point, pytest -m slow
 SECONDS = 10.0  # per case: a hang detector with room for a loaded machine, not a speed target
 MEMORY = 64 * 2**20  # bytes of peak allocation per case

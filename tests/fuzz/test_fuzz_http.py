@@ -63,7 +63,7 @@ async def _check_downloads(client: TestClient[Any, Any], play: PlayApp, label: s
             assert g.variant.name == "brazilian"
 
 
-@pytest.mark.parametrize("cases", [pytest.param(150, id="small"), pytest.param(1200, id="large", marks=SLOW)])
+@pytest.mark.parametrize("cases", [pytest.param(100, id="small"), pytest.param(1200, id="large", marks=SLOW)])
 def test_fuzz_http_api(cases: int, tmp_path: Path) -> None:
     rng = random.Random(16_7_6)
     requests = [_request(rng) for _ in range(cases)]

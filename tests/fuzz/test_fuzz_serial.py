@@ -25,7 +25,7 @@ def _chunk(rng: random.Random) -> tuple[bytes, bool]:
     """Bytes for the line, and whether they hold one intact frame."""
     r = rng.random()
     if r < 0.3:
-        return bytes(rng.randrange(256) for _ in range(rng.randint(0, 300))), False
+        return rng.randbytes(rng.randint(0, 300)), False
     if r < 0.4:
         return bytes([rng.randrange(1, 256)]) * rng.choice([10, link.MAX_FRAME * 3]), False
     kind = rng.choice([*UNPACK, link.REPL, 0, 255])
@@ -34,7 +34,7 @@ def _chunk(rng: random.Random) -> tuple[bytes, bool]:
         cells = rng.sample(range(rows * cols), min(rows * cols, rng.randint(0, 30)))
         payload = link.pack_snapshot(rows, cols, cells, rng.randrange(2**32))
     else:
-        payload = bytes(rng.randrange(256) for _ in range(rng.choice([0, 1, 6, 7, 14, 600, 2000])))
+        payload = rng.randbytes(rng.choice([0, 1, 6, 7, 14, 600, 2000]))
     frame = link.encode(kind, rng.randrange(2**16), payload)
     if rng.random() < 0.3:  # damage it
         data = bytearray(frame)
