@@ -129,7 +129,9 @@ def parse_log(
             header = _header(obj, n, source)
             continue
         t = obj["t"]
-        if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(_float(t)):
+        if not isinstance(t, (int, float)) or isinstance(t, bool):
+            raise LogError(n, f"time must be a number, not {_short(t)}", source)
+        if not math.isfinite(_float(t)):
             raise LogError(n, f"time must be a finite number, not {_short(t)}", source)
         t = float(t)
         if t < last_t:
