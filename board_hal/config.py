@@ -11,6 +11,7 @@ environment overrides the backend (tests set it to ``simulated``).
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,9 @@ from board_hal.leds import Look, Role, looks_from_config
 from rules import DraughtsError, find_variant
 
 BACKENDS = ("simulated", "gpio", "pico")
+MAX_CONFIG_BYTES = 1024 * 1024  # a configuration is a few hundred bytes; /dev/zero is not one
+_COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}")  # int(x, 16) would also take '+1', ' 1' and '١'
+
 ENV_BACKEND = "DAMAS_BOARD_BACKEND"
 
 
@@ -72,19 +76,36 @@ def _unknown(table: Mapping[str, Any], allowed: set[str], where: str, src: str) 
     for key in table:
         if key not in allowed:
             prefix = f"{where}." if where else ""
-            raise ConfigError(f"{src}: unknown setting {prefix}{key} (known: {', '.join(sorted(allowed))})")
+            raise ConfigError(f"{src}: unknown setting {prefix}{key[:40]} (known: {', '.join(sorted(allowed))})")
 
 
-def _table(obj: Mapping[str, Any], key: str, src: str) -> dict[str, Any]:
+def _table(obj: Mapping[str, Any], key: str, src: str, where: str = "") -> dict[str, Any]:
     value = obj.get(key, {})
     if not isinstance(value, dict):
-        raise ConfigError(f"{src}: {key} must be a table, not {value!r}")
+        raise ConfigError(f"{src}: {where or key} must be a table, not {_short(value)}")
     return value
+
+
+def _short(value: Any) -> str:
+    """A setting's value for a one-line message, however big it is."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"a deeply nested {type(value).__name__}"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _pins(value: Any, where: str, src: str) -> list[int]:
     if not isinstance(value, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in value):
-        raise ConfigError(f"{src}: {where} must be a list of GPIO numbers, not {value!r}")
+        raise ConfigError(f"{src}: {where} must be a list of GPIO numbers, not {_short(value)}")
     for p in value:
         if not 0 <= p <= 27:
             raise ConfigError(f"{src}: {where}: GPIO {p} does not exist (0-27)")
@@ -96,36 +117,45 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
     src = source
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{src}: not a valid TOML file: {exc}") from None
+    except ValueError as exc:  # TOMLDecodeError, or a number of more than 4300 digits
+        raise ConfigError(f"{src}: not a valid TOML file: {str(exc).splitlines()[0][:100]}") from None
+    except RecursionError:
+        raise ConfigError(f"{src}: not a valid TOML file: nested too deeply") from None
     _unknown(data, _TOP, "", src)
     cfg = Config(source=src)
     if "variant" in data:
+        if not isinstance(data["variant"], str):
+            raise ConfigError(f'{src}: variant must be a name such as "brazilian", not {_short(data["variant"])}')
         try:
-            cfg.variant = find_variant(str(data["variant"])).name
+            cfg.variant = find_variant(data["variant"]).name
         except DraughtsError as exc:
             raise ConfigError(f"{src}: variant: {exc}") from None
     board = _table(data, "board", src)
     _unknown(board, _BOARD, "board", src)
-    cfg.backend = str(board.get("backend", "simulated"))
+    backend = board.get("backend", "simulated")
+    if not isinstance(backend, str):
+        raise ConfigError(f"{src}: board.backend must be one of {', '.join(BACKENDS)}, not {_short(backend)}")
+    cfg.backend = backend
     env = os.environ if env is None else env
     if env.get(ENV_BACKEND):
         cfg.backend = env[ENV_BACKEND]
     if cfg.backend not in BACKENDS:
-        raise ConfigError(f"{src}: board.backend: unknown backend {cfg.backend!r} (known: {', '.join(BACKENDS)})")
-    cfg.rotation = board.get("rotation", 0)
-    if cfg.rotation not in ROTATIONS:
-        raise ConfigError(f"{src}: board.rotation must be 0, 90, 180 or 270, not {cfg.rotation!r}")
-    cfg.white_side = board.get("white_side", "near")
-    if cfg.white_side not in WHITE_SIDES:
-        raise ConfigError(f"{src}: board.white_side must be 'near' or 'far', not {cfg.white_side!r}")
+        raise ConfigError(f"{src}: board.backend: unknown backend {_short(cfg.backend)} (known: {', '.join(BACKENDS)})")
+    rotation = board.get("rotation", 0)
+    if not _is_int(rotation) or rotation not in ROTATIONS:  # 90.0 == 90, but a layout needs an int
+        raise ConfigError(f"{src}: board.rotation must be 0, 90, 180 or 270, not {_short(rotation)}")
+    cfg.rotation = rotation
+    white_side = board.get("white_side", "near")
+    if not isinstance(white_side, str) or white_side not in WHITE_SIDES:
+        raise ConfigError(f"{src}: board.white_side must be 'near' or 'far', not {_short(white_side)}")
+    cfg.white_side = white_side
     size = board.get("size")
-    if size is not None and size not in (8, 10):
-        raise ConfigError(f"{src}: board.size must be 8 or 10, not {size!r}")
+    if size is not None and (not _is_int(size) or size not in (8, 10)):
+        raise ConfigError(f"{src}: board.size must be 8 or 10, not {_short(size)}")
     cfg.size = size
     debounce = board.get("debounce", 0.05)
-    if not isinstance(debounce, (int, float)) or not 0 <= debounce <= 1:
-        raise ConfigError(f"{src}: board.debounce must be seconds between 0 and 1, not {debounce!r}")
+    if not _is_number(debounce) or not 0 <= debounce <= 1:
+        raise ConfigError(f"{src}: board.debounce must be seconds between 0 and 1, not {_short(debounce)}")
     cfg.debounce = float(debounce)
     if cfg.variant and size and find_variant(cfg.variant).board_size != size:
         raise ConfigError(
@@ -148,7 +178,7 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
         for name, pins in (("gpio.rows", rows), ("gpio.columns", cols)):
             if len(pins) != n:
                 raise ConfigError(f"{src}: {name} has {len(pins)} pins; a {n}x{n} board needs {n}")
-        leds = _table(gpio, "leds", src)
+        leds = _table(gpio, "leds", src, "gpio.leds")
         _unknown(leds, _GPIO_LEDS, "gpio.leds", src)
         led_pins: dict[str, int] = {}
         if leds:
@@ -167,8 +197,8 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
                     raise ConfigError(f"{src}: {name}: GPIO {p} is used twice ({seen[p]} and {name})")
                 seen[p] = name
         rate = gpio.get("scan_rate", 100.0)
-        if not isinstance(rate, (int, float)) or not 1 <= rate <= 2000:
-            raise ConfigError(f"{src}: gpio.scan_rate must be between 1 and 2000 scans per second, not {rate!r}")
+        if not _is_number(rate) or not 1 <= rate <= 2000:
+            raise ConfigError(f"{src}: gpio.scan_rate must be between 1 and 2000 scans per second, not {_short(rate)}")
         cfg.gpio = GpioConfig(
             rows, cols, float(rate), led_pins.get("data"), led_pins.get("clock"), led_pins.get("latch")
         )
@@ -179,23 +209,49 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
     if cfg.backend == "pico" or pico:
         port = pico.get("port")
         if port is not None and (not isinstance(port, str) or not port):
-            raise ConfigError(f"{src}: pico.port must be a device path such as /dev/ttyACM0, not {port!r}")
+            raise ConfigError(f"{src}: pico.port must be a device path such as /dev/ttyACM0, not {_short(port)}")
         baud = pico.get("baudrate", 115200)
-        if not isinstance(baud, int) or baud <= 0:
-            raise ConfigError(f"{src}: pico.baudrate must be a positive number, not {baud!r}")
+        if not _is_int(baud) or not 0 < baud <= 10_000_000:
+            raise ConfigError(f"{src}: pico.baudrate must be a positive number (bits per second), not {_short(baud)}")
         cfg.pico = PicoConfig(port, baud)
 
     leds_table = _table(data, "leds", src)
     _unknown(leds_table, _LEDS, "leds", src)
     colours = leds_table.get("colours", leds_table.get("colors", {}))
     if not isinstance(colours, dict):
-        raise ConfigError(f'{src}: leds.colours must be a table of role = "#rrggbb"')
+        raise ConfigError(f'{src}: leds.colours must be a table of role = "#rrggbb", not {_short(colours)}')
+    for role, colour in colours.items():
+        if not isinstance(colour, str) or not _COLOUR_RE.fullmatch(colour):
+            raise ConfigError(f"{src}: leds.colours.{role[:40]}: invalid colour {_short(colour)} (expected #rrggbb)")
     try:
         cfg.looks = looks_from_config(colours)
     except ValueError as exc:
         raise ConfigError(f"{src}: leds.colours: {exc}") from None
-    cfg.app = _table(data, "app", src)
+    cfg.app = _app(_table(data, "app", src), src)
     return cfg
+
+
+def _app(app: dict[str, Any], src: str) -> dict[str, Any]:
+    """The ``[app]`` settings ``damas play`` reads, checked here so that a wrong type is one
+    line naming the file and the setting (other keys are left to the app)."""
+    for key in ("host", "database", "language", "variant", "mode"):
+        value = app.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ConfigError(f"{src}: app.{key} must be text, not {_short(value)}")
+    if "variant" in app:
+        try:
+            find_variant(app["variant"])
+        except DraughtsError as exc:
+            raise ConfigError(f"{src}: app.variant: {exc}") from None
+    if "mode" in app and app["mode"] not in ("casual", "tournament"):
+        raise ConfigError(f"{src}: app.mode must be casual or tournament, not {_short(app['mode'])}")
+    port = app.get("port")
+    if port is not None and (not _is_int(port) or not 1 <= port <= 65535):
+        raise ConfigError(f"{src}: app.port must be a port number between 1 and 65535, not {_short(port)}")
+    resume = app.get("resume")
+    if resume is not None and not isinstance(resume, bool):
+        raise ConfigError(f"{src}: app.resume must be true or false, not {_short(resume)}")
+    return app
 
 
 def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -> Config:
@@ -204,7 +260,11 @@ def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -
         return parse_config("", "<defaults>", env)
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{p}: larger than {MAX_CONFIG_BYTES // 1024} KiB: not a board configuration")
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{p}: no such configuration file") from None
     except UnicodeDecodeError:

@@ -7,6 +7,8 @@ standard error and exit with status 2; never a traceback.
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -14,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from rules import DraughtsError, Position, find_variant, perft
-from rules.pdn import decode_pdn, iter_games
+from rules.pdn import iter_games, read_pdn_file
 
 EXIT_USAGE = 2
+MAX_DEBOUNCE = 1.0  # seconds: the longest debounce window (as board.debounce in the configuration)
+_GAME_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits: str.isdigit() passes '²', which int() refuses
 
 
 class UserError(Exception):
@@ -53,8 +57,15 @@ def cmd_moves(args: argparse.Namespace) -> int:
             print(m.numeric())
         return 0
     failed = False
-    for line in sys.stdin:
-        text = line.strip()
+    stdin = getattr(sys.stdin, "buffer", None)
+    lines: Any = stdin if stdin is not None else (s.encode("utf-8", "surrogateescape") for s in sys.stdin)
+    for n, raw in enumerate(lines, start=1):
+        try:
+            text = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:  # one line per input line, whatever it holds
+            print(f"error: line {n} is not UTF-8 text")
+            failed = True
+            continue
         if not text:
             print()
             continue
@@ -69,14 +80,16 @@ def cmd_moves(args: argparse.Namespace) -> int:
 def cmd_pdn_check(args: argparse.Namespace) -> int:
     bad = False
     for name in args.files:
-        path = Path(name)
         try:
-            data = path.read_bytes()
+            text = read_pdn_file(name)
         except OSError as exc:
             print(f"{name}: cannot read: {exc.strerror or exc}")
             bad = True
             continue
-        text = decode_pdn(data)
+        except DraughtsError as exc:  # too big to be a PDN file (or endless, as /dev/zero)
+            print(f"{exc}")
+            bad = True
+            continue
         games = moves = 0
         failures: list[str] = []
         try:
@@ -145,6 +158,22 @@ def _verdict_line(v: object, variant_notation: str) -> str:
     return str(v)
 
 
+def _game_id(text: str) -> int:
+    """A game id on the command line: ASCII digits (int() would also take ' 1', '+1', '١')."""
+    if not _GAME_ID.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"not a game id: {text!r}")
+    return int(text)
+
+
+def _bounded_lines(f: Any) -> Any:
+    """The lines of a text file, none read beyond MAX_LINE + 1 characters (the log reader
+    refuses a longer line): an endless line such as /dev/zero's costs no memory."""
+    from referee.log import MAX_LINE
+
+    while line := f.readline(MAX_LINE + 1):
+        yield line
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Run a recorded event log through the live pipeline (debounce -> referee)."""
     import json
@@ -152,7 +181,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from referee import LogError, Pipeline, Referee, parse_log
     from referee.log import event_to_json
 
-    if args.game is not None or (args.log and args.log.isdigit() and not Path(args.log).exists()):
+    if not (math.isfinite(args.debounce) and 0 <= args.debounce <= MAX_DEBOUNCE):
+        raise UserError(f"--debounce must be seconds between 0 and {MAX_DEBOUNCE:g}, not {args.debounce}")
+    if args.game is not None or (args.log and _GAME_ID.fullmatch(args.log) and not Path(args.log).exists()):
         from damas.session import load_log
         from damas.store import StoreError
 
@@ -175,10 +206,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if source is not None:
             header, events = parse_log(source, args.log, args.variant)
         elif args.log == "-":
-            header, events = parse_log(sys.stdin, "<stdin>", args.variant)
+            header, events = parse_log(_bounded_lines(sys.stdin), "<stdin>", args.variant)
         else:
             with open(args.log, encoding="utf-8") as f:
-                header, events = parse_log(f, args.log, args.variant)
+                header, events = parse_log(_bounded_lines(f), args.log, args.variant)
     except LogError as exc:
         raise UserError(str(exc)) from None
     except UnicodeDecodeError:
@@ -510,7 +541,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="run a recorded event log through the referee")
     p.add_argument("log", metavar="LOG", nargs="?", help="a JSON-lines event log ('-' for standard input)")
-    p.add_argument("--game", type=int, help="replay a recorded game's journal from the database instead")
+    p.add_argument("--game", type=_game_id, help="replay a recorded game's journal from the database instead")
     p.add_argument("--db", help="the game database (default: the user's data directory)")
     p.add_argument("--variant", help="override the log's variant")
     p.add_argument("--fen", help="override the log's start position")

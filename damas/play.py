@@ -18,8 +18,10 @@ from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
 from damas.viewers import Viewers
 from referee import Action
+from referee.core import MODES
 from rules import Color, DraughtsError, Position, find_variant, parse_result
-from rules.pdn import write_pdn
+from rules.errors import PdnTagError
+from rules.pdn import check_tag, write_pdn
 
 TICK = 0.02  # seconds between two looks at the sensors and the timers
 RETRY = 0.5  # seconds between two attempts to write the records while writing fails
@@ -198,7 +200,7 @@ class PlayApp:
         if sim is None:
             raise ValueError("there is no simulated board: the pieces are real")
         if op not in ("lift", "place"):
-            raise ValueError(f"unknown op {op!r} (lift or place)")
+            raise ValueError(f"unknown op {_shown(op)} (lift or place)")
         occupied = op == "place"
         if cell is not None:
             try:
@@ -208,8 +210,8 @@ class PlayApp:
             rc = sim.layout.physical(*where)
             (sim.place_cell if occupied else sim.lift_cell)(rc, self.clock())
         else:
-            if not isinstance(square, int) or not 1 <= square <= sim.layout.geometry.count:
-                raise ValueError(f"no square {square!r}")
+            if not isinstance(square, int) or isinstance(square, bool) or not 1 <= square <= sim.layout.geometry.count:
+                raise ValueError(f"no square {_shown(square)}")
             (sim.place if occupied else sim.lift)(square, self.clock())
         self.pump()  # journalled before the answer: an acknowledged event is durable
         if self.pending:
@@ -219,7 +221,15 @@ class PlayApp:
         name = data.get("action")
         now = self.clock()
         if name == "new-game":
-            self.new_game(data.get("fen") or None, data.get("variant") or None, data.get("mode") or None)
+            fen = _text_or_none(data, "fen")
+            variant = _text_or_none(data, "variant")
+            mode = _text_or_none(data, "mode")
+            if mode is not None and mode not in MODES:
+                raise ValueError(f"unknown mode {mode[:40]!r} (casual or tournament)")
+            tags = data.get("tags")
+            if tags is not None:
+                _check_tags(tags)
+            self.new_game(fen, variant, mode, tags)
             return
         if name == "resign":
             side = data.get("side")
@@ -231,7 +241,7 @@ class PlayApp:
         elif name == "result":
             self._enter(Action(now, "result", result=self._result(data.get("result"))))
         else:
-            raise ValueError(f"unknown action {name!r}")
+            raise ValueError(f"unknown action {_shown(name)}")
         self._mark()
 
     def _enter(self, action: Action) -> None:
@@ -248,15 +258,19 @@ class PlayApp:
 
     def _result(self, value: Any) -> str:
         """A result in the game's variant style (``1-1`` for an international draw...)."""
-        if not isinstance(value, str):
-            raise ValueError(f"invalid result: {value!r}")
-        winner = parse_result(value)
+        winner = parse_result(_check_result(value))
         if winner == "*":
             return "*"
         white, draw, black = self.session.referee.variant.results
         return draw if winner is None else white if winner is Color.WHITE else black
 
-    def new_game(self, fen: str | None = None, variant: str | None = None, mode: str | None = None) -> None:
+    def new_game(
+        self,
+        fen: str | None = None,
+        variant: str | None = None,
+        mode: str | None = None,
+        tags: dict[str, str] | None = None,
+    ) -> None:
         old = self.session
         v = find_variant(variant or old.row.variant).name
         if v != old.row.variant:
@@ -273,8 +287,10 @@ class PlayApp:
             squares, _cells = self.io.occupied()
             if self.sim is not None:
                 squares = set(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
-            tags = {k: v for k, v in old.tags().items() if k in ("Event", "Site", "White", "Black")}
-            session = GameSession.start(self.store, v, fen, mode or old.row.mode, squares, tags, window=self.window)
+            carried = ("Event", "Site", "White", "Black")
+            kept = {k: val for k, val in old.tags().items() if k in carried and _valid_tag(k, val)}
+            kept.update({k: val for k, val in (tags or {}).items() if val})
+            session = GameSession.start(self.store, v, fen, mode or old.row.mode, squares, kept, window=self.window)
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
         sim = self.sim
@@ -287,10 +303,11 @@ class PlayApp:
         self._mark()
 
     def correct(self, game_id: int, tags: Any, result: Any) -> None:
-        """Tags and result of a game. A result for the game in play ends it, as the players'
-        entry (journaled): referee, records, page and export agree. ``*`` leaves it going."""
-        if tags is not None and not (isinstance(tags, dict) and all(isinstance(k, str) for k in tags)):
-            raise ValueError("tags must be an object of tag names and values")
+        """Tags (``""`` removes one) and result of a game. A result for the game in play ends it, as
+        the players' entry (journaled): referee, records, page and export agree; ``*`` leaves it
+        going. A bad tag or result is a ``ValueError`` naming it, and nothing is changed."""
+        if tags is not None:
+            _check_tags(tags)
         if result is not None:
             result = self._result(result)
             if game_id == self.session.row.id and not self.session.ended:
@@ -298,7 +315,7 @@ class PlayApp:
                     self._enter(Action(self.clock(), "result", result=result))
                 result = None
         try:
-            self.store.correct(game_id, {k: str(v) for k, v in (tags or {}).items()}, result)
+            self.store.correct(game_id, tags, result)
         except StoreError as exc:
             raise ValueError(str(exc)) from None
         self._mark()
@@ -377,6 +394,49 @@ class PlayApp:
             if self.write_error is None
             else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=self.write_error),
         }
+
+
+#: the results a player may enter or correct: any variant's style (the writer gives the variant's)
+RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*")
+MAX_TAGS = 64  # tags in one request
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _text_or_none(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{key} must be text, not {_shown(value)}")
+    return value
+
+
+def _check_result(result: Any) -> str:
+    if not isinstance(result, str) or result.strip() not in RESULTS:
+        raise ValueError(f"invalid result {_shown(result)} (one of {', '.join(RESULTS)})")
+    return result.strip()
+
+
+def _check_tags(tags: Any) -> None:
+    """Tags from the page: an object of PDN tag names and text values (``""`` removes one)."""
+    if not isinstance(tags, dict):
+        raise ValueError("tags must be an object of tag names and values")
+    if len(tags) > MAX_TAGS:
+        raise ValueError(f"too many tags ({len(tags)}; at most {MAX_TAGS})")
+    for key, value in tags.items():
+        check_tag(key, value, strict=True)
+
+
+def _valid_tag(key: str, value: Any) -> bool:
+    try:
+        check_tag(key, value, strict=True)
+    except PdnTagError:
+        return False
+    return True
 
 
 def sim_occupancy(session: GameSession, sim: SimulatedBoard) -> None:

@@ -7,10 +7,16 @@ Routes:
 * ``GET /api/state`` the same state as JSON (``?lang=pt``);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
-* ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game", ...}``;
-* ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record;
+* ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game", ...}`` (``new-game``
+  takes ``fen``, ``mode`` and ``tags``; the players' tags carry over to the new game);
+* ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record
+  (tag names are PDN symbols starting with a capital letter, values text without control
+  characters, ``""`` removes a tag; results 1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1 or ``*``);
 * ``GET /live.pdn`` the current and recent games (multi-game PDN, as broadcast relays poll);
   ``GET /games/{id}.pdn`` one game.
+
+A bad request is a 400 with ``{"error": "..."}`` naming the problem (a body above 64 KiB
+is a 413); a game id is ASCII digits, anything else is not found.
 
 Watching is open; when the server listens beyond the loopback interface, every request
 that changes a game needs the token printed at start-up (header ``X-Damas-Token`` or
@@ -37,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
+import re
 import secrets
 import urllib.parse
 from collections.abc import Awaitable, Callable
@@ -118,6 +125,26 @@ def check_request(request: web.Request, served: frozenset[str], token_mode: bool
     return None
 
 
+MAX_BODY = 64 * 1024  # bytes of a request body: the page's requests are a few hundred
+_GAME_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits only: int() also takes ' 1', '+1' and '١'
+
+
+def _json_error(message: str) -> web.HTTPException:
+    return web.HTTPBadRequest(text=json.dumps({"error": message}), content_type="application/json")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _game_id(request: web.Request) -> int:
+    """The ``{game_id}`` of the path; anything but 1-18 ASCII digits is not found."""
+    text = request.match_info["game_id"]
+    if not _GAME_ID.fullmatch(text):
+        raise web.HTTPNotFound()
+    return int(text)
+
+
 def make_token() -> str:
     return secrets.token_urlsafe(9)
 
@@ -180,12 +207,20 @@ def build_app(play: PlayApp) -> web.Application:
         return sock
 
     async def body(request: web.Request) -> dict[str, Any]:
+        raw = await request.read()  # aiohttp refuses more than its client_max_size (1 MiB) with a 413
+        if len(raw) > MAX_BODY:
+            raise web.HTTPRequestEntityTooLarge(
+                MAX_BODY,
+                len(raw),
+                text=json.dumps({"error": f"the request body is larger than {MAX_BODY // 1024} KiB"}),
+                content_type="application/json",
+            )
         try:
-            data = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise web.HTTPBadRequest(text="expected a JSON body") from None
+            data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        except (ValueError, RecursionError):  # bad JSON or UTF-8, NaN, a huge number, too deep
+            raise _json_error("expected a JSON body") from None
         if not isinstance(data, dict):
-            raise web.HTTPBadRequest(text="expected a JSON object")
+            raise _json_error("expected a JSON object")
         return data
 
     @routes.post("/api/sim")
@@ -215,7 +250,7 @@ def build_app(play: PlayApp) -> web.Application:
     async def tags(request: web.Request) -> web.StreamResponse:
         data = await body(request)
         try:
-            play.correct(int(request.match_info["game_id"]), data.get("tags"), data.get("result"))
+            play.correct(_game_id(request), data.get("tags"), data.get("result"))
         except ValueError as exc:
             return web.json_response({"error": str(exc)}, status=400)
         await play.flush()
@@ -228,7 +263,7 @@ def build_app(play: PlayApp) -> web.Application:
     @routes.get("/games/{game_id}.pdn")
     async def game_pdn(request: web.Request) -> web.StreamResponse:
         try:
-            text = play.game_pdn(int(request.match_info["game_id"]))
+            text = play.game_pdn(_game_id(request))
         except (ValueError, LookupError):
             raise web.HTTPNotFound() from None
         return web.Response(

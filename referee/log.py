@@ -20,6 +20,13 @@ in such a gap); ``reconstructed`` notes the moves an ``up`` recorded
 The header is optional. An optional header field ``board`` lists the occupied squares
 when the log starts (default: the start position, already set up). A malformed log
 raises :class:`LogError` naming the line.
+
+What a reader refuses (one line each, naming the line): a line longer than 64 KiB; text
+that is not JSON, including numbers of more than 4300 digits and nesting too deep for
+the parser; ``NaN`` and ``Infinity`` anywhere (JSON has no such numbers; the recorder
+never writes them); a time ``t`` that is not a finite number, or that goes backwards
+(the recorder clamps its clock, so a log it wrote never does); squares outside the
+board, in events and in the header's ``board``.
 """
 
 from __future__ import annotations
@@ -32,9 +39,26 @@ from typing import Any
 
 from board_hal.debounce import Transition
 from referee.core import ACTIONS, LINK_STATES, MODES, Action, Link
-from rules import Color, DraughtsError, Position, find_variant, geometry_for, parse_result
+from rules import Color, DraughtsError, Geometry, Position, find_variant, geometry_for, parse_result
 
 LOG_FORMAT = 1
+MAX_LINE = 64 * 1024  # characters of one line of a log
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _float(value: int | float) -> float:
+    try:
+        return float(value)
+    except OverflowError:  # an integer beyond any float
+        return math.inf
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number in an event log")
 
 
 class LogError(ValueError):
@@ -108,10 +132,16 @@ def parse_log(
         text = raw.strip()
         if not text:
             continue
+        if len(text) > MAX_LINE:
+            raise LogError(n, f"line longer than {MAX_LINE // 1024} KiB", source)
         try:
-            obj = json.loads(text)
+            obj = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise LogError(n, f"not JSON: {exc.msg} in {text[:60]!r}", source) from None
+        except ValueError as exc:  # NaN/Infinity, or an integer of more than 4300 digits
+            raise LogError(n, f"not JSON: {str(exc).splitlines()[0][:80]} in {text[:60]!r}", source) from None
+        except RecursionError:
+            raise LogError(n, f"not JSON: nested too deeply in {text[:60]!r}", source) from None
         if not isinstance(obj, dict):
             raise LogError(n, f"expected a JSON object, got {text[:60]!r}", source)
         if "t" not in obj:
@@ -120,18 +150,18 @@ def parse_log(
             header = _header(obj, n, source)
             continue
         t = obj["t"]
-        if not isinstance(t, (int, float)) or isinstance(t, bool) or not math.isfinite(t):
-            raise LogError(n, f"time must be a number, not {t!r}", source)
+        if not isinstance(t, (int, float)) or isinstance(t, bool):
+            raise LogError(n, f"time must be a number, not {_short(t)}", source)
+        if not math.isfinite(_float(t)):
+            raise LogError(n, f"time must be a finite number, not {_short(t)}", source)
+        t = float(t)
         if t < last_t:
             raise LogError(n, f"time goes backwards: {t} after {last_t}", source)
         last_t = t
         if squares is None:
-            name = variant or header.variant or "brazilian"
-            try:
-                geo = geometry_for(find_variant(name))
-            except DraughtsError as exc:
-                raise LogError(n, str(exc), source) from None
-            squares = geo
+            squares = _geometry(variant or header.variant, n, source)
+            if header.board is not None:
+                _check_board(header.board, squares.count, n, source)
         if "action" in obj:
             events.append(_action(obj, float(t), n, source))
             continue
@@ -140,52 +170,73 @@ def parse_log(
             continue
         ev = obj.get("event")
         if ev not in ("lift", "place"):
-            raise LogError(n, f"unknown event {ev!r} (lift or place)", source)
+            raise LogError(n, f"unknown event {_short(ev)} (lift or place)", source)
         if "square" in obj:
             sq = obj["square"]
             if not isinstance(sq, int) or isinstance(sq, bool) or not 1 <= sq <= squares.count:
-                raise LogError(n, f"square out of range: {sq!r} (1-{squares.count})", source)
+                raise LogError(n, f"square out of range: {_short(sq)} (1-{squares.count})", source)
             events.append(Transition(float(t), sq, ev == "place"))
         elif "cell" in obj:
             cell = obj["cell"]
             try:
                 f, r = squares.parse_cell(str(cell))
             except DraughtsError:
-                raise LogError(n, f"no cell {cell!r} on a {squares.size}x{squares.size} board", source) from None
+                raise LogError(n, f"no cell {_short(cell)} on a {squares.size}x{squares.size} board", source) from None
             if squares.is_playable_cell(f, r):
-                raise LogError(n, f"cell {cell!r} is a playing square: give its number as 'square'", source)
+                raise LogError(n, f"cell {_short(cell)} is a playing square: give its number as 'square'", source)
             events.append(Transition(float(t), squares.cell_name(f, r), ev == "place"))
         else:
             raise LogError(n, f"event without 'square' or 'cell': {text[:60]!r}", source)
+    if squares is None and header.board is not None:  # a header without events
+        _check_board(header.board, _geometry(variant or header.variant, 1, source).count, 1, source)
     return header, events
+
+
+def _geometry(name: str | None, n: int, source: str) -> Geometry:
+    try:
+        return geometry_for(find_variant(name or "brazilian"))
+    except DraughtsError as exc:
+        raise LogError(n, str(exc), source) from None
+
+
+def _check_board(board: list[int], count: int, n: int, source: str) -> None:
+    bad = [sq for sq in board if not 1 <= sq <= count]
+    if bad:
+        raise LogError(n, f"'board' holds squares that are not on the board: {_short(bad)} (1-{count})", source)
+    if len(set(board)) != len(board):
+        raise LogError(n, "'board' lists a square twice", source)
 
 
 def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
     h = LogHeader()
     fmt = obj.get("format", LOG_FORMAT)
-    if fmt != LOG_FORMAT:
-        raise LogError(n, f"unsupported log format {fmt!r} (this is format {LOG_FORMAT})", source)
+    if fmt != LOG_FORMAT or isinstance(fmt, bool):
+        raise LogError(n, f"unsupported log format {_short(fmt)} (this is format {LOG_FORMAT})", source)
     variant = obj.get("variant")
     if variant is not None:
+        if not isinstance(variant, str):
+            raise LogError(n, f"'variant' must be a name, not {_short(variant)}", source)
         try:
-            h.variant = find_variant(str(variant)).name
+            h.variant = find_variant(variant).name
         except DraughtsError as exc:
             raise LogError(n, str(exc), source) from None
     mode = obj.get("mode")
-    if mode is not None and mode not in MODES:
-        raise LogError(n, f"unknown mode {mode!r} (casual or tournament)", source)
+    if mode is not None and (not isinstance(mode, str) or mode not in MODES):
+        raise LogError(n, f"unknown mode {_short(mode)} (casual or tournament)", source)
     h.mode = mode
     fen = obj.get("fen")
     if fen is not None:
+        if not isinstance(fen, str):
+            raise LogError(n, f"'fen' must be text, not {_short(fen)}", source)
         try:
-            Position.from_fen(str(fen), h.variant or "brazilian")
+            Position.from_fen(fen, h.variant or "brazilian")
         except DraughtsError as exc:
             raise LogError(n, str(exc), source) from None
         h.fen = str(fen)
     board = obj.get("board")
     if board is not None:
-        if not isinstance(board, list) or not all(isinstance(x, int) for x in board):
-            raise LogError(n, f"'board' must be a list of square numbers, not {board!r}", source)
+        if not isinstance(board, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in board):
+            raise LogError(n, f"'board' must be a list of square numbers, not {_short(board)}", source)
         h.board = list(board)
     h.extra = {k: v for k, v in obj.items() if k not in ("format", "variant", "fen", "mode", "board")}
     return h
@@ -193,21 +244,23 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
 
 def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
     name = obj["action"]
-    if name not in ACTIONS:
-        raise LogError(n, f"unknown action {name!r} ({', '.join(ACTIONS)})", source)
+    if not isinstance(name, str) or name not in ACTIONS:
+        raise LogError(n, f"unknown action {_short(name)} ({', '.join(ACTIONS)})", source)
     side = None
     if name == "resign":
         raw = obj.get("side")
         if raw not in ("white", "black"):
-            raise LogError(n, f"resign needs 'side': 'white' or 'black', not {raw!r}", source)
+            raise LogError(n, f"resign needs 'side': 'white' or 'black', not {_short(raw)}", source)
         side = Color(raw)
     result = None
     if name == "result":
         result = obj.get("result")
         try:
-            parse_result(str(result))
+            if not isinstance(result, str):
+                raise ValueError(result)
+            parse_result(result)
         except ValueError:
-            raise LogError(n, f"invalid result {result!r}", source) from None
+            raise LogError(n, f"invalid result {_short(result)}", source) from None
     return Action(t, name, side, result)
 
 

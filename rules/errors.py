@@ -45,3 +45,7 @@ class PdnSyntaxError(DraughtsError, ValueError):
         self.line = line
         where = f"{source}:{line}: " if line else f"{source}: "
         super().__init__(where + message)
+
+
+class PdnTagError(DraughtsError, ValueError):
+    """A tag the PDN writer refuses: a bad tag name, a value that is not a string, or too long."""

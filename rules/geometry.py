@@ -130,18 +130,18 @@ class Geometry:
     def parse_square(self, text: str) -> Square:
         """A square from its number (``"32"``) or algebraic name (``"c3"``)."""
         t = text.strip().lower()
-        if t.isdigit():
+        if _is_number(t):
             n = int(t)
             if 1 <= n <= self.count:
                 return n
-            raise InvalidSquareError(f"no square {text!r} on a {self.size}x{self.size} board")
+            raise InvalidSquareError(f"no square {_short(text)} on a {self.size}x{self.size} board")
         if t in self._square_of_name:
             return self._square_of_name[t]
-        if len(t) >= 2 and t[0] in FILES and t[1:].isdigit():
+        if len(t) >= 2 and t[0] in FILES and _is_number(t[1:]):
             f, r = FILES.index(t[0]), int(t[1:]) - 1
             if 0 <= f < self.size and 0 <= r < self.size:
-                raise InvalidSquareError(f"{text!r} is not a playing square")
-        raise InvalidSquareError(f"no square {text!r} on a {self.size}x{self.size} board")
+                raise InvalidSquareError(f"{_short(text)} is not a playing square")
+        raise InvalidSquareError(f"no square {_short(text)} on a {self.size}x{self.size} board")
 
     def cell_name(self, file: int, rank: int) -> str:
         return f"{FILES[file]}{rank + 1}"
@@ -149,11 +149,21 @@ class Geometry:
     def parse_cell(self, text: str) -> tuple[int, int]:
         """(file, rank) of any cell name, playing or not."""
         t = text.strip().lower()
-        if len(t) >= 2 and t[0] in FILES and t[1:].isdigit():
+        if len(t) >= 2 and t[0] in FILES and _is_number(t[1:]):
             f, r = FILES.index(t[0]), int(t[1:]) - 1
             if 0 <= f < self.size and 0 <= r < self.size:
                 return f, r
-        raise InvalidSquareError(f"no cell {text!r} on a {self.size}x{self.size} board")
+        raise InvalidSquareError(f"no cell {_short(text)} on a {self.size}x{self.size} board")
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only, and few of them: ``str.isdigit`` passes '²' and '١' (int() refuses
+    the first), and int() refuses more than 4300 digits."""
+    return 0 < len(text) <= 9 and text.isascii() and text.isdigit()
 
 
 @cache

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from rules.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, PdnSyntaxError
+from rules.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, PdnSyntaxError, PdnTagError
 from rules.game import Game, parse_result
 from rules.move import Move
 from rules.position import Position
@@ -34,41 +34,92 @@ from rules.variants import BRAZILIAN, INTERNATIONAL, Color, Variant, find_varian
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 # -- tokens ------------------------------------------------------------------------------------
-_SQ = r"(?:[a-jA-J](?:10|[1-9])|\d{1,2})"
+#: the reader's limits: beyond them it stops with one line naming file:line (time and memory
+#: stay linear in the input; benchmarks/pdn_limits.py measures them)
+MAX_TAG_VALUE = 64 * 1024  # characters of one tag value or comment
+MAX_GAME_CHARS = 1024 * 1024  # characters of one game, tags to result
+MAX_GAME_TOKENS = 100_000  # moves, numbers, comments, marks and tags of one game
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a PDN file (split bigger collections)
+_MAX_PATH = 40  # squares of one move's path (a capture takes at most ~20)
+
+_SQ = r"(?:[a-jA-J](?:10|[1-9])|[0-9]{1,2})"
 _ALG = r"[a-j](?:10|[1-9])"
 _TOKEN_RE = re.compile(
     r"""
-    (?P<ws>(?:\s|\\[rn])+)
-  | (?P<tag>\[\s*(?P<key>[^\s\]"]+)\s*(?:"(?P<value>(?:[^"\\]|\\.)*)"\s*)?\])
-  | (?P<comment>\{(?P<ctext>[^}]*)\})
-  | (?P<setup>/\s*FEN\s*"(?P<sfen>[^"]*)"\s*/)
+    (?P<ws>\s+|\\[rn])
+  | (?P<setup>/\s*FEN\s*"(?P<sfen>[^"]{0,4096})"\s*/)
   | (?P<strength>\(\s*[!?]+\s*\))
   | (?P<open>\()
   | (?P<close>\))
-  | (?P<nag>\$\d+)
+  | (?P<nag>\$[0-9]{1,6})
   | (?P<result>(?:1/2-1/2|½-½|1-0|0-1|2-0|0-2|1-1|0-0|\*)(?![\w\-x:/.]))
-  | (?P<number>\d+\s*\.+|\.\.\.)
+  | (?P<number>[0-9]+\s*\.+|\.\.\.)
   | (?P<move>(?:"""
     + _SQ
     + r"(?:[ \t]*[-x:X][ \t]*"
     + _SQ
-    + r")+|"
+    + r"){1,"
+    + str(_MAX_PATH)
+    + r"}|"
     + _ALG
     + r"(?:"
     + _ALG
-    + r""")+)(?![\w]))(?P<marks>[!?]{1,3})?
+    + r"){1,"
+    + str(_MAX_PATH)
+    + r"""})(?![\w]))(?P<marks>[!?]{1,3})?
   | (?P<marks_alone>[!?]{1,3})
     """,
     re.VERBOSE,
 )
+_TAG_KEY_RE = re.compile(r'\[\s*([^\s\]"]{1,256})\s*')
+_PLAIN_RE = re.compile(r'[^"\\]*')
+_UNESCAPE_RE = re.compile(r'\\(["\\])')
+_SPACE_RE = re.compile(r"\s*")
+
+#: a tag name the writer accepts: PDN's symbol, starting with a capital letter
+TAG_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9_+#=:-]{0,63}")
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Token:
     kind: str
     text: str
     line: int
     extra: str = ""
+    pos: int = 0
+
+
+def _tag_at(text: str, i: int, source: str, line: int) -> tuple[_Token, int]:
+    """The tag starting at ``text[i] == "["`` and where it ends; bounded by MAX_TAG_VALUE."""
+    m = _TAG_KEY_RE.match(text, i)
+    if m is None:
+        snippet = text[i : i + 20].split("\n")[0]
+        raise PdnSyntaxError(f"unexpected text {snippet!r}", source=source, line=line)
+    key = m.group(1)
+    j = m.end()
+    value = ""
+    if j < len(text) and text[j] == '"':
+        start = j + 1
+        limit = min(len(text), start + MAX_TAG_VALUE + 1)
+        k = start
+        while True:  # one step per escape: linear, whatever the value holds
+            if k < limit:
+                k = _PLAIN_RE.match(text, k, limit).end()  # type: ignore[union-attr]
+            if k >= limit:
+                if limit == len(text):
+                    raise PdnSyntaxError(f"tag {key[:40]!r}: the value has no closing quote", source=source, line=line)
+                raise PdnSyntaxError(
+                    f"tag {key[:40]!r}: value longer than {MAX_TAG_VALUE // 1024} KiB", source=source, line=line
+                )
+            if text[k] == '"':
+                break
+            k += 2  # a backslash and the character it escapes
+        value = _UNESCAPE_RE.sub(r"\1", text[start:k])
+        j = _SPACE_RE.match(text, k + 1).end()  # type: ignore[union-attr]
+    if j >= len(text) or text[j] != "]":
+        raise PdnSyntaxError(f"tag {key[:40]!r} is not closed with ']'", source=source, line=line)
+    return _Token("tag", key, line, value, i), j + 1
 
 
 def _tokenize(text: str, source: str) -> Iterator[_Token]:
@@ -83,12 +134,29 @@ def _tokenize(text: str, source: str) -> Iterator[_Token]:
             j = text.find("\n", i)
             i = n if j < 0 else j
             continue
+        if ch == "[":
+            tok, end = _tag_at(text, i, source, line)
+            yield tok
+            line += text.count("\n", i, end)
+            i = end
+            continue
+        if ch == "{":
+            limit = min(n, i + 1 + MAX_TAG_VALUE + 1)
+            end = text.find("}", i + 1, limit)
+            if end < 0:
+                if limit == n:
+                    raise PdnSyntaxError("comment without a closing '}'", source=source, line=line)
+                raise PdnSyntaxError(f"comment longer than {MAX_TAG_VALUE // 1024} KiB", source=source, line=line)
+            yield _Token("comment", text[i + 1 : end].strip(), line, "", i)
+            line += text.count("\n", i, end)
+            i = end + 1
+            continue
         m = _TOKEN_RE.match(text, i)
         if m is None:
             snippet = text[i : i + 20].split("\n")[0]
             raise PdnSyntaxError(f"unexpected text {snippet!r}", source=source, line=line)
         kind = m.lastgroup or ""
-        for name in ("tag", "comment", "setup", "move", "result", "number", "ws"):
+        for name in ("setup", "move", "result", "number", "ws"):
             if m.group(name) is not None:
                 kind = name
                 break
@@ -98,19 +166,14 @@ def _tokenize(text: str, source: str) -> Iterator[_Token]:
                     kind = name
                     break
         token_text = m.group(0)
-        if kind == "tag":
-            value = m.group("value")
-            yield _Token("tag", m.group("key"), line, "" if value is None else value.replace('\\"', '"'))
-        elif kind == "comment":
-            yield _Token("comment", m.group("ctext").strip(), line)
-        elif kind == "setup":
-            yield _Token("setup", m.group("sfen"), line)
+        if kind == "setup":
+            yield _Token("setup", m.group("sfen"), line, "", i)
         elif kind == "move":
-            yield _Token("move", m.group("move"), line, m.group("marks") or "")
+            yield _Token("move", m.group("move"), line, m.group("marks") or "", i)
         elif kind in ("result", "number", "open", "close", "nag"):
-            yield _Token(kind, token_text.strip(), line)
+            yield _Token(kind, token_text.strip(), line, "", i)
         elif kind in ("strength", "marks_alone"):
-            yield _Token("nag", token_text.strip("() \t"), line)
+            yield _Token("nag", token_text.strip("() \t"), line, "", i)
         line += token_text.count("\n")
         i = m.end()
 
@@ -137,7 +200,7 @@ class Clock:
 
 
 _CLOCK_RE = re.compile(r"\[%clock\s+([^\]]*)\]")
-_TIME_RE = re.compile(r"([wWbB])\s*(\d+(?::\d{1,2}){0,2}(?:\.\d+)?)")
+_TIME_RE = re.compile(r"([wWbB])\s*([0-9]{1,7}(?::[0-9]{1,2}){0,2}(?:\.[0-9]{1,6})?)(?![0-9])")
 
 
 def parse_clock(comment: str) -> Clock | None:
@@ -227,8 +290,21 @@ class PdnGame:
 
     @classmethod
     def from_game(cls, game: Game, tags: dict[str, str] | None = None, result: str | None = None) -> PdnGame:
-        """A PDN record of a game (moves and set-ups as played)."""
-        pg = cls(game.variant, dict(tags or {}), game.start)
+        """A PDN record of a game (moves and set-ups as played).
+
+        A tag the writer would refuse (:func:`check_tag`; say, one stored before names were
+        checked) is left out and named in a comment before the moves, so that the record
+        can always be written."""
+        kept: dict[str, str] = {}
+        left_out: list[str] = []
+        for key, value in (tags or {}).items():
+            try:
+                check_tag(key, value)
+            except PdnTagError as exc:
+                left_out.append("tag left out: " + str(exc).translate({ord("{"): "(", ord("}"): ")"}))
+                continue
+            kept[key] = value
+        pg = cls(game.variant, kept, game.start, intro=left_out)
         for entry in game.history():
             if isinstance(entry, Position):
                 pg.setups[len(pg.moves)] = entry
@@ -241,6 +317,8 @@ class PdnGame:
     def pdn(self, result_style: str = "variant", width: int = 79) -> str:
         """The game as strict PDN 3.0 text (``result_style="2-0"`` for lidraughts style)."""
         variant = self.variant
+        for key, value in self.tags.items():
+            check_tag(key, value)
         result = _styled_result(self.result, variant, result_style)
         tags: dict[str, str] = {}
         for key in ROSTER:
@@ -290,8 +368,34 @@ class PdnGame:
         return "\n".join(lines) + "\n\n" + "\n".join(text_lines) + "\n"
 
 
+def check_tag(key: object, value: object, *, strict: bool = False) -> None:
+    """Raise :class:`PdnTagError` unless the writer can write this tag and a reader get it back.
+
+    A tag name is a PDN symbol starting with a capital letter (``[A-Z][A-Za-z0-9_+#=:-]*``,
+    at most 64 characters); a value is a string of at most ``MAX_TAG_VALUE`` characters.
+    Quotes and backslashes in a value are escaped; control characters (line breaks, tabs)
+    are written as spaces (``strict``: refused, as the HTTP API does)."""
+    if not isinstance(key, str) or not TAG_NAME_RE.fullmatch(key):
+        raise PdnTagError(
+            f"bad tag name {_short(key)}: a tag name starts with a capital letter A-Z and holds only "
+            "letters A-Z a-z, digits and _ + # = : - (at most 64)"
+        )
+    if not isinstance(value, str):
+        raise PdnTagError(f"tag {key}: the value must be text, not {_short(value)}")
+    if len(value) > MAX_TAG_VALUE:
+        raise PdnTagError(f"tag {key}: the value is longer than {MAX_TAG_VALUE // 1024} KiB ({len(value):,} chars)")
+    if strict and _CONTROL_RE.search(value):
+        raise PdnTagError(f"tag {key}: the value holds a control character (a line break or a tab): {_short(value)}")
+
+
+def _short(obj: object) -> str:
+    text = repr(obj)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _escape(value: str) -> str:
-    return value.replace('"', '\\"')
+    """A tag value between quotes: backslash and quote escaped, control characters as spaces."""
+    return _CONTROL_RE.sub(" ", value).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _styled_result(result: str, variant: Variant, style: str) -> str:
@@ -364,16 +468,26 @@ class _RawGame:
         return not self.tags and not self.body and self.result is None
 
 
-def _split_games(tokens: Iterable[_Token]) -> Iterator[_RawGame]:
+def _split_games(tokens: Iterable[_Token], source: str = "<string>") -> Iterator[_RawGame]:
     cur: _RawGame | None = None
     depth = 0
+    count = 0
+    start = 0
     for tok in tokens:
         if cur is None:
             cur = _RawGame(tok.line)
+            count, start = 0, tok.pos
+        if tok.kind == "tag" and depth == 0 and (cur.has_moves or tok.text in cur.tags):
+            yield cur
+            cur = _RawGame(tok.line)
+            count, start = 0, tok.pos
+        count += 1
+        if count > MAX_GAME_TOKENS or tok.pos - start > MAX_GAME_CHARS:
+            what = f"more than {MAX_GAME_TOKENS:,} tokens" if count > MAX_GAME_TOKENS else "longer than 1 MiB"
+            raise PdnSyntaxError(
+                f"the game starting at line {cur.line} is {what} (is its result missing?)", source=source, line=tok.line
+            )
         if tok.kind == "tag" and depth == 0:
-            if cur.has_moves or tok.text in cur.tags:
-                yield cur
-                cur = _RawGame(tok.line)
             if tok.extra or tok.text not in ("Empty",):
                 cur.tags[tok.text] = tok.extra
                 cur.tag_lines[tok.text] = tok.line
@@ -405,7 +519,7 @@ def _infer_variant(raw: _RawGame) -> Variant:
     texts = [t.text for t in raw.body if t.kind == "move"]
     for fen in [raw.tags.get("FEN", "")] + [t.text for t in raw.body if t.kind == "setup"]:
         texts.extend(field[1:].replace("K", "") for field in fen.split(":")[1:])
-    if any(re.search(r"[a-jA-J]\d", t) for t in texts):
+    if any(re.search(r"[a-jA-J][0-9]", t) for t in texts):
         return BRAZILIAN
     return INTERNATIONAL
 
@@ -543,7 +657,7 @@ def iter_games(text: str, source: str = "<string>", variant: Variant | str | Non
     """
     v = find_variant(variant) if variant is not None else None
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
-    for index, raw in enumerate(_split_games(_tokenize(text, source)), start=1):
+    for index, raw in enumerate(_split_games(_tokenize(text, source), source), start=1):
         yield _build(raw, source, index, v)
 
 
@@ -567,7 +681,17 @@ def read_game(text: str, variant: Variant | str | None = None) -> PdnGame:
 def load_pdn(path: str | Path, variant: Variant | str | None = None) -> list[PdnGame]:
     """Read a PDN file (UTF-8, falling back to Latin-1 for old files)."""
     p = Path(path)
-    return read_pdn(decode_pdn(p.read_bytes()), str(p), variant)
+    return read_pdn(read_pdn_file(p), str(p), variant)
+
+
+def read_pdn_file(path: str | Path) -> str:
+    """A PDN file's text, read in a bounded way: a file above ``MAX_FILE_BYTES`` (or an
+    endless one such as ``/dev/zero``) raises :class:`PdnSyntaxError`; ``OSError`` passes."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise PdnSyntaxError(f"larger than {MAX_FILE_BYTES // 2**20} MiB: split the collection", source=str(path))
+    return decode_pdn(data)
 
 
 def decode_pdn(data: bytes) -> str:
@@ -579,16 +703,24 @@ def decode_pdn(data: bytes) -> str:
 
 
 __all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_GAME_CHARS",
+    "MAX_GAME_TOKENS",
+    "MAX_TAG_VALUE",
     "ROSTER",
+    "TAG_NAME_RE",
     "AmbiguousMoveError",
     "Clock",
     "PdnGame",
     "PdnMove",
+    "PdnTagError",
+    "check_tag",
     "decode_pdn",
     "iter_games",
     "load_pdn",
     "parse_clock",
     "read_game",
     "read_pdn",
+    "read_pdn_file",
     "write_pdn",
 ]

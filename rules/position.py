@@ -36,7 +36,8 @@ class Piece(NamedTuple):
         return s if self.king else s.lower()
 
 
-_SQUARE_RE = re.compile(r"[a-jA-J](?:10|[1-9])|\d{1,2}")
+_ASCII_NUMBER = re.compile(r"[0-9]{1,9}")  # str.isdigit() also passes '²' and '١', which int() refuses
+_SQUARE_RE = re.compile(r"[a-jA-J](?:10|[1-9])|[0-9]{1,2}")
 
 
 class Position:
@@ -333,6 +334,9 @@ class Position:
     @classmethod
     def from_fen(cls, fen: str, variant: Variant | str) -> Position:
         """Read PDN FEN: ``W:W31-50:B1-20``, ``K`` for kings, numbers or algebraic squares."""
+        if not isinstance(fen, str):
+            raise InvalidFenError(f"invalid fen: {fen!r} (not text)")
+        shown = fen if len(fen) <= 80 else fen[:77] + "..."  # a one-line error, however long the input
         v = find_variant(variant)
         eng = engine_for(v)
         geo = eng.geo
@@ -341,10 +345,10 @@ class Position:
             text = text[:-1]
         parts = [p.strip() for p in text.split(":")]
         if not parts or not parts[0]:
-            raise InvalidFenError(f"invalid fen: {fen!r} (empty)")
+            raise InvalidFenError(f"invalid fen: {shown!r} (empty)")
         side = parts[0].upper()
         if side not in ("W", "B"):
-            raise InvalidFenError(f"invalid fen: {fen!r} (side to move must be W or B, not {parts[0]!r})")
+            raise InvalidFenError(f"invalid fen: {shown!r} (side to move must be W or B, not {_short(parts[0])})")
         turn = Color.WHITE if side == "W" else Color.BLACK
         masks = {"W": [0, 0], "B": [0, 0]}
         seen_colors: set[str] = set()
@@ -352,12 +356,12 @@ class Position:
             if not part:
                 continue
             color = part[0].upper()
-            if color in ("H", "F") and part[1:].strip().isdigit():
+            if color in ("H", "F") and _ASCII_NUMBER.fullmatch(part[1:].strip()):
                 continue  # lidraughts move counters
             if color not in ("W", "B"):
-                raise InvalidFenError(f"invalid fen: {fen!r} (unexpected field {part!r})")
+                raise InvalidFenError(f"invalid fen: {shown!r} (unexpected field {_short(part)})")
             if color in seen_colors:
-                raise InvalidFenError(f"invalid fen: {fen!r} (two {color} fields)")
+                raise InvalidFenError(f"invalid fen: {shown!r} (two {color} fields)")
             seen_colors.add(color)
             body = part[1:].strip()
             if not body:
@@ -373,23 +377,23 @@ class Position:
                     if "-" in item:
                         a, b = (geo.parse_square(x) for x in item.split("-", 1))
                         if a > b:
-                            raise InvalidFenError(f"invalid fen: {fen!r} (backward range {item!r})")
+                            raise InvalidFenError(f"invalid fen: {shown!r} (backward range {_short(item)})")
                         squares: Iterable[int] = range(a, b + 1)
                     else:
                         squares = (geo.parse_square(item),)
                 except InvalidSquareError as exc:
-                    raise InvalidFenError(f"invalid fen: {fen!r} ({exc})") from None
+                    raise InvalidFenError(f"invalid fen: {shown!r} ({exc})") from None
                 for s in squares:
                     bit = 1 << geo.bit_of_square[s]
                     if any(bit & m for ms in masks.values() for m in ms):
-                        raise InvalidFenError(f"invalid fen: {fen!r} (square {s} listed twice)")
+                        raise InvalidFenError(f"invalid fen: {shown!r} (square {s} listed twice)")
                     masks[color][1 if king else 0] |= bit
         wm, wk = masks["W"]
         bm, bk = masks["B"]
         if wm & geo.top_row:
-            raise InvalidFenError(f"invalid fen: {fen!r} (a white man on the crowning row)")
+            raise InvalidFenError(f"invalid fen: {shown!r} (a white man on the crowning row)")
         if bm & geo.bottom_row:
-            raise InvalidFenError(f"invalid fen: {fen!r} (a black man on the crowning row)")
+            raise InvalidFenError(f"invalid fen: {shown!r} (a black man on the crowning row)")
         return cls._from_bits(v, eng, wm, wk, bm, bk, turn)
 
     def fen(self, notation: str | None = None) -> str:
@@ -440,6 +444,10 @@ class Position:
             rows.append(f"{r + 1:>2} " + " ".join(cells))
         rows.append("   " + " ".join("abcdefghij"[: geo.size]))
         return "\n".join(rows)
+
+
+def _short(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
 
 
 def _is_subsequence(needle: list[int], hay: list[int]) -> bool:

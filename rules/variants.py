@@ -204,7 +204,8 @@ def find_variant(name: str | Variant) -> Variant:
         if key in variant.aliases:
             return variant
     known = ", ".join(sorted(VARIANTS))
-    raise UnknownVariantError(f"unknown variant: {name!r} (known: {known})")
+    shown = repr(name) if len(repr(name)) <= 60 else repr(name)[:57] + "..."  # one short line, whatever came in
+    raise UnknownVariantError(f"unknown variant: {shown} (known: {known})")
 
 
 def variant_for_gametype(gametype: str) -> Variant | None:

@@ -17,6 +17,7 @@ import aiohttp
 
 from board_hal.layout import Layout
 from damas.store import Store
+from damas.viewers import SEND_TIMEOUT
 from firmware_bridge.emulator import Emulator
 from rules import Game, Position
 from tests.app.server import Server
@@ -142,6 +143,9 @@ def test_a_viewer_that_never_reads_holds_up_nothing(tmp_path: Path) -> None:
         state = server.wait_for(lambda s: len(s["moves"]) == 12)
         watcher.wait(lambda s: s["version"] == state["version"] and len(s["moves"]) == 12)
         assert Store(db).journal_length(1) == 600 + len(actions)
+        # the idle viewer has a state it does not take: it is cut once SEND_TIMEOUT has passed (reading
+        # its socket before then would let the send finish, and nothing would be cut)
+        time.sleep(SEND_TIMEOUT + 1)
         assert cut_off(idle), "the viewer that never reads was never disconnected"
     finally:
         if watcher is not None:

@@ -84,3 +84,39 @@ def test_square_names_round_trip(variant: str) -> None:
         assert g.parse_square(str(s)) == s
         f, r = g.coord(s)
         assert g.square_at(f, r) == s
+
+
+# -- hostile input (issue 16.7): only ASCII digits are digits, and errors stay one short line
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "W:W²:B1",  # str.isdigit() passes, int() fails
+        "W:W1:B١",  # an Arabic-Indic digit: int() would take it
+        "W:W³-5:B1",
+        "W:W1:B1:H²",
+        "W:W" + "9" * 5000 + ":B1",  # int() refuses more than 4300 digits
+        "W:Wa²:B1",
+    ],
+)
+@pytest.mark.parametrize("variant", ["brazilian", "international"])
+def test_non_ascii_and_huge_numbers_are_invalid_fens(fen: str, variant: str) -> None:
+    with pytest.raises(InvalidFenError) as info:
+        Position.from_fen(fen, variant)
+    msg = str(info.value)
+    assert "\n" not in msg and len(msg) < 300, msg
+
+
+def test_non_text_fen_is_an_invalid_fen() -> None:
+    with pytest.raises(InvalidFenError, match="not text"):
+        Position.from_fen(5, "brazilian")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["²", "١", "a²", "b١", "9" * 5000, "a" + "1" * 5000])
+def test_square_parsing_accepts_ascii_digits_only(text: str) -> None:
+    from rules import InvalidSquareError
+
+    geo = geometry_for(find_variant("international"))
+    with pytest.raises(InvalidSquareError):
+        geo.parse_square(text)
+    with pytest.raises(InvalidSquareError):
+        geo.parse_cell(text)

@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rules import Color, Game, PdnSyntaxError, Position, parse_result
-from rules.pdn import iter_games, load_pdn, parse_clock, read_game, read_pdn, write_pdn
+from rules import Color, Game, PdnSyntaxError, Position, find_variant, parse_result
+from rules.errors import PdnTagError
+from rules.pdn import (
+    MAX_TAG_VALUE,
+    ROSTER,
+    TAG_NAME_RE,
+    PdnGame,
+    check_tag,
+    iter_games,
+    load_pdn,
+    parse_clock,
+    read_game,
+    read_pdn,
+    read_pdn_file,
+    write_pdn,
+)
 from tests.conftest import shared_path
+from tests.fuzz.harness import bounded
 
 # games and plies each file holds (games/README.md); header-only entries count as games
 EXPECTED = {
@@ -234,7 +252,7 @@ def test_black_to_move_start_numbering() -> None:
     ("text", "line", "why"),
     [
         ("1. 32-28 19-23\n2. 28-22 *", 2, "illegal move"),
-        ('[White "x"]\n\n1. 32-28 {never closed', 3, "unexpected text"),
+        ('[White "x"]\n\n1. 32-28 {never closed', 3, "comment without a closing"),
         ("1. 32-28 19-23\n2. 28x99 *", 2, "no square"),
         ('[GameType "21"]\n1. 9-13 *', 1, "unsupported GameType"),
         ('[FEN "W:W51:B1"]\n1. 32-28 *', 1, "no square '51'"),
@@ -269,3 +287,119 @@ def test_write_multi_game_file_and_game_from_play() -> None:
     assert games[0].tags["White"] == "Ana" and games[0].tags["Site"] == "?"
     assert '[GameType "28,W,8,8,N1,1"]' in text
     assert [m.move for m in games[1].moves] == g.move_stack
+
+
+# -- tags: escaped on writing, refused when no reader could get them back (issue 16.3) -------
+def _tagged(tags: dict[str, str]) -> str:
+    g = Game("international")
+    g.push(g.legal_moves()[0])
+    return PdnGame.from_game(g, tags).pdn()
+
+
+@pytest.mark.parametrize(
+    "value", ["ends with a backslash \\", 'say "hi"', '\\"', "C:\\games\\new", "x\\\\", '"]\n[Event "x']
+)
+def test_tag_values_with_backslashes_and_quotes_round_trip(value: str) -> None:
+    text = _tagged({"White": value, "Annotator": value})
+    games = read_pdn(text + "\n" + _tagged({"Black": "next"}), "t.pdn")  # the game after it still reads
+    assert len(games) == 2
+    expected = value.replace("\n", " ")  # control characters are written as spaces
+    assert games[0].tags["White"] == expected
+    assert games[0].tags["Annotator"] == expected
+    assert len(games[0].moves) == 1
+    assert games[1].tags["Black"] == "next"
+
+
+@pytest.mark.parametrize(
+    "key", ['X"]\n[Y', "white", "", "Two words", "Ünicode", "A" * 65, "[Event", "Key]", 'Q"', "1st"]
+)
+def test_bad_tag_names_are_refused_by_the_writer(key: str) -> None:
+    with pytest.raises(PdnTagError) as info:
+        PdnGame(find_variant("international"), {key: "v"}).pdn()
+    assert "\n" not in str(info.value)
+    assert "tag name" in str(info.value)
+    # a record of a game leaves the tag out, names it in a comment, and stays readable
+    text = _tagged({key: "v", "White": "Ana"})
+    (game,) = read_pdn(text + "\n" + _tagged({"Black": "next"}))[:1]
+    assert game.tags["White"] == "Ana" and key not in game.tags and len(game.moves) == 1
+    assert game.intro and game.intro[0].startswith("tag left out: bad tag name")
+
+
+@pytest.mark.parametrize("value", [5, None, ["a"], {"a": 1}, True, 1.5])
+def test_non_string_tag_values_are_refused_by_the_writer(value: object) -> None:
+    with pytest.raises(PdnTagError, match="must be text"):
+        PdnGame(find_variant("international"), {"White": value}).pdn()  # type: ignore[dict-item]
+
+
+def test_tag_value_longer_than_the_reader_accepts_is_refused() -> None:
+    with pytest.raises(PdnTagError, match="longer than 64 KiB"):
+        PdnGame(find_variant("international"), {"Event": "x" * (MAX_TAG_VALUE + 1)}).pdn()
+    assert read_game(_tagged({"Event": "x" * MAX_TAG_VALUE})).tags["Event"] == "x" * MAX_TAG_VALUE
+
+
+def test_strict_check_refuses_control_characters() -> None:
+    check_tag("White", "a\tb")
+    with pytest.raises(PdnTagError, match="control character"):
+        check_tag("White", "a\nb", strict=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=st.from_regex(TAG_NAME_RE, fullmatch=True), value=st.text(max_size=200))
+def test_any_tag_value_round_trips(key: str, value: str) -> None:
+    if key in ("Result", "GameType", "FEN", "Empty"):
+        key = "X" + key
+    text = _tagged({key: value})
+    got = read_game(text).tags[key]
+    written = re.sub(r"[\x00-\x1f\x7f]", " ", value)  # the documented exception: control characters
+    if key in ROSTER and not value:
+        written = "?"
+    assert got == written
+
+
+# -- limits: linear time and bounded memory on hostile files (issue 16.7) ----------------------
+@pytest.mark.parametrize(
+    ("text", "line", "why"),
+    [
+        ('[Event "ok"]\n[Site "' + "x" * 1000, 2, "no closing quote"),
+        ('[Event "ok"]\n[Site "' + "x" * 5_000_000, 2, "longer than 64 KiB"),
+        ('[Event "' + "x" * (MAX_TAG_VALUE + 10) + '"]\n1. 32-28 *', 1, "longer than 64 KiB"),
+        ('[Event "' + "\\x" * (MAX_TAG_VALUE // 2 + 10) + '"]\n1. 32-28 *', 1, "longer than 64 KiB"),
+        ("1. 32-28 {" + "y" * (MAX_TAG_VALUE + 10) + "} *", 1, "comment longer than 64 KiB"),
+        ('[GameType "20"]\n\n' + "1. 32-28 19-23 " * 80_000, 3, "more than 100,000 tokens"),
+        ('[GameType "20"]\n\n' + ("{" + "c" * 60_000 + "} ") * 20, 3, "longer than 1 MiB"),
+        ('[GameType "20"]\n\n' + "( ) " * 60_000, 3, "more than 100,000 tokens"),
+        ("\n".join(f"[T{i}]" for i in range(200_000)), 100_001, "more than 100,000 tokens"),
+        ('[Event "x" junk]', 1, "is not closed"),
+        ("[" + "K" * 1000 + ' "v"]', 1, "is not closed"),
+    ],
+)
+def test_limits_give_one_line_naming_file_and_line(text: str, line: int, why: str) -> None:
+    with pytest.raises(PdnSyntaxError) as info:
+        list(iter_games(text, "big.pdn"))
+    msg = str(info.value)
+    assert msg.startswith(f"big.pdn:{line}: "), msg[:200]
+    assert why in msg
+    assert "\n" not in msg and len(msg) < 300
+
+
+def test_long_moves_and_numbers_are_bounded() -> None:
+    with pytest.raises(PdnSyntaxError, match="unexpected text"):
+        read_pdn("1. " + "1-2-" * 50_000 + "3 *", "m.pdn")
+    with pytest.raises(PdnSyntaxError, match="unexpected text"):
+        read_pdn("1. 32-28 $" + "9" * 5000 + " *", "n.pdn")
+    assert read_game("0000000000000000000001. 32-28 *").moves  # a long move number is only text
+
+
+def test_files_are_read_in_a_bounded_way(tmp_path: Path) -> None:
+    if Path("/dev/zero").exists():
+        with bounded("read /dev/zero", memory=200 * 2**20), pytest.raises(PdnSyntaxError, match="larger than 64 MiB"):
+            read_pdn_file("/dev/zero")
+    p = tmp_path / "g.pdn"
+    p.write_bytes('[Event "é"]\n1. 32-28 *\n'.encode("latin-1"))
+    assert load_pdn(p)[0].tags["Event"] == "é"
+
+
+def test_clock_comment_with_huge_or_unicode_numbers() -> None:
+    assert parse_clock("[%clock w" + "9" * 5000 + " B0:11:03]") == parse_clock("[%clock B0:11:03]")
+    clock = parse_clock("[%clock w²:10 B0:11:03]")
+    assert clock is not None and clock.white is None and clock.black == 663
