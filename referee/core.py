@@ -491,6 +491,7 @@ class Referee:
                         f"touch-move: the piece on {self._name(sq)} was touched and must be moved "
                         "(unless it was an announced adjustment)",
                         active=False,
+                        params={"touched": sq},
                     )
         if self.report is not None:
             self._clear_report(out)
@@ -516,9 +517,11 @@ class Referee:
         """Tournament mode: note removals before the landing or out of jump order."""
         if self.mode != "tournament" or not c.captured:
             return
-        removals = [_key(ev) for ev in self.events if not ev.occupied and ev.key in c.captured]
+        # a captured piece is removed by its last lift (a touch put back before does not count)
+        final = {_key(ev): i for i, ev in enumerate(self.events) if not ev.occupied and ev.key in c.captured}
+        removals = sorted(final, key=final.__getitem__)
         landing_times = [i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest]
-        first_removal = next((i for i, ev in enumerate(self.events) if not ev.occupied and ev.key in c.captured), None)
+        first_removal = min(final.values(), default=None)
         notes = []
         if landing_times and first_removal is not None and first_removal < landing_times[-1]:
             notes.append("captured pieces were removed before the capture was complete")
@@ -536,9 +539,10 @@ class Referee:
         self._procedure(c, route, out)
         if self.mode == "tournament":
             lifted = {_key(ev) for ev in self.events if not ev.occupied}
+            movable = {m.origin for m in self._cands(pos)}  # touch-move binds a piece that can be played
             own_touched = {
                 sq
-                for sq in lifted - {c.origin} - self._touch_noticed
+                for sq in lifted & movable - {c.origin} - self._touch_noticed
                 if (p := pos.piece_at(sq)) is not None and p.color is pos.turn
             }
             for sq in sorted(own_touched):
@@ -548,6 +552,7 @@ class Referee:
                     (sq, c.origin),
                     f"touch-move: the piece on {self._name(sq)} was touched but {self._name(c.origin)} was played",
                     active=False,
+                    params={"touched": sq, "played": c.origin},
                 )
         self.game.push(route)
         self.clock.append(self.t)
