@@ -42,6 +42,9 @@ MODES = ("casual", "tournament")
 DEFAULT_SETTLE = 1.0
 #: how long a state must hold before it raises an alarm (or a king's stop counts as its move)
 DEFAULT_GRACE = 1 / 3
+#: settled events kept while the board differs from the game (a move needs a few dozen; a board
+#: left in disarray must not make every event slower than the last)
+MAX_EVENTS = 256
 
 
 @dataclass(frozen=True)
@@ -260,6 +263,8 @@ class Referee:
             else:
                 self.occupied.discard(_key(event))
             self.events.append(event)
+            if len(self.events) > MAX_EVENTS:
+                del self.events[: len(self.events) - MAX_EVENTS]
         self._evaluate(out)
         return out
 
@@ -384,7 +389,8 @@ class Referee:
                 # the board is the result of another move from the previous position
                 if self.mode == "casual" or self._slid_on(prev, last, c):
                     self._takeback(out)
-                    self._commit(self._cands(self.position)[self._index(self.position, c.move)], out)
+                    # read again: the removals and touches were judged with the first reading
+                    self._commit(self._cands(self.position)[self._index(self.position, c.move)], out, again=last)
                 elif self._held():
                     moved_again = any(ev.key == last.to_square and not ev.occupied for ev in self.events)
                     shown = prev.move_pdn(c.move)
@@ -532,13 +538,19 @@ class Referee:
         if notes:
             self._emit_report(out, ReportKind.PROCEDURE, c.captured, "; ".join(notes) + " (INT 4.11)", active=False)
 
-    def _commit(self, c: _Candidate, out: list[Verdict]) -> None:
+    def _commit(self, c: _Candidate, out: list[Verdict], *, again: Move | None = None) -> None:
+        """Record ``c`` (``again``: the move it replaces, whose route it follows up to its last leg)."""
         pos = self.position
         route = self._route(c)
+        if again is not None:
+            route = next((r for r in c.base.routes(c.move) if r.path[:-1] == again.path[:-1]), route)
         pdn = pos.move_pdn(route)
-        self._procedure(c, route, out)
-        if self.mode == "tournament":
-            lifted = {_key(ev) for ev in self.events if not ev.occupied}
+        if again is None:
+            self._procedure(c, route, out)
+        if self.mode == "tournament" and again is None:
+            # a piece touched before the move landed (not one brushed after it, while it was read)
+            landed = max((i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest), default=None)
+            lifted = {_key(ev) for ev in self.events[:landed] if not ev.occupied}
             movable = {m.origin for m in self._cands(pos)}  # touch-move binds a piece that can be played
             own_touched = {
                 sq
