@@ -118,13 +118,13 @@ def test_real_games_with_sloppy_hands_quick(mode: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("mode", ["casual", "tournament"])
-def test_real_games_with_sloppy_hands_every_game(mode: str) -> None:
+def test_real_games_with_sloppy_hands_every_game(mode: str, seed: int) -> None:
     games = real_games()
     assert len(games) >= 120
     for name, start, moves in games:
-        for seed in range(4):
-            check_sloppy(name, start, moves, seed, mode)
+        check_sloppy(name, start, moves, seed, mode)
 
 
 def test_the_sloppy_hands_make_every_disturbance_of_issue_17() -> None:
