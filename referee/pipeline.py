@@ -38,7 +38,7 @@ class Pipeline:
                 raise RuntimeError(f"the pipeline makes no progress at t={now}: debounce {due}, referee {ref_due}")
             seen = (due, since, ref_due)
             if ref_due is not None and ref_due <= now and (since is None or ref_due < since):
-                out += self.referee.tick(ref_due)
+                out += self.referee.tick(ref_due if math.isfinite(ref_due) else now)
                 continue
             if due is None or due > now:
                 break
