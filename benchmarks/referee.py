@@ -160,10 +160,12 @@ def drag_latency(files: list[Path]) -> None:
             assert shown is not None and recorded is not None, move
             leds.append(shown - placed)
             verdict.append(recorded - placed)
+        held = [v for v in verdict if v > 0.06]
         print(
             f"  rest {rest:.2f} s per square: LEDs show the move after {statistics.median(leds) * 1e3:.0f} ms "
-            f"(max {max(leds) * 1e3:.0f}), the verdict after {statistics.median(verdict) * 1e3:.0f} ms "
-            f"(max {max(verdict) * 1e3:.0f})"
+            f"(max {max(leds) * 1e3:.0f}); the verdict after {statistics.median(verdict) * 1e3:.0f} ms "
+            f"(max {max(verdict) * 1e3:.0f}; {len(held)} stops where the king could slide on: "
+            f"{statistics.median(held) * 1e3 if held else 0:.0f} ms)"
         )
 
 
