@@ -421,7 +421,10 @@ class Referee:
                     self._evaluate(out)
                     return
         live = [c for c in cands if c.in_progress(s)]
-        if not live and self._required_capture_now(s, e, out):
+        # a piece the last move captured is back on its square (brushed off and back, taken for
+        # its removal): that removal is still going on, so nothing is an alarm before settle_time
+        back = bool(self.game.move_stack and s & set(self.game.move_stack[-1].captured))
+        if not live and not back and self._required_capture_now(s, e, out):
             self._deadline = None
             return
         if live or self._in_progress(s):
@@ -526,10 +529,11 @@ class Referee:
         # a captured piece is removed by its last lift (a touch put back before does not count)
         final = {_key(ev): i for i, ev in enumerate(self.events) if not ev.occupied and ev.key in c.captured}
         removals = sorted(final, key=final.__getitem__)
+        # the piece first put on its destination ends the travel (a brush of it later does not)
         landing_times = [i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest]
         first_removal = min(final.values(), default=None)
         notes = []
-        if landing_times and first_removal is not None and first_removal < landing_times[-1]:
+        if landing_times and first_removal is not None and first_removal < landing_times[0]:
             notes.append("captured pieces were removed before the capture was complete")
         order = list(route.captured)
         seen = [sq for sq in removals if sq in order]
@@ -548,8 +552,8 @@ class Referee:
         if again is None:
             self._procedure(c, route, out)
         if self.mode == "tournament" and again is None:
-            # a piece touched before the move landed (not one brushed after it, while it was read)
-            landed = max((i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest), default=None)
+            # a piece touched before the move first landed (not one brushed after it, while it was read)
+            landed = min((i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest), default=None)
             lifted = {_key(ev) for ev in self.events[:landed] if not ev.occupied}
             movable = {m.origin for m in self._cands(pos)}  # touch-move binds a piece that can be played
             own_touched = {

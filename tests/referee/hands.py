@@ -84,8 +84,9 @@ class Hands:
         self.events.append(Transition(round(self.t, 4), square, False))
         self.t += 0.001
 
-    def sleeve(self, pos: Position, occupied: set[int], exclude: int | None = None) -> None:
-        """A sleeve or hand brushes a piece off its sensor for 70-300 ms and back."""
+    def sleeve(self, pos: Position, occupied: set[int], exclude: int | None = None, landed: bool = False) -> None:
+        """A sleeve or hand brushes a piece off its sensor for 70-300 ms and back (``landed``:
+        after the move landed, when touching a piece obliges nothing)."""
         pieces = sorted(occupied - {exclude})
         if not pieces:
             return
@@ -95,7 +96,8 @@ class Hands:
         self.t += self.rng.uniform(0.07, 0.3) - 0.001
         self.place(sq)
         piece = pos.piece_at(sq)
-        if piece is not None and piece.color is pos.turn and any(m.from_square == sq for m in pos.legal_moves()):
+        movable = any(m.from_square == sq for m in pos.legal_moves())
+        if not landed and piece is not None and piece.color is pos.turn and movable:
             self.touches.append((self.ply, sq))
 
     def dropout(self, occupied: set[int]) -> None:
@@ -109,14 +111,14 @@ class Hands:
         self.events.append(Transition(round(self.t, 4), sq, True))
         self.t += 0.001
 
-    def noise(self, pos: Position, occupied: set[int], exclude: int | None = None) -> None:
+    def noise(self, pos: Position, occupied: set[int], exclude: int | None = None, landed: bool = False) -> None:
         """The sloppy disturbances that may happen at this moment."""
         st = self.style
         if st.dropout and self.rng.random() < st.dropout:
             self.dropout(occupied)
             self.wait(0.01, 0.1)
         if st.sleeve and self.rng.random() < st.sleeve:
-            self.sleeve(pos, occupied, exclude)
+            self.sleeve(pos, occupied, exclude, landed)
             self.wait(0.05, 0.3)
 
     def adjust(self, pos: Position, exclude: int) -> None:
@@ -201,6 +203,8 @@ class Hands:
         before_landing = bool(removed)
         for sq in early + late:
             self.wait(0.2, 0.6)
+            if rng.random() < 0.3:
+                self.noise(pos, occupied, landed=True)  # between the removals
             if st.mistake and sq in late and rng.random() < st.mistake:
                 self.mistake(pos, move, occupied, sq)
             self.lift(sq)
