@@ -343,6 +343,8 @@ class Referee:
                 self._deadline = self.t + self.settle_time
             return
         if self.ended:
+            if self._read_again_at_the_end(s, out):
+                return
             if s == e and not self.cells:
                 self._reported = None
             elif self._reported != "over" and self._held():
@@ -387,7 +389,7 @@ class Referee:
                 if c.after != s or c.move == last:
                     continue
                 # the board is the result of another move from the previous position
-                if self.mode == "casual" or self._slid_on(prev, last, c):
+                if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
                     self._takeback(out)
                     # read again: the removals and touches were judged with the first reading
                     self._commit(self._cands(self.position)[self._index(self.position, c.move)], out, again=last)
@@ -468,6 +470,27 @@ class Referee:
             return False
         lifts = [ev.t for ev in self.events if ev.key == last.to_square and not ev.occupied]
         return bool(lifts) and bool(self.clock) and lifts[0] - self.clock[-1] <= self.settle_time
+
+    def _read_again_at_the_end(self, s: frozenset[int], out: list[Verdict]) -> bool:
+        """The last move ended the game by the rules, but it was read too early: the king slid
+        on, or the removals told another capture apart. Read it again (the end follows it)."""
+        prev = self._prev()
+        if prev is None or self.game.entered is not None or self.cells:
+            return False
+        last = self.game.move_stack[-1]
+        for c in self._cands(prev):
+            if c.after == s and c.move != last and (self._slid_on(prev, last, c) or self._removals_told(last, c)):
+                self._takeback(out)
+                self._commit(self._cands(self.position)[self._index(self.position, c.move)], out, again=last)
+                return True
+        return False
+
+    def _removals_told(self, last: Move, c: _Candidate) -> bool:
+        """Is ``c`` the last move's travel (same origin, same destination, the piece not moved
+        again) with other captured pieces: a piece that was not captured was taken off by
+        mistake and put back, and the removals now tell the move apart? Then it is the same move."""
+        moved_again = any(ev.key == last.to_square and not ev.occupied for ev in self.events)
+        return c.origin == last.from_square and c.dest == last.to_square and not moved_again
 
     def _in_progress(self, s: frozenset[int]) -> bool:
         bases = [self.position]

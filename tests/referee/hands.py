@@ -233,8 +233,6 @@ class Hands:
                     and p.color is getattr(piece, "color", None)
                 ):
                     near.append(x)
-        others = [pos.apply(m).occupied() for m in pos.legal_moves() if m != move]
-        near = [x for x in near if frozenset(occupied - {x}) not in others]  # not another move's result
         if not near:
             return
         x = self.rng.choice(near)

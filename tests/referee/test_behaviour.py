@@ -647,3 +647,32 @@ def test_a_king_that_rests_then_slides_on_much_later_is_a_correction_in_tourname
     board.lift(46).place(37).wait(3).lift(37).place(28).wait(0.4)
     assert board.moves() == ["46-37"]
     assert board.kinds() == ["correction"]
+
+
+@pytest.mark.parametrize("mode", ["casual", "tournament"])
+def test_a_wrong_piece_picked_up_during_the_removals_that_looks_like_another_capture(mode: str) -> None:
+    # the king on 49 takes 38, 23, 24 (via 32, 19) or 38, 11, 24 (via 16, 2): both end on 30
+    board = Board("international", "W:WK49:B38,23,24,29,11", mode=mode)
+    board.lift(49).place(30).lift(38, 24)
+    board.lift(11)  # by mistake: the board is the other capture's result for a moment
+    board.wait(0.5).place(11)
+    board.lift(23)
+    board.wait(2)
+    (move,) = board.ref.game.move_stack
+    assert set(move.captured) == {38, 23, 24}
+    assert board.ref.position.piece_at(11) is not None
+    # read again, silently: the same travel, the removals told it apart (in tournament mode the
+    # removals were out of jump order, which the laws note)
+    assert board.kinds() == ([] if mode == "casual" else ["procedure"])
+    assert "/FEN" not in board.ref.pdn_game().pdn()
+
+
+@pytest.mark.parametrize("mode", ["casual", "tournament"])
+def test_a_king_dragged_slowly_on_the_last_capture_of_the_game(mode: str) -> None:
+    board = Board("international", "W:WK46:B37", mode=mode)
+    _raw(board, (0.5, 46, False), (0.7, 37, False), (0.9, 28, True), (1.35, 28, False), (1.4, 23, True))
+    _raw(board, (0.45, 23, False), (0.5, 19, True))  # resting longer than the grace on 28 and 23
+    board.wait(2)
+    assert [str(m) for m in board.ref.game.move_stack] == ["46x19"]
+    assert board.kinds() == ([] if mode == "casual" else ["procedure"])  # 37 came off before the landing
+    assert [(e.result, e.termination) for e in board.ends()][-1] == ("2-0", "no-pieces")
