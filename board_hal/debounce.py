@@ -82,5 +82,11 @@ class Debouncer:
             return None
         return min(tr.t for tr in self._pending.values()) + self.window
 
+    def pending_since(self) -> float | None:
+        """When the earliest transition still in its window happened (None when nothing is pending)."""
+        if not self._pending:
+            return None
+        return min(tr.t for tr in self._pending.values())
+
     def pending(self) -> bool:
         return bool(self._pending)

@@ -14,6 +14,14 @@ after every event the sensed occupancy ``S`` is compared with
 
 Anything else is reported once the board has been still for ``settle_time`` seconds,
 with restore guidance (missing / extra squares). It never records a guess.
+
+A state that would be reported at once (a piece that cannot capture held up while a
+capture is compulsory, a tournament takeback or correction, pieces moved after the end)
+is reported only once the board has kept it for ``grace_time`` (a third of a second):
+a sleeve brushing a piece off its sensor and back raises no alarm. A king that stops on
+a square from which it could slide on along the same line is recorded after the same
+grace (a slow drag is one move); if it rests longer and then slides on, the move is
+read again, silently, in both modes.
 """
 
 from __future__ import annotations
@@ -33,6 +41,11 @@ from rules.variants import Variant
 
 MODES = ("casual", "tournament")
 DEFAULT_SETTLE = 1.0
+#: how long a state must hold before it raises an alarm (or a king's stop counts as its move)
+DEFAULT_GRACE = 1 / 3
+#: settled events kept while the board differs from the game (a move needs a few dozen; a board
+#: left in disarray must not make every event slower than the last)
+MAX_EVENTS = 256
 
 
 @dataclass(frozen=True)
@@ -117,6 +130,24 @@ def _stopped_mid_chain(live: list[_Candidate], s: frozenset[int], e: frozenset[i
     return bool(live) and bool(added) and all(added <= c.landings - {c.dest} for c in live)
 
 
+def _slides_past(pos: Position, short: Move, long: Move) -> bool:
+    """Does ``long`` take the same piece the same way as ``short``, then further along the
+    same line (``short``'s destination strictly inside ``long``'s last leg)?"""
+    if (
+        short.from_square != long.from_square
+        or set(short.captured) != set(long.captured)
+        or len(short.path) != len(long.path)
+        or short.path[-2] != long.path[-2]
+    ):
+        return False
+    geo = pos.geometry
+    (fa, ra), (fb, rb), (fs, rs) = geo.coord(long.path[-2]), geo.coord(long.to_square), geo.coord(short.to_square)
+    if abs(fb - fa) != abs(rb - ra):
+        return False
+    n, k = abs(fb - fa), abs(fs - fa)
+    return 0 < k < n and (fs - fa) * n == k * (fb - fa) and (rs - ra) * n == k * (rb - ra)
+
+
 class Referee:
     """Turns settled square events into moves, reports and LED intents for one game."""
 
@@ -129,6 +160,7 @@ class Referee:
         hints: bool = True,
         settle_time: float = DEFAULT_SETTLE,
         board: Iterable[int] | None = None,
+        grace_time: float = DEFAULT_GRACE,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode: {mode!r} (casual or tournament)")
@@ -137,6 +169,7 @@ class Referee:
         self.mode = mode
         self.hints = hints
         self.settle_time = settle_time
+        self.grace_time = grace_time
         self.game = Game(self.variant, fen)
         self.occupied: set[int] = set(board) if board is not None else set(self.game.position.occupied())
         self.cells: set[str] = set()
@@ -147,6 +180,8 @@ class Referee:
         self._reported: object = None
         self._deadline: float | None = None
         self._irregular: Position | None = None
+        self._since = 0.0  # time of the last square or cell event: the board has been still since
+        self._grace: float | None = None  # when the present state will have held for grace_time
         self._setup = frozenset(self.occupied) != self.game.position.occupied()
         if self._setup:
             self._deadline = -math.inf  # report the set-up at the first tick
@@ -239,6 +274,8 @@ class Referee:
             self._action(event, out)
             return out
         key = event.key
+        self._since = max(self._since, event.t)
+        self._grace = None
         if isinstance(key, str):
             if event.occupied:
                 self.cells.add(key)
@@ -250,20 +287,37 @@ class Referee:
             else:
                 self.occupied.discard(_key(event))
             self.events.append(event)
+            if len(self.events) > MAX_EVENTS:
+                del self.events[: len(self.events) - MAX_EVENTS]
         self._evaluate(out)
         return out
 
     def tick(self, now: float) -> list[Verdict]:
-        """Let time pass: a board that has been still long enough gets its report."""
+        """Let time pass: a state held for the grace period raises its alarm (or its move),
+        a board that has been still long enough gets its report."""
         out: list[Verdict] = []
-        if self._deadline is not None and now >= self._deadline:
-            self.t = max(self.t, self._deadline if math.isfinite(self._deadline) else now)
+        while (due := self.next_deadline()) is not None and now >= due:
+            if due == self._grace:
+                self._grace = None
+                self.t = max(self.t, due)
+                self._evaluate(out)
+                continue
+            self.t = max(self.t, due if math.isfinite(due) else now)
             self._deadline = None
             self._settled(out)
         return out
 
     def next_deadline(self) -> float | None:
-        return self._deadline
+        due = [d for d in (self._grace, self._deadline) if d is not None]
+        return min(due) if due else None
+
+    def _held(self) -> bool:
+        """Has the board kept its present state for ``grace_time``? If not, look again then."""
+        due = self._since + self.grace_time
+        if self.t >= due:
+            return True
+        self._grace = due
+        return False
 
     # -- actions -----------------------------------------------------------------------------
     def _action(self, a: Action, out: list[Verdict]) -> None:
@@ -273,6 +327,7 @@ class Referee:
             self.report = None
             self._reported = None
             self._deadline = None
+            self._grace = None
             self._irregular = None
             self.clock.clear()
             self.reconstructed.clear()
@@ -313,9 +368,11 @@ class Referee:
                 self._deadline = self.t + self.settle_time
             return
         if self.ended:
+            if self._read_again_at_the_end(s, out):
+                return
             if s == e and not self.cells:
                 self._reported = None
-            elif self._reported != "over":
+            elif self._reported != "over" and self._held():
                 self._reported = "over"
                 self._emit_report(
                     out, ReportKind.GAME_OVER, sorted(s ^ e), "the game is over: no more moves", active=False
@@ -330,6 +387,9 @@ class Referee:
         cands = self._cands(pos)
         for c in cands:
             if c.after == s:
+                if self._may_slide_on(c) and not self._held():
+                    self._deadline = None  # a king on its way: the move is read once it stops
+                    return
                 self._commit(c, out)
                 return
         if self._irregular is not None:
@@ -344,27 +404,37 @@ class Referee:
                 if self.mode == "casual":
                     self._takeback(out)
                     return
-                self._irregular_report(
-                    out, s, ReportKind.TAKEBACK, last.path, "the last move was taken back: put it back", target=e
-                )
+                if self._held():
+                    self._irregular_report(
+                        out, s, ReportKind.TAKEBACK, last.path, "the last move was taken back: put it back", target=e
+                    )
+                self._deadline = None
                 return
             for c in self._cands(prev):
-                moved_again = any(ev.key == last.to_square and not ev.occupied for ev in self.events)
-                if c.after == s and c.move != last and moved_again:
-                    if self.mode == "casual":
-                        self._takeback(out)
-                        self._commit(self._cands(self.position)[self._index(self.position, c.move)], out)
-                    else:
-                        self._irregular = prev.apply(c.move)
-                        self._irregular_report(
-                            out,
-                            s,
-                            ReportKind.CORRECTION,
-                            c.move.path,
-                            "a piece was moved again after it was released",
-                            target=e,
-                        )
-                    return
+                if c.after != s or c.move == last:
+                    continue
+                # the board is the result of another move from the previous position
+                if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
+                    self._takeback(out)
+                    # read again: the removals and touches were judged with the first reading
+                    self._commit(self._cands(self.position)[self._index(self.position, c.move)], out, again=last)
+                elif self._held():
+                    moved_again = any(ev.key == last.to_square and not ev.occupied for ev in self.events)
+                    shown = prev.move_pdn(c.move)
+                    self._irregular = prev.apply(c.move)
+                    self._irregular_report(
+                        out,
+                        s,
+                        ReportKind.CORRECTION,
+                        c.move.path,
+                        "a piece was moved again after it was released"
+                        if moved_again
+                        else f"the last move was changed after it was released: the board shows {shown}",
+                        target=e,
+                    )
+                else:
+                    self._deadline = None
+                return
         # a fast reply: the move is complete except that the opponent already lifted a piece
         for c in cands:
             gone = c.after - s
@@ -378,12 +448,20 @@ class Referee:
                     self._evaluate(out)
                     return
         live = [c for c in cands if c.in_progress(s)]
-        if not live and self._required_capture_now(s, e, out):
+        # a piece the last move captured is back on its square (brushed off and back, taken for
+        # its removal): that removal is still going on, so nothing is an alarm before settle_time
+        back = bool(self.game.move_stack and s & set(self.game.move_stack[-1].captured))
+        if not live and not back and self._required_capture_now(s, e, out):
+            self._deadline = None
             return
         if live or self._in_progress(s):
             # a move under way; a capture paused on an intermediate landing is reported
             # only once the board has been still there (it may be a touch-down)
             self._deadline = self.t + self.settle_time if _stopped_mid_chain(live, s, e) else None
+            if not live and self._irregular is None:
+                # a takeback or correction under way (the last move's piece lifted, its captured
+                # pieces put back): if the board stays so, it is out of step with the game
+                self._deadline = self.t + self.settle_time
             if self.report is not None and self.report.kind in (
                 ReportKind.REQUIRED_CAPTURE,
                 ReportKind.NO_LEGAL_MOVE,
@@ -397,6 +475,47 @@ class Referee:
             if c.move == move:
                 return i
         raise ValueError(move)
+
+    def _may_slide_on(self, c: _Candidate) -> bool:
+        """Could the king that stopped at ``c``'s destination be sliding on along the same line
+        (another legal move of the same piece, the same captures, further along its last leg)?"""
+        piece = c.base.piece_at(c.origin)
+        if piece is None or not piece.king:
+            return False
+        return any(
+            c2.origin == c.origin and c2.dest != c.dest and _slides_past(c.base, c.move, c2.move)
+            for c2 in self._cands(c.base)
+        )
+
+    def _slid_on(self, prev: Position, last: Move, c: _Candidate) -> bool:
+        """Is ``c`` the last move's king slid on along the same line soon after it stopped
+        (a slow drag read as the move too early)? Then it is the same move, in both modes."""
+        piece = prev.piece_at(last.from_square)
+        if piece is None or not piece.king or not _slides_past(prev, last, c.move):
+            return False
+        lifts = [ev.t for ev in self.events if ev.key == last.to_square and not ev.occupied]
+        return bool(lifts) and bool(self.clock) and lifts[0] - self.clock[-1] <= self.settle_time
+
+    def _read_again_at_the_end(self, s: frozenset[int], out: list[Verdict]) -> bool:
+        """The last move ended the game by the rules, but it was read too early: the king slid
+        on, or the removals told another capture apart. Read it again (the end follows it)."""
+        prev = self._prev()
+        if prev is None or self.game.entered is not None or self.cells:
+            return False
+        last = self.game.move_stack[-1]
+        for c in self._cands(prev):
+            if c.after == s and c.move != last and (self._slid_on(prev, last, c) or self._removals_told(last, c)):
+                self._takeback(out)
+                self._commit(self._cands(self.position)[self._index(self.position, c.move)], out, again=last)
+                return True
+        return False
+
+    def _removals_told(self, last: Move, c: _Candidate) -> bool:
+        """Is ``c`` the last move's travel (same origin, same destination, the piece not moved
+        again) with other captured pieces: a piece that was not captured was taken off by
+        mistake and put back, and the removals now tell the move apart? Then it is the same move."""
+        moved_again = any(ev.key == last.to_square and not ev.occupied for ev in self.events)
+        return c.origin == last.from_square and c.dest == last.to_square and not moved_again
 
     def _in_progress(self, s: frozenset[int]) -> bool:
         bases = [self.position]
@@ -429,6 +548,7 @@ class Referee:
                         f"touch-move: the piece on {self._name(sq)} was touched and must be moved "
                         "(unless it was an announced adjustment)",
                         active=False,
+                        params={"touched": sq},
                     )
         if self.report is not None:
             self._clear_report(out)
@@ -454,11 +574,14 @@ class Referee:
         """Tournament mode: note removals before the landing or out of jump order."""
         if self.mode != "tournament" or not c.captured:
             return
-        removals = [_key(ev) for ev in self.events if not ev.occupied and ev.key in c.captured]
+        # a captured piece is removed by its last lift (a touch put back before does not count)
+        final = {_key(ev): i for i, ev in enumerate(self.events) if not ev.occupied and ev.key in c.captured}
+        removals = sorted(final, key=final.__getitem__)
+        # the piece first put on its destination ends the travel (a brush of it later does not)
         landing_times = [i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest]
-        first_removal = next((i for i, ev in enumerate(self.events) if not ev.occupied and ev.key in c.captured), None)
+        first_removal = min(final.values(), default=None)
         notes = []
-        if landing_times and first_removal is not None and first_removal < landing_times[-1]:
+        if landing_times and first_removal is not None and first_removal < landing_times[0]:
             notes.append("captured pieces were removed before the capture was complete")
         order = list(route.captured)
         seen = [sq for sq in removals if sq in order]
@@ -467,16 +590,23 @@ class Referee:
         if notes:
             self._emit_report(out, ReportKind.PROCEDURE, c.captured, "; ".join(notes) + " (INT 4.11)", active=False)
 
-    def _commit(self, c: _Candidate, out: list[Verdict]) -> None:
+    def _commit(self, c: _Candidate, out: list[Verdict], *, again: Move | None = None) -> None:
+        """Record ``c`` (``again``: the move it replaces, whose route it follows up to its last leg)."""
         pos = self.position
         route = self._route(c)
+        if again is not None:
+            route = next((r for r in c.base.routes(c.move) if r.path[:-1] == again.path[:-1]), route)
         pdn = pos.move_pdn(route)
-        self._procedure(c, route, out)
-        if self.mode == "tournament":
-            lifted = {_key(ev) for ev in self.events if not ev.occupied}
+        if again is None:
+            self._procedure(c, route, out)
+        if self.mode == "tournament" and again is None:
+            # a piece touched before the move first landed (not one brushed after it, while it was read)
+            landed = min((i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest), default=None)
+            lifted = {_key(ev) for ev in self.events[:landed] if not ev.occupied}
+            movable = {m.origin for m in self._cands(pos)}  # touch-move binds a piece that can be played
             own_touched = {
                 sq
-                for sq in lifted - {c.origin} - self._touch_noticed
+                for sq in lifted & movable - {c.origin} - self._touch_noticed
                 if (p := pos.piece_at(sq)) is not None and p.color is pos.turn
             }
             for sq in sorted(own_touched):
@@ -486,6 +616,7 @@ class Referee:
                     (sq, c.origin),
                     f"touch-move: the piece on {self._name(sq)} was touched but {self._name(c.origin)} was played",
                     active=False,
+                    params={"touched": sq, "played": c.origin},
                 )
         self.game.push(route)
         self.clock.append(self.t)
@@ -548,6 +679,9 @@ class Referee:
         key = ("capture", s)
         if self._reported == key:
             return True
+        raised = self.report is not None and self.report.kind is ReportKind.REQUIRED_CAPTURE
+        if not raised and not self._held():
+            return True  # a new alarm waits for the grace period; an active one follows the board
         self._reported = key
         self._report_required(out, s, e)
         return True

@@ -24,19 +24,27 @@ class Pipeline:
         self.debouncer = Debouncer(window, initial)
 
     def advance(self, now: float) -> list[Verdict]:
-        """Deliver what has settled by ``now`` and let the referee's timers run."""
+        """Deliver what has settled by ``now`` and let the referee's timers run.
+
+        A referee timer runs only if no transition still in its debounce window happened
+        before it: a piece put back before the grace period ends raises no alarm, even if
+        the debouncer confirms the placement only after it."""
         out: list[Verdict] = []
+        seen: tuple[float | None, float | None, float | None] | None = None
         while True:
             due = self.debouncer.next_deadline()
+            since = self.debouncer.pending_since()
             ref_due = self.referee.next_deadline()
-            if ref_due is not None and ref_due <= now and (due is None or ref_due < due):
-                out += self.referee.tick(ref_due)
+            if (due, since, ref_due) == seen:
+                raise RuntimeError(f"the pipeline makes no progress at t={now}: debounce {due}, referee {ref_due}")
+            seen = (due, since, ref_due)
+            if ref_due is not None and ref_due <= now and (since is None or ref_due < since):
+                out += self.referee.tick(ref_due if math.isfinite(ref_due) else now)
                 continue
             if due is None or due > now:
                 break
             for tr in self.debouncer.flush(due):
                 out += self.referee.feed(tr)
-        out += self.referee.tick(now)
         return out
 
     def feed(self, event: Transition | Action | Link) -> list[Verdict]:

@@ -4,11 +4,18 @@ Seeded randomness: think times, switch bounce, touch-downs on intermediate landi
 squares (or none), every removal order, removals before the landing, kings brushing
 the empty squares they slide over (shorter than the debounce window), adjustments
 (lift and put back) and fast replies.
+
+Sloppier hands (``Style.sloppy()``, off by default): a sleeve brushing any piece off its
+sensor for 70-300 ms and back (before or during a move), reed switches dropping out for
+a few milliseconds, kings dragged slowly along their diagonal (resting 0.15-0.45 s on
+each square they cross before the destination), and a piece that was not captured picked
+up by mistake during the removals and put back within a second.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from board_hal.debounce import Transition
@@ -24,6 +31,17 @@ class Style:
     brush: float = 0.6  # chance that a sliding king brushes the squares it crosses
     fast_reply: float = 0.2  # chance that the next move starts right away
     removal_order: str = "any"  # any | jump | reverse
+    sleeve: float = 0.0  # chance of a piece brushed off its sensor and back, before and during a move
+    dropout: float = 0.0  # chance of a reed switch dropping out for a few ms, before and during a move
+    drag: float = 0.0  # chance that a king is dragged slowly over the squares it crosses
+    mistake: float = 0.0  # chance that a capture's removals include a wrong piece, put back
+
+    @classmethod
+    def sloppy(cls, **kw: float | str) -> Style:
+        """The sloppier club hands of issue 17 on top of the usual ones."""
+        base: dict[str, float | str] = {"sleeve": 0.35, "dropout": 0.3, "drag": 0.7, "mistake": 0.4}
+        base.update(kw)
+        return cls(**base)  # type: ignore[arg-type]
 
 
 class Hands:
@@ -32,6 +50,14 @@ class Hands:
         self.style = style or Style()
         self.t = start
         self.events: list[Transition] = []
+        #: (ply index, square): a piece of the side to move with a legal move, touched before the
+        #: move landed (a touch-move notice in tournament mode)
+        self.touches: list[tuple[int, int]] = []
+        #: ply indexes whose captured pieces came off before the landing or out of jump order
+        #: (a procedure notice in tournament mode, INT 4.11)
+        self.out_of_order: list[int] = []
+        self.counts: Counter[str] = Counter()  # the sloppy disturbances made
+        self.ply = 0
 
     def wait(self, lo: float, hi: float) -> None:
         self.t += self.rng.uniform(lo, hi)
@@ -58,6 +84,43 @@ class Hands:
         self.events.append(Transition(round(self.t, 4), square, False))
         self.t += 0.001
 
+    def sleeve(self, pos: Position, occupied: set[int], exclude: int | None = None, landed: bool = False) -> None:
+        """A sleeve or hand brushes a piece off its sensor for 70-300 ms and back (``landed``:
+        after the move landed, when touching a piece obliges nothing)."""
+        pieces = sorted(occupied - {exclude})
+        if not pieces:
+            return
+        sq = self.rng.choice(pieces)
+        self.counts["sleeve"] += 1
+        self.lift(sq)
+        self.t += self.rng.uniform(0.07, 0.3) - 0.001
+        self.place(sq)
+        piece = pos.piece_at(sq)
+        movable = any(m.from_square == sq for m in pos.legal_moves())
+        if not landed and piece is not None and piece.color is pos.turn and movable:
+            self.touches.append((self.ply, sq))
+
+    def dropout(self, occupied: set[int]) -> None:
+        """A magnet at the edge of its reed switch: off for a few milliseconds."""
+        if not occupied:
+            return
+        sq = self.rng.choice(sorted(occupied))
+        self.counts["dropout"] += 1
+        self.events.append(Transition(round(self.t, 4), sq, False))
+        self.t += self.rng.uniform(0.001, 0.008)
+        self.events.append(Transition(round(self.t, 4), sq, True))
+        self.t += 0.001
+
+    def noise(self, pos: Position, occupied: set[int], exclude: int | None = None, landed: bool = False) -> None:
+        """The sloppy disturbances that may happen at this moment."""
+        st = self.style
+        if st.dropout and self.rng.random() < st.dropout:
+            self.dropout(occupied)
+            self.wait(0.01, 0.1)
+        if st.sleeve and self.rng.random() < st.sleeve:
+            self.sleeve(pos, occupied, exclude, landed)
+            self.wait(0.05, 0.3)
+
     def adjust(self, pos: Position, exclude: int) -> None:
         own = [sq for sq in pos.squares(pos.turn) if sq != exclude]
         if pos.has_captures():
@@ -70,6 +133,8 @@ class Hands:
         self.wait(0.15, 0.5)
         self.place(sq)
         self.wait(0.2, 0.6)
+        if any(m.from_square == sq for m in pos.legal_moves()):
+            self.touches.append((self.ply, sq))
 
     def play(self, pos: Position, move: Move, fast: bool = False) -> Move:
         """Events for one move; returns the route the hands followed."""
@@ -80,6 +145,7 @@ class Hands:
             self.wait(0.4, 3.0)
         if rng.random() < st.adjust:
             self.adjust(pos, move.from_square)
+        self.noise(pos, set(pos.occupied()))
         route = rng.choice(pos.routes(move))
         captured = list(route.captured)
         if st.removal_order == "jump":
@@ -98,18 +164,34 @@ class Hands:
         self.wait(0.15, 0.4)
         occupied = set(pos.occupied()) - {origin}
         here = origin
+        removed: list[int] = []
         landings = list(route.path[1:])
+        drag = king and rng.random() < st.drag
         for i, land in enumerate(landings):
             if early and rng.random() < 0.5:
                 sq = early.pop(0)
                 self.lift(sq)
+                removed.append(sq)
                 occupied.discard(sq)
                 self.wait(0.15, 0.4)
-            if king and rng.random() < st.brush:
-                for sq in self._between(pos, here, land):
+            if i == 0:
+                self.noise(pos, occupied)  # the piece in hand
+            last = i == len(landings) - 1
+            crossed = self._between(pos, here, land)
+            if drag and last:
+                # resting on each square it crosses after the last piece it jumps
+                beyond = [sq for sq in crossed if sq in occupied or sq in route.captured]
+                tail = crossed[crossed.index(beyond[-1]) + 1 :] if beyond else crossed
+                self.counts["drag"] += bool(tail)
+                for sq in tail:
+                    self.place(sq)
+                    self.wait(0.15, 0.45)
+                    self.lift(sq)
+                    self.wait(0.02, 0.06)
+            elif king and rng.random() < st.brush:
+                for sq in crossed:
                     if sq not in occupied:
                         self.brush(sq)
-            last = i == len(landings) - 1
             if last or rng.random() < st.touchdown:
                 self.place(land)
                 if not last:  # a touch-down: put down, then lifted again
@@ -117,10 +199,48 @@ class Hands:
                     self.lift(land)
                     self.wait(0.05, 0.2)
             here = land
+        occupied.add(route.to_square)
+        before_landing = bool(removed)
         for sq in early + late:
             self.wait(0.2, 0.6)
+            if rng.random() < 0.3:
+                self.noise(pos, occupied, landed=True)  # between the removals
+            if st.mistake and sq in late and rng.random() < st.mistake:
+                self.mistake(pos, move, occupied, sq)
             self.lift(sq)
+            removed.append(sq)
+            occupied.discard(sq)
+        if captured and (before_landing or removed not in (captured, captured[::-1])):
+            self.out_of_order.append(self.ply)
+        self.ply += 1
         return route
+
+    def mistake(self, pos: Position, move: Move, occupied: set[int], next_sq: int) -> None:
+        """While removing the captured pieces, one that was not captured is picked up by
+        mistake (a neighbour of the next one, of its colour) and put back within a second."""
+        piece = pos.piece_at(next_sq)
+        geo = pos.geometry
+        f0, r0 = geo.coord(next_sq)
+        near = []
+        for df in (-1, 1):
+            for dr in (-1, 1):
+                x = geo.square_at(f0 + df, r0 + dr)
+                p = pos.piece_at(x) if x is not None else None
+                if (
+                    x in occupied
+                    and x not in move.captured
+                    and p is not None
+                    and p.color is getattr(piece, "color", None)
+                ):
+                    near.append(x)
+        if not near:
+            return
+        x = self.rng.choice(near)
+        self.counts["mistake"] += 1
+        self.lift(x)
+        self.wait(0.2, 0.9)
+        self.place(x)
+        self.wait(0.1, 0.3)
 
     @staticmethod
     def _between(pos: Position, a: int, b: int) -> list[int]:

@@ -65,6 +65,8 @@ def test_correction_is_an_irregularity_in_tournament() -> None:
     board = Board("brazilian", mode="tournament")
     board.move(22, 18)
     board.lift(18).place(17)
+    assert board.kinds() == []  # not before the board has kept it for the grace period
+    board.wait(0.4)
     assert board.takebacks() == []
     assert board.kinds() == ["correction"]
     r = board.last(R.CORRECTION)
@@ -206,6 +208,8 @@ def test_kings_are_made_by_the_game_state(variant: str, fen: str, a: int, b: int
 def test_lifting_a_piece_that_cannot_capture() -> None:
     board = Board("international", "W:W32,45:B27")
     board.lift(45)
+    assert board.kinds() == [] and board.lit(Role.MUST_CAPTURE) == set()  # maybe a sleeve: wait
+    board.wait(0.4)
     r = board.last(R.REQUIRED_CAPTURE)
     assert r.squares == (32,)
     assert board.lit(Role.MUST_CAPTURE) == {32} and board.lit(Role.CAPTURABLE) == {27}
@@ -217,7 +221,7 @@ def test_lifting_a_piece_that_cannot_capture() -> None:
 
 def test_plain_move_when_a_capture_is_compulsory() -> None:
     board = Board("brazilian", "W:W18,28:B22")  # d4 must take backward
-    board.lift(28)
+    board.lift(28).wait(0.4)
     assert board.kinds() == ["required-capture"]  # lifting a piece that cannot capture
     board.place(24)
     assert board.kinds() == ["required-capture"]  # the same report: only its guidance changes
@@ -372,7 +376,7 @@ def test_takeback_casual_repeatable() -> None:
 
 def test_takeback_is_an_irregularity_in_tournament() -> None:
     board = Board("international", mode="tournament")
-    board.move(32, 28).lift(28).place(32)
+    board.move(32, 28).lift(28).place(32).wait(0.4)
     assert board.takebacks() == []
     assert board.kinds() == ["takeback"]
     board.lift(32).place(28)
@@ -471,3 +475,204 @@ def test_bounce_and_brush_produce_nothing() -> None:
     board.wait()
     assert board.moves() == ["46-28"]
     assert board.kinds() == []
+
+
+# -- a way out of every state "in progress from the previous position" (issue 19.1) -----------------
+def test_another_piece_put_where_the_last_move_started_is_a_correction_casual() -> None:
+    board = Board("brazilian")
+    board.move(22, 18)  # 1. c3-d4
+    board.lift(23).place(22)  # e3 to c3: the board is the position after 1. e3-d4
+    assert board.takebacks() == [1]
+    assert board.moves() == ["c3-d4", "e3-d4"]
+    assert board.ref.game.move_stack[0].from_square == 23
+    board.wait(30)
+    assert board.kinds() == []
+    assert board.ref.position.occupied() == frozenset(board.ref.occupied)  # in step with the game
+    board.move(9, 13)
+    assert board.moves()[-1] == "b6-a5"
+
+
+def test_another_piece_put_where_the_last_move_started_is_reported_in_tournament() -> None:
+    board = Board("brazilian", mode="tournament")
+    board.move(22, 18)
+    board.lift(23).place(22)
+    board.wait(0.4)
+    assert board.takebacks() == [] and board.moves() == ["c3-d4"]
+    assert board.kinds() == ["correction"]
+    r = board.last(R.CORRECTION)
+    assert r.missing == (23,) and r.extra == (22,) and "e3-d4" in r.message
+    assert board.lit(Role.MISSING) == {23} and board.lit(Role.EXTRA) == {22}
+    board.move(9, 13)  # black plays on: the position stands
+    assert board.kinds() == ["correction", "irregularity-accepted"]
+    assert board.ref.position.piece_at(23) is None and board.ref.position.piece_at(22) is not None
+
+
+def _states_in_progress_from(prev: Position) -> list[frozenset[int]]:
+    """Every board a legal move from ``prev`` passes through (captured pieces removed in any
+    subset, and the origin lifted with the piece in hand, on a landing or the destination)."""
+    from itertools import combinations
+
+    out = set()
+    before = prev.occupied()
+    for m in prev.legal_moves():
+        spots: list[set[int]] = [set(), {m.to_square}] + [{sq} for r in prev.routes(m) for sq in r.path[1:-1]]
+        caps = list(m.captured)
+        subsets = [set(c) for n in range(len(caps) + 1) for c in combinations(caps, n)][:16]
+        for gone in subsets:
+            out.add(frozenset(before - gone))
+            for spot in spots:
+                if spot & (before - {m.from_square}):
+                    continue
+                out.add(frozenset((before - {m.from_square} - gone) | spot))
+    return sorted(out, key=sorted)
+
+
+@pytest.mark.parametrize("mode", ["casual", "tournament"])
+@pytest.mark.parametrize(
+    ("variant", "fen", "moves"),
+    [
+        ("brazilian", None, [(22, 18)]),
+        ("brazilian", None, [(22, 18), (11, 15), (18, 11, 15)]),
+        ("international", None, [(32, 28), (19, 23), (28, 19, 23)]),
+        ("international", "W:WK46,31:B5", [(46, 28)]),
+        ("international", "W:WK46,31:B5,14,28", [(46, 10, 28, 14)]),
+        ("portuguese", None, [(10, 14)]),
+        ("portuguese", "W:W14,K1:B18,23,K27", [(14, 21, 18)]),
+    ],
+)
+def test_every_state_in_progress_from_the_previous_position_has_a_way_out(
+    variant: str, fen: str | None, moves: list[tuple[int, ...]], mode: str
+) -> None:
+    """Left alone, each such board completes a move, is reported, or is corrected: the
+    referee never stays silent while the board is out of step with the game."""
+    setup = Board(variant, fen, mode=mode)
+    for a, b, *caps in moves:
+        setup.move(a, b, *caps).wait(0.5)
+    assert len(setup.moves()) == len(moves)
+    prev = setup.ref.game.positions()[-2]
+    e = setup.ref.position.occupied()
+    states = _states_in_progress_from(prev)
+    assert len(states) >= 3
+    for s in states:
+        if s == e:
+            continue
+        board = Board(variant, fen, mode=mode)
+        for a, b, *caps in moves:
+            board.move(a, b, *caps).wait(0.5)
+        board.lift(*sorted(e - s)).place(*sorted(s - e))
+        board.wait(5)
+        pos = board.ref.position
+        live = s in _states_in_progress_from(pos)  # a move under way now
+        changed = board.ref.game.ply != len(moves) or board.ref.game.position.occupied() == s
+        assert changed or board.ref.report is not None or live, (sorted(s), board.kinds())
+        if board.ref.report is not None:
+            assert board.leds(), sorted(s)  # an active report lights its squares
+
+
+# -- sloppy hands: undone disturbances raise no alarm (issue 17) --------------------------------------
+def _raw(board: Board, *events: tuple[float, int, bool]) -> None:
+    """Raw transitions at times relative to the board's clock."""
+    from board_hal.debounce import Transition
+
+    t0 = board.t
+    for dt, sq, occ in events:
+        board.all += board.pipe.feed(Transition(t0 + dt, sq, occ))
+    board.t = t0 + max(dt for dt, _sq, _occ in events)
+    board.all += board.pipe.advance(board.t)
+
+
+@pytest.mark.parametrize("mode", ["casual", "tournament"])
+@pytest.mark.parametrize("held", [0.07, 0.15, 0.28, 0.3])
+def test_a_brushed_piece_raises_no_alarm_when_a_capture_is_compulsory(mode: str, held: float) -> None:
+    # black must capture 19x28 (international); 5 (black, not involved), 45 (white) and 1 (black,
+    # cannot capture) are brushed off their sensors and back
+    board = Board("international", "B:W23,45:B19,5,1", mode=mode)
+    for sq in (5, 45, 1):
+        _raw(board, (0.5, sq, False), (0.5 + held, sq, True))
+        assert board.kinds() == [] and board.lit(Role.MUST_CAPTURE) == set(), sq
+        board.wait(2)
+        assert board.kinds() == [], sq
+    board.move(19, 28, 23)
+    assert board.moves() == ["19x28"]
+    assert board.kinds() == []
+
+
+def test_a_piece_that_cannot_capture_held_up_past_the_grace_period_is_reported() -> None:
+    board = Board("international", "B:W23,45:B19,5,1")
+    _raw(board, (0.5, 1, False))
+    board.wait(0.2)
+    assert board.kinds() == []
+    board.wait(0.2)  # 0.4 s held: more than a third of a second
+    assert board.kinds() == ["required-capture"]
+    assert board.lit(Role.MUST_CAPTURE) == {19}
+    board.place(1)
+    assert board.kinds() == ["required-capture", "restored"]
+
+
+def test_a_touch_of_ones_own_piece_is_a_touch_move_notice_in_tournament_even_when_brief() -> None:
+    board = Board("international", mode="tournament")
+    _raw(board, (0.5, 33, False), (0.6, 33, True))
+    board.wait(1)
+    assert board.kinds() == ["touch-move"]
+    _raw(board, (0.5, 1, False), (0.6, 1, True))  # black's piece, white to move: nothing
+    _raw(board, (0.5, 45, False), (0.6, 45, True))  # white's piece that cannot move: nothing
+    board.wait(1)
+    assert board.kinds() == ["touch-move"]
+
+
+@pytest.mark.parametrize("mode", ["casual", "tournament"])
+@pytest.mark.parametrize("rest", [0.15, 0.3, 0.45])
+def test_a_king_dragged_slowly_is_one_move(mode: str, rest: float) -> None:
+    board = Board("international", "W:WK46:B5", mode=mode)
+    steps: list[tuple[float, int, bool]] = [(0.5, 46, False)]
+    t = 0.6
+    for sq in (41, 37, 32):  # resting on each square it crosses
+        steps += [(t, sq, True), (t + rest, sq, False)]
+        t += rest + 0.05
+    steps.append((t, 28, True))
+    _raw(board, *steps)
+    board.wait(0.06)  # the debounce window
+    assert board.lit(Role.FROM) == {46} and board.lit(Role.TO) == {28}  # shown at once
+    board.wait(2)
+    assert board.kinds() == []
+    assert [str(m) for m in board.ref.game.move_stack] == [str(board.ref.game.move_stack[0])]
+    assert board.ref.game.move_stack[0].path == (46, 28)
+    assert "46-28" in board.ref.pdn_game().pdn() and "46-41" not in board.ref.pdn_game().pdn()
+    if rest < 1 / 3:
+        assert board.moves() == ["46-28"] and board.takebacks() == []  # never read too early
+
+
+def test_a_king_that_rests_then_slides_on_much_later_is_a_correction_in_tournament() -> None:
+    board = Board("international", "W:WK46:B5", mode="tournament")
+    board.lift(46).place(37).wait(3).lift(37).place(28).wait(0.4)
+    assert board.moves() == ["46-37"]
+    assert board.kinds() == ["correction"]
+
+
+@pytest.mark.parametrize("mode", ["casual", "tournament"])
+def test_a_wrong_piece_picked_up_during_the_removals_that_looks_like_another_capture(mode: str) -> None:
+    # the king on 49 takes 38, 23, 24 (via 32, 19) or 38, 11, 24 (via 16, 2): both end on 30
+    board = Board("international", "W:WK49:B38,23,24,29,11", mode=mode)
+    board.lift(49).place(30).lift(38, 24)
+    board.lift(11)  # by mistake: the board is the other capture's result for a moment
+    board.wait(0.5).place(11)
+    board.lift(23)
+    board.wait(2)
+    (move,) = board.ref.game.move_stack
+    assert set(move.captured) == {38, 23, 24}
+    assert board.ref.position.piece_at(11) is not None
+    # read again, silently: the same travel, the removals told it apart (in tournament mode the
+    # removals were out of jump order, which the laws note)
+    assert board.kinds() == ([] if mode == "casual" else ["procedure"])
+    assert "/FEN" not in board.ref.pdn_game().pdn()
+
+
+@pytest.mark.parametrize("mode", ["casual", "tournament"])
+def test_a_king_dragged_slowly_on_the_last_capture_of_the_game(mode: str) -> None:
+    board = Board("international", "W:WK46:B37", mode=mode)
+    _raw(board, (0.5, 46, False), (0.7, 37, False), (0.9, 28, True), (1.35, 28, False), (1.4, 23, True))
+    _raw(board, (0.45, 23, False), (0.5, 19, True))  # resting longer than the grace on 28 and 23
+    board.wait(2)
+    assert [str(m) for m in board.ref.game.move_stack] == ["46x19"]
+    assert board.kinds() == ([] if mode == "casual" else ["procedure"])  # 37 came off before the landing
+    assert [(e.result, e.termination) for e in board.ends()][-1] == ("2-0", "no-pieces")

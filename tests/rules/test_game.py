@@ -53,6 +53,31 @@ def quiet_king_move(game: Game, avoid: frozenset[int] = frozenset()) -> Move:
     return options[0]
 
 
+def sacrifice_then_quiet(game: Game, plies: int) -> Move:
+    """The side to move puts a king where the opponent's king must take it (that king alone);
+    then ``plies`` quiet king moves follow. Returns the capture."""
+    pos = game.position
+    for offer in pos.legal_moves():
+        after = pos.apply(offer)
+        if offer.captured or not after.has_captures():
+            continue
+        for capture in after.legal_moves():
+            taker, taken = after.piece_at(capture.from_square), [after.piece_at(sq) for sq in capture.captured]
+            if taker is None or not taker.king or len(taken) != 1 or taken[0] is None or not taken[0].king:
+                continue
+            game.push(offer)
+            game.push(capture)
+            if game.outcome() is None:
+                try:
+                    play_quiet(game, plies)
+                    return capture
+                except AssertionError:
+                    pass
+            game.pop()
+            game.pop()
+    raise AssertionError(f"no king sacrifice followed by {plies} quiet plies in {game.fen()}")
+
+
 def test_push_pop_history() -> None:
     g = Game("international")
     start = g.position
@@ -258,3 +283,59 @@ def test_setup_is_part_of_the_history() -> None:
     g.pop()
     assert g.pop() == pos
     assert g.ply == 1
+
+
+# -- captures restart the counts (issue 19.3) -------------------------------------------------------
+@pytest.mark.parametrize(
+    ("variant", "fen", "moves"),
+    [
+        ("international", "W:WK46,K50,K41,K45:BK1,K5,K10", 25),  # INT 6.2: 4K v 3K, then 3K v 3K
+        ("brazilian", "W:WK21,K28,K32,K29:BK1,K12,K4", 20),  # FEN 25a
+        ("portuguese", "W:WK1,K4,K8,K5:BK29,K32,K28", 20),  # PT 3.2.1a
+    ],
+)
+def test_a_king_capture_resets_the_kings_only_count(variant: str, fen: str, moves: int) -> None:
+    assert find_variant(variant).kings_only_moves == moves
+    g = Game(variant, fen, repetition_count=0)
+    play_quiet(g, 2 * moves - 4)  # the count nearly full
+    capture = sacrifice_then_quiet(g, 2 * moves - 1)  # without the reset: drawn a few plies after it
+    assert g.position.material() == (3, 0, 3, 0) and len(capture.captured) == 1
+    assert g.outcome() is None
+    play_quiet(g, 1)  # the threshold, counted from the capture
+    o = g.outcome()
+    assert o is not None and o.termination is Termination.KINGS_ONLY
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "material"),
+    [
+        # FEN 25 b-c: 2K v 2K, a king taken, 2K v 1K: the same rule, counted again from the capture
+        ("brazilian", "W:WK21,K32:BK1,K12", (1, 0, 2, 0)),
+        # INT 6.4: 2K v 1K, the lone king takes one, 1K v 1K: the same rule, counted again
+        ("international", "W:WK28,K33:BK18", (1, 0, 1, 0)),
+    ],
+)
+def test_a_capture_restarts_the_small_ending_count(variant: str, fen: str, material: tuple[int, ...]) -> None:
+    (rule,) = [e for e in find_variant(variant).endings if e.moves == 5]
+    assert rule.moves == 5
+    g = Game(variant, fen, repetition_count=0)
+    play_quiet(g, 2 * rule.moves - 4)  # the count nearly full
+    sacrifice_then_quiet(g, 2 * rule.moves - 1)  # without the restart: drawn right after the capture
+    assert g.position.material() == material
+    assert g.outcome() is None
+    play_quiet(g, 1)  # five moves each since the capture
+    o = g.outcome()
+    assert o is not None and o.termination is Termination.SMALL_ENDING
+
+
+def test_pt_3_2_1b_a_capture_out_of_the_forced_ending_ends_its_count() -> None:
+    """Portuguese: the forced rule has one balance (3K v 1K), so a capture leaves it (the lone king
+    takes one: 2K v 1K, no rule) and the twelve moves counted no longer apply."""
+    v = find_variant("portuguese")
+    (rule,) = v.endings
+    assert rule.moves == 12
+    g = Game(v, "W:WK11,K3,K19:BK2", repetition_count=0)  # a white king on the rio: counting
+    play_quiet(g, 2 * rule.moves - 4)
+    sacrifice_then_quiet(g, 2 * rule.moves)
+    assert g.position.material() == (2, 0, 1, 0)
+    assert g.outcome() is None
