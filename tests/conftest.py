@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data"
+DATA = Path(os.environ.get("DAMAS_TEST_DATA", ROOT / "tests" / "data"))  # (tests of a missing-data path move it)
 SHARED = Path(os.environ.get("DAMAS_SHARED", ROOT.parent / "shared"))
 
 

@@ -121,7 +121,7 @@ def test_missing_data_or_oracle_fails_under_ci(tmp_path: os.PathLike[str], what:
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "CI": ci}
     if what == "data":
-        env["DAMAS_SHARED"] = str(tmp_path)  # an empty shared folder
+        env["DAMAS_SHARED"] = env["DAMAS_TEST_DATA"] = str(tmp_path)  # empty folders: no data anywhere
     else:
         fake = Path(tmp_path) / "draughts"
         fake.mkdir()
