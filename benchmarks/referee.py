@@ -1,4 +1,4 @@
-"""Referee speed: the human-like event logs of ../shared/games through the live pipeline.
+"""Referee speed: the human-like event logs of the real games (tests/data/games) through the live pipeline.
 
 Prints events per second and the 50th/99th-percentile processing time per raw event
 (debounce + referee), for careful hands and for the sloppier hands of issue 17 (sleeve
@@ -17,7 +17,6 @@ the LEDs show the final move (from/to) and the referee's verdict records it.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -38,10 +37,10 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=2)
     parser.add_argument("--hands", choices=["careful", "sloppy", "both"], default="both")
     args = parser.parse_args()
-    shared = Path(os.environ.get("DAMAS_SHARED", ROOT.parent / "shared"))
-    files = sorted((shared / "games").glob("*/*.pdn"))
+    games = ROOT / "tests" / "data" / "games"
+    files = sorted(games.glob("*/*.pdn"))
     if not files:
-        print(f"no games under {shared / 'games'}")
+        print(f"no games under {games}")
         return 2
     print(f"Python {sys.version.split()[0]}")
     for hands in ("careful", "sloppy") if args.hands == "both" else (args.hands,):
