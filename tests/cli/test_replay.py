@@ -64,18 +64,40 @@ def test_json_verdicts_and_pdn(tmp_path: Path) -> None:
 
 
 def test_options_override_the_header(tmp_path: Path) -> None:
+    """Each option changes what the replay finds (the old test passed with --fen and --mode ignored)."""
     log = write(
         tmp_path,
         [
             '{"variant": "brazilian"}',
             '{"t": 0, "square": 32, "event": "lift"}',
             '{"t": 1, "square": 28, "event": "place"}',
+            '{"t": 2, "square": 1, "event": "lift"}',
+            '{"t": 3, "square": 7, "event": "place"}',
         ],
     )
+    # --variant: 32-28 is an International move (on the header's Brazilian board g1-h2 is no move)
     r = damas("replay", log, "--variant", "international", "--json")
-    assert json.loads(r.stdout.splitlines()[0])["move"] == "32-28"
-    r = damas("replay", log, "--variant", "international", "--mode", "tournament", "--fen", "W:W32:B1")
-    assert "move 1: 32-28" in r.stdout
+    first = json.loads(r.stdout.splitlines()[0])
+    assert first["move"] == "32-28"
+    # --fen: from the start 1-7 is blocked; from W:W32:B1 it is Black's move
+    assert "move 2: 1-7" not in r.stdout
+    r = damas("replay", log, "--variant", "international", "--fen", "W:W32:B1")
+    assert "move 1: 32-28" in r.stdout and "move 2: 1-7" in r.stdout
+    # --mode: a touched own piece put back is a touch-move notice in tournament mode only
+    touch = write(
+        tmp_path,
+        [
+            '{"variant": "international"}',
+            '{"t": 0, "square": 33, "event": "lift"}',
+            '{"t": 1.5, "square": 33, "event": "place"}',
+            '{"t": 4, "square": 32, "event": "lift"}',
+            '{"t": 5, "square": 28, "event": "place"}',
+        ],
+    )
+    casual = damas("replay", touch, "--mode", "casual")
+    tournament = damas("replay", touch, "--mode", "tournament")
+    assert "touch-move" not in casual.stdout and "move 1: 32-28" in casual.stdout
+    assert "touch-move" in tournament.stdout and "33" in tournament.stdout
 
 
 def test_readable_output_and_illegal_moves_exit_zero(tmp_path: Path) -> None:
