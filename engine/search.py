@@ -538,9 +538,12 @@ class Engine:
                 tscore -= ply
             elif tscore <= -MATE_BOUND:
                 tscore += ply
-            if tdepth >= depth and beta - alpha == 1:
-                if tflag == EXACT or (tflag == LOWER and tscore >= beta) or (tflag == UPPER and tscore <= alpha):
-                    return tscore
+            if (
+                tdepth >= depth
+                and beta - alpha == 1
+                and (tflag == EXACT or (tflag == LOWER and tscore >= beta) or (tflag == UPPER and tscore <= alpha))
+            ):
+                return tscore
         n = len(moves)
         if n > 1:
             hist = self.history
