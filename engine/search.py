@@ -28,7 +28,7 @@ MATE = 100_000
 MATE_BOUND = MATE - 1_000
 INF = 1_000_000
 MAX_PLY = 120
-_CHECK_EVERY = 255  # nodes between looks at the clock and the stop event (a mask)
+_CHECK_EVERY = 63  # nodes between looks at the clock and the stop event (a mask)
 
 
 class _Stop(Exception):

@@ -5,11 +5,11 @@
 Positions come from games played by a weak level (so that shots are on the board); one is
 kept when, from a quiet position (no capture for the side to move):
 
-* a deep search (``DEEP`` plies) finds a move that wins at least a man more than a shallow
-  search (2 plies) sees — a shot (a sacrifice that wins material back with interest) — or a
-  forced win of the game;
-* that move is the only one: every other move scores at least 1.5 men less at the same depth
-  (each searched on its own);
+* a deep search (``DEEP`` plies) finds a move, other than a shallow search's (2 plies), that
+  wins material (``--gain``, in hundredths of a man, more than the shallow search sees) — a
+  shot (a sacrifice that wins material back with interest) — or a forced win of the game;
+* that move is the only one: every other move scores at least ``--margin`` less at the same
+  depth (each searched on its own);
 * a deeper search (``VERIFY`` plies, fresh tables) chooses the same move with a winning score;
 * a fresh engine at the fixed test depth (``TEST_DEPTH``) finds it too.
 
@@ -42,7 +42,7 @@ def fresh(variant: str) -> Engine:
     return Engine(variant, level=10, seed=0, tt_mb=TT_MB)
 
 
-def candidate(variant: str, game: Game) -> dict[str, object] | None:
+def candidate(variant: str, game: Game, gain: int, margin: int) -> dict[str, object] | None:
     pos = game.position
     if pos.has_captures() or len(pos.legal_moves()) < 2:
         return None
@@ -51,7 +51,7 @@ def candidate(variant: str, game: Game) -> dict[str, object] | None:
     deep = deep_engine.search(game, Limits(depth=DEEP[variant]))
     assert deep.move is not None and shallow.move is not None
     forced_win = deep.score >= MATE_BOUND
-    if not forced_win and (deep.score - shallow.score < 100 or deep.score < 80 or deep.move == shallow.move):
+    if not forced_win and (deep.score - shallow.score < gain or deep.score < 80 or deep.move == shallow.move):
         return None
     # the only move: every other one searched on its own
     for m in pos.legal_moves():
@@ -63,7 +63,7 @@ def candidate(variant: str, game: Game) -> dict[str, object] | None:
             other = 0 if g.outcome().winner is None else 10**6  # type: ignore[union-attr]
         else:
             other = -deep_engine.search(g, Limits(depth=DEEP[variant] - 1)).score
-        if other > deep.score - 150 and not (forced_win and other < MATE_BOUND):
+        if other > deep.score - margin and not (forced_win and other < MATE_BOUND):
             return None
     verify = fresh(variant).search(game, Limits(depth=VERIFY[variant]))
     if verify.move != deep.move or verify.score < 80:
@@ -88,15 +88,23 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--per-variant", type=int, default=24)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--gain", type=int, default=60)
+    ap.add_argument("--depths", help="test,deep,verify plies (default: per variant)")
+    ap.add_argument("--weak-level", type=int, default=3, help="the level whose games give the positions")
+    ap.add_argument("--margin", type=int, default=100)
     ap.add_argument("--variants", default="brazilian,portuguese,international")
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    if args.depths:
+        t, d, v = (int(x) for x in args.depths.split(","))
+        for variant in args.variants.split(","):
+            TEST_DEPTH[variant], DEEP[variant], VERIFY[variant] = t, d, v
     for variant in args.variants.split(","):
         out_path = DATA / f"engine-tactics-{variant}.json"
         out: list[dict[str, object]] = json.loads(out_path.read_text()) if out_path.exists() else []
         seen = {(str(r["variant"]), str(r["fen"])) for r in out}
         have = sum(1 for r in out if r["variant"] == variant)
-        weak = Engine(variant, level=3, seed=rng.randrange(1 << 30), tt_mb=4)
+        weak = Engine(variant, level=args.weak_level, seed=rng.randrange(1 << 30), tt_mb=4)
         t0 = time.time()
         while have < args.per_variant:
             game = Game(variant)
@@ -104,8 +112,8 @@ def main() -> int:
                 if game.outcome() is not None:
                     break
                 game.push(weak.search(game).move)  # type: ignore[arg-type]
-                if game.outcome() is None and (variant, game.fen()) not in seen and rng.random() < 0.35:
-                    rec = candidate(variant, game)
+                if game.outcome() is None and (variant, game.fen()) not in seen and rng.random() < 0.6:
+                    rec = candidate(variant, game, args.gain, args.margin)
                     if rec is not None:
                         seen.add((variant, game.fen()))
                         out.append(rec)

@@ -26,7 +26,10 @@ def positions(draw: st.DrawFn) -> Position:
     count = variant.squares
     size = variant.board_size
     kinds = draw(st.lists(st.sampled_from("eeeewbWB"), min_size=count, max_size=count))
-    white_men, white_kings, black_men, black_kings = [], [], [], []
+    white_men: list[int] = []
+    white_kings: list[int] = []
+    black_men: list[int] = []
+    black_kings: list[int] = []
     geo = Position.start(variant).geometry
     for sq, kind in enumerate(kinds, start=1):
         rank = geo.coord(sq)[1]
@@ -79,7 +82,8 @@ def test_every_level_plays_legal_games(variant: str) -> None:
         eng = engines[ply % 10]
         result = eng.search(game, Limits(depth=min(eng.level.depth, 2)))
         assert result.move in game.legal_moves()
-        game.push(result.move)  # type: ignore[arg-type]
+        assert result.move is not None
+        game.push(result.move)
         ply += 1
 
 
