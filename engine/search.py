@@ -208,6 +208,10 @@ class Engine:
             if self._iter_best is not None:
                 best, best_score, best_pv = self._iter_best
         if level.noise > 0 and len(root_moves) > 1 and depth_done >= 1:
+            # the error is what makes the level: it is applied even when the clock ran out
+            # (the rescoring is shallow), and only a stop request cuts it short
+            self._hard = None
+            self._node_limit = None
             best, best_score, best_pv = self._noisy_choice(root_moves, depth_done, om, ok, xm, xk, side, key, best)
         elapsed = time.monotonic() - start
         return SearchResult(self._to_move(best), best_score, depth_done, self.nodes, self._pv_moves(best_pv), elapsed)

@@ -302,3 +302,24 @@ def test_drawish_material_is_scored_near_zero() -> None:
     # a king and two men against a man: clearly better
     pos = Position.from_fen("W:WK46,33,34:B5", "international")
     assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) > 300
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen"),
+    [
+        ("brazilian", "W:WKa1,Kh2:BKb8"),  # 2 kings v 1: FEN 25's five moves
+        ("international", "W:WK46,K50,33:BK5"),  # 2 kings and a man v 1 king: INT 6.3
+        ("portuguese", "W:WK2,K3,K4:BK30"),  # 3 kings v 1, counted once a king holds the rio
+    ],
+)
+def test_the_search_counts_small_endings_and_kings_only_moves_as_the_game_does(variant: str, fen: str) -> None:
+    rng = random.Random(variant)
+    game = Game(variant, fen)
+    eng = Engine(variant, tt_mb=1)
+    while game.outcome() is None and game.ply < 60:
+        eng._prepare(game, Limits(depth=1), None, None, time.monotonic())
+        state = game._states[-1]
+        assert eng.root_ending == state.ending
+        assert eng.root_quiet == state.quiet_king_plies
+        game.push(rng.choice(game.legal_moves()))
+    assert game.outcome() is not None  # the counts ran out (or a capture ended it): both compared
