@@ -427,7 +427,9 @@ def add_parser(sub: Any) -> None:
     """Register ``damas hub`` on the main parser's sub-commands."""
     p = sub.add_parser("hub", help="the engine for draughts GUIs: the Hub protocol (version 2) on stdin/stdout")
     p.add_argument("--variant", choices=list(HUB_VARIANTS), default="normal", help="the initial variant parameter")
-    p.add_argument("--level", type=int, choices=range(1, len(LEVELS) + 1), default=10, metavar="1-10")
+    p.add_argument(
+        "--level", type=int, choices=range(1, len(LEVELS) + 1), default=10, metavar="1-10", help="the initial level"
+    )
     p.add_argument("--tt-size", type=int, default=DEFAULT_TT_MB, help="transposition table size in MB (default 64)")
     p.set_defaults(func=cmd_hub)
 
