@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 import threading
 import time
 import tracemalloc
@@ -323,3 +324,19 @@ def test_the_search_counts_small_endings_and_kings_only_moves_as_the_game_does(v
         assert eng.root_quiet == state.quiet_king_plies
         game.push(rng.choice(game.legal_moves()))
     assert game.outcome() is not None  # the counts ran out (or a capture ended it): both compared
+
+
+def test_the_engine_imports_only_the_standard_library_and_rules() -> None:
+    import ast
+    from pathlib import Path
+
+    allowed = set(sys.stdlib_module_names) | {"rules", "engine"}
+    for path in (Path(__file__).resolve().parents[2] / "engine").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
