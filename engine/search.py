@@ -202,7 +202,8 @@ class Engine:
                     on_info(SearchInfo(depth, score, self.nodes, time.monotonic() - start, self._pv_moves(best_pv)))
                 if mate_in(score) is not None and depth >= (mate_in(score) or 0) + 1:
                     break
-                if self._soft is not None and self._elapsed() >= self._soft:
+                pondering = self._ponder_hit is not None and not self._ponder_hit.is_set()
+                if self._soft is not None and not pondering and self._elapsed() >= self._soft:
                     break
         except _Stop:
             if self._iter_best is not None:

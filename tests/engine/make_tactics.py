@@ -75,7 +75,7 @@ def candidate(variant: str, game: Game, gain: int, margin: int) -> dict[str, obj
         "variant": variant,
         "fen": game.fen(),
         "move": deep.move.numeric(),
-        "kind": "forced win" if forced_win else "shot",
+        "kind": "forced win" if verify.score >= MATE_BOUND else "shot",
         "score": verify.score,
         "shallow_score": shallow.score,
         "deep_depth": DEEP[variant],

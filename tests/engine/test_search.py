@@ -340,3 +340,18 @@ def test_the_engine_imports_only_the_standard_library_and_rules() -> None:
                 names = [node.module]
             for name in names:
                 assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
+
+
+def test_pondering_searches_on_until_the_ponder_hit_then_keeps_to_the_clock() -> None:
+    game = Game("brazilian")
+    hit = threading.Event()
+    infos: list[SearchInfo] = []
+    timer = threading.Timer(1.0, hit.set)
+    timer.start()
+    t0 = time.monotonic()
+    result = Engine("brazilian", tt_mb=4).search(game, Limits(move_time=0.2), None, infos.append, ponder_hit=hit)
+    took = time.monotonic() - t0
+    timer.cancel()
+    assert result.move in game.legal_moves()
+    assert took >= 1.0  # the 0.2 s budget did not count before the ponder hit
+    assert took < 10  # loose; and then it did
