@@ -140,6 +140,9 @@ class Engine:
         self._ending_limits: tuple[int, ...] = ()
         self._ending_max_pieces = 0
         self._set_endings(v.endings)
+        self._soft: float | None = None
+        self._hard: float | None = None
+        self._node_limit: int | None = None
         self.history = [0] * (64 * 64)
         self.killers: list[list[tuple[int, int] | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
 
@@ -256,8 +259,8 @@ class Engine:
             budget = None  # a fixed depth (or node count) and nothing else
         else:
             budget = default
-        self._soft: float | None = budget[0] if budget is not None else None
-        self._hard: float | None = budget[1] if budget is not None else None
+        self._soft = budget[0] if budget is not None else None
+        self._hard = budget[1] if budget is not None else None
         self._node_limit = limits.nodes if limits is not None else None
         self.game_rep_limit = game.repetition_count
         self.game_kings_only = 2 * game.kings_only_moves
