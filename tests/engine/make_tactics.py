@@ -90,6 +90,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--gain", type=int, default=60)
     ap.add_argument("--depths", help="test,deep,verify plies (default: per variant)")
+    ap.add_argument("--out", help="write here instead of tests/data/engine-tactics-<variant>.json")
     ap.add_argument("--weak-level", type=int, default=3, help="the level whose games give the positions")
     ap.add_argument("--margin", type=int, default=100)
     ap.add_argument("--variants", default="brazilian,portuguese,international")
@@ -100,7 +101,7 @@ def main() -> int:
         for variant in args.variants.split(","):
             TEST_DEPTH[variant], DEEP[variant], VERIFY[variant] = t, d, v
     for variant in args.variants.split(","):
-        out_path = DATA / f"engine-tactics-{variant}.json"
+        out_path = Path(args.out) if args.out else DATA / f"engine-tactics-{variant}.json"
         out: list[dict[str, object]] = json.loads(out_path.read_text()) if out_path.exists() else []
         seen = {(str(r["variant"]), str(r["fen"])) for r in out}
         have = sum(1 for r in out if r["variant"] == variant)
