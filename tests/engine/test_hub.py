@@ -230,6 +230,7 @@ def test_new_game_then_search_again(hub: HubProcess) -> None:
         ("set-param name=level value=11", "level"),
         ("go sideways", "go needs"),
         ("=5", "without a name"),
+        ("pos pos=Ww" + "e" * 30 + "b", "crowning row"),
     ],
 )
 def test_a_bad_line_gets_one_error_line_naming_it(hub: HubProcess, line: str, words: str) -> None:
