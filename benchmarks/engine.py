@@ -37,16 +37,19 @@ VARIANTS = ("brazilian", "portuguese", "international")
 
 
 def middle_games(variant: str) -> list[Game]:
-    """Three middle-game positions: plies 14, 22 and 30 of a seeded level-5 game."""
-    out = []
+    """Three middle-game positions: the first quiet ones from plies 14, 22 and 30 of a seeded
+    level-5 game (the same every run)."""
+    out: list[Game] = []
+    targets = [14, 22, 30]
     game = Game(variant)
     eng = Engine(variant, level=5, seed=2026, tt_mb=4)
-    while game.ply < 30 and game.outcome() is None:
+    while targets and game.outcome() is None:
         move = eng.search(game).move
         assert move is not None
         game.push(move)
-        if game.ply in (14, 22, 30) and not game.position.has_captures():
+        if game.ply >= targets[0] and not game.position.has_captures():
             out.append(game.copy())
+            targets.pop(0)
     return out
 
 
