@@ -180,28 +180,38 @@ OPENINGS = {
 }
 
 
-def peer_match(games: int, move_time: float) -> None:
-    print(f"\n## Against py-draughts 1.10.1 SimpleEngine, {move_time:g} s a move each")
+def peer_match(games: int, move_time: float, peers: list[str]) -> None:
+    print(f"\n## Against py-draughts 1.10.1 ({', '.join(peers)}), {move_time:g} s a move each")
     if not PEER.exists():
         print(f"py-draughts not found in {PEER}; `make bench` installs it")
         return
     sys.path.insert(0, str(PEER))
     import draughts  # type: ignore[import-not-found,import-untyped,unused-ignore]
-    from draughts.engines import SimpleEngine  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    from draughts.engines import (  # type: ignore[import-not-found,import-untyped,unused-ignore]
+        SimpleEngine,
+        TurboEngine,
+    )
 
     boards = {"brazilian": draughts.BrazilianBoard, "international": draughts.StandardBoard}
 
     def fen_of(board: Any) -> str:
         return str(board.fen).replace("[FEN", "").replace("]", "").strip().strip('"')
 
-    for variant, openings in OPENINGS.items():
+    pairings = [("SimpleEngine", "brazilian"), ("SimpleEngine", "international"), ("TurboEngine", "international")]
+    for peer_name, variant in pairings:
+        if peer_name.lower().replace("engine", "") not in peers:
+            continue
+        openings = OPENINGS[variant]
         wdl = [0, 0, 0]
         total = 0.0
         for i in range(games):
             opening = openings[(i // 2) % len(openings)].split()
             ours_color = Color.WHITE if i % 2 == 0 else Color.BLACK
             ours = Engine(variant, tt_mb=16)
-            peer = SimpleEngine(depth_limit=40, time_limit=move_time)
+            if peer_name == "TurboEngine":
+                peer = TurboEngine(depth_limit=40, time_limit=move_time)
+            else:
+                peer = SimpleEngine(depth_limit=40, time_limit=move_time)
             game = Game(variant)
             board = boards[variant]()
             for text in opening:
@@ -226,11 +236,11 @@ def peer_match(games: int, move_time: float) -> None:
             end = game.outcome()
             how = end.termination.value if end is not None else "ply limit"
             print(
-                f"  {variant} game {i + 1}: damas {'White' if ours_color is Color.WHITE else 'Black'}, "
+                f"  {variant} v {peer_name} game {i + 1}: damas {'White' if ours_color is Color.WHITE else 'Black'}, "
                 f"{game.result()} ({how}, {game.ply} plies)",
                 flush=True,
             )
-        print(f"{variant:<13} damas vs SimpleEngine: +{wdl[0]} ={wdl[1]} -{wdl[2]}  score {100 * total / games:.0f} %")
+        print(f"{variant:<13} damas vs {peer_name}: +{wdl[0]} ={wdl[1]} -{wdl[2]}  score {100 * total / games:.0f} %")
 
 
 def _sync(board: Any, game: Game, move: Move, fen_of: Callable[[Any], str]) -> None:
@@ -249,6 +259,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="fewer searches and games")
     ap.add_argument("--games", type=int, default=4, help="level 10 v level 1 games per variant (default 4)")
     ap.add_argument("--peer-games", type=int, default=4, help="games per variant against SimpleEngine (default 4)")
+    ap.add_argument("--peers", default="simple,turbo", help="py-draughts engines to play (default simple,turbo)")
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: speed,time,levels,peer")
     args = ap.parse_args()
     skip = set(args.skip.split(",")) if args.skip else set()
@@ -260,7 +271,7 @@ def main() -> int:
     if "levels" not in skip:
         level_match(2 if args.quick else args.games, 0.2)
     if "peer" not in skip:
-        peer_match(2 if args.quick else args.peer_games, 0.2)
+        peer_match(2 if args.quick else args.peer_games, 0.2, args.peers.split(","))
     return 0
 
 
