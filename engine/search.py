@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from engine.evaluate import evaluator_for
 from engine.levels import Level, level_settings
 from engine.tt import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable
-from rules import Color, Game, Move, Position, Variant, find_variant, geometry_for
+from rules import Color, EndingRule, Game, Move, Position, Variant, find_variant, geometry_for
 from rules.engine import RawMove, engine_for
 
 MATE = 100_000
@@ -221,10 +221,11 @@ class Engine:
         return SearchResult(self._to_move(best), best_score, depth_done, self.nodes, self._pv_moves(best_pv), elapsed)
 
     # -- set-up --------------------------------------------------------------------------------------
-    def _set_endings(self, endings: tuple) -> None:  # type: ignore[type-arg]
+    def _set_endings(self, endings: tuple[EndingRule, ...]) -> None:
         """The material balances of the small-ending rules, first match first (as Game)."""
         table: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
         bit = self.geo.bit_of_square
+        self._ending_max_pieces = 0
         for i, rule in enumerate(endings):
             sqmask = sum(1 << bit[s] for s in rule.counted_from_squares)
             for sk, sm, k, m in rule.material:
