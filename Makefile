@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bridge.py
 	$(BIN)/python benchmarks/app.py
 	$(BIN)/python benchmarks/pdn.py
+	$(BIN)/python benchmarks/engine.py
 
 clean:
 	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

@@ -539,6 +539,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fen", help="the position; without it, FENs are read from standard input, one per line")
     p.set_defaults(func=cmd_moves)
 
+    from damas.hub import add_parser as add_hub_parser
+
+    add_hub_parser(sub)
+
     p = sub.add_parser("replay", help="run a recorded event log through the referee")
     p.add_argument("log", metavar="LOG", nargs="?", help="a JSON-lines event log ('-' for standard input)")
     p.add_argument("--game", type=_game_id, help="replay a recorded game's journal from the database instead")

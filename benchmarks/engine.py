@@ -1,0 +1,279 @@
+"""The engine: speed, depth, time discipline and strength, in one short run.
+
+    .venv/bin/python benchmarks/engine.py [--quick] [--games N] [--peer-games N]
+
+1. Nodes per second and the depth reached in 1 s, from the start and from three
+   middle-game positions per variant (reached by a seeded level-5 game: the same every run).
+2. The worst overrun of the time budget over many searches (move time 0.05-0.5 s, clocks,
+   a stop from another thread): it must stay within 10 % + 50 ms.
+3. Level 10 (0.2 s a move) against level 1, a few games per variant, both colours.
+4. A small match against py-draughts 1.10.1's SimpleEngine at 0.2 s a move (GPL-3.0: a
+   benchmark-only peer, loaded from ``.bench/py-draughts`` as ``make bench`` installs it;
+   never imported by the project), from a few openings with both colours, the draw rules
+   applied by :class:`rules.Game`.
+
+The machine's load shifts every figure: compare runs made side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PEER = ROOT / ".bench" / "py-draughts"
+
+from engine import Engine, Limits  # noqa: E402
+from rules import Color, Game, Move, Position  # noqa: E402
+
+VARIANTS = ("brazilian", "portuguese", "international")
+
+
+def middle_games(variant: str) -> list[Game]:
+    """Three middle-game positions: the first quiet ones from plies 14, 22 and 30 of a seeded
+    level-5 game (the same every run)."""
+    out: list[Game] = []
+    targets = [14, 22, 30]
+    game = Game(variant)
+    eng = Engine(variant, level=5, seed=2026, tt_mb=4)
+    while targets and game.outcome() is None:
+        move = eng.search(game).move
+        assert move is not None
+        game.push(move)
+        if game.ply >= targets[0] and not game.position.has_captures():
+            out.append(game.copy())
+            targets.pop(0)
+    return out
+
+
+def speed(seconds: float) -> None:
+    print(f"\n## Nodes per second and depth in {seconds:g} s (a fresh 64 MB table each)")
+    for variant in VARIANTS:
+        for label, game in [("start", Game(variant))] + [(f"ply {g.ply}", g) for g in middle_games(variant)]:
+            eng = Engine(variant)
+            t0 = time.monotonic()
+            r = eng.search(game, Limits(move_time=seconds))
+            took = time.monotonic() - t0
+            print(
+                f"{variant:<13} {label:<7} depth {r.depth:>2}  {r.nodes:>7,} nodes  {r.nodes / took:>7,.0f} n/s  "
+                f"{took:.2f} s  best {r.move}"
+            )
+
+
+def overruns(count: int) -> None:
+    print(f"\n## Time budget: {count} searches per kind")
+    rng = random.Random(5)
+    games = [g for v in VARIANTS for g in [Game(v), *middle_games(v)]]
+
+    def hard(limits: Limits) -> float:
+        budget = limits.budget()
+        assert budget is not None
+        return budget[1]
+
+    def move_time() -> tuple[Limits, float]:
+        t = rng.choice((0.05, 0.1, 0.2, 0.5))
+        return Limits(move_time=t), t
+
+    def sudden_death() -> tuple[Limits, float]:
+        lim = Limits(time=rng.choice((1.0, 3.0, 10.0)))
+        return lim, hard(lim)
+
+    def fischer() -> tuple[Limits, float]:
+        lim = Limits(time=rng.choice((1.0, 3.0)), inc=0.1)
+        return lim, hard(lim)
+
+    def moves_in_time() -> tuple[Limits, float]:
+        lim = Limits(moves=rng.choice((1, 2, 5)), time=1.0)
+        return lim, hard(lim)
+
+    kinds: list[tuple[str, Callable[[], tuple[Limits, float]]]] = [
+        ("move-time", move_time),
+        ("time (sudden death)", sudden_death),
+        ("time + inc (Fischer)", fischer),
+        ("moves in time", moves_in_time),
+    ]
+    for name, make in kinds:
+        worst = -1.0
+        worst_ratio = 0.0
+        for i in range(count):
+            game = games[i % len(games)]
+            limits, budget = make()
+            eng = Engine(game.variant, tt_mb=8)
+            t0 = time.monotonic()
+            eng.search(game, limits)
+            over = time.monotonic() - t0 - budget
+            worst = max(worst, over)
+            worst_ratio = max(worst_ratio, over / (0.1 * budget + 0.05))
+        verdict = "ok" if worst_ratio <= 1 else "OVER"
+        print(
+            f"{name:<22} worst overrun {worst * 1000:+7.1f} ms "
+            f"({worst_ratio:.2f} of the 10 % + 50 ms allowance) {verdict}"
+        )
+    # a stop from another thread
+    worst = 0.0
+    for i in range(count):
+        game = games[i % len(games)]
+        stop = threading.Event()
+        eng = Engine(game.variant, tt_mb=8)
+        delay = 0.05 + 0.05 * (i % 5)
+        timer = threading.Timer(delay, stop.set)
+        t0 = time.monotonic()
+        timer.start()
+        eng.search(game, Limits(infinite=True), stop)
+        worst = max(worst, time.monotonic() - t0 - delay)
+    print(f"{'stop (another thread)':<22} worst latency {worst * 1000:7.1f} ms")
+
+
+def play(variant: str, white: Callable[[Game], Move], black: Callable[[Game], Move], max_plies: int = 300) -> Game:
+    game = Game(variant)
+    while game.outcome() is None and game.ply < max_plies:
+        mover = white if game.turn is Color.WHITE else black
+        game.push(mover(game))
+    return game
+
+
+def score_of(game: Game, color: Color) -> float:
+    """1 for a win, 0.5 for a draw (or a game stopped at the ply limit), 0 for a loss."""
+    outcome = game.outcome()
+    if outcome is None or outcome.winner is None:
+        return 0.5
+    return 1.0 if outcome.winner is color else 0.0
+
+
+def level_match(games: int, move_time: float) -> None:
+    print(f"\n## Level 10 ({move_time:g} s a move) against level 1, {games} games per variant")
+    for variant in VARIANTS:
+        total = 0.0
+        wdl = [0, 0, 0]
+        for i in range(games):
+            strong = Engine(variant, level=10, tt_mb=16)
+            weak = Engine(variant, level=1, seed=i, tt_mb=4)
+
+            def s(g: Game, strong: Engine = strong) -> Move:
+                m = strong.search(g, Limits(move_time=move_time)).move
+                assert m is not None
+                return m
+
+            def w(g: Game, weak: Engine = weak) -> Move:
+                m = weak.search(g).move
+                assert m is not None
+                return m
+
+            color = Color.WHITE if i % 2 == 0 else Color.BLACK
+            game = play(variant, s, w) if color is Color.WHITE else play(variant, w, s)
+            sc = score_of(game, color)
+            total += sc
+            wdl[0 if sc == 1 else 1 if sc == 0.5 else 2] += 1
+        print(f"{variant:<13} level 10: +{wdl[0]} ={wdl[1]} -{wdl[2]}  score {100 * total / games:.0f} %")
+
+
+OPENINGS = {
+    "brazilian": ["22-18 11-15", "23-19 10-14", "24-20 12-16", "21-17 9-13", "22-17 11-15", "23-18 12-16"],
+    "international": ["32-28 19-23", "33-29 18-22", "34-30 20-24", "31-27 17-21", "32-27 19-24", "33-28 16-21"],
+}
+
+
+def peer_match(games: int, move_time: float, peers: list[str]) -> None:
+    print(f"\n## Against py-draughts 1.10.1 ({', '.join(peers)}), {move_time:g} s a move each")
+    if not PEER.exists():
+        print(f"py-draughts not found in {PEER}; `make bench` installs it")
+        return
+    sys.path.insert(0, str(PEER))
+    import draughts  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    from draughts.engines import (  # type: ignore[import-not-found,import-untyped,unused-ignore]
+        SimpleEngine,
+        TurboEngine,
+    )
+
+    boards = {"brazilian": draughts.BrazilianBoard, "international": draughts.StandardBoard}
+
+    def fen_of(board: Any) -> str:
+        return str(board.fen).replace("[FEN", "").replace("]", "").strip().strip('"')
+
+    pairings = [("SimpleEngine", "brazilian"), ("SimpleEngine", "international"), ("TurboEngine", "international")]
+    for peer_name, variant in pairings:
+        if peer_name.lower().replace("engine", "") not in peers:
+            continue
+        openings = OPENINGS[variant]
+        wdl = [0, 0, 0]
+        total = 0.0
+        for i in range(games):
+            opening = openings[(i // 2) % len(openings)].split()
+            ours_color = Color.WHITE if i % 2 == 0 else Color.BLACK
+            ours = Engine(variant, tt_mb=16)
+            if peer_name == "TurboEngine":
+                peer = TurboEngine(depth_limit=40, time_limit=move_time)
+            else:
+                peer = SimpleEngine(depth_limit=40, time_limit=move_time)
+            game = Game(variant)
+            board = boards[variant]()
+            for text in opening:
+                mv = game.push_pdn(text)
+                _sync(board, game, mv, fen_of)
+            while game.outcome() is None and game.ply < 300:
+                if game.turn is ours_color:
+                    mv = ours.search(game, Limits(move_time=move_time)).move
+                    assert mv is not None
+                    game.push(mv)
+                    _sync(board, game, mv, fen_of)
+                else:
+                    theirs = peer.get_best_move(board)
+                    board.push(theirs)
+                    target = Position.from_fen(fen_of(board), variant)
+                    matches = [m for m in game.legal_moves() if game.position.apply(m) == target]
+                    assert len(matches) >= 1, f"cannot follow py-draughts' {theirs} in {game.fen()}"
+                    game.push(matches[0])
+            sc = score_of(game, ours_color)
+            total += sc
+            wdl[0 if sc == 1 else 1 if sc == 0.5 else 2] += 1
+            end = game.outcome()
+            how = end.termination.value if end is not None else "ply limit"
+            print(
+                f"  {variant} v {peer_name} game {i + 1}: damas {'White' if ours_color is Color.WHITE else 'Black'}, "
+                f"{game.result()} ({how}, {game.ply} plies)",
+                flush=True,
+            )
+        print(f"{variant:<13} damas vs {peer_name}: +{wdl[0]} ={wdl[1]} -{wdl[2]}  score {100 * total / games:.0f} %")
+
+
+def _sync(board: Any, game: Game, move: Move, fen_of: Callable[[Any], str]) -> None:
+    """Play on py-draughts' board the move that leads to our game's position."""
+    target = game.position
+    for cand in list(board.legal_moves):
+        board.push(cand)
+        if Position.from_fen(fen_of(board), game.variant) == target:
+            return
+        board.pop()
+    raise AssertionError(f"py-draughts has no move to {target.fen()} ({move})")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer searches and games")
+    ap.add_argument("--games", type=int, default=4, help="level 10 v level 1 games per variant (default 4)")
+    ap.add_argument("--peer-games", type=int, default=4, help="games per variant against SimpleEngine (default 4)")
+    ap.add_argument("--peers", default="simple,turbo", help="py-draughts engines to play (default simple,turbo)")
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: speed,time,levels,peer")
+    args = ap.parse_args()
+    skip = set(args.skip.split(",")) if args.skip else set()
+    print(f"Python {sys.version.split()[0]}")
+    if "speed" not in skip:
+        speed(1.0)
+    if "time" not in skip:
+        overruns(8 if args.quick else 24)
+    if "levels" not in skip:
+        level_match(2 if args.quick else args.games, 0.2)
+    if "peer" not in skip:
+        peer_match(2 if args.quick else args.peer_games, 0.2, args.peers.split(","))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

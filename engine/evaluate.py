@@ -1,0 +1,156 @@
+"""The static evaluation, per variant, in hundredths of a man from the side to move's view.
+
+Terms: material (a king's value per variant), advancement (tempo, stronger as the board
+empties), the centre, the back-rank guard (while the opponent has no king), runaway men
+(no enemy piece in the cone in front of a man and no enemy king: it will crown), king
+mobility, and the endgame draw rules (a material balance that the variant's small-ending
+rules or practice make a draw is scaled towards 0, so the side ahead does not trade into it
+and the side behind does).
+
+Everything is precomputed per variant as bit masks in the rules engine's internal layout
+(:mod:`rules.geometry`), so an evaluation is a few dozen ``int.bit_count`` calls.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rules import Variant, geometry_for
+
+MAN = 100
+#: a king in men: flying kings are strong on every board here; Portuguese men cannot capture
+#: backwards, which makes a king relatively stronger still
+KING_VALUE = {"international": 320, "brazilian": 300, "portuguese": 330}
+
+
+class Evaluator:
+    """Evaluation tables for one variant (shared, immutable)."""
+
+    def __init__(self, variant: Variant) -> None:
+        geo = geometry_for(variant)
+        self.variant = variant
+        self.geo = geo
+        size = geo.size
+        self.king = KING_VALUE.get(variant.name, 300)
+        self.mask = geo.mask
+        bit = geo.bit_of_square
+        coord = geo.coords
+
+        def rank_of(sq: int, side: int) -> int:
+            r = coord[sq][1]
+            return r if side == 0 else size - 1 - r
+
+        squares = range(1, geo.count + 1)
+        # rows counted from each side's own back row (0) to its crowning row (size - 1)
+        self.rows: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(1 << bit[s] for s in squares if rank_of(s, side) == r) for r in range(size)) for side in (0, 1)
+        )
+        self.back: tuple[int, int] = (self.rows[0][0], self.rows[1][0])
+        lo, hi = 2, size - 3
+        rlo, rhi = size // 2 - 2, size // 2 + 1
+        self.centre = sum(1 << bit[s] for s in squares if lo <= coord[s][0] <= hi and rlo <= coord[s][1] <= rhi)
+        # the cone in front of a man: every square it could be stopped from
+        cones: list[dict[int, int]] = [{}, {}]
+        for side in (0, 1):
+            for s in squares:
+                f, r = coord[s]
+                m = 0
+                for t in squares:
+                    tf, tr = coord[t]
+                    ahead = (tr - r) if side == 0 else (r - tr)
+                    if ahead > 0 and abs(tf - f) <= ahead:
+                        m |= 1 << bit[t]
+                cones[side][bit[s]] = m
+        self.cones = cones
+        # men past the middle: the only ones checked for a free run
+        self.front: tuple[int, int] = (
+            sum(self.rows[0][r] for r in range(size // 2, size)),
+            sum(self.rows[1][r] for r in range(size // 2, size)),
+        )
+        self.rank_of_bit: tuple[dict[int, int], dict[int, int]] = (
+            {bit[s]: rank_of(s, 0) for s in squares},
+            {bit[s]: rank_of(s, 1) for s in squares},
+        )
+        self.rays = geo.rays
+        self.size = size
+        self.start_men = variant.start_rows * geo.half * 2
+        # material balances that are draws in practice (or by a small-ending rule): the
+        # strong side's advantage is divided by 8. The Portuguese forced-win rule (3 kings
+        # v 1 once the rio is held) is a win, so rules counted from squares are left out.
+        drawish: set[tuple[int, int, int, int]] = set()
+        for rule in variant.endings:
+            if rule.counted_from_squares:
+                continue
+            for sk, sm, k, m in rule.material:
+                drawish.add((sk, sm, k, m))
+                drawish.add((k, m, sk, sm))
+        for a in range(1, 3):
+            for b in range(1, 3):
+                drawish.add((a, 0, b, 0))  # 1 or 2 kings against 1 or 2 kings
+        self.drawish = frozenset(drawish)
+
+    def evaluate(self, om: int, ok: int, xm: int, xk: int, side: int) -> int:
+        """The position's value for the side to move (own men/kings, opponent's men/kings)."""
+        n_om, n_ok, n_xm, n_xk = om.bit_count(), ok.bit_count(), xm.bit_count(), xk.bit_count()
+        king = self.king
+        material = (n_om - n_xm) * MAN + (n_ok - n_xk) * king
+        total_men = n_om + n_xm
+        # advancement weighs more as the board empties (the race to crown)
+        phase = 2 if total_men * 2 <= self.start_men else 1
+        rows_own = self.rows[side]
+        rows_opp = self.rows[1 - side]
+        adv = 0
+        for r in range(1, self.size - 1):
+            adv += r * ((om & rows_own[r]).bit_count() - (xm & rows_opp[r]).bit_count())
+        score = material + adv * 2 * phase
+        centre = self.centre
+        score += 6 * ((om & centre).bit_count() - (xm & centre).bit_count())
+        # the back rank keeps the opponent from crowning: worth something while he has no king
+        if not xk and phase == 1:
+            score += 8 * (om & self.back[side]).bit_count()
+        if not ok and phase == 1:
+            score -= 8 * (xm & self.back[1 - side]).bit_count()
+        # runaway men: nothing in front can stop them and no enemy king to catch them
+        if not xk:
+            score += self._runaways(om & self.front[side], xm | xk, side)
+        if not ok:
+            score -= self._runaways(xm & self.front[1 - side], om | ok, 1 - side)
+        # king mobility
+        if ok or xk:
+            empty = self.mask & ~(om | ok | xm | xk)
+            score += 2 * (self._mobility(ok, empty) - self._mobility(xk, empty))
+        if (n_ok, n_om, n_xk, n_xm) in self.drawish:
+            score //= 8
+        return score
+
+    def _runaways(self, men: int, blockers: int, side: int) -> int:
+        bonus = 0
+        cones = self.cones[side]
+        ranks = self.rank_of_bit[side]
+        top = self.size - 1
+        while men:
+            low = men & -men
+            b = low.bit_length() - 1
+            men ^= low
+            if not cones[b] & blockers:
+                bonus += 40 + 30 * (ranks[b] * 2 > top) + 20 * (top - ranks[b] <= 2)
+        return bonus
+
+    def _mobility(self, kings: int, empty: int) -> int:
+        n = 0
+        rays = self.rays
+        while kings:
+            low = kings & -kings
+            k = low.bit_length() - 1
+            kings ^= low
+            for ray in rays[k]:
+                for b in ray:
+                    if not (empty >> b) & 1:
+                        break
+                    n += 1
+        return n
+
+
+@cache
+def evaluator_for(variant: Variant) -> Evaluator:
+    return Evaluator(variant)

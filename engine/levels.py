@@ -1,0 +1,41 @@
+"""Levels 1-10: how deep the engine looks, how long it thinks by default, how much it errs.
+
+Levels 1-6 are bounded by depth alone, so a level with a seed plays the same moves on any
+machine; their error is a random amount (up to ``noise`` hundredths of a man) added to
+every root move's exact score before the best is chosen, drawn from the engine's seeded
+generator. Levels 7-10 search without error for a default time (when the caller gives no
+time of its own), up to a depth cap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    depth: int
+    move_time: float | None  # seconds when the caller gives no limit; None: depth only
+    noise: int  # hundredths of a man
+
+
+LEVELS: tuple[Level, ...] = (
+    Level(1, 1, None, 400),
+    Level(2, 1, None, 200),
+    Level(3, 2, None, 120),
+    Level(4, 2, None, 60),
+    Level(5, 3, None, 40),
+    Level(6, 4, None, 20),
+    Level(7, 6, 1.0, 0),
+    Level(8, 8, 2.0, 0),
+    Level(9, 14, 3.0, 0),
+    Level(10, 100, 5.0, 0),
+)
+
+
+def level_settings(level: int) -> Level:
+    """The settings of level 1-10 (anything else is an error naming the level)."""
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= len(LEVELS):
+        raise ValueError(f"level must be 1-{len(LEVELS)}, not {level!r}")
+    return LEVELS[level - 1]

@@ -1,0 +1,642 @@
+"""The search: iterative deepening negamax with principal-variation search.
+
+It works on the rules engine's bitboards (:meth:`rules.engine.Engine.moves`) and keeps
+the game's draw rules inside the tree: repetition (the game's history plus the path
+searched; a cycle inside the search counts as a draw at once), the kings-only count and
+the variant's small-ending counts, exactly as :class:`rules.Game` applies them. A draw
+scores 0, so the side ahead steers clear of it and the side behind walks into it.
+
+Captures are compulsory, so the quiescence search is simply: at depth 0, while the side to
+move has captures, search them all (no stand-pat); otherwise evaluate.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.evaluate import evaluator_for
+from engine.levels import Level, level_settings
+from engine.tt import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable
+from rules import Color, EndingRule, Game, Move, Position, Variant, find_variant, geometry_for
+from rules.engine import RawMove, engine_for
+
+MATE = 100_000
+MATE_BOUND = MATE - 1_000
+INF = 1_000_000
+MAX_PLY = 120
+_CHECK_EVERY = 63  # nodes between looks at the clock and the stop event (a mask)
+
+
+class _Stop(Exception):
+    """Raised inside the tree to unwind when the search must stop."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What bounds a search. Times are seconds; nothing set means the level's own time.
+
+    ``time`` (with ``inc``) is the clock's remaining time: sudden death, or Fischer when
+    ``inc`` is set (the increment counts before the move); with ``moves`` it is the time for
+    that many moves (moves in time).
+    """
+
+    depth: int | None = None
+    move_time: float | None = None
+    time: float | None = None
+    inc: float = 0.0
+    moves: int | None = None
+    infinite: bool = False
+    nodes: int | None = None
+
+    def budget(self) -> tuple[float, float] | None:
+        """(soft, hard) seconds: no new iteration after ``soft``, stop at ``hard``."""
+        if self.infinite:
+            return None
+        if self.move_time is not None:
+            hard = max(0.005, min(self.move_time - 0.02, self.move_time * 0.97))
+            return (hard * 0.6, hard)
+        if self.time is not None:
+            avail = max(0.0, self.time) + max(0.0, self.inc)
+            togo = max(1, self.moves) if self.moves else 30
+            if togo == 1:
+                hard = max(0.005, avail * 0.9 - 0.05)
+                return (hard * 0.6, hard)
+            soft = avail / togo
+            hard = max(0.005, min(avail * 0.5, soft * 3) - 0.02)
+            return (min(soft, hard), hard)
+        return None
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """One finished iteration: what the GUI's ``info`` line shows."""
+
+    depth: int
+    score: int  # hundredths of a man, for the side to move; beyond ±MATE_BOUND: a forced win/loss
+    nodes: int
+    time: float
+    pv: tuple[Move, ...]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The move to play (None only in a finished game) and what the search saw."""
+
+    move: Move | None
+    score: int
+    depth: int
+    nodes: int
+    pv: tuple[Move, ...] = field(default=())
+    time: float = 0.0
+
+    @property
+    def ponder(self) -> Move | None:
+        """The reply the search expects (the second move of the principal variation)."""
+        return self.pv[1] if len(self.pv) > 1 else None
+
+
+def mate_in(score: int) -> int | None:
+    """Plies to the end of the game for a forced-win/loss score, else None."""
+    if abs(score) < MATE_BOUND:
+        return None
+    return MATE - abs(score)
+
+
+class Engine:
+    """A draughts engine for one variant.
+
+    >>> from rules import Game
+    >>> eng = Engine("brazilian", level=3, seed=1)
+    >>> result = eng.search(Game("brazilian"), Limits(depth=2))
+    >>> result.move in Game("brazilian").legal_moves()
+    True
+    """
+
+    def __init__(self, variant: Variant | str, *, level: int = 10, seed: int | None = None, tt_mb: float = 64) -> None:
+        self.variant = find_variant(variant)
+        self.level: Level = level_settings(level)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.tt = TranspositionTable(tt_mb)
+        self.rules = engine_for(self.variant)
+        self.geo = geometry_for(self.variant)
+        self.evaluator = evaluator_for(self.variant)
+        zr = random.Random(0x5EED_DA3A5)  # fixed: the same keys in every run, hence reproducible
+        nb = self.geo.nbits
+        # [white man, white king, black man, black king][bit]
+        self.zobrist: tuple[tuple[int, ...], ...] = tuple(
+            tuple(zr.getrandbits(64) for _ in range(nb)) for _ in range(4)
+        )
+        self.z_side = zr.getrandbits(64)
+        self.z_count = tuple(zr.getrandbits(64) for _ in range(256))
+        v = self.variant
+        self.rep_limit = v.repetition_count
+        self.kings_only_limit = 2 * v.kings_only_moves
+        self._endings: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+        self._ending_limits: tuple[int, ...] = ()
+        self._ending_max_pieces = 0
+        self._set_endings(v.endings)
+        self._soft: float | None = None
+        self._hard: float | None = None
+        self._node_limit: int | None = None
+        self.history = [0] * (64 * 64)
+        self.killers: list[list[tuple[int, int] | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
+
+    # -- public API ---------------------------------------------------------------------------------
+    def new_game(self) -> None:
+        """Forget what earlier searches learnt (transposition table, history, killers)."""
+        self.tt.clear()
+        self.history = [0] * (64 * 64)
+
+    def set_level(self, level: int) -> None:
+        self.level = level_settings(level)
+
+    def search(
+        self,
+        game: Game | Position,
+        limits: Limits | None = None,
+        stop_event: threading.Event | None = None,
+        on_info: Callable[[SearchInfo], None] | None = None,
+        ponder_hit: threading.Event | None = None,
+    ) -> SearchResult:
+        """The best move found within ``limits`` and the engine's level.
+
+        ``stop_event`` (set from any thread) ends the search at once: the best move so far is
+        returned. With ``ponder_hit``, the search ignores its time budget until the event is
+        set, then counts the time from that moment (pondering).
+        """
+        if isinstance(game, Position):
+            game = Game(game.variant, game)
+        if game.variant is not self.variant:
+            raise ValueError(f"a {game.variant.name!r} game for a {self.variant.name!r} engine")
+        start = time.monotonic()
+        self._prepare(game, limits, stop_event, ponder_hit, start)
+        if game.outcome() is not None:
+            return SearchResult(None, 0, 0, 0, (), 0.0)
+        pos = game.position
+        om, ok, xm, xk, side = self._sides(pos)
+        root_moves = self.rules.moves(om, ok, xm, xk, side)
+        if not root_moves:
+            return SearchResult(None, -MATE, 0, 0, (), 0.0)
+        level = self.level
+        max_depth = level.depth
+        if limits is not None and limits.depth is not None:
+            max_depth = min(max_depth, max(1, limits.depth))
+        max_depth = min(max_depth, MAX_PLY - 10)
+        timed = self._hard is not None
+        if len(root_moves) == 1 and timed and ponder_hit is None:
+            max_depth = 1  # nothing to think about
+        key = self._key(om, ok, xm, xk, side)
+        best = root_moves[0]
+        best_score = 0
+        best_pv: list[RawMove] = [best]
+        depth_done = 0
+        order = list(range(len(root_moves)))
+        scores: list[int] = [0] * len(root_moves)
+        try:
+            for depth in range(1, max_depth + 1):
+                score, order, pv = self._root(depth, root_moves, order, om, ok, xm, xk, side, key, scores)
+                best, best_score, best_pv, depth_done = root_moves[order[0]], score, pv, depth
+                if on_info is not None:
+                    on_info(SearchInfo(depth, score, self.nodes, time.monotonic() - start, self._pv_moves(best_pv)))
+                if mate_in(score) is not None and depth >= (mate_in(score) or 0) + 1:
+                    break
+                pondering = self._ponder_hit is not None and not self._ponder_hit.is_set()
+                if self._soft is not None and not pondering and self._elapsed() >= self._soft:
+                    break
+        except _Stop:
+            if self._iter_best is not None:
+                best, best_score, best_pv = self._iter_best
+        if level.noise > 0 and len(root_moves) > 1 and depth_done >= 1:
+            # the error is what makes the level: it is applied even when the clock ran out
+            # (the rescoring is shallow), and only a stop request cuts it short
+            self._hard = None
+            self._node_limit = None
+            best, best_score, best_pv = self._noisy_choice(root_moves, depth_done, om, ok, xm, xk, side, key, best)
+        elapsed = time.monotonic() - start
+        return SearchResult(self._to_move(best), best_score, depth_done, self.nodes, self._pv_moves(best_pv), elapsed)
+
+    # -- set-up --------------------------------------------------------------------------------------
+    def _set_endings(self, endings: tuple[EndingRule, ...]) -> None:
+        """The material balances of the small-ending rules, first match first (as Game)."""
+        table: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+        bit = self.geo.bit_of_square
+        self._ending_max_pieces = 0
+        for i, rule in enumerate(endings):
+            sqmask = sum(1 << bit[s] for s in rule.counted_from_squares)
+            for sk, sm, k, m in rule.material:
+                for strong, mat in ((0, (sk, sm, k, m)), (1, (k, m, sk, sm))):
+                    table.setdefault(mat, (i, strong, sqmask))
+                    self._ending_max_pieces = max(self._ending_max_pieces, sk + sm + k + m)
+        self._endings = table
+        self._ending_limits = tuple(2 * rule.moves for rule in endings)
+
+    def _prepare(
+        self,
+        game: Game,
+        limits: Limits | None,
+        stop_event: threading.Event | None,
+        ponder_hit: threading.Event | None,
+        start: float,
+    ) -> None:
+        self.nodes = 0
+        self._stop_event = stop_event
+        self._ponder_hit = ponder_hit
+        self._start = start
+        self._iter_best: tuple[RawMove, int, list[RawMove]] | None = None
+        default = (self.level.move_time * 0.6, self.level.move_time) if self.level.move_time else None
+        budget: tuple[float, float] | None
+        if limits is None:
+            budget = default
+        elif limits.infinite:
+            budget = None
+        elif limits.move_time is not None or limits.time is not None:
+            budget = limits.budget()
+        elif limits.depth is not None or limits.nodes is not None:
+            budget = None  # a fixed depth (or node count) and nothing else
+        else:
+            budget = default
+        self._soft = budget[0] if budget is not None else None
+        self._hard = budget[1] if budget is not None else None
+        self._node_limit = limits.nodes if limits is not None else None
+        self.game_rep_limit = game.repetition_count
+        self.game_kings_only = 2 * game.kings_only_moves
+        if game.endings is not self.variant.endings:
+            self._set_endings(game.endings)
+        else:
+            self._set_endings(self.variant.endings)
+        # the history as Zobrist keys, and the draw-rule counters of the current position
+        keys: list[int] = []
+        floor = 0
+        quiet = 0
+        ending: tuple[int, int] | None = None
+        positions = game.positions()
+        entries = game.history()
+        prev_pos: Position | None = None
+        for i, p in enumerate(positions):
+            om, ok, xm, xk, side = self._sides(p)
+            keys.append(self._key(om, ok, xm, xk, side))
+            entry = entries[i - 1] if i > 0 else None
+            if entry is None or isinstance(entry, Position):
+                floor = i
+                quiet = 0
+                ending = self._ending_next(p.wm, p.wk, p.bm, p.bk, None, False)
+            else:
+                assert prev_pos is not None
+                piece = prev_pos.piece_at(entry.from_square)
+                irreversible = bool(entry.captured) or (piece is not None and not piece.king)
+                quiet = 0 if irreversible else quiet + 1
+                ending = self._ending_next(p.wm, p.wk, p.bm, p.bk, ending, bool(entry.captured))
+            prev_pos = p
+        self.keys = keys
+        self.floor = floor
+        self.root_index = len(keys) - 1
+        self.root_quiet = quiet
+        self.root_ending = ending
+        self.pv_table: list[list[RawMove]] = [[] for _ in range(MAX_PLY + 2)]
+        self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
+
+    @staticmethod
+    def _sides(pos: Position) -> tuple[int, int, int, int, int]:
+        if pos.turn is Color.WHITE:
+            return pos.wm, pos.wk, pos.bm, pos.bk, 0
+        return pos.bm, pos.bk, pos.wm, pos.wk, 1
+
+    def _key(self, om: int, ok: int, xm: int, xk: int, side: int) -> int:
+        z = self.zobrist
+        key = 0
+        for table, mask in ((z[2 * side], om), (z[2 * side + 1], ok), (z[2 - 2 * side], xm), (z[3 - 2 * side], xk)):
+            while mask:
+                low = mask & -mask
+                key ^= table[low.bit_length() - 1]
+                mask ^= low
+        return key ^ self.z_side if side else key
+
+    def _ending_next(
+        self, wm: int, wk: int, bm: int, bk: int, prev: tuple[int, int] | None, captured: bool
+    ) -> tuple[int, int] | None:
+        """The small-ending counter after a move, as :class:`rules.Game` keeps it."""
+        if not self._endings:
+            return None
+        entry = self._endings.get((wk.bit_count(), wm.bit_count(), bk.bit_count(), bm.bit_count()))
+        if entry is None:
+            return None
+        i, strong, sqmask = entry
+        if prev is not None and prev[0] == i and not captured:
+            return (i, prev[1] + 1)
+        if sqmask and not ((wk if strong == 0 else bk) & sqmask):
+            return None
+        return (i, 0)
+
+    # -- the clock ----------------------------------------------------------------------------------
+    def _elapsed(self) -> float:
+        return time.monotonic() - self._start
+
+    def _check(self) -> None:
+        ev = self._stop_event
+        if ev is not None and ev.is_set():
+            raise _Stop
+        if self._node_limit is not None and self.nodes >= self._node_limit:
+            raise _Stop
+        ph = self._ponder_hit
+        if ph is not None:
+            if not ph.is_set():
+                return
+            # pondering is over: the clock starts now
+            self._ponder_hit = None
+            self._start = time.monotonic()
+        if self._hard is not None and time.monotonic() - self._start >= self._hard:
+            raise _Stop
+
+    # -- moves ----------------------------------------------------------------------------------------
+    def _to_move(self, raw: RawMove) -> Move:
+        sq = self.geo.square_of_bit
+        o, d, _cm, promotes, routes = raw
+        if routes is None:
+            return Move((sq[o], sq[d]), (), promotes)
+        path, caps = routes[0]
+        return Move(tuple(sq[b] for b in path), tuple(sq[b] for b in caps), promotes)
+
+    def _pv_moves(self, pv: list[RawMove]) -> tuple[Move, ...]:
+        return tuple(self._to_move(r) for r in pv)
+
+    def _make(
+        self, raw: RawMove, om: int, ok: int, xm: int, xk: int, side: int, key: int
+    ) -> tuple[int, int, int, int, int, bool]:
+        """The child (from the opponent's view: own and opposing swapped), its key, and
+        whether the move was irreversible (a man moved or something was captured)."""
+        o, d, cm, promotes, _r = raw
+        ob, db = 1 << o, 1 << d
+        z = self.zobrist
+        zc = 2 * side
+        if om & ob:
+            if promotes:
+                om ^= ob
+                ok |= db
+                key ^= z[zc][o] ^ z[zc + 1][d]
+            else:
+                om = (om & ~ob) | db  # (not ^: a capture may end on the square it started from)
+                key ^= z[zc][o] ^ z[zc][d]
+            irreversible = True
+        else:
+            ok = (ok & ~ob) | db
+            key ^= z[zc + 1][o] ^ z[zc + 1][d]
+            irreversible = False
+        if cm:
+            irreversible = True
+            zo = 2 - zc
+            c = cm
+            while c:
+                low = c & -c
+                b = low.bit_length() - 1
+                c ^= low
+                key ^= z[zo][b] if xm & low else z[zo + 1][b]
+            xm &= ~cm
+            xk &= ~cm
+        return xm, xk, om, ok, key ^ self.z_side, irreversible
+
+    # -- the tree ---------------------------------------------------------------------------------------
+    def _root(
+        self,
+        depth: int,
+        moves: list[RawMove],
+        order: list[int],
+        om: int,
+        ok: int,
+        xm: int,
+        xk: int,
+        side: int,
+        key: int,
+        scores: list[int],
+    ) -> tuple[int, list[int], list[RawMove]]:
+        alpha, beta = -INF, INF
+        best_i = order[0]
+        best_pv: list[RawMove] = [moves[best_i]]
+        self._iter_best = None
+        for n, i in enumerate(order):
+            raw = moves[i]
+            score = self._child(
+                raw, depth, 1, alpha, beta, om, ok, xm, xk, side, key, self.root_quiet, self.root_ending, n == 0
+            )
+            scores[i] = score
+            if score > alpha:
+                alpha = score
+                best_i = i
+                best_pv = [raw, *self.pv_table[1]]
+                self._iter_best = (raw, score, best_pv)
+        # the best move first, the rest by their scores (bounds) in this iteration
+        rest = sorted((i for i in order if i != best_i), key=lambda i: -scores[i])
+        return alpha, [best_i, *rest], best_pv
+
+    def _child(
+        self,
+        raw: RawMove,
+        depth: int,
+        ply: int,
+        alpha: int,
+        beta: int,
+        om: int,
+        ok: int,
+        xm: int,
+        xk: int,
+        side: int,
+        key: int,
+        quiet: int,
+        ending: tuple[int, int] | None,
+        first: bool,
+        reduce: int = 0,
+    ) -> int:
+        """Play ``raw``, search the child with PVS (null window unless ``first``), undo."""
+        cm_, ck_, nm, nk, ckey, irrev = self._make(raw, om, ok, xm, xk, side, key)
+        nquiet = 0 if irrev else quiet + 1
+        nending = ending
+        if self._endings:
+            if side == 0:
+                wm, wk, bm, bk = nm, nk, cm_, ck_
+            else:
+                wm, wk, bm, bk = cm_, ck_, nm, nk
+            if (wm | wk | bm | bk).bit_count() <= self._ending_max_pieces:
+                nending = self._ending_next(wm, wk, bm, bk, ending, bool(raw[2]))
+            else:
+                nending = None
+        keys = self.keys
+        keys.append(ckey)
+        try:
+            nd = depth - 1
+            if first:
+                return -self._negamax(nd, ply, -beta, -alpha, cm_, ck_, nm, nk, 1 - side, ckey, nquiet, nending)
+            score = -self._negamax(
+                nd - reduce, ply, -alpha - 1, -alpha, cm_, ck_, nm, nk, 1 - side, ckey, nquiet, nending
+            )
+            if score > alpha and reduce:
+                score = -self._negamax(nd, ply, -alpha - 1, -alpha, cm_, ck_, nm, nk, 1 - side, ckey, nquiet, nending)
+            if alpha < score < beta:
+                score = -self._negamax(nd, ply, -beta, -alpha, cm_, ck_, nm, nk, 1 - side, ckey, nquiet, nending)
+            return score
+        finally:
+            keys.pop()
+
+    def _is_draw(self, key: int, quiet: int, ending: tuple[int, int] | None) -> bool:
+        if ending is not None and ending[1] >= self._ending_limits[ending[0]]:
+            return True
+        if self.game_kings_only and quiet >= self.game_kings_only:
+            return True
+        if quiet >= 4 and self.game_rep_limit:
+            keys = self.keys
+            last = len(keys) - 1
+            lowest = max(self.floor, last - quiet)
+            seen = 1
+            root = self.root_index
+            for i in range(last - 4, lowest - 1, -2):
+                if keys[i] == key:
+                    if i >= root:
+                        return True  # a cycle inside the search: it can be repeated
+                    seen += 1
+                    if seen >= self.game_rep_limit:
+                        return True
+        return False
+
+    def _negamax(
+        self,
+        depth: int,
+        ply: int,
+        alpha: int,
+        beta: int,
+        om: int,
+        ok: int,
+        xm: int,
+        xk: int,
+        side: int,
+        key: int,
+        quiet: int,
+        ending: tuple[int, int] | None,
+    ) -> int:
+        self.nodes += 1
+        if not self.nodes & _CHECK_EVERY:
+            self._check()
+        pv_table = self.pv_table
+        pv_table[ply] = []
+        moves = self.rules.moves(om, ok, xm, xk, side)
+        if not moves:
+            return -MATE + ply
+        if self._is_draw(key, quiet, ending):
+            return 0
+        capture = moves[0][4] is not None
+        if depth <= 0 and not capture:
+            return self.evaluator.evaluate(om, ok, xm, xk, side)
+        if ply >= MAX_PLY:
+            return self.evaluator.evaluate(om, ok, xm, xk, side)
+        if depth < 0:
+            depth = 0
+        # forced moves (one legal move) cost no depth
+        if len(moves) == 1 and ply < 2 * MAX_PLY // 3:
+            depth += 1
+        tkey = key
+        if ending is not None:
+            tkey ^= self.z_count[min(ending[1], 255)]
+        tt = self.tt
+        hit = tt.probe(tkey)
+        tt_move = NO_MOVE
+        if hit is not None:
+            tscore, tdepth, tflag, tt_move = hit
+            if tscore >= MATE_BOUND:
+                tscore -= ply
+            elif tscore <= -MATE_BOUND:
+                tscore += ply
+            if (
+                tdepth >= depth
+                and beta - alpha == 1
+                and (tflag == EXACT or (tflag == LOWER and tscore >= beta) or (tflag == UPPER and tscore <= alpha))
+            ):
+                return tscore
+        n = len(moves)
+        if n > 1:
+            hist = self.history
+            killers = self.killers[ply]
+            prio: list[tuple[int, int]] = []
+            for i, raw in enumerate(moves):
+                if i == tt_move:
+                    s = 1 << 30
+                elif capture:
+                    s = raw[2].bit_count() * 1000 + raw[3] * 500
+                else:
+                    od = (raw[0], raw[1])
+                    s = hist[(raw[0] << 6 | raw[1]) & 4095] + raw[3] * (1 << 26)
+                    if od == killers[0]:
+                        s += 1 << 25
+                    elif od == killers[1]:
+                        s += 1 << 24
+                prio.append((s, i))
+            prio.sort(reverse=True)
+            order = [i for _s, i in prio]
+        else:
+            order = [0]
+        orig_alpha = alpha
+        best = -INF
+        best_i = order[0]
+        for n_done, i in enumerate(order):
+            raw = moves[i]
+            reduce = 0
+            if depth >= 3 and n_done >= 3 and not capture and not raw[3] and beta - alpha == 1:
+                reduce = 1
+            score = self._child(
+                raw, depth, ply + 1, alpha, beta, om, ok, xm, xk, side, key, quiet, ending, n_done == 0, reduce
+            )
+            if score > best:
+                best = score
+                best_i = i
+                if score > alpha:
+                    alpha = score
+                    pv_table[ply] = [raw, *pv_table[ply + 1]]
+                    if alpha >= beta:
+                        if not capture:
+                            od = (raw[0], raw[1])
+                            k = self.killers[ply]
+                            if k[0] != od:
+                                k[1] = k[0]
+                                k[0] = od
+                            self.history[(raw[0] << 6 | raw[1]) & 4095] += depth * depth
+                        break
+        flag = EXACT if orig_alpha < best < beta else (LOWER if best >= beta else UPPER)
+        stored = best
+        if stored >= MATE_BOUND:
+            stored += ply
+        elif stored <= -MATE_BOUND:
+            stored -= ply
+        tt.store(tkey, stored, depth, flag, best_i)
+        return best
+
+    # -- levels ------------------------------------------------------------------------------------------
+    def _noisy_choice(
+        self,
+        moves: list[RawMove],
+        depth: int,
+        om: int,
+        ok: int,
+        xm: int,
+        xk: int,
+        side: int,
+        key: int,
+        best: RawMove,
+    ) -> tuple[RawMove, int, list[RawMove]]:
+        """A weaker level: every move's exact score plus a seeded random error, best of those."""
+        noise = self.level.noise
+        rng = self.rng
+        draws = [rng.uniform(-noise, noise) for _ in moves]
+        pick: tuple[float, int, RawMove, list[RawMove]] | None = None
+        try:
+            for raw, r in zip(moves, draws, strict=True):
+                s = self._child(
+                    raw, depth, 1, -INF, INF, om, ok, xm, xk, side, key, self.root_quiet, self.root_ending, True
+                )
+                if pick is None or s + r > pick[0]:
+                    pick = (s + r, s, raw, [raw, *self.pv_table[1]])
+        except _Stop:
+            pass
+        if pick is None:
+            return best, 0, [best]
+        return pick[2], pick[1], pick[3]

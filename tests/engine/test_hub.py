@@ -1,0 +1,293 @@
+"""`damas hub` through a real subprocess: the transcripts a Hub GUI would see."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from damas.hub import parse_line, parse_position, position_text
+from rules import Game, Position
+
+START_BR = "W" + "b" * 12 + "e" * 8 + "w" * 12
+START_INT = "W" + "b" * 20 + "e" * 10 + "w" * 20
+
+
+class HubProcess:
+    """`damas hub` on pipes, its output read by a thread into a queue."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "damas", "hub", "--tt-size", "4", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, *lines: str) -> None:
+        assert self.proc.stdin is not None
+        for line in lines:
+            self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read(self, timeout: float = 20.0) -> str:
+        line = self.lines.get(timeout=timeout)
+        assert line is not None, f"the engine exited (stderr: {self.stderr()!r})"
+        return line
+
+    def until(self, command: str, timeout: float = 30.0) -> tuple[str, list[str]]:
+        """Read up to the first line starting with ``command``; (that line, the lines before)."""
+        before: list[str] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.read(max(0.1, deadline - time.monotonic()))
+            if line.split(" ", 1)[0] == command:
+                return line, before
+            before.append(line)
+
+    def nothing_for(self, seconds: float) -> list[str]:
+        out = []
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            out.append(line)
+        return out
+
+    def stderr(self) -> str:
+        if self.proc.poll() is None:
+            return ""
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if f is not None:
+                f.close()
+
+
+@pytest.fixture
+def hub() -> Iterator[HubProcess]:
+    h = HubProcess()
+    yield h
+    h.close()
+
+
+def start(h: HubProcess, variant: str = "brazilian") -> None:
+    h.send("hub")
+    h.until("wait")
+    h.send(f"set-param name=variant value={variant}", "init")
+    assert h.until("ready")[0] == "ready"
+
+
+def done_move(line: str) -> tuple[str, dict[str, str]]:
+    command, values, _flags = parse_line(line)
+    assert command == "done", line
+    return values["move"], values
+
+
+def legal_texts(game: Game) -> set[str]:
+    from damas.hub import move_text
+
+    return {move_text(m) for m in game.legal_moves()}
+
+
+def test_handshake_lists_id_params_then_wait_and_init_answers_ready(hub: HubProcess) -> None:
+    hub.send("hub")
+    wait, before = hub.until("wait")
+    assert wait == "wait"
+    ident = parse_line(before[0])
+    assert ident[0] == "id" and ident[1]["name"] == "damas" and ident[1]["version"]
+    params = {parse_line(x)[1]["name"]: parse_line(x)[1] for x in before if x.startswith("param ")}
+    assert params["variant"]["type"] == "enum"
+    assert params["variant"]["values"].split() == ["normal", "brazilian", "portuguese"]
+    assert params["level"]["min"] == "1" and params["level"]["max"] == "10"
+    hub.send("set-param name=level value=4", "init")
+    assert hub.read() == "ready"
+
+
+def test_think_at_a_depth_gives_info_lines_and_a_legal_done(hub: HubProcess) -> None:
+    start(hub)
+    hub.send(f'pos pos={START_BR} moves="22-18 9-14"', "level depth=4", "go think")
+    done, infos = hub.until("done")
+    game = Game("brazilian")
+    game.push_pdn("22-18")
+    game.push_pdn("9-14")
+    move, values = done_move(done)
+    # 18x9 is the only legal move (a capture), written from x to x captured
+    assert move == "18x9x14" == next(iter(legal_texts(game)))
+    assert infos, "no info line"
+    depths = []
+    for line in infos:
+        command, v, _ = parse_line(line)
+        assert command == "info"
+        assert {"depth", "score", "nodes", "time", "pv"} <= set(v)
+        depths.append(int(v["depth"]))
+        float(v["score"]), int(v["nodes"]), float(v["time"])
+    assert depths == sorted(depths) and depths[-1] == 4
+    assert parse_line(infos[-1])[1]["pv"].split()[0] == move
+    if "ponder" in values:
+        game.push(game.position.parse_move("18x9"))
+        assert values["ponder"] in legal_texts(game)
+
+
+@pytest.mark.parametrize(
+    ("variant", "pos"),
+    [("normal", START_INT), ("portuguese", "W" + "w" * 12 + "e" * 8 + "b" * 12), ("brazilian", START_BR)],
+)
+def test_every_variant_answers_a_legal_move_with_move_time(hub: HubProcess, variant: str, pos: str) -> None:
+    start(hub, variant)
+    hub.send(f"pos pos={pos}", "level move-time=0.3", "go think")
+    t0 = time.monotonic()
+    done, _ = hub.until("done")
+    assert time.monotonic() - t0 < 10  # loose: the budget itself is measured by the benchmark
+    name = {"normal": "international"}.get(variant, variant)
+    assert done_move(done)[0] in legal_texts(Game(name))
+
+
+@pytest.mark.parametrize("level", ["time=5 inc=0.1", "time=3", "moves=20 time=10"])
+def test_clock_levels_answer(hub: HubProcess, level: str) -> None:
+    start(hub)
+    hub.send(f'pos pos={START_BR} moves="22-18"', f"level {level}", "go think")
+    done, _ = hub.until("done")
+    game = Game("brazilian")
+    game.push_pdn("22-18")
+    assert done_move(done)[0] in legal_texts(game)
+
+
+@pytest.mark.parametrize("how", ["level infinite|go think", "level depth=3|go analyze"])
+def test_infinite_and_analyze_wait_for_stop_and_answer_ping_meanwhile(hub: HubProcess, how: str) -> None:
+    start(hub)
+    level, go = how.split("|")
+    hub.send(f"pos pos={START_BR}", level, go)
+    lines = hub.nothing_for(1.0)
+    assert not [x for x in lines if x.startswith("done")], lines
+    hub.send("ping")
+    pong, before = hub.until("pong", timeout=5)
+    assert pong == "pong" and all(x.startswith("info") for x in before)
+    hub.send("stop")
+    done, _ = hub.until("done", timeout=10)
+    assert done_move(done)[0] in legal_texts(Game("brazilian"))
+    # and the engine is ready for the next search
+    hub.send("level depth=2", "go think")
+    assert hub.until("done")[0].startswith("done move=")
+
+
+def test_ponder_ignores_the_clock_until_ponder_hit(hub: HubProcess) -> None:
+    start(hub)
+    hub.send(f"pos pos={START_BR}", "level move-time=0.2", "go ponder")
+    lines = hub.nothing_for(1.0)
+    assert not [x for x in lines if x.startswith("done")], lines
+    hub.send("ping")
+    hub.until("pong", timeout=5)
+    hub.send("ponder-hit")
+    done, _ = hub.until("done", timeout=10)
+    assert done_move(done)[0] in legal_texts(Game("brazilian"))
+
+
+def test_new_game_then_search_again(hub: HubProcess) -> None:
+    start(hub, "portuguese")
+    hub.send("level depth=3", "go think", "ping")
+    hub.until("done")
+    hub.send("new-game", "pos", "level depth=2", "go think")
+    assert done_move(hub.until("done")[0])[0] in legal_texts(Game("portuguese"))
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("pos pos=Wxyz", "letters"),
+        ("pos pos=W" + "b" * 12 + "e" * 8 + "w" * 11 + "x", "letter 'x'"),
+        (f'pos pos={START_BR} moves="22-19"', "illegal move '22-19'"),
+        (f'pos pos={START_BR} moves="22-18 zz"', "invalid move 'zz'"),
+        ('pos pos="W', "unterminated quote"),
+        ("level move-time=abc", "not a number"),
+        ("level depth=-2", "level depth="),
+        ("level", "level needs"),
+        ("set-param name=variant value=chess", "unknown variant 'chess'"),
+        ("set-param name=level value=11", "level"),
+        ("go sideways", "go needs"),
+        ("=5", "without a name"),
+        ("pos pos=Ww" + "e" * 30 + "b", "crowning row"),
+    ],
+)
+def test_a_bad_line_gets_one_error_line_naming_it(hub: HubProcess, line: str, words: str) -> None:
+    start(hub)
+    hub.send(line)
+    err = hub.read()
+    command, values, _ = parse_line(err)
+    assert command == "error", err
+    assert words in values["message"], err
+    # the engine goes on
+    hub.send("ping")
+    assert hub.read() == "pong"
+
+
+def test_unknown_commands_and_params_are_ignored(hub: HubProcess) -> None:
+    hub.send("frobnicate now=1", "set-param name=book value=true", "ping")
+    assert hub.read() == "pong"
+
+
+def test_go_in_a_finished_game_says_so(hub: HubProcess) -> None:
+    start(hub)
+    # White to move with no piece left
+    hub.send("pos pos=W" + "b" + "e" * 31, "level depth=2", "go think")
+    err = hub.read()
+    assert err.startswith("error ") and "over" in err
+    assert hub.read() == "done"
+
+
+def test_commands_during_a_search_other_than_stop_ping_are_refused(hub: HubProcess) -> None:
+    start(hub)
+    hub.send(f"pos pos={START_BR}", "level infinite", "go think", "pos")
+    err, _ = hub.until("error", timeout=5)
+    assert "during a search" in err
+    hub.send("stop")
+    hub.until("done")
+
+
+def test_quit_exits(hub: HubProcess) -> None:
+    start(hub)
+    hub.send("quit")
+    assert hub.proc.wait(timeout=10) == 0
+
+
+def test_closed_stdin_during_a_search_exits_at_once(hub: HubProcess) -> None:
+    start(hub)
+    hub.send(f"pos pos={START_BR}", "level infinite", "go think")
+    hub.nothing_for(0.3)
+    assert hub.proc.stdin is not None
+    t0 = time.monotonic()
+    hub.proc.stdin.close()
+    assert hub.proc.wait(timeout=10) == 0
+    assert time.monotonic() - t0 < 5  # loose: "at once" on a loaded machine
+
+
+def test_position_strings_round_trip_in_each_numbering() -> None:
+    for variant in ("brazilian", "portuguese", "international"):
+        pos = Position.start(variant)
+        assert parse_position(position_text(pos), variant) == pos
+    # Portuguese numbering starts at White's side: White's men are on 1-12
+    assert position_text(Position.start("portuguese")) == "W" + "w" * 12 + "e" * 8 + "b" * 12
