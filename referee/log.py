@@ -177,14 +177,8 @@ def parse_log(
                 raise LogError(n, f"square out of range: {_short(sq)} (1-{squares.count})", source)
             events.append(Transition(float(t), sq, ev == "place"))
         elif "cell" in obj:
-            cell = obj["cell"]
-            try:
-                f, r = squares.parse_cell(str(cell))
-            except DraughtsError:
-                raise LogError(n, f"no cell {_short(cell)} on a {squares.size}x{squares.size} board", source) from None
-            if squares.is_playable_cell(f, r):
-                raise LogError(n, f"cell {_short(cell)} is a playing square: give its number as 'square'", source)
-            events.append(Transition(float(t), squares.cell_name(f, r), ev == "place"))
+            name = _cell(squares, obj["cell"], n, source, "give its number as 'square'")
+            events.append(Transition(float(t), name, ev == "place"))
         else:
             raise LogError(n, f"event without 'square' or 'cell': {text[:60]!r}", source)
     if squares is None and header.board is not None:  # a header without events
@@ -264,6 +258,17 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
     return Action(t, name, side, result)
 
 
+def _cell(geo: Geometry, cell: Any, n: int, source: str, hint: str) -> str:
+    """The name of a non-playing cell of a log line (a playing square goes by its number)."""
+    try:
+        f, r = geo.parse_cell(str(cell))
+    except DraughtsError:
+        raise LogError(n, f"no cell {_short(cell)} on a {geo.size}x{geo.size} board", source) from None
+    if geo.is_playable_cell(f, r):
+        raise LogError(n, f"cell {_short(cell)} is a playing square: {hint}", source)
+    return geo.cell_name(f, r)
+
+
 def _link(obj: dict[str, Any], t: float, n: int, source: str, geo: Any) -> Link:
     state = obj["link"]
     if state not in LINK_STATES:
@@ -285,13 +290,7 @@ def _link(obj: dict[str, Any], t: float, n: int, source: str, geo: Any) -> Link:
     if not isinstance(cells, list):
         raise LogError(n, f"'cells' must be a list of cell names, not {cells!r}", source)
     for cell in cells:
-        try:
-            f, r = geo.parse_cell(str(cell))
-        except DraughtsError:
-            raise LogError(n, f"no cell {cell!r} on a {geo.size}x{geo.size} board", source) from None
-        if geo.is_playable_cell(f, r):
-            raise LogError(n, f"cell {cell!r} is a playing square: list its number in 'board'", source)
-        names.append(geo.cell_name(f, r))
+        names.append(_cell(geo, cell, n, source, "list its number in 'board'"))
     lost = obj.get("lost")
     if lost is not None and (not isinstance(lost, int) or isinstance(lost, bool) or lost < 0):
         raise LogError(n, f"'lost' must be a number of frames, not {lost!r}", source)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,6 +35,27 @@ def shared_path(*parts: str) -> Path:
             pytest.fail(reason)
         pytest.skip(reason)
     return path
+
+
+def damas(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run the ``damas`` command as a user would (standard input closed unless given)."""
+    return subprocess.run(
+        [sys.executable, "-m", "damas", *args],
+        input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None else None,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def one_line_error(r: subprocess.CompletedProcess[str], *words: str) -> None:
+    """A user error: exit status 2 and one line on standard error naming the problem."""
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.startswith("damas: error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    for w in words:
+        assert w in r.stderr, r.stderr
 
 
 @pytest.fixture

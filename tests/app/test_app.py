@@ -21,6 +21,7 @@ from referee import Action
 from rules import Color, Game, Move, Position
 from rules.pdn import read_pdn
 from tests.app.server import Server, free_port
+from tests.conftest import damas, one_line_error
 
 
 def hands_actions(start: Position, moves: list[Move]) -> list[tuple[str, int]]:
@@ -261,18 +262,6 @@ def test_network_host_needs_the_token_for_actions(tmp_path: Path) -> None:
 
 
 # -- bad input: one clear line, never a traceback ------------------------------------------------
-def damas(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "damas", *args], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
-    )
-
-
-def one_line_error(r: subprocess.CompletedProcess[str], *words: str) -> None:
-    assert r.returncode == 2, (r.stdout, r.stderr)
-    assert r.stderr.startswith("damas: error: ") and r.stderr.count("\n") == 1, r.stderr
-    assert "Traceback" not in r.stderr
-    for w in words:
-        assert w in r.stderr, r.stderr
 
 
 def test_corrupt_database(tmp_path: Path) -> None:

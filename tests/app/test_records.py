@@ -25,21 +25,9 @@ from damas.store import Store
 from rules import Position
 from rules.pdn import read_pdn
 from tests.app.server import Server, free_port
+from tests.conftest import damas, one_line_error
 
 TODAY = datetime.date.today().strftime("%Y.%m.%d")
-
-
-def damas(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "damas", *args], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
-    )
-
-
-def one_line_error(r: subprocess.CompletedProcess[str], *words: str) -> None:
-    assert r.returncode == 2, (r.stdout, r.stderr)
-    assert r.stderr.startswith("damas: error: ") and r.stderr.count("\n") == 1, r.stderr
-    for w in words:
-        assert w in r.stderr, r.stderr
 
 
 def snapshot(db: Path) -> list[tuple[object, ...]]:

@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from tests.conftest import shared_path
-
-
-def damas(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "damas", *args], input=stdin, capture_output=True, text=True, timeout=120
-    )
+from tests.conftest import damas, shared_path
 
 
 def test_perft_last_line_is_the_count() -> None:

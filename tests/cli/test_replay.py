@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,13 +10,8 @@ import pytest
 from referee import dump_log
 from referee.log import LogHeader
 from rules import Position
+from tests.conftest import damas
 from tests.referee.hands import Style, game_log
-
-
-def damas(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "damas", *args], input=stdin, capture_output=True, text=True, timeout=120
-    )
 
 
 def write(tmp_path: Path, lines: list[str]) -> str:

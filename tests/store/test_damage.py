@@ -10,8 +10,6 @@ import random
 import re
 import shutil
 import sqlite3
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -26,6 +24,7 @@ from damas.store import Store, StoreError, journals_dir
 from referee import Action
 from rules import Color, Position
 from tests.app.server import Server
+from tests.conftest import damas
 
 # game 1: two moves, White resigns, tags and result corrected afterwards; game 2: abandoned
 # for a new game; game 3: in play (four moves)
@@ -76,12 +75,6 @@ def export_all(db: Path) -> str:
 
 def games_of(pdn: str) -> list[str]:
     return re.split(r"\n(?=\[Event )", pdn.strip())
-
-
-def damas(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "damas", *args], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
-    )
 
 
 def open_for_play(db: Path) -> tuple[list[str], int]:
