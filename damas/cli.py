@@ -77,35 +77,80 @@ def cmd_moves(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+MAX_PROBLEM_LINES = 1000  # per file: what pdn check lists (the counts stay exact)
+
+
 def cmd_pdn_check(args: argparse.Namespace) -> int:
-    bad = False
+    """Per file: games found, loaded whole, partial (moves up to a fault), lost (none of its moves),
+    each problem as ``file:line``; with several files, a total line."""
+    totals = {"found": 0, "whole": 0, "partial": 0, "lost": 0, "moves": 0}
+    unreadable = 0
+    problems_seen = False
     for name in args.files:
         try:
             text = read_pdn_file(name)
         except OSError as exc:
             print(f"{name}: cannot read: {exc.strerror or exc}")
-            bad = True
+            unreadable += 1
             continue
         except DraughtsError as exc:  # too big to be a PDN file (or endless, as /dev/zero)
             print(f"{exc}")
-            bad = True
+            unreadable += 1
             continue
-        games = moves = 0
-        failures: list[str] = []
+        count = dict.fromkeys(totals, 0)
+        problems = _Problems()
+        note = problems.add
         try:
             for g in iter_games(text, name, args.variant):
-                games += 1
-                moves += len(g.moves)
-                if g.error:
-                    failures.append(str(g.error))
-        except DraughtsError as exc:
-            failures.append(str(exc))
-        status = "ok" if not failures else f"{len(failures)} failed"
-        print(f"{name}: {games} games, {moves} moves loaded ({status})")
-        for f in failures:
-            print(f"  {f}")
-        bad = bad or bool(failures)
-    return 1 if bad else 0
+                count["found"] += 1
+                count["moves"] += len(g.moves)
+                for w in g.warnings:
+                    note(f"{w} [the game loads]")
+                if g.error is None:
+                    count["whole"] += 1
+                elif g.moves:
+                    count["partial"] += 1
+                    note(f"{g.error} [partial: {len(g.moves)} moves loaded]")
+                else:
+                    count["lost"] += 1
+                    note(f"{g.error} [lost]")
+        except DraughtsError as exc:  # a game beyond the reader's limits: the rest of the file is not read
+            count["found"] += 1
+            count["lost"] += 1
+            note(f"{exc} [lost, and the rest of the file is not read]")
+        for key, value in count.items():
+            totals[key] += value
+        print(f"{name}: {_counts(count)}")
+        for line in problems.lines:
+            print(f"  {line}")
+        if problems.more:
+            print(f"  ... and {problems.more} more problems")
+        problems_seen = problems_seen or bool(problems.lines)
+    if len(args.files) > 1:
+        cannot = f" ({unreadable} unreadable)" if unreadable else ""
+        print(f"total: {len(args.files)} files{cannot}, {_counts(totals)}")
+    return 1 if problems_seen or unreadable else 0
+
+
+class _Problems:
+    """The problem lines of one file: the first MAX_PROBLEM_LINES kept, the others counted."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.more = 0
+
+    def add(self, line: str) -> None:
+        if len(self.lines) < MAX_PROBLEM_LINES:
+            self.lines.append(line)
+        else:
+            self.more += 1
+
+
+def _counts(c: dict[str, int]) -> str:
+    return (
+        f"{c['found']} games found: {c['whole']} whole, {c['partial']} partial, {c['lost']} lost; "
+        f"{c['moves']} moves loaded"
+    )
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
