@@ -1,7 +1,8 @@
 """Diagnostics of ``damas`` through :mod:`logging`: plain lines that journald keeps.
 
 The lines read ``damas: <message>`` as they always did (debug lines ``damas: debug: <logger>:
-<message>``), on standard output. Under systemd (``$JOURNAL_STREAM`` set) each line starts with
+<message>``), on standard output. Under systemd (standard output is the stream
+``$JOURNAL_STREAM`` names) each line starts with
 its syslog priority (``<3>`` for an error, ``<4>`` a warning, ``<6>`` information, ``<7>`` debug),
 which journald takes as the entry's priority and strips (``SyslogLevelPrefix=``, on by default):
 ``journalctl -p warning -u damas`` then shows only the problems. No timestamps: journald adds
@@ -60,11 +61,22 @@ class _StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
         super().emit(record)
 
 
+def _to_journal(stream: TextIO) -> bool:
+    """Is ``stream`` the journal's (``$JOURNAL_STREAM`` names its device and inode; a terminal
+    started from a service inherits the variable, not the stream)?"""
+    expected = os.environ.get("JOURNAL_STREAM", "")
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):  # io.StringIO and such: not the journal
+        return False
+    return bool(expected) and expected == f"{st.st_dev}:{st.st_ino}"
+
+
 def configure(verbosity: int = 0, stream: TextIO | None = None) -> logging.Handler:
     """Send our packages' log records to ``stream`` (default: standard output, as it is at each
     record) at the level ``verbosity`` asks; the handler is returned (to remove it)."""
     handler = logging.StreamHandler(stream) if stream is not None else _StdoutHandler(sys.stdout)
-    handler.setFormatter(PlainFormatter(journald=bool(os.environ.get("JOURNAL_STREAM"))))
+    handler.setFormatter(PlainFormatter(journald=_to_journal(stream if stream is not None else sys.stdout)))
     root = logging.getLogger()
     for old in [h for h in root.handlers if isinstance(h.formatter, PlainFormatter)]:
         root.removeHandler(old)

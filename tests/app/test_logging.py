@@ -92,38 +92,46 @@ def test_the_board_loop_failing_every_turn_is_rate_limited(tmp_path: Path, caplo
     assert all(r.exc_info and "in failing_turn" in logging.Formatter().formatException(r.exc_info) for r in debug)
 
 
-def run_play(tmp_path: Path, *options: str, env: dict[str, str] | None = None) -> str:
-    """Start ``damas [options] play``, wait for its page, stop it as systemd does; its output."""
+def run_play(tmp_path: Path, *options: str, journal: str | None = None) -> str:
+    """Start ``damas [options] play``, wait for its page, stop it as systemd does; its output.
+    ``journal``: ``$JOURNAL_STREAM`` ("same": the device and inode of the output file, as
+    systemd sets it for a service writing to the journal)."""
     import os
 
+    tmp_path.mkdir(parents=True)
     port = free_port()
     cmd = [sys.executable, "-m", "damas", *options, "play", "--db", str(tmp_path / "g.sqlite3")]
     cmd += ["--port", str(port), "--no-browser"]
-    full_env = {k: v for k, v in os.environ.items() if k != "JOURNAL_STREAM"} | (env or {})
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=full_env)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert proc.poll() is None and time.monotonic() < deadline, "damas play did not start"
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5).close()
-                break
-            except (urllib.error.URLError, ConnectionError):
-                time.sleep(0.05)
-        proc.send_signal(signal.SIGTERM)
-        out, _ = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    return out
+    env = {k: v for k, v in os.environ.items() if k != "JOURNAL_STREAM"}
+    with open(tmp_path / "out.txt", "w+", encoding="utf-8") as out:
+        if journal is not None:
+            st = os.fstat(out.fileno())
+            env["JOURNAL_STREAM"] = f"{st.st_dev}:{st.st_ino}" if journal == "same" else journal
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, text=True, env=env)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                assert proc.poll() is None and time.monotonic() < deadline, "damas play did not start"
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5).close()
+                    break
+                except (urllib.error.URLError, ConnectionError):
+                    time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=20)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        out.seek(0)
+        return out.read()
 
 
 def test_quiet_hides_the_information_and_journald_gets_priorities(tmp_path: Path) -> None:
-    plain = run_play(tmp_path / "a")
+    plain = run_play(tmp_path / "a", journal="8:1234")  # inherited from a service, but not its stream
     assert plain.splitlines()[0].startswith("damas: Brazilian draughts, game 1, on the simulated board: http://")
     assert plain.splitlines()[-1] == "damas: stopped"
     assert run_play(tmp_path / "b", "-q") == ""
-    journal = run_play(tmp_path / "c", env={"JOURNAL_STREAM": "8:1234"})
+    journal = run_play(tmp_path / "c", journal="same")
     assert journal.splitlines()[0].startswith("<6>damas: Brazilian draughts, game 1, on the simulated board: ")
     assert journal.splitlines()[-1] == "<6>damas: stopped"
