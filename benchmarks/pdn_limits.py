@@ -53,6 +53,19 @@ def _many_games(size: int) -> bytes:
     return game * (size // len(game))
 
 
+def _broken_lines(size: int) -> bytes:
+    """A tag value without its closing quote on every other line: each costs its line (issue 10)."""
+    unit = b'[Event "never closed\n[Site "s"]\n'
+    return unit * (size // len(unit))
+
+
+def _unclosed_comments_between_tags(size: int) -> bytes:
+    """An unclosed comment before every tag: reading starts again at each tag, the search for a
+    '}' stays linear (issue 10)."""
+    unit = b'{ no end\n[Event "e"]\n'
+    return unit * (size // len(unit))
+
+
 CASES: dict[str, tuple[Callable[[int], bytes], int]] = {
     "unterminated tag 5 MB": (_unterminated_tag, 5 * MB),
     "tag value 20 MB": (_long_tag_value, 20 * MB),
@@ -60,16 +73,19 @@ CASES: dict[str, tuple[Callable[[int], bytes], int]] = {
     "unterminated comment 20 MB": (_unterminated_comment, 20 * MB),
     "one long move 20 MB": (_long_move, 20 * MB),
     "short games 2 MB (throughput)": (_many_games, 2 * MB),
+    "broken tag lines 20 MB": (_broken_lines, 20 * MB),
+    "unclosed comments between tags 20 MB": (_unclosed_comments_between_tags, 20 * MB),
 }
 
 
 def run(path: str, timeout: float, limit_mb: int) -> tuple[float, float, float, int, str]:
     """(wall seconds, CPU seconds, peak RSS in MB, exit status, last output line) of ``damas pdn check path``."""
     start = time.perf_counter()
+    sink = tempfile.TemporaryFile()  # noqa: SIM115 (closed below)  not a pipe: a long report would fill it and stall the case
     proc = subprocess.Popen(
         [sys.executable, "-m", "damas", "pdn", "check", path],
         cwd=ROOT,
-        stdout=subprocess.PIPE,
+        stdout=sink,
         stderr=subprocess.STDOUT,
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit_mb * 2**20, limit_mb * 2**20)),
     )
@@ -84,8 +100,11 @@ def run(path: str, timeout: float, limit_mb: int) -> tuple[float, float, float, 
             break
         time.sleep(0.02)
     elapsed = time.perf_counter() - start
-    out = proc.stdout.read().decode("utf-8", "replace") if proc.stdout else ""
-    lines = [x for x in out.strip().splitlines() if x.strip()]
+    sink.seek(0)
+    out = sink.read().decode("utf-8", "replace")
+    sink.close()
+    # the file's count line (problems are listed after it), else the last line
+    lines = [x for x in out.strip().splitlines() if x.strip() and not x.startswith("  ")] or out.strip().splitlines()
     code = os.waitstatus_to_exitcode(status)
     cpu = usage.ru_utime + usage.ru_stime
     return elapsed, cpu, usage.ru_maxrss / 1024, code, (lines[-1].strip() if lines else "")[:110]

@@ -7,9 +7,11 @@ standard error and exit with status 2; never a traceback.
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import re
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -77,35 +79,80 @@ def cmd_moves(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+MAX_PROBLEM_LINES = 1000  # per file: what pdn check lists (the counts stay exact)
+
+
 def cmd_pdn_check(args: argparse.Namespace) -> int:
-    bad = False
+    """Per file: games found, loaded whole, partial (moves up to a fault), lost (none of its moves),
+    each problem as ``file:line``; with several files, a total line."""
+    totals = {"found": 0, "whole": 0, "partial": 0, "lost": 0, "moves": 0}
+    unreadable = 0
+    problems_seen = False
     for name in args.files:
         try:
             text = read_pdn_file(name)
         except OSError as exc:
             print(f"{name}: cannot read: {exc.strerror or exc}")
-            bad = True
+            unreadable += 1
             continue
         except DraughtsError as exc:  # too big to be a PDN file (or endless, as /dev/zero)
             print(f"{exc}")
-            bad = True
+            unreadable += 1
             continue
-        games = moves = 0
-        failures: list[str] = []
+        count = dict.fromkeys(totals, 0)
+        problems = _Problems()
+        note = problems.add
         try:
             for g in iter_games(text, name, args.variant):
-                games += 1
-                moves += len(g.moves)
-                if g.error:
-                    failures.append(str(g.error))
-        except DraughtsError as exc:
-            failures.append(str(exc))
-        status = "ok" if not failures else f"{len(failures)} failed"
-        print(f"{name}: {games} games, {moves} moves loaded ({status})")
-        for f in failures:
-            print(f"  {f}")
-        bad = bad or bool(failures)
-    return 1 if bad else 0
+                count["found"] += 1
+                count["moves"] += len(g.moves)
+                for w in g.warnings:
+                    note(f"{w} [the game loads]")
+                if g.error is None:
+                    count["whole"] += 1
+                elif g.moves:
+                    count["partial"] += 1
+                    note(f"{g.error} [partial: {len(g.moves)} moves loaded]")
+                else:
+                    count["lost"] += 1
+                    note(f"{g.error} [lost]")
+        except DraughtsError as exc:  # a game beyond the reader's limits: the rest of the file is not read
+            count["found"] += 1
+            count["lost"] += 1
+            note(f"{exc} [lost, and the rest of the file is not read]")
+        for key, value in count.items():
+            totals[key] += value
+        print(f"{name}: {_counts(count)}")
+        for line in problems.lines:
+            print(f"  {line}")
+        if problems.more:
+            print(f"  ... and {problems.more} more problems")
+        problems_seen = problems_seen or bool(problems.lines)
+    if len(args.files) > 1:
+        cannot = f" ({unreadable} unreadable)" if unreadable else ""
+        print(f"total: {len(args.files)} files{cannot}, {_counts(totals)}")
+    return 1 if problems_seen or unreadable else 0
+
+
+class _Problems:
+    """The problem lines of one file: the first MAX_PROBLEM_LINES kept, the others counted."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.more = 0
+
+    def add(self, line: str) -> None:
+        if len(self.lines) < MAX_PROBLEM_LINES:
+            self.lines.append(line)
+        else:
+            self.more += 1
+
+
+def _counts(c: dict[str, int]) -> str:
+    return (
+        f"{c['found']} games found: {c['whole']} whole, {c['partial']} partial, {c['lost']} lost; "
+        f"{c['moves']} moves loaded"
+    )
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -516,26 +563,65 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="damas", description="Electronic draughts board controller.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+def _variants(default: str = "") -> str:
+    """Help text for --variant: the rules' variant table, not a list kept here."""
+    from rules.variants import VARIANTS
 
-    p = sub.add_parser("demo", help="play a random legal game on the terminal")
-    p.add_argument("--variant", default="brazilian")
-    p.add_argument("--plies", type=int, default=40)
-    p.add_argument("--seed", type=int, default=1)
+    names = ", ".join(sorted(VARIANTS))
+    return f"the variant: {names}" + (f" ({default})" if default else "")
+
+
+def _command(sub: Any, name: str, help: str, example: str, description: str | None = None) -> argparse.ArgumentParser:
+    """A subcommand whose help (``damas NAME -h``) ends with one example."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=help,
+        description=textwrap.fill(description or (help[0].upper() + help[1:] + "."), 79),
+        epilog=f"example:\n  {example}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="damas",
+        description="Electronic draughts board controller.",
+        epilog="example:\n  damas play --white Ana --black Rui   # then open the page it prints",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0, help="also show debug lines (tracebacks, the Pico link's retries)"
+    )
+    parser.add_argument("-q", "--quiet", action="count", default=0, help="show only warnings and errors (-qq: errors)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="what to do (damas COMMAND -h for its help)")
+
+    p = _command(sub, "demo", "play a random legal game on the terminal", "damas demo --variant portuguese --boards")
+    p.add_argument("--variant", default="brazilian", help=_variants("default brazilian"))
+    p.add_argument("--plies", type=int, default=40, help="stop after this many plies (default 40)")
+    p.add_argument("--seed", type=int, default=1, help="the random seed: the same seed plays the same game (default 1)")
     p.add_argument("--boards", action="store_true", help="show the board after every move")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("perft", help="count legal move sequences (last line: the count)")
-    p.add_argument("--variant", required=True, help="brazilian, international or portuguese")
+    p = _command(
+        sub,
+        "perft",
+        "count legal move sequences (last line: the count)",
+        "damas perft --variant international --depth 6",
+    )
+    p.add_argument("--variant", required=True, help=_variants())
     p.add_argument("--fen", help="start from this position (PDN FEN)")
-    p.add_argument("--depth", type=int, required=True)
+    p.add_argument("--depth", type=int, required=True, help="how many plies deep to count")
     p.set_defaults(func=cmd_perft)
 
-    p = sub.add_parser("moves", help="list the legal moves of a position (or of FENs read from stdin)")
-    p.add_argument("--variant", required=True)
+    p = _command(
+        sub,
+        "moves",
+        "list the legal moves of a position (or of FENs read from stdin)",
+        "damas moves --variant international --fen 'W:WK4:B13,20,32,37'",
+    )
+    p.add_argument("--variant", required=True, help=_variants())
     p.add_argument("--fen", help="the position; without it, FENs are read from standard input, one per line")
     p.set_defaults(func=cmd_moves)
 
@@ -543,11 +629,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_hub_parser(sub)
 
-    p = sub.add_parser("replay", help="run a recorded event log through the referee")
+    p = _command(
+        sub,
+        "replay",
+        "run a recorded event log through the referee",
+        "damas replay --game 3 --pdn game3.pdn",
+    )
     p.add_argument("log", metavar="LOG", nargs="?", help="a JSON-lines event log ('-' for standard input)")
     p.add_argument("--game", type=_game_id, help="replay a recorded game's journal from the database instead")
     p.add_argument("--db", help="the game database (default: the user's data directory)")
-    p.add_argument("--variant", help="override the log's variant")
+    p.add_argument("--variant", help=_variants("default: the log's"))
     p.add_argument("--fen", help="override the log's start position")
     p.add_argument("--mode", choices=["casual", "tournament"], help="override the log's mode (default casual)")
     p.add_argument("--pdn", metavar="OUT", help="write the recorded game as PDN")
@@ -555,14 +646,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--debounce", type=float, default=0.05, help="debounce window in seconds (default 0.05)")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("selftest", help="check the board's LEDs, sensors and orientation")
+    p = _command(
+        sub,
+        "selftest",
+        "check the board's LEDs, sensors and orientation",
+        "damas selftest --config /etc/damas/board.toml",
+    )
     p.add_argument("--config", help="the board configuration (TOML); without it, the simulated board")
-    p.add_argument("--variant", help="the variant whose squares to test (default: the config's, else brazilian)")
+    p.add_argument("--variant", help=_variants("default: the config's, else brazilian") + "; whose squares to test")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each square (default 30)")
     p.set_defaults(func=cmd_selftest)
 
-    p = sub.add_parser("play", help="play on the board (or the simulated board) with the live web page")
-    p.add_argument("--variant", help="brazilian, international or portuguese (default: config, else brazilian)")
+    p = _command(
+        sub,
+        "play",
+        "play on the board (or the simulated board) with the live web page",
+        "damas play --variant international --white Ana --black Rui --event 'Club night'",
+    )
+    p.add_argument("--variant", help=_variants("default: config, else brazilian"))
     p.add_argument("--fen", help="start from this position (K for kings)")
     p.add_argument("--white", help="White's name")
     p.add_argument("--black", help="Black's name")
@@ -579,21 +680,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "deploy",
-        help="print the systemd unit, the udev rule or an example board configuration",
-        description="Print a file a Pi installation needs (deploy/README.md says where each goes). "
-        "Example: damas deploy unit | sudo tee /etc/systemd/system/damas.service",
+        "print the systemd unit, the udev rule or an example board configuration",
+        "damas deploy unit | sudo tee /etc/systemd/system/damas.service",
+        description="Print a file a Pi installation needs (deploy/README.md says where each goes).",
     )
     p.add_argument("what", help="unit, udev, or an example configuration: simulated, gpio-8x8, gpio-10x10, pico")
     p.set_defaults(func=cmd_deploy)
 
-    p = sub.add_parser("games", help="list the recorded games")
+    p = _command(sub, "games", "list the recorded games", "damas games --limit 10")
     p.add_argument("--db", help="the game database")
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--limit", type=int, default=50, help="show at most this many, the latest first (default 50)")
     p.set_defaults(func=cmd_games)
 
-    p = sub.add_parser("export", help="write recorded games as PDN")
+    p = _command(sub, "export", "write recorded games as PDN", "damas export --all -o games.pdn")
     p.add_argument("game", nargs="?", type=int, help="the game's id (default: the latest game)")
     p.add_argument("--all", action="store_true", help="every game")
     p.add_argument("-o", "--output", help="file to write (default: standard output)")
@@ -613,7 +715,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="the game database")
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("recover", help="rebuild games from the journal copies kept beside a database")
+    p = _command(
+        sub,
+        "recover",
+        "rebuild games from the journal copies kept beside a database",
+        "damas recover --db games.sqlite3 --from damaged.sqlite3",
+    )
     p.add_argument("--db", help="the database to rebuild into (new or existing; default: the usual one)")
     p.add_argument(
         "--from",
@@ -623,20 +730,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_recover)
 
-    p = sub.add_parser("emulator", help="run the Pico firmware on a simulated board behind a pseudo-terminal")
-    p.add_argument("--variant", default="brazilian", help="whose squares the commands use (and the board size)")
+    p = _command(
+        sub,
+        "emulator",
+        "run the Pico firmware on a simulated board behind a pseudo-terminal",
+        "damas emulator --variant international --faults 0.001",
+    )
+    p.add_argument("--variant", default="brazilian", help=_variants("default brazilian") + "; whose squares and size")
     p.add_argument("--faults", type=float, default=0.0, help="bit flips and drops per byte on the line (e.g. 0.001)")
     p.set_defaults(func=cmd_emulator)
 
-    p = sub.add_parser("pico-repl", help="stop the Pico firmware so that mpremote can update it")
+    p = _command(
+        sub, "pico-repl", "stop the Pico firmware so that mpremote can update it", "damas pico-repl --port /dev/ttyACM0"
+    )
     p.add_argument("--port", help="the Pico's serial port (default: found by its USB id)")
     p.set_defaults(func=cmd_pico_repl)
 
-    p = sub.add_parser("pdn", help="PDN tools")
-    pdn_sub = p.add_subparsers(dest="pdn_command", metavar="PDN_COMMAND")
-    c = pdn_sub.add_parser("check", help="load PDN files, replay every game, report what failed")
-    c.add_argument("files", nargs="+", metavar="FILE")
-    c.add_argument("--variant", help="the variant when the files have no GameType tag")
+    p = _command(sub, "pdn", "PDN tools", "damas pdn check games/*.pdn")
+    pdn_sub = p.add_subparsers(dest="pdn_command", metavar="PDN_COMMAND", help="check: read PDN files and report")
+    c = _command(
+        pdn_sub,
+        "check",
+        "load PDN files, replay every game, report what failed",
+        "damas pdn check nk2003.pdn wk2003.pdn",
+        description="Load PDN files and replay every game. Per file: the games found, loaded whole, partial "
+        "(the moves up to a fault load) and lost, each problem as file:line; with several files a total line. "
+        "Exit status 1 when there was a problem.",
+    )
+    c.add_argument("files", nargs="+", metavar="FILE", help="the PDN files to read")
+    c.add_argument("--variant", help=_variants("for the games without a GameType tag; default: International"))
     c.set_defaults(func=cmd_pdn_check)
     return parser
 
@@ -648,6 +770,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return EXIT_USAGE
+    from damas.log import configure
+
+    handler = configure(args.verbose - args.quiet)
     try:
         return func(args)
     except (DraughtsError, UserError) as exc:
@@ -657,6 +782,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        logging.getLogger().removeHandler(handler)
 
 
 if __name__ == "__main__":

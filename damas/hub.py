@@ -425,8 +425,19 @@ def run(stdin: TextIO, stdout: TextIO, *, variant: str = "normal", level: int = 
 
 def add_parser(sub: Any) -> None:
     """Register ``damas hub`` on the main parser's sub-commands."""
-    p = sub.add_parser("hub", help="the engine for draughts GUIs: the Hub protocol (version 2) on stdin/stdout")
-    p.add_argument("--variant", choices=list(HUB_VARIANTS), default="normal", help="the initial variant parameter")
+    p = sub.add_parser(
+        "hub",
+        help="the engine for draughts GUIs: the Hub protocol (version 2) on stdin/stdout",
+        description="The engine for draughts GUIs: the Hub protocol (version 2) on standard input and output.",
+        epilog="example:\n  damas hub --variant brazilian  # then send: hub, init, level depth=6, go think",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--variant",
+        choices=list(HUB_VARIANTS),
+        default="normal",
+        help="the initial variant parameter: normal (the Hub name of international), brazilian or portuguese",
+    )
     p.add_argument(
         "--level", type=int, choices=range(1, len(LEVELS) + 1), default=10, metavar="1-10", help="the initial level"
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -14,6 +15,7 @@ from board_hal.debounce import Transition
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
 from damas.i18n import RECORDS_ERROR, TERMINATIONS, UI, message
+from damas.log import Throttle
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
 from damas.viewers import Viewers
@@ -22,6 +24,8 @@ from referee.core import MODES
 from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.errors import PdnTagError
 from rules.pdn import check_tag, write_pdn
+
+log = logging.getLogger(__name__)
 
 TICK = 0.02  # seconds between two looks at the sensors and the timers
 RETRY = 0.5  # seconds between two attempts to write the records while writing fails
@@ -132,9 +136,9 @@ class PlayApp:
             self.write_error = None
         if self.write_error != was:  # (part of the view: the next comparison makes a new version)
             if self.write_error is not None:
-                print(f"damas: cannot write the records ({self.write_error}): the board is paused", flush=True)
+                log.error("cannot write the records (%s): the board is paused", self.write_error)
             else:
-                print("damas: the records can be written again: play goes on", flush=True)
+                log.info("the records can be written again: play goes on")
         return fed or self.write_error != was
 
     def _refuse_while_paused(self) -> None:
@@ -171,11 +175,15 @@ class PlayApp:
             await self.broadcast()
 
     async def run_loop(self) -> None:
+        # a turn that fails fails again 20 ms later: one line, then at most one per 10 s
+        throttle = Throttle(log, "error in the board loop", clock=self.clock)
         while True:
             try:
                 await self.turn()
             except Exception as exc:  # keep the board running; the problem is shown
-                print(f"damas: error in the board loop: {exc}", flush=True)
+                throttle.failed(exc)
+            else:
+                throttle.ok()
             await asyncio.sleep(self._next_wake())
 
     async def broadcast(self) -> None:

@@ -7,6 +7,7 @@ import asyncio
 import datetime
 import errno
 import ipaddress
+import logging
 import signal
 import socket
 import sys
@@ -27,6 +28,8 @@ from damas.session import DamagedGame, GameSession
 from damas.store import DAMAGED, INTERRUPTED, Store, StoreError, default_path
 from damas.web import SERVED, build_app, make_token
 from rules import DraughtsError, Position, find_variant
+
+log = logging.getLogger(__name__)
 
 
 def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -109,9 +112,9 @@ def _open_game(
     app_cfg = config.app
     if store.quarantined is not None:
         aside, why = store.quarantined
-        print(f"damas: {store.path} was damaged ({why}); it was moved to {aside}", flush=True)
+        log.warning("%s was damaged (%s); it was moved to %s", store.path, why, aside)
     for line in recover(store, lost_only=store.quarantined is None):
-        print(f"damas: recover: {line}", flush=True)
+        log.info("recover: %s", line)
 
     # an unfinished game: resume it (after checking the board) or close it
     notes: list[str] = []
@@ -144,7 +147,7 @@ def _open_game(
                     sim_occupancy(session, sim)
                 else:
                     reconcile(session, io, time.time())
-                print(f"resumed game {row.id} ({row.moves} moves)", flush=True)
+                log.info("resumed game %d (%d moves)", row.id, row.moves)
         if session is None:
             if sim is not None and args.fen:
                 sim.set_squares(Position.from_fen(args.fen, variant).occupied())
@@ -155,7 +158,7 @@ def _open_game(
                     tags[key] = value
             session = GameSession.start(store, variant, args.fen, mode, squares, tags, window=config.debounce)
             for note in notes:
-                print(f"damas: {note}; started game {session.row.id}", flush=True)
+                log.warning("%s; started game %d", note, session.row.id)
     except (StoreError, DraughtsError) as exc:
         io.close()
         raise UserError(str(exc)) from None
@@ -223,9 +226,9 @@ async def _run(
     for sock in socks:  # bound before the records were opened (_bind)
         await web.SockSite(runner, sock).start()
     board = "the simulated board" if play.sim is not None else "the board"
-    print(f"damas: {play.session.referee.variant.title}, game {play.session.row.id}, on {board}: {url}", flush=True)
+    log.info("%s, game %d, on %s: %s", play.session.referee.variant.title, play.session.row.id, board, url)
     if play.token:
-        print(f"damas: actions that change a game need the token {play.token}", flush=True)
+        log.warning("actions that change a game need the token %s", play.token)
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     stop = asyncio.Event()
@@ -236,4 +239,4 @@ async def _run(
         await stop.wait()
     finally:
         await runner.cleanup()
-        print("damas: stopped", flush=True)
+        log.info("stopped")

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import socket
 from collections.abc import Callable, Iterator
 
 from aiohttp import WSCloseCode, web
+
+log = logging.getLogger(__name__)
 
 SEND_TIMEOUT = 5.0  # seconds a viewer may take to accept one state
 MAX_BUFFERED = 1 << 20  # bytes waiting in a viewer's connection
@@ -68,7 +71,7 @@ class Viewer:
     def drop(self, why: str) -> None:
         """Cut a viewer that fell behind (abort: its unread bytes are discarded, not flushed)."""
         self.dropped = True
-        print(f"damas: disconnected the viewer at {self.peer}: {why}", flush=True)
+        log.warning("disconnected the viewer at %s: %s", self.peer, why)
         if self.transport is not None:
             self.transport.abort()
 

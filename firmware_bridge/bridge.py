@@ -18,6 +18,7 @@ when the occupancy changed across it: what happened in between is known only as 
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 from collections.abc import Mapping
@@ -27,6 +28,8 @@ from board_hal.backends import Clock, LedBackend, SensorBackend, stop_worker
 from board_hal.layout import Cell
 from board_hal.leds import DEFAULT_LOOKS, Look, Pattern, Role
 from firmware_bridge import link
+
+log = logging.getLogger(__name__)
 
 PATTERNS = {Pattern.OFF: link.OFF, Pattern.STEADY: link.STEADY, Pattern.SLOW: link.SLOW, Pattern.FAST: link.FAST}
 PICO_USB_VID = 0x2E8A  # Raspberry Pi
@@ -117,7 +120,8 @@ class PicoBoard(SensorBackend, LedBackend):
         while not self._stop.is_set():
             try:
                 ser = self._open()
-            except Exception:  # the port is missing: plugged out, or not yet there
+            except Exception as exc:  # the port is missing: plugged out, or not yet there
+                log.debug("cannot open %s (again in %.1f s): %s", self.url, delay, exc)
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff[1])
                 continue
@@ -130,8 +134,10 @@ class PicoBoard(SensorBackend, LedBackend):
             self._seq = None
             try:
                 self._session(ser)
-            except Exception:  # unplugged, reset, I/O error: start over
-                pass
+            except Exception as exc:  # unplugged, reset, I/O error: start over
+                if not self._stop.is_set():
+                    log.warning("the link to the Pico on %s broke: %s", self.url, str(exc) or type(exc).__name__)
+                    log.debug("the link to the Pico on %s: the traceback", self.url, exc_info=exc)
             finally:
                 self.connected.clear()
                 self._verified = False
@@ -270,7 +276,8 @@ class PicoBoard(SensorBackend, LedBackend):
             try:
                 ser.write(link.encode(kind, 0, payload))
                 return True
-            except Exception:
+            except Exception as exc:  # the session's reader sees the broken line and starts over
+                log.debug("cannot write to %s: %s", self.url, exc)
                 return False
 
     # -- the backend interfaces -----------------------------------------------------------------

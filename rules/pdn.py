@@ -9,8 +9,15 @@ trailing dot or algebraic squares, missing ``GameType`` (inferred), several tags
 one line, ``[Empty]`` lines, clock comments, ``$n`` NAGs, ``%`` line comments,
 nested variations (skipped), ``!``/``?`` marks, and ``/FEN "..."/`` set-ups.
 
-What cannot be read is reported with ``file:line`` and the game it belongs to; the
-games before and after it still load.
+Also: localised tag names with spaces and HTML entities (``[Type de jeu "20"]``,
+``[R&#x00e9;sultat "1-1"]``; French, Dutch, Portuguese and Russian names of the roster
+tags and ``GameType`` are read as the standard ones), ``[[Event``, a result written ``-``
+(unknown, as ``*``) and a tag that lost its ``[`` at the start of a line.
+
+What cannot be read is reported with ``file:line`` and the game it belongs to; one broken
+spot costs at most that game: a broken tag costs its line (``PdnGame.warnings``), text that
+cannot be read in the move text ends the game there (``PdnGame.error``, the moves before it
+kept) and reading starts again at the next line that starts a tag.
 
 Writing (``PdnGame.pdn()``/``write_pdn``) gives the roster tags, ``GameType`` and
 ``FEN``, the variant's notation (algebraic for Brazilian), the complete capture path
@@ -19,7 +26,9 @@ only where origin and destination would be ambiguous, and the variant's result s
 
 from __future__ import annotations
 
+import html
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -52,7 +61,7 @@ _TOKEN_RE = re.compile(
   | (?P<open>\()
   | (?P<close>\))
   | (?P<nag>\$[0-9]{1,6})
-  | (?P<result>(?:1/2-1/2|½-½|1-0|0-1|2-0|0-2|1-1|0-0|\*)(?![\w\-x:/.]))
+  | (?P<result>(?:1/2-1/2|½-½|1-0|0-1|2-0|0-2|1-1|0-0|\*|-)(?![\w\-x:/.]))
   | (?P<number>[0-9]+\s*\.+|\.\.\.)
   | (?P<move>(?:"""
     + _SQ
@@ -71,14 +80,54 @@ _TOKEN_RE = re.compile(
     """,
     re.VERBOSE,
 )
-_TAG_KEY_RE = re.compile(r'\[\s*([^\s\]"]{1,256})\s*')
-_PLAIN_RE = re.compile(r'[^"\\]*')
+#: a tag's name: anything up to the value's quote or the ']' (localised names hold spaces and
+#: entities: ``[Type de jeu "20"]``, ``[R&#x00e9;sultat "1-1"]``); ``[[Event`` is read as ``[Event``
+_TAG_KEY_RE = re.compile(r'\[[\s\[]*([^\s\]\["][^\]\["\n]{0,255})\s*')
+_PLAIN_RE = re.compile(r'[^"\\\n]*')  # a value ends on its line: an unclosed quote costs one line
+#: a tag that lost its '[' at the start of a line: ``Event "Open 2003"]``
+_LONE_TAG_RE = re.compile(
+    r'([^\s\[\]"{}()%;][^\[\]"{}\n]{0,255}?)[ \t]*"((?:[^"\\\n]|\\.){0,' + str(MAX_TAG_VALUE) + r'})"[ \t]*\]'
+)
+#: where reading starts again after text it cannot read: a line that starts a tag (or a lone tag body)
+_RESYNC_RE = re.compile(r'^[ \t]*(?:\[|[^\s\[\]"{}()%;][^\[\]"{}\n]{0,255}?"[^"\n]{0,1024}"[ \t]*\])', re.M)
 _UNESCAPE_RE = re.compile(r'\\(["\\])')
 _SPACE_RE = re.compile(r"\s*")
 
 #: a tag name the writer accepts: PDN's symbol, starting with a capital letter
 TAG_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9_+#=:-]{0,63}")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+
+#: localised tag names (French, Dutch, Portuguese, Russian) and the standard ones they stand for;
+#: looked up without case and accents (``_fold``)
+_LOCAL_TAGS = {
+    "White": ("Blanc", "Blancs", "Wit", "Brancas", "Branco", "Белые"),
+    "Black": ("Noir", "Noirs", "Zwart", "Pretas", "Preto", "Черные", "Чёрные"),
+    "Event": ("Événement", "Tournoi", "Evenement", "Toernooi", "Evento", "Torneio", "Турнир", "Соревнование"),
+    "Site": ("Lieu", "Plaats", "Local", "Место"),
+    "Date": ("Datum", "Data", "Дата"),
+    "Round": ("Ronde", "Rodada", "Тур", "Раунд"),
+    "Result": ("Résultat", "Uitslag", "Resultaat", "Resultado", "Результат"),
+    "GameType": ("Type de jeu", "Speltype", "Spelsoort", "Tipo de jogo", "Тип игры"),
+}
+
+
+def _fold(name: str) -> str:
+    """A tag name without case, accents or repeated spaces (``Résultat`` -> ``resultat``)."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+_STANDARD_TAG = {_fold(local): std for std, names in _LOCAL_TAGS.items() for local in names}
+
+
+def standard_tag_name(name: str) -> str:
+    """The standard PDN name of a localised tag name (``Blanc`` -> ``White``); others as they are."""
+    return _STANDARD_TAG.get(_fold(name), name)
+
+
+def _unescape_entities(text: str) -> str:
+    """HTML/XML character entities decoded (``R&#x00e9;sultat`` -> ``Résultat``)."""
+    return html.unescape(text) if "&" in text else text
 
 
 @dataclass(slots=True)
@@ -96,7 +145,7 @@ def _tag_at(text: str, i: int, source: str, line: int) -> tuple[_Token, int]:
     if m is None:
         snippet = text[i : i + 20].split("\n")[0]
         raise PdnSyntaxError(f"unexpected text {snippet!r}", source=source, line=line)
-    key = m.group(1)
+    key = _unescape_entities(m.group(1).rstrip())
     j = m.end()
     value = ""
     if j < len(text) and text[j] == '"':
@@ -106,8 +155,8 @@ def _tag_at(text: str, i: int, source: str, line: int) -> tuple[_Token, int]:
         while True:  # one step per escape: linear, whatever the value holds
             if k < limit:
                 k = _PLAIN_RE.match(text, k, limit).end()  # type: ignore[union-attr]
-            if k >= limit:
-                if limit == len(text):
+            if k >= limit or text[k] == "\n" or (text[k] == "\\" and text[k + 1 : k + 2] in ("\n", "")):
+                if limit == len(text) or (k < limit and text[k] in "\n\\"):
                     raise PdnSyntaxError(f"tag {key[:40]!r}: the value has no closing quote", source=source, line=line)
                 raise PdnSyntaxError(
                     f"tag {key[:40]!r}: value longer than {MAX_TAG_VALUE // 1024} KiB", source=source, line=line
@@ -115,17 +164,39 @@ def _tag_at(text: str, i: int, source: str, line: int) -> tuple[_Token, int]:
             if text[k] == '"':
                 break
             k += 2  # a backslash and the character it escapes
-        value = _UNESCAPE_RE.sub(r"\1", text[start:k])
+        value = _unescape_entities(_UNESCAPE_RE.sub(r"\1", text[start:k]))
         j = _SPACE_RE.match(text, k + 1).end()  # type: ignore[union-attr]
     if j >= len(text) or text[j] != "]":
         raise PdnSyntaxError(f"tag {key[:40]!r} is not closed with ']'", source=source, line=line)
     return _Token("tag", key, line, value, i), j + 1
 
 
+def _resync(text: str, i: int) -> int:
+    """Where reading starts again after text it cannot read at ``i``: the next line that starts
+    a tag or holds a lone tag body (the end of the text if none does)."""
+    eol = text.find("\n", i)
+    if eol < 0:
+        return len(text)
+    m = _RESYNC_RE.search(text, eol + 1)
+    return len(text) if m is None else m.start()
+
+
+def _at_line_start(text: str, i: int) -> bool:
+    """Only spaces or tabs before ``text[i]`` on its line."""
+    k = i
+    while k > 0 and text[k - 1] in " \t":
+        k -= 1
+    return k == 0 or text[k - 1] == "\n"
+
+
 def _tokenize(text: str, source: str) -> Iterator[_Token]:
+    """The tokens of a PDN text. Text that cannot be read gives an ``error`` token (the message
+    in ``text``; ``extra`` is ``"tag"`` for a broken tag) and reading goes on at the next line that
+    starts a tag: one broken spot costs at most the game it is in."""
     i = 0
     line = 1
     n = len(text)
+    no_brace_before = 0  # no '}' in text[..no_brace_before]: unclosed comments stay linear
     while i < n:
         # '%' at the start of a line and ';' anywhere: rest-of-line comments
         ch = text[i]
@@ -134,27 +205,53 @@ def _tokenize(text: str, source: str) -> Iterator[_Token]:
             j = text.find("\n", i)
             i = n if j < 0 else j
             continue
+        problem: PdnSyntaxError | None = None
         if ch == "[":
-            tok, end = _tag_at(text, i, source, line)
-            yield tok
-            line += text.count("\n", i, end)
-            i = end
-            continue
-        if ch == "{":
+            try:
+                tok, end = _tag_at(text, i, source, line)
+            except PdnSyntaxError as exc:
+                problem = exc
+            else:
+                yield tok
+                line += text.count("\n", i, end)
+                i = end
+                continue
+        elif ch == "{":
             limit = min(n, i + 1 + MAX_TAG_VALUE + 1)
-            end = text.find("}", i + 1, limit)
-            if end < 0:
-                if limit == n:
-                    raise PdnSyntaxError("comment without a closing '}'", source=source, line=line)
-                raise PdnSyntaxError(f"comment longer than {MAX_TAG_VALUE // 1024} KiB", source=source, line=line)
-            yield _Token("comment", text[i + 1 : end].strip(), line, "", i)
-            line += text.count("\n", i, end)
-            i = end + 1
+            lo = max(i + 1, no_brace_before)
+            end = text.find("}", lo, limit) if lo < limit else -1
+            if end >= 0:
+                yield _Token("comment", text[i + 1 : end].strip(), line, "", i)
+                line += text.count("\n", i, end)
+                i = end + 1
+                continue
+            no_brace_before = max(no_brace_before, limit)
+            why = "comment without a closing '}'" if limit == n else f"comment longer than {MAX_TAG_VALUE // 1024} KiB"
+            problem = PdnSyntaxError(why, source=source, line=line)
+        else:
+            m = _TOKEN_RE.match(text, i)
+            if m is None:
+                lone = _LONE_TAG_RE.match(text, i) if _at_line_start(text, i) else None
+                if lone is not None:  # a tag that lost its '['
+                    key = _unescape_entities(lone.group(1).rstrip())
+                    value = _unescape_entities(_UNESCAPE_RE.sub(r"\1", lone.group(2)))
+                    yield _Token("tag", key, line, value, i)
+                    yield _Token("warning", f"tag {key[:40]!r} without its '[': read as a tag", line, "", i)
+                    i = lone.end()
+                    continue
+                snippet = text[i : i + 20].split("\n")[0]
+                problem = PdnSyntaxError(f"unexpected text {snippet!r}", source=source, line=line)
+        if problem is not None:
+            yield _Token("error", problem.reason, line, "tag" if ch == "[" else "", i)
+            if ch == "[":  # a broken tag costs its line
+                j = text.find("\n", i)
+                j = n if j < 0 else j
+            else:
+                j = _resync(text, i)
+            line += text.count("\n", i, j)
+            i = j
             continue
-        m = _TOKEN_RE.match(text, i)
-        if m is None:
-            snippet = text[i : i + 20].split("\n")[0]
-            raise PdnSyntaxError(f"unexpected text {snippet!r}", source=source, line=line)
+        assert m is not None
         kind = m.lastgroup or ""
         for name in ("setup", "move", "result", "number", "ws"):
             if m.group(name) is not None:
@@ -170,7 +267,10 @@ def _tokenize(text: str, source: str) -> Iterator[_Token]:
             yield _Token("setup", m.group("sfen"), line, "", i)
         elif kind == "move":
             yield _Token("move", m.group("move"), line, m.group("marks") or "", i)
-        elif kind in ("result", "number", "open", "close", "nag"):
+        elif kind == "result":
+            text_ = token_text.strip()
+            yield _Token(kind, "*" if text_ == "-" else text_, line, "", i)  # '-': the result is unknown
+        elif kind in ("number", "open", "close", "nag"):
             yield _Token(kind, token_text.strip(), line, "", i)
         elif kind in ("strength", "marks_alone"):
             yield _Token("nag", token_text.strip("() \t"), line, "", i)
@@ -259,6 +359,8 @@ class PdnGame:
     index: int = 0
     #: set when part of the game could not be read (the moves before it are kept)
     error: PdnSyntaxError | None = None
+    #: problems read around that cost no move (a broken tag line skipped, a tag without its '[')
+    warnings: list[PdnSyntaxError] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.start is None:
@@ -460,12 +562,17 @@ class _RawGame:
     line: int
     tags: dict[str, str] = field(default_factory=dict)
     tag_lines: dict[str, int] = field(default_factory=dict)
+    names: set[str] = field(default_factory=set)  # the tag names as written (a repeated one starts a game)
     body: list[_Token] = field(default_factory=list)
     result: str | None = None
     has_moves: bool = False
+    #: text that could not be read in the move text: the game ends there (its moves before it load)
+    cut: _Token | None = None
+    #: problems that cost no move: a broken tag line skipped, a tag without its '['
+    warnings: list[_Token] = field(default_factory=list)
 
     def empty(self) -> bool:
-        return not self.tags and not self.body and self.result is None
+        return not self.tags and not self.body and self.result is None and self.cut is None and not self.warnings
 
 
 def _split_games(tokens: Iterable[_Token], source: str = "<string>") -> Iterator[_RawGame]:
@@ -477,7 +584,7 @@ def _split_games(tokens: Iterable[_Token], source: str = "<string>") -> Iterator
         if cur is None:
             cur = _RawGame(tok.line)
             count, start = 0, tok.pos
-        if tok.kind == "tag" and depth == 0 and (cur.has_moves or tok.text in cur.tags):
+        if tok.kind == "tag" and depth == 0 and (cur.has_moves or cur.cut is not None or tok.text in cur.names):
             yield cur
             cur = _RawGame(tok.line)
             count, start = 0, tok.pos
@@ -487,10 +594,30 @@ def _split_games(tokens: Iterable[_Token], source: str = "<string>") -> Iterator
             raise PdnSyntaxError(
                 f"the game starting at line {cur.line} is {what} (is its result missing?)", source=source, line=tok.line
             )
+        if tok.kind == "warning" or (
+            tok.kind == "error" and not cur.body and cur.cut is None and (tok.extra == "tag" or not cur.tags)
+        ):
+            # a broken tag line in the header (that tag is lost, not the game), or stray text between games
+            cur.warnings.append(tok)
+            continue
+        if tok.kind == "error":
+            if cur.cut is None:
+                cur.cut = tok
+            depth = 0
+            continue
+        if cur.cut is not None:
+            continue  # what follows a cut, up to the next tag, belongs to no game
         if tok.kind == "tag" and depth == 0:
+            cur.names.add(tok.text)
             if tok.extra or tok.text not in ("Empty",):
-                cur.tags[tok.text] = tok.extra
-                cur.tag_lines[tok.text] = tok.line
+                key = standard_tag_name(tok.text)
+                if key != tok.text and key in cur.tags:  # a localised name never hides the standard one
+                    key = tok.text
+                value = tok.extra
+                if key == "Result" and value.strip() == "-":
+                    value = "*"
+                cur.tags[key] = value
+                cur.tag_lines[key] = tok.line
             continue
         if tok.kind == "open":
             depth += 1
@@ -504,7 +631,7 @@ def _split_games(tokens: Iterable[_Token], source: str = "<string>") -> Iterator
         elif tok.kind == "move" and depth == 0:
             cur.has_moves = True
         cur.body.append(tok)
-    if cur is not None and not cur.empty() and (cur.tags or cur.has_moves):
+    if cur is not None and not cur.empty() and (cur.tags or cur.has_moves or cur.cut or cur.warnings):
         yield cur
 
 
@@ -602,9 +729,11 @@ def _build(raw: _RawGame, source: str, index: int, variant: Variant | None) -> P
     except PdnSyntaxError as exc:
         v = INTERNATIONAL
         pg = PdnGame(v, dict(raw.tags), source=source, line=raw.line, index=index)
+        pg.warnings = [PdnSyntaxError(f"{pg.title()}: {w.text}", source=source, line=w.line) for w in raw.warnings]
         pg.error = PdnSyntaxError(f"{pg.title()}: {exc.reason}", source=source, line=exc.line)
         return pg
     pg = PdnGame(v, dict(raw.tags), source=source, line=raw.line, index=index)
+    pg.warnings = [PdnSyntaxError(f"{pg.title()}: {w.text}", source=source, line=w.line) for w in raw.warnings]
     fen = raw.tags.get("FEN", "").strip()
     try:
         if fen:
@@ -632,6 +761,9 @@ def _build(raw: _RawGame, source: str, index: int, variant: Variant | None) -> P
             elif tok.kind == "setup":
                 setups[len(moves)] = (tok, tok.text)
         _replay(pg, moves, setups)
+        if raw.cut is not None:
+            cut = raw.cut
+            raise PdnSyntaxError(f"{pg.title()}: {cut.text}; the game is cut here", source=source, line=cut.line)
     except PdnSyntaxError as exc:
         pg.error = exc
     except DraughtsError as exc:  # a bad FEN tag
@@ -722,5 +854,6 @@ __all__ = [
     "read_game",
     "read_pdn",
     "read_pdn_file",
+    "standard_tag_name",
     "write_pdn",
 ]

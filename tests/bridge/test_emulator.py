@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Iterator
@@ -117,7 +118,8 @@ def test_a_game_through_a_faulty_link_is_recorded_correctly() -> None:
             assert set(board.accepted) <= sent
 
 
-def test_reset_unplug_and_garbage_cost_nothing(emulator: Emulator) -> None:
+def test_reset_unplug_and_garbage_cost_nothing(emulator: Emulator, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="firmware_bridge")
     board = PicoBoard(emulator.port, 8, backoff=(0.05, 0.3))
     with BoardIO(LAYOUT, board, board) as io:
         io.start()
@@ -141,6 +143,11 @@ def test_reset_unplug_and_garbage_cost_nothing(emulator: Emulator) -> None:
         assert board.stats["connects"] >= 2 and board.stats["disconnects"] >= 1
         got = [(t.key, t.occupied) for t in io.poll()]
         assert (21, False) in got and (22, False) in got and (17, True) in got
+    # the broken link is logged, not swallowed: a warning naming the port, its traceback at debug level
+    records = [r for r in caplog.records if r.name == "firmware_bridge.bridge"]
+    broke = [r for r in records if r.levelno == logging.WARNING]
+    assert broke and all(r.getMessage().startswith(f"the link to the Pico on {emulator.port} broke: ") for r in broke)
+    assert any(r.levelno == logging.DEBUG and r.exc_info for r in records)
 
 
 def test_the_pico_backend_from_a_configuration(emulator: Emulator) -> None:

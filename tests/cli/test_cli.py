@@ -45,6 +45,29 @@ def test_user_errors_are_one_line() -> None:
         assert "Traceback" not in r.stderr
 
 
+def test_pdn_check_counts_found_whole_partial_lost_on_damaged_exports() -> None:
+    """Issue 10 §1: the old reader dropped the rest of each file at its first unreadable spot (2 of
+    these 17 games, 161 of their moves); now one broken spot costs at most one game."""
+    names = ("export-result-dash.pdn", "export-localised-tags.pdn", "export-cut-off.pdn")
+    paths = [str(shared_path("pdn-syntax", n)) for n in names]
+    r = damas("pdn", "check", *paths)
+    dash, local, cut = paths
+    assert r.stdout.splitlines() == [
+        f"{dash}: 6 games found: 6 whole, 0 partial, 0 lost; 555 moves loaded",
+        f"{local}: 4 games found: 4 whole, 0 partial, 0 lost; 498 moves loaded",
+        f"{cut}: 7 games found: 5 whole, 1 partial, 1 lost; 476 moves loaded",
+        f"  {cut}:34: game 3 (Samb,N. - Clerc,R.): tag 'Event' without its '[': read as a tag [the game loads]",
+        f"  {cut}:87: game 5 (Boezjinski,E. - Schwarzman,A.): unexpected text '± 31. 48-42 12-18'; "
+        "the game is cut here [partial: 60 moves loaded]",
+        f"  {cut}:102: game 6 (Ndjofang,J. - Erdenebileg,D.): unexpected text '<br/>1. 32-28 19-23 '; "
+        "the game is cut here [lost]",
+        "total: 3 files, 17 games found: 15 whole, 1 partial, 1 lost; 1529 moves loaded",
+    ]
+    assert r.returncode == 1 and not r.stderr
+    r = damas("pdn", "check", dash, local)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1].startswith("total: 2 files, 10 games found: 10 whole")
+
+
 def test_pdn_check_reports_per_file(tmp_path: object) -> None:
     from pathlib import Path
 
@@ -53,8 +76,10 @@ def test_pdn_check_reports_per_file(tmp_path: object) -> None:
     good = shared_path("games", "brazilian", "lidraughts-brazilian.pdn")
     r = damas("pdn", "check", str(good), str(bad), str(Path(str(tmp_path)) / "missing.pdn"))
     out = r.stdout.splitlines()
-    assert out[0] == f"{good}: 13 games, 486 moves loaded (ok)"
-    assert out[1] == f"{bad}: 2 games, 3 moves loaded (1 failed)"
+    assert out[0] == f"{good}: 13 games found: 13 whole, 0 partial, 0 lost; 486 moves loaded"
+    assert out[1] == f"{bad}: 2 games found: 1 whole, 1 partial, 0 lost; 3 moves loaded"
     assert out[2].startswith(f"  {bad}:3: game 1 (a - ?): move 2. '28-22': illegal move")
+    assert out[2].endswith("[partial: 2 moves loaded]")
     assert "cannot read" in out[3]
+    assert out[4] == "total: 3 files (1 unreadable), 15 games found: 14 whole, 1 partial, 0 lost; 489 moves loaded"
     assert r.returncode == 1

@@ -122,7 +122,7 @@ def test_pdn_check_names_file_and_line_of_a_too_long_tag(tmp_path: Path) -> None
     r = damas("pdn", "check", str(bad))
     out = r.stdout.decode()
     assert r.returncode == 1 and not r.stderr, r.stderr
-    assert f"{bad}:2: tag 'Site': value longer than 64 KiB" in out, out
+    assert f"{bad}:2: game 1 (? - ?): tag 'Site': value longer than 64 KiB [the game loads]" in out, out
 
 
 def test_pdn_check_refuses_an_endless_file() -> None:

@@ -374,16 +374,26 @@ def test_any_tag_value_round_trips(key: str, value: str) -> None:
     ],
 )
 def test_limits_give_one_line_naming_file_and_line(text: str, line: int, why: str) -> None:
-    with pytest.raises(PdnSyntaxError) as info:
-        list(iter_games(text, "big.pdn"))
-    msg = str(info.value)
+    msg = str(first_problem(text, "big.pdn"))
     assert msg.startswith(f"big.pdn:{line}: "), msg[:200]
     assert why in msg
     assert "\n" not in msg and len(msg) < 300
 
 
+def first_problem(text: str, source: str) -> PdnSyntaxError | None:
+    """The first problem reading ``text`` gives: one that stops the reader (a game's size limit),
+    a game's error or a warning (a broken tag line skipped)."""
+    try:
+        for g in iter_games(text, source):
+            if g.warnings or g.error:
+                return (g.warnings or [g.error])[0]
+    except PdnSyntaxError as exc:
+        return exc
+    return None
+
+
 def test_long_moves_and_numbers_are_bounded() -> None:
-    with pytest.raises(PdnSyntaxError, match="unexpected text"):
+    with pytest.raises(PdnSyntaxError, match="illegal move"):  # a 41-square path, then '-2-1...' is cut
         read_pdn("1. " + "1-2-" * 50_000 + "3 *", "m.pdn")
     with pytest.raises(PdnSyntaxError, match="unexpected text"):
         read_pdn("1. 32-28 $" + "9" * 5000 + " *", "n.pdn")
@@ -403,3 +413,83 @@ def test_clock_comment_with_huge_or_unicode_numbers() -> None:
     assert parse_clock("[%clock w" + "9" * 5000 + " B0:11:03]") == parse_clock("[%clock B0:11:03]")
     clock = parse_clock("[%clock w²:10 B0:11:03]")
     assert clock is not None and clock.white is None and clock.black == 663
+
+
+# -- one broken spot costs at most one game (issue 10 §1) -----------------------------------------
+def export_games(name: str) -> list[PdnGame]:
+    path = shared_path("pdn-syntax", name)
+    return list(iter_games(path.read_text(encoding="utf-8"), name))
+
+
+def test_a_result_written_dash_is_unknown() -> None:
+    games = export_games("export-result-dash.pdn")  # games 2 and 4: [Result "-"] and move text ending ' -'
+    assert [len(g.moves) for g in games] == [80, 93, 90, 96, 95, 101]
+    assert [g.error for g in games] == [None] * 6
+    assert [g.result for g in games] == ["1-1", "*", "1-1", "*", "1-1", "2-0"]
+    assert games[1].tags["Result"] == "*" and games[1].game().result() == "*"
+    assert read_game("1. 32-28 19-23 -").result == "*"
+    assert read_game("1. 32-28 -\n").moves[0].move.numeric() == "32-28"
+
+
+def test_localised_tag_names_with_spaces_and_entities() -> None:
+    fr, nl, pt, ru = export_games("export-localised-tags.pdn")
+    assert [len(g.moves) for g in (fr, nl, pt, ru)] == [113, 119, 123, 143]
+    assert [g.error for g in (fr, nl, pt, ru)] == [None] * 4
+    assert fr.tags == {
+        "Event": "WK 2003",
+        "Site": "Zwartewaterland (Pays-Bas) & Amsterdam, Netherlands",  # '&amp;' decoded
+        "Date": "2003.05.23",
+        "Round": "1",
+        "White": "Samb,N.",
+        "Black": "Thijssen,K.",
+        "Result": "1-1",  # written [R&#x00e9;sultat "1-1"]
+        "GameType": "20",  # written [Type de jeu "20"]
+    }
+    for g, white, black, result in (
+        (nl, "Clerc,R.", "Andall,A.K.", "2-0"),
+        (pt, "Georgiev,A.", "Schwarzman,A.", "1-1"),
+        (ru, "Getmanski,A.", "Boezjinski,E.", "1-1"),
+    ):
+        assert (g.tags["White"], g.tags["Black"], g.tags["Result"], g.result) == (white, black, result, result)
+        assert g.tags["Event"] == "WK 2003" and g.tags["Date"] == "2003.05.23" and g.tags["GameType"] == "20"
+        assert g.variant.name == "international"
+
+
+def test_standard_names_win_over_localised_ones_and_unknown_names_stay() -> None:
+    g = read_game('[White "A"]\n[Blanc "B"]\n[Commentaire du jeu "x &lt; y"]\n[wit "c"]\n1. 32-28 *')
+    assert g.tags == {"White": "A", "Blanc": "B", "Commentaire du jeu": "x < y", "wit": "c"}
+    g = read_game('[Blanc "B"]\n[White "A"]\n[ Datum  "2003.05.23"]\n1. 32-28 *')
+    assert g.tags == {"White": "A", "Date": "2003.05.23"}  # the standard name written later wins
+
+
+def test_a_game_cut_off_and_a_tag_without_its_bracket_cost_at_most_that_game() -> None:
+    games = export_games("export-cut-off.pdn")
+    # 1 whole; 2 cut off after move 20 without a result; 3 its Event tag lost its '['; 4 '[[Event';
+    # 5 an unknown annotation symbol after move 30 (partial); 6 move text starting with '<br/>' (lost); 7 whole
+    assert [len(g.moves) for g in games] == [81, 40, 84, 100, 60, 0, 111]
+    assert [g.tags["Event"] for g in games] == ["WK 2003"] * 7
+    assert [g.result for g in games] == ["1-1"] * 7  # from the Result tags
+    assert [bool(g.error) for g in games] == [False, False, False, False, True, True, False]
+    assert [len(g.warnings) for g in games] == [0, 0, 1, 0, 0, 0, 0]
+    assert str(games[2].warnings[0]) == (
+        "export-cut-off.pdn:34: game 3 (Samb,N. - Clerc,R.): tag 'Event' without its '[': read as a tag"
+    )
+    assert str(games[4].error).startswith("export-cut-off.pdn:87: game 5 (Boezjinski,E. - Schwarzman,A.): ")
+    assert "unexpected text '± 31. 48-42" in str(games[4].error)
+    assert str(games[5].error).startswith("export-cut-off.pdn:102: game 6 ")
+    assert "'[Event" not in "".join(games[3].tags)
+
+
+def test_a_broken_tag_costs_its_line_and_stray_text_between_games_costs_nothing() -> None:
+    text = (
+        '[Event "A"]\n[Site "never closed\n[White "w"]\n\n1. 32-28 19-23 2-0\n\n'
+        "a note between games\n\n"
+        '[Event "B"]\n1. 33-28 { no end\n\n[Event "C"]\n1. 34-29 *\n'
+    )
+    a, b, c = iter_games(text, "t.pdn")
+    assert (a.tags, len(a.moves), a.error) == ({"Event": "A", "White": "w"}, 2, None)
+    assert [str(w) for w in a.warnings] == ["t.pdn:2: game 1 (w - ?): tag 'Site': the value has no closing quote"]
+    assert (b.tags, len(b.moves), b.error is not None) == ({"Event": "B"}, 1, True)
+    assert [str(w) for w in b.warnings] == ["t.pdn:7: game 2 (? - ?): unexpected text 'a note between games'"]
+    assert str(b.error) == "t.pdn:10: game 2 (? - ?): comment without a closing '}'; the game is cut here"
+    assert (c.tags, len(c.moves), c.error, c.warnings) == ({"Event": "C"}, 1, None, [])

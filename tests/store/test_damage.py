@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import logging
 import random
 import re
 import shutil
@@ -18,6 +19,7 @@ import pytest
 from board_hal.config import load_config
 from board_hal.debounce import Transition
 from damas.cli import UserError, build_parser, main
+from damas.log import configure
 from damas.serve import _open_game
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError, journals_dir
@@ -81,10 +83,14 @@ def open_for_play(db: Path) -> tuple[list[str], int]:
     """What ``damas play`` does with the records before it serves: the output, and the game it plays."""
     args = build_parser().parse_args(["play", "--db", str(db), "--no-browser"])
     out = io.StringIO()
-    with Store(db, exclusive=True, quarantine=True) as store, contextlib.redirect_stdout(out):
-        board, session, _sim = _open_game(args, load_config(None), store, "brazilian", "casual")
-        board.close()
-        game = session.row.id
+    handler = configure(0, out)  # as damas's main does: the diagnostics as the lines it prints
+    try:
+        with Store(db, exclusive=True, quarantine=True) as store:
+            board, session, _sim = _open_game(args, load_config(None), store, "brazilian", "casual")
+            board.close()
+            game = session.row.id
+    finally:
+        logging.getLogger().removeHandler(handler)
     return out.getvalue().splitlines(), game
 
 
