@@ -21,10 +21,10 @@ from board_hal.debounce import Transition
 from damas.session import GameSession, export_game, load_log
 from damas.store import Store
 from referee import Action
-from rules import Color, Game, Move, Position
+from rules import Color, Move, Position
 from rules.pdn import read_pdn
 from tests.app.server import Server, free_port
-from tests.conftest import damas, one_line_error
+from tests.conftest import damas, one_line_error, random_game
 
 
 def hands_actions(start: Position, moves: list[Move]) -> list[tuple[str, int]]:
@@ -35,16 +35,6 @@ def hands_actions(start: Position, moves: list[Move]) -> list[tuple[str, int]]:
         out.append(("place", m.to_square))
         out += [("lift", c) for c in m.captured]
     return out
-
-
-def random_game(variant: str, seed: int, plies: int) -> tuple[Position, list[Move]]:
-    rng = random.Random(seed)
-    g = Game(variant)
-    while g.outcome() is None and g.ply < plies:
-        ms = g.legal_moves()
-        caps = [m for m in ms if m.captured]
-        g.push(rng.choice(caps or ms))
-    return g.start, list(g.move_stack)
 
 
 _OPEN: list[Store] = []

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Iterator
 
@@ -18,7 +17,8 @@ from firmware_bridge import link
 from firmware_bridge.bridge import PicoBoard
 from firmware_bridge.emulator import Emulator, Faults
 from referee import MoveMade, Pipeline, Referee
-from rules import Game, Move, Position
+from rules import Move, Position
+from tests.conftest import random_game, wait_until
 
 LAYOUT = Layout("brazilian")
 
@@ -32,14 +32,6 @@ def start_cells(variant: str = "brazilian") -> set[tuple[int, int]]:
 def emulator() -> Iterator[Emulator]:
     with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
         yield emu
-
-
-def wait_until(predicate: object, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.01)
 
 
 def test_hands_to_board_events_through_a_pty(emulator: Emulator) -> None:
@@ -88,18 +80,9 @@ def play_on(emulator: Emulator, io: BoardIO, start: Position, moves: list[Move],
     return made
 
 
-def random_game(seed: int, plies: int) -> list[Move]:
-    rng = random.Random(seed)
-    g = Game("brazilian")
-    while g.outcome() is None and g.ply < plies:
-        ms = g.legal_moves()
-        g.push(rng.choice([m for m in ms if m.captured] or ms))
-    return list(g.move_stack)
-
-
 def test_a_game_through_a_faulty_link_is_recorded_correctly() -> None:
     faults = Faults(seed=3, flip=0.002, drop=0.002, duplicate=0.002, truncate=0.03, garbage=0.05)
-    moves = random_game(8, 16)
+    _start, moves = random_game("brazilian", 8, 16)
     assert sum(1 for m in moves if m.captured) >= 2
     with Emulator(8, faults=faults, heartbeat_ms=150, cells=start_cells()) as emu:
         board = PicoBoard(emu.port, 8)

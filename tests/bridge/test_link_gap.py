@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 import tty
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,21 +27,13 @@ from referee.core import RECONSTRUCTED_COMMENT
 from rules import Position
 from rules.pdn import read_pdn
 from tests.app.server import Server
+from tests.conftest import ROOT, random_game, wait_until
 
 LAYOUT = Layout("brazilian")
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def start_cells() -> set[tuple[int, int]]:
     return {LAYOUT.cell_of(sq) for sq in Position.start("brazilian").occupied()}
-
-
-def wait_until(predicate: Callable[[], object], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.01)
 
 
 class ForeignPty:
@@ -360,9 +352,7 @@ def test_an_ambiguous_gap_is_not_recorded_and_says_what_to_restore(played: tuple
 def test_a_noisy_line_records_the_whole_game_or_asks_for_a_restore(tmp_path: Path) -> None:
     """``--faults 0.01``: whatever the line loses, the record never holds a wrong or merged
     move; when the board cannot be read back, the players restore and go on."""
-    from tests.bridge.test_emulator import random_game
-
-    moves = random_game(8, 40)
+    _start, moves = random_game("brazilian", 8, 40)
     truth = [Position.start("brazilian")]
     texts = []
     for m in moves:
