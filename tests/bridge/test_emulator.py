@@ -155,3 +155,20 @@ def test_damas_play_on_the_emulated_pico(tmp_path: object) -> None:
             wait_until(lambda: len(emu.leds()) == 2)
         finally:
             server.stop()
+
+
+def test_an_error_frame_from_the_firmware_reaches_the_host() -> None:
+    """The firmware answers a frame it cannot use with an ERROR frame (code and text): the host
+    keeps it as ``last_error`` (what the link's status shows), and the link stays up."""
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        board = PicoBoard(emu.port, 8)
+        with BoardIO(LAYOUT, board, board) as io:
+            io.start()
+            wait_until(lambda: io.link == "up", 5, "the link")
+            assert board.last_error is None
+            assert board._send(link.LEDS, b"\x05\x00")  # a LEDS frame whose payload is cut short
+            wait_until(lambda: board.last_error is not None, 5, "the error frame")
+            assert board.last_error is not None
+            code, text = board.last_error
+            assert code == 1 and text.startswith("bad leds"), board.last_error
+            assert io.link == "up" and len(io.occupied()[0]) == 24
