@@ -549,3 +549,53 @@ def test_frame_numbers_reveal_lost_frames(tmp_path: Path) -> None:
         io.close()
         os.close(master)
         os.close(slave)
+
+
+def journal_events(db: Path) -> list[dict[str, Any]]:
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    try:
+        return [json.loads(e) for (e,) in con.execute("SELECT event FROM journal ORDER BY game_id, seq")]
+    finally:
+        con.close()
+
+
+def test_resume_on_a_real_board_compares_it_with_the_journal(tmp_path: Path) -> None:
+    """damas play --resume on the (emulated) Pico: a board that still holds what the journal
+    says adds nothing to the journal; one no sequence of moves explains (a piece gone from the
+    back rank) is journalled as the link coming back with that board, no move is made up, and
+    the page says what to restore; putting the piece back is enough to go on."""
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        cfg = tmp_path / "pico.toml"
+        cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
+        db = tmp_path / "g.sqlite3"
+        server = Server(db, "--config", str(cfg)).start()
+        try:
+            pos = hands(emu, Position.start("brazilian"), "c3-d4")
+            server.wait_for(lambda s: len(s["moves"]) == 1)
+        finally:
+            server.stop()
+        before = journal_events(db)
+        server.start("--resume")
+        try:
+            state = server.wait_for(lambda s: s["link"]["state"] == "up")
+            assert pdns(state) == ["c3-d4"] and state["active"] is None
+        finally:
+            server.stop()
+        assert journal_events(db) == before  # the same board: nothing to reconcile
+        emu.lift(LAYOUT.cell_of(1))  # black's b8 man is gone while the program was away
+        server.start("--resume")
+        try:
+            state = server.wait_for(lambda s: s["active"] is not None)
+            assert pdns(state) == ["c3-d4"] and 1 not in state["occupied"]
+            assert "1" in state["leds"]  # the square to restore is lit
+            emu.place(LAYOUT.cell_of(1))
+            state = server.wait_for(lambda s: s["active"] is None)
+            hands(emu, pos, "f6-e5")
+            state = server.wait_for(lambda s: len(s["moves"]) == 2)
+            assert pdns(state) == ["c3-d4", "f6-e5"]
+        finally:
+            server.stop()
+        ups = [e for e in journal_events(db)[len(before) :] if e.get("link") == "up"]
+        assert len(ups) == 1 and 1 not in ups[0]["board"] and len(ups[0]["board"]) == 23
