@@ -147,6 +147,15 @@ class Server:
     def sim(self, op: str, square: int) -> Any:
         return self.post("/api/sim", {"op": op, "square": square})
 
+    def move(self, a: int, b: int) -> dict[str, Any]:
+        """A simple move by hand, each touch waited on instead of a fixed sleep against the
+        debounce window: the referee saw the lift when the page lights its origin, and the
+        placing when it lights the landing square."""
+        self.sim("lift", a)
+        self.wait_for(lambda s: s["leds"].get(str(a)) == "from")
+        self.sim("place", b)
+        return self.wait_for(lambda s: s["leds"].get(str(b)) == "to")
+
     def wait_for(self, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
