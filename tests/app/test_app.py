@@ -393,12 +393,11 @@ def test_port_already_in_use(tmp_path: Path) -> None:
 
 
 def test_replay_a_game_from_the_database(tmp_path: Path) -> None:
-    store = Store(tmp_path / "g.sqlite3")
-    s = GameSession.start(store, "portuguese", None, "casual", Position.start("portuguese").occupied(), {})
-    for t, sq, occ in [(1, 10, False), (2, 14, True), (3, 22, False), (4, 18, True)]:
-        s.feed(Transition(float(t), sq, occ))
-    s.feed(Action(9.0, "resign", Color.WHITE))
-    store.close()
+    with Store(tmp_path / "g.sqlite3") as store:
+        s = GameSession.start(store, "portuguese", None, "casual", Position.start("portuguese").occupied(), {})
+        for t, sq, occ in [(1, 10, False), (2, 14, True), (3, 22, False), (4, 18, True)]:
+            s.feed(Transition(float(t), sq, occ))
+        s.feed(Action(9.0, "resign", Color.WHITE))
     r = damas("replay", "--game", "1", "--db", str(tmp_path / "g.sqlite3"), "--json")
     assert r.returncode == 0, r.stderr
     assert '"move": "10-14"' in r.stdout and '"move": "22-18"' in r.stdout and '"resignation"' in r.stdout
