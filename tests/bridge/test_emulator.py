@@ -172,3 +172,20 @@ def test_an_error_frame_from_the_firmware_reaches_the_host() -> None:
             code, text = board.last_error
             assert code == 1 and text.startswith("bad leds"), board.last_error
             assert io.link == "up" and len(io.occupied()[0]) == 24
+
+
+def test_a_silent_firmware_takes_the_link_down_and_a_reset_brings_it_back() -> None:
+    """The host's watchdog: a verified board that stops talking (here its firmware stopped for
+    the REPL, as a hung Pico would) is poked with a HELLO, then given up after ``silence``; the
+    link goes down (nothing is judged meanwhile) and comes back up when the firmware restarts."""
+    with Emulator(8, heartbeat_ms=100, cells=start_cells()) as emu:
+        board = PicoBoard(emu.port, 8, silence=0.4, hello_every=0.1, backoff=(0.05, 0.1))
+        with BoardIO(LAYOUT, board, board) as io:
+            io.start()
+            wait_until(lambda: io.link == "up", 5, "the link")
+            assert board._send(link.REPL)  # the firmware gives the line back to the REPL: silence
+            wait_until(lambda: io.link == "down", 5, "the watchdog to take the link down")
+            emu.lift(LAYOUT.cell_of(22))  # the hands go on while the board is silent
+            emu.reset()  # the Pico restarts: its firmware says HELLO again
+            wait_until(lambda: io.link == "up", 10, "the link to come back")
+            assert 22 not in io.occupied()[0] and len(io.occupied()[0]) == 23
