@@ -311,13 +311,15 @@ def test_reports_in_portuguese(tmp_path: Path) -> None:
 def test_no_resume_starts_a_new_game(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     server = Server(db).start()
-    play_through(server, [("lift", 22), ("place", 18)])
-    server.wait_for(lambda s: len(s["moves"]) == 1)
-    server.kill()
-    server.start("--no-resume")
-    state = server.get("/api/state")
-    assert state["game"] == 2 and state["moves"] == []
-    server.stop()
+    try:
+        server.move(22, 18)
+        server.wait_for(lambda s: len(s["moves"]) == 1)
+        server.kill()
+        server.start("--no-resume")
+        state = server.get("/api/state")
+        assert state["game"] == 2 and state["moves"] == []
+    finally:
+        server.stop()
     with Store(db) as store:
         rows = store.games()
     assert [(r.id, r.finished, r.result) for r in rows] == [(2, False, "*"), (1, True, "*")]
