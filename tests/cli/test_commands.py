@@ -3,14 +3,18 @@ as a subprocess, judged by what it prints and what it does to the (emulated) boa
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 from board_hal.backends import BoardIO
 from board_hal.layout import Layout
 from firmware_bridge.bridge import PicoBoard
 from rules import Game
 from rules.pdn import read_pdn
+from tests.bridge.test_emulator import start_cells
 from tests.conftest import damas, one_line_error, random_game, wait_until
 
 LAYOUT = Layout("brazilian")
@@ -97,3 +101,63 @@ def test_the_emulator_and_pico_repl_as_a_user_runs_them() -> None:
             emu.kill()
         emu.communicate(timeout=10)
     one_line_error(damas("pico-repl", "--port", "/nonexistent/pico"), "cannot open /nonexistent/pico")
+
+
+def test_selftest_on_the_emulated_pico_finds_a_dead_square(tmp_path: Path) -> None:
+    """damas selftest on a real (emulated) board, answered as a person would: the board is
+    cleared, the LED sweep confirmed, each square's piece put down and taken off when asked,
+    except square 5, whose sensor is dead: one line names it, and the exit status is 1."""
+    from firmware_bridge.emulator import Emulator
+
+    dead = 5
+    with Emulator(8, heartbeat_ms=100, cells=start_cells()) as emu:
+        cfg = tmp_path / "pico.toml"
+        cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "damas", "selftest", "--config", str(cfg), "--timeout", "1.5"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},  # each prompt as soon as it is asked, as on a terminal
+        )
+        out = b""
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+
+            def expect(text: str) -> str:
+                nonlocal out
+                while text.encode() not in out:
+                    chunk = os.read(proc.stdout.fileno(), 4096)  # type: ignore[union-attr]
+                    assert chunk, out.decode()
+                    out += chunk
+                head, _, out = out.partition(text.encode())
+                return head.decode()
+
+            def answer(text: str) -> None:
+                proc.stdin.write(text.encode())  # type: ignore[union-attr]
+                proc.stdin.flush()  # type: ignore[union-attr]
+
+            expect("- take every piece off the board\n")
+            emu.set_cells(set())
+            expect("press Enter when the board is empty ")
+            # a person's pause before Enter: the subprocess's view of the board cannot be waited on
+            # from here; the firmware reports the cleared board within a heartbeat (0.1 s)
+            time.sleep(0.5)
+            answer("\n")
+            expect("(y/n)\n")
+            expect("answer y or n: ")
+            answer("y\n")
+            for sq in LAYOUT.geometry.squares():
+                expect(f"- put a piece on square {sq} ")
+                if sq == dead:
+                    continue
+                emu.place(LAYOUT.cell_of(sq))
+                expect(f"- take the piece off square {sq} ")
+                emu.lift(LAYOUT.cell_of(sq))
+            rest = expect("31 squares confirmed, 1 dead, 0 stuck, 0 answered elsewhere\n")
+            assert proc.wait(10) == 1
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.communicate(timeout=10)
+    assert f"square {dead}" in rest and "Traceback" not in rest, rest
