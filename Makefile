@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-slow lint bench clean
+.PHONY: play test test-slow coverage lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,13 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
+# line coverage of the default run, counting the processes the tests start (not part of make test)
+coverage: $(STAMP)
+	rm -f .coverage .coverage.*
+	$(BIN)/python -m coverage run -m pytest -q
+	$(BIN)/python -m coverage combine -q
+	$(BIN)/python -m coverage report
+
 bench: $(STAMP)
 	@test -d .bench/py-draughts || $(BIN)/python -m pip install --quiet --target .bench/py-draughts py-draughts==1.10.1
 	$(BIN)/python benchmarks/perft.py
@@ -40,4 +47,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .bench .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

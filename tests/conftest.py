@@ -11,13 +11,17 @@ fails it under CI (``CI=true``).
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from rules import Game, Move, Position
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("DAMAS_TEST_DATA", ROOT / "tests" / "data"))  # (tests of a missing-data path move it)
@@ -56,6 +60,32 @@ def one_line_error(r: subprocess.CompletedProcess[str], *words: str) -> None:
     assert "Traceback" not in r.stderr
     for w in words:
         assert w in r.stderr, r.stderr
+
+
+def wait_until(predicate: Callable[[], object], timeout: float = 5.0, what: str = "the condition") -> None:
+    """Wait on a state, not a fixed time: poll ``predicate`` until it is true (a failure after
+    ``timeout`` seconds names what was awaited)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.01)
+
+
+def random_game(
+    variant: str, rng: random.Random | int, plies: int, *, capture_bias: float = 1.0
+) -> tuple[Position, list[Move]]:
+    """A random legal game of at most ``plies`` plies (a seed or a generator): a capture is
+    chosen when one exists (with probability ``capture_bias`` below 1), to get many."""
+    if isinstance(rng, int):
+        rng = random.Random(rng)
+    game = Game(variant)
+    while game.outcome() is None and game.ply < plies:
+        moves = game.legal_moves()
+        caps = [m for m in moves if m.captured]
+        take = bool(caps) and (capture_bias >= 1.0 or rng.random() < capture_bias)
+        game.push(rng.choice(caps if take else moves))
+    return game.start, list(game.move_stack)
 
 
 @pytest.fixture

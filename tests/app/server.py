@@ -21,10 +21,31 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _readline(fd: int) -> str:
+    """One line, read byte by byte from the pipe: nothing is left in a buffer that ``communicate``
+    (which reads the descriptor itself) would not see."""
+    line = bytearray()
+    while not line.endswith(b"\n"):
+        byte = os.read(fd, 1)
+        if not byte:
+            break
+        line += byte
+    return line.decode(errors="replace")
+
+
 class Server:
-    def __init__(self, db: Path, *args: str, port: int | None = None, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        db: Path,
+        *args: str,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+        module: str = "damas",
+    ) -> None:
         self.db = db
+        self.fixed_port = port is not None
         self.port = port or free_port()
+        self.module = module  # tests.app.crashpoint: the same program with a power cut at a chosen write
         self.args = args
         self.env = {**os.environ, **(env or {})}
         self.proc: subprocess.Popen[str] | None = None
@@ -35,10 +56,42 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, *extra: str, wait: bool = True) -> Server:
-        cmd = [
+        """Start ``damas play``; with ``wait``, until it printed its address (it listens by then).
+        The port :func:`free_port` chose may be taken by another program before the server binds
+        it: the server then says so and exits, and it is started again on another free port."""
+        for _attempt in range(5):
+            self.proc = subprocess.Popen(
+                self._command(*extra),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                stdin=subprocess.DEVNULL,
+                env=self.env,
+            )
+            if not wait:
+                return self
+            assert self.proc.stdout is not None
+            while True:
+                line = _readline(self.proc.stdout.fileno())
+                if not line:  # it exited before serving
+                    out, _ = self.proc.communicate()
+                    out = self.output + out
+                    self.output = ""
+                    self.proc = None
+                    if "already in use" in out and not self.fixed_port:
+                        self.port = free_port()
+                        break
+                    raise RuntimeError(f"damas play exited: {out}")
+                self.output += line
+                if "http://" in line and f":{self.port}/" in line:
+                    return self
+        raise RuntimeError(f"damas play found no free port in 5 attempts (last {self.port})")
+
+    def _command(self, *extra: str) -> list[str]:
+        return [
             sys.executable,
             "-m",
-            "damas",
+            self.module,
             "play",
             "--db",
             str(self.db),
@@ -48,22 +101,6 @@ class Server:
             *self.args,
             *extra,
         ]
-        self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL, env=self.env
-        )
-        if wait:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                if self.proc.poll() is not None:
-                    out, _ = self.proc.communicate()
-                    raise RuntimeError(f"damas play exited: {out}")
-                try:
-                    self.get("/api/state")
-                    return self
-                except (urllib.error.URLError, ConnectionError):
-                    time.sleep(0.05)
-            raise RuntimeError("damas play did not start")
-        return self
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -109,6 +146,15 @@ class Server:
 
     def sim(self, op: str, square: int) -> Any:
         return self.post("/api/sim", {"op": op, "square": square})
+
+    def move(self, a: int, b: int) -> dict[str, Any]:
+        """A simple move by hand, each touch waited on instead of a fixed sleep against the
+        debounce window: the referee saw the lift when the page lights its origin, and the
+        placing when it lights the landing square."""
+        self.sim("lift", a)
+        self.wait_for(lambda s: s["leds"].get(str(a)) == "from")
+        self.sim("place", b)
+        return self.wait_for(lambda s: s["leds"].get(str(b)) == "to")
 
     def wait_for(self, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import random
+import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -15,13 +18,13 @@ from pathlib import Path
 import pytest
 
 from board_hal.debounce import Transition
-from damas.session import GameSession, export_game
+from damas.session import GameSession, export_game, load_log
 from damas.store import Store
 from referee import Action
-from rules import Color, Game, Move, Position
+from rules import Color, Move, Position
 from rules.pdn import read_pdn
 from tests.app.server import Server, free_port
-from tests.conftest import damas, one_line_error
+from tests.conftest import damas, one_line_error, random_game
 
 
 def hands_actions(start: Position, moves: list[Move]) -> list[tuple[str, int]]:
@@ -32,16 +35,6 @@ def hands_actions(start: Position, moves: list[Move]) -> list[tuple[str, int]]:
         out.append(("place", m.to_square))
         out += [("lift", c) for c in m.captured]
     return out
-
-
-def random_game(variant: str, seed: int, plies: int) -> tuple[Position, list[Move]]:
-    rng = random.Random(seed)
-    g = Game(variant)
-    while g.outcome() is None and g.ply < plies:
-        ms = g.legal_moves()
-        caps = [m for m in ms if m.captured]
-        g.push(rng.choice(caps or ms))
-    return g.start, list(g.move_stack)
 
 
 _OPEN: list[Store] = []
@@ -136,6 +129,102 @@ def test_crash_safety_sigkill_at_random_points(tmp_path: Path) -> None:
     assert movetext(r.stdout) == movetext(expected)
 
 
+def journal_and_records(db: Path) -> tuple[list[tuple[int, bool]], list[str], list[str]]:
+    """After a power cut, straight from the database: the board events the journal holds, the
+    moves the records hold, and the moves a replay of that journal derives (window 0)."""
+    con = sqlite3.connect(db)
+    try:
+        events = [json.loads(e) for (e,) in con.execute("SELECT event FROM journal ORDER BY game_id, seq")]
+        recorded = [p for (p,) in con.execute("SELECT pdn FROM moves ORDER BY game_id, ply")]
+    finally:
+        con.close()
+    with Store(db) as store:
+        row = store.games()[0]
+        _header, log, _problem = load_log(store, row)
+        session = GameSession(store, row, window=0.0)
+        for ev in log:
+            session._apply_raw(ev)
+            session.pipeline.feed(ev)
+        derived = [m[1] for m in session._move_rows()]
+    journal = [(e["square"], e["event"] == "place") for e in events if "square" in e]
+    return journal, recorded, derived
+
+
+def test_power_cut_inside_a_request_loses_no_acknowledged_event(tmp_path: Path) -> None:
+    """The server dies (SIGKILL at a chosen database write: tests/app/crashpoint.py) while a
+    request is being answered or a tick is being recorded. With a zero debounce window an event
+    is judged in the request that brings it, so a record and its event are written together:
+    the journal must come first. After every cut, read from the database: each acknowledged
+    event is in the journal (at most the one in flight beyond), and no record runs ahead of the
+    journal (the moves recorded are a prefix of what the journal replays to)."""
+    config = tmp_path / "board.toml"
+    config.write_text("[board]\ndebounce = 0\n")
+    start, moves = random_game("brazilian", 4, 16)
+    assert sum(1 for m in moves if m.captured) >= 2
+    actions = hands_actions(start, moves)
+    db = tmp_path / "cut.sqlite3"
+    rng = random.Random(19)
+    acked: list[tuple[int, bool]] = []
+    cuts = in_request = 0
+    i = 0
+    while i < len(actions):
+        kill_at, when = rng.randint(2, 7), rng.choice(["before", "after"])
+        env = {"DAMAS_TEST_KILL_AT": str(kill_at), "DAMAS_TEST_KILL_WHEN": when}
+        server = Server(db, "--config", str(config), "--white", "Ana", env=env, module="tests.app.crashpoint")
+        try:
+            with contextlib.suppress(RuntimeError):  # a cut during start-up (the resume writes too)
+                server.start("--resume")
+                while i < len(actions):
+                    op, sq = actions[i]
+                    try:
+                        server.post("/api/sim", {"op": op, "square": sq})
+                    except (urllib.error.URLError, ConnectionError):
+                        in_request += 1
+                        break
+                    acked.append((sq, op == "place"))
+                    i += 1
+            if server.proc is not None:
+                assert server.proc.wait(10) == -signal.SIGKILL, server.stop()
+        finally:
+            if server.proc is not None:  # dead already, or a failed check: nothing left running
+                server.kill()
+        cuts += 1
+        journal, recorded, derived = journal_and_records(db)
+        assert journal[: len(acked)] == acked, (when, kill_at)  # every acknowledged event is durable
+        assert len(journal) <= len(acked) + 1  # and nothing but the one in flight beyond them
+        if len(journal) == len(acked) + 1:  # written, not answered: it happened (the hands did it)
+            assert i < len(actions) and journal[-1] == (actions[i][1], actions[i][0] == "place")
+            acked.append(journal[-1])
+            i += 1
+        assert recorded == derived[: len(recorded)], (recorded, derived)  # no record ahead of its event
+    assert cuts >= 5 and in_request >= 3
+    server = Server(db, "--config", str(config)).start("--resume")
+    try:
+        state = server.wait_for(lambda s: len(s["moves"]) == len(moves))
+        got = server.get(f"/games/{state['game']}.pdn")
+    finally:
+        server.stop()
+    ((game,),) = (read_pdn(got),)
+    assert [m.move for m in game.moves] == moves
+    assert game.tags["White"] == "Ana"
+
+
+def test_server_helper_survives_a_taken_port(tmp_path: Path) -> None:
+    """free_port releases the port before damas play binds it: when another program takes it in
+    between, the helper starts the server again elsewhere instead of talking to the intruder."""
+    with socket.socket() as intruder:
+        intruder.bind(("127.0.0.1", 0))
+        intruder.listen()
+        server = Server(tmp_path / "g.sqlite3")
+        taken = server.port = int(intruder.getsockname()[1])
+        server.start()
+        try:
+            assert server.port != taken
+            assert server.get("/api/state")["game"] == 1
+        finally:
+            server.stop()
+
+
 @pytest.mark.parametrize("variant", ["brazilian", "international", "portuguese"])
 def test_export_import_round_trip(tmp_path: Path, variant: str) -> None:
     store = Store(tmp_path / "g.sqlite3")
@@ -222,13 +311,15 @@ def test_reports_in_portuguese(tmp_path: Path) -> None:
 def test_no_resume_starts_a_new_game(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     server = Server(db).start()
-    play_through(server, [("lift", 22), ("place", 18)])
-    server.wait_for(lambda s: len(s["moves"]) == 1)
-    server.kill()
-    server.start("--no-resume")
-    state = server.get("/api/state")
-    assert state["game"] == 2 and state["moves"] == []
-    server.stop()
+    try:
+        server.move(22, 18)
+        server.wait_for(lambda s: len(s["moves"]) == 1)
+        server.kill()
+        server.start("--no-resume")
+        state = server.get("/api/state")
+        assert state["game"] == 2 and state["moves"] == []
+    finally:
+        server.stop()
     with Store(db) as store:
         rows = store.games()
     assert [(r.id, r.finished, r.result) for r in rows] == [(2, False, "*"), (1, True, "*")]
@@ -252,8 +343,7 @@ def test_network_host_needs_the_token_for_actions(tmp_path: Path) -> None:
     server2 = Server(tmp_path / "g2.sqlite3", "--host", "0.0.0.0").start()
     try:
         assert server2.proc is not None and server2.proc.stdout is not None
-        server2.proc.stdout.readline()
-        line = server2.proc.stdout.readline()  # the token is printed at start-up
+        line = server2.proc.stdout.readline()  # the token is printed at start-up, after the address
         token = line.split("need the token ")[1].split()[0]
         assert server2.post("/api/sim", {"op": "lift", "square": 22}, token=token)["ok"]
         assert server2.post("/api/action", {"action": "resign", "side": "white"}, token=token)["ok"]
@@ -305,12 +395,11 @@ def test_port_already_in_use(tmp_path: Path) -> None:
 
 
 def test_replay_a_game_from_the_database(tmp_path: Path) -> None:
-    store = Store(tmp_path / "g.sqlite3")
-    s = GameSession.start(store, "portuguese", None, "casual", Position.start("portuguese").occupied(), {})
-    for t, sq, occ in [(1, 10, False), (2, 14, True), (3, 22, False), (4, 18, True)]:
-        s.feed(Transition(float(t), sq, occ))
-    s.feed(Action(9.0, "resign", Color.WHITE))
-    store.close()
+    with Store(tmp_path / "g.sqlite3") as store:
+        s = GameSession.start(store, "portuguese", None, "casual", Position.start("portuguese").occupied(), {})
+        for t, sq, occ in [(1, 10, False), (2, 14, True), (3, 22, False), (4, 18, True)]:
+            s.feed(Transition(float(t), sq, occ))
+        s.feed(Action(9.0, "resign", Color.WHITE))
     r = damas("replay", "--game", "1", "--db", str(tmp_path / "g.sqlite3"), "--json")
     assert r.returncode == 0, r.stderr
     assert '"move": "10-14"' in r.stdout and '"move": "22-18"' in r.stdout and '"resignation"' in r.stdout

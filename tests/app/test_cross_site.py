@@ -193,7 +193,6 @@ def test_the_token_mode_checks_origin_and_content_type(tmp_path: Path) -> None:
     server = Server(tmp_path / "g.sqlite3", "--host", "0.0.0.0").start()
     try:
         assert server.proc is not None and server.proc.stdout is not None
-        server.proc.stdout.readline()
         token = server.proc.stdout.readline().split("need the token ")[1].split()[0]
         host = f"raspberrypi.local:{server.port}"
         status, _ = request(server, "GET", "/api/state", headers={"Host": host})

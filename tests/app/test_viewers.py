@@ -142,7 +142,8 @@ def test_a_viewer_that_never_reads_holds_up_nothing(tmp_path: Path) -> None:
             time.sleep(0.08)
         state = server.wait_for(lambda s: len(s["moves"]) == 12)
         watcher.wait(lambda s: s["version"] == state["version"] and len(s["moves"]) == 12)
-        assert Store(db).journal_length(1) == 600 + len(actions)
+        with Store(db) as store:
+            assert store.journal_length(1) == 600 + len(actions)
         # the idle viewer has a state it does not take: it is cut once SEND_TIMEOUT has passed (reading
         # its socket before then would let the send finish, and nothing would be cut)
         time.sleep(SEND_TIMEOUT + 1)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import logging
-import random
 import time
 from collections.abc import Iterator
 
@@ -19,7 +18,8 @@ from firmware_bridge import link
 from firmware_bridge.bridge import PicoBoard
 from firmware_bridge.emulator import Emulator, Faults
 from referee import MoveMade, Pipeline, Referee
-from rules import Game, Move, Position
+from rules import Move, Position
+from tests.conftest import random_game, wait_until
 
 LAYOUT = Layout("brazilian")
 
@@ -33,14 +33,6 @@ def start_cells(variant: str = "brazilian") -> set[tuple[int, int]]:
 def emulator() -> Iterator[Emulator]:
     with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
         yield emu
-
-
-def wait_until(predicate: object, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.01)
 
 
 def test_hands_to_board_events_through_a_pty(emulator: Emulator) -> None:
@@ -89,18 +81,9 @@ def play_on(emulator: Emulator, io: BoardIO, start: Position, moves: list[Move],
     return made
 
 
-def random_game(seed: int, plies: int) -> list[Move]:
-    rng = random.Random(seed)
-    g = Game("brazilian")
-    while g.outcome() is None and g.ply < plies:
-        ms = g.legal_moves()
-        g.push(rng.choice([m for m in ms if m.captured] or ms))
-    return list(g.move_stack)
-
-
 def test_a_game_through_a_faulty_link_is_recorded_correctly() -> None:
     faults = Faults(seed=3, flip=0.002, drop=0.002, duplicate=0.002, truncate=0.03, garbage=0.05)
-    moves = random_game(8, 16)
+    _start, moves = random_game("brazilian", 8, 16)
     assert sum(1 for m in moves if m.captured) >= 2
     with Emulator(8, faults=faults, heartbeat_ms=150, cells=start_cells()) as emu:
         board = PicoBoard(emu.port, 8)
@@ -179,3 +162,37 @@ def test_damas_play_on_the_emulated_pico(tmp_path: object) -> None:
             wait_until(lambda: len(emu.leds()) == 2)
         finally:
             server.stop()
+
+
+def test_an_error_frame_from_the_firmware_reaches_the_host() -> None:
+    """The firmware answers a frame it cannot use with an ERROR frame (code and text): the host
+    keeps it as ``last_error`` (what the link's status shows), and the link stays up."""
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        board = PicoBoard(emu.port, 8)
+        with BoardIO(LAYOUT, board, board) as io:
+            io.start()
+            wait_until(lambda: io.link == "up", 5, "the link")
+            assert board.last_error is None
+            assert board._send(link.LEDS, b"\x05\x00")  # a LEDS frame whose payload is cut short
+            wait_until(lambda: board.last_error is not None, 5, "the error frame")
+            assert board.last_error is not None
+            code, text = board.last_error
+            assert code == 1 and text.startswith("bad leds"), board.last_error
+            assert io.link == "up" and len(io.occupied()[0]) == 24
+
+
+def test_a_silent_firmware_takes_the_link_down_and_a_reset_brings_it_back() -> None:
+    """The host's watchdog: a verified board that stops talking (here its firmware stopped for
+    the REPL, as a hung Pico would) is poked with a HELLO, then given up after ``silence``; the
+    link goes down (nothing is judged meanwhile) and comes back up when the firmware restarts."""
+    with Emulator(8, heartbeat_ms=100, cells=start_cells()) as emu:
+        board = PicoBoard(emu.port, 8, silence=0.4, hello_every=0.1, backoff=(0.05, 0.1))
+        with BoardIO(LAYOUT, board, board) as io:
+            io.start()
+            wait_until(lambda: io.link == "up", 5, "the link")
+            assert board._send(link.REPL)  # the firmware gives the line back to the REPL: silence
+            wait_until(lambda: io.link == "down", 5, "the watchdog to take the link down")
+            emu.lift(LAYOUT.cell_of(22))  # the hands go on while the board is silent
+            emu.reset()  # the Pico restarts: its firmware says HELLO again
+            wait_until(lambda: io.link == "up", 10, "the link to come back")
+            assert 22 not in io.occupied()[0] and len(io.occupied()[0]) == 23

@@ -11,8 +11,7 @@ import pytest
 
 from firmware_bridge import link
 from firmware_bridge.emulator import FIRMWARE_DIR, _Matrix, fake_modules, load_firmware
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import ROOT
 
 
 class Stream:

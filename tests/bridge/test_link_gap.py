@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 import tty
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,21 +27,13 @@ from referee.core import RECONSTRUCTED_COMMENT
 from rules import Position
 from rules.pdn import read_pdn
 from tests.app.server import Server
+from tests.conftest import ROOT, random_game, wait_until
 
 LAYOUT = Layout("brazilian")
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def start_cells() -> set[tuple[int, int]]:
     return {LAYOUT.cell_of(sq) for sq in Position.start("brazilian").occupied()}
-
-
-def wait_until(predicate: Callable[[], object], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.01)
 
 
 class ForeignPty:
@@ -360,9 +352,7 @@ def test_an_ambiguous_gap_is_not_recorded_and_says_what_to_restore(played: tuple
 def test_a_noisy_line_records_the_whole_game_or_asks_for_a_restore(tmp_path: Path) -> None:
     """``--faults 0.01``: whatever the line loses, the record never holds a wrong or merged
     move; when the board cannot be read back, the players restore and go on."""
-    from tests.bridge.test_emulator import random_game
-
-    moves = random_game(8, 40)
+    _start, moves = random_game("brazilian", 8, 40)
     truth = [Position.start("brazilian")]
     texts = []
     for m in moves:
@@ -559,3 +549,53 @@ def test_frame_numbers_reveal_lost_frames(tmp_path: Path) -> None:
         io.close()
         os.close(master)
         os.close(slave)
+
+
+def journal_events(db: Path) -> list[dict[str, Any]]:
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    try:
+        return [json.loads(e) for (e,) in con.execute("SELECT event FROM journal ORDER BY game_id, seq")]
+    finally:
+        con.close()
+
+
+def test_resume_on_a_real_board_compares_it_with_the_journal(tmp_path: Path) -> None:
+    """damas play --resume on the (emulated) Pico: a board that still holds what the journal
+    says adds nothing to the journal; one no sequence of moves explains (a piece gone from the
+    back rank) is journalled as the link coming back with that board, no move is made up, and
+    the page says what to restore; putting the piece back is enough to go on."""
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        cfg = tmp_path / "pico.toml"
+        cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
+        db = tmp_path / "g.sqlite3"
+        server = Server(db, "--config", str(cfg)).start()
+        try:
+            pos = hands(emu, Position.start("brazilian"), "c3-d4")
+            server.wait_for(lambda s: len(s["moves"]) == 1)
+        finally:
+            server.stop()
+        before = journal_events(db)
+        server.start("--resume")
+        try:
+            state = server.wait_for(lambda s: s["link"]["state"] == "up")
+            assert pdns(state) == ["c3-d4"] and state["active"] is None
+        finally:
+            server.stop()
+        assert journal_events(db) == before  # the same board: nothing to reconcile
+        emu.lift(LAYOUT.cell_of(1))  # black's b8 man is gone while the program was away
+        server.start("--resume")
+        try:
+            state = server.wait_for(lambda s: s["active"] is not None)
+            assert pdns(state) == ["c3-d4"] and 1 not in state["occupied"]
+            assert "1" in state["leds"]  # the square to restore is lit
+            emu.place(LAYOUT.cell_of(1))
+            state = server.wait_for(lambda s: s["active"] is None)
+            hands(emu, pos, "f6-e5")
+            state = server.wait_for(lambda s: len(s["moves"]) == 2)
+            assert pdns(state) == ["c3-d4", "f6-e5"]
+        finally:
+            server.stop()
+        ups = [e for e in journal_events(db)[len(before) :] if e.get("link") == "up"]
+        assert len(ups) == 1 and 1 not in ups[0]["board"] and len(ups[0]["board"]) == 23

@@ -16,9 +16,9 @@ from aiohttp.test_utils import TestClient
 from board_hal.config import ConfigError, load_config, parse_config
 from damas.play import PlayApp
 from rules.pdn import read_pdn
+from tests.conftest import ROOT
 from tests.fuzz.app import post, with_client
 
-ROOT = Path(__file__).resolve().parents[2]
 GOOD_LOG = '{"format": 1, "variant": "brazilian"}\n{"t": 0.0, "square": 22, "event": "lift"}\n'
 
 

@@ -20,8 +20,8 @@ from board_hal.leds import DEFAULT_LOOKS, Pattern, Role, lit, looks_from_config,
 from board_hal.mockpins import MatrixMock, ShiftRegisterMock
 from board_hal.selftest import Prompt, SelfTest
 from board_hal.simulated import SimulatedBoard
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PINS_8 = ([2, 3, 4, 5, 6, 7, 8, 9], [10, 11, 12, 13, 14, 15, 16, 17])
 PINS_10 = ([2, 3, 4, 5, 6, 7, 8, 9, 10, 11], [12, 13, 14, 15, 16, 17, 18, 19, 20, 21])
 

@@ -15,7 +15,7 @@ from referee import MoveMade, Pipeline, Referee, Report, ReportKind, Role, Takeb
 from referee.core import MAX_EVENTS
 from rules import Game, Move, Position
 from rules.pdn import load_pdn
-from tests.conftest import shared_path
+from tests.conftest import random_game, shared_path
 from tests.referee.hands import Hands, Style, game_log
 
 SEEDS = (0, 1, 2)
@@ -159,20 +159,11 @@ def test_removals_in_jump_order_in_tournament_mode_give_no_report(order: str) ->
         assert not [v for v in verdicts if isinstance(v, Report)], name
 
 
-def random_game(variant: str, rng: random.Random, plies: int) -> tuple[Position, list[Move]]:
-    game = Game(variant)
-    while game.outcome() is None and game.ply < plies:
-        moves = game.legal_moves()
-        caps = [m for m in moves if m.captured]
-        game.push(rng.choice(caps if caps and rng.random() < 0.7 else moves))
-    return game.start, list(game.move_stack)
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["brazilian", "international", "portuguese"]), st.integers(0, 10**9))
 def test_random_games_reconstruct(variant: str, seed: int) -> None:
     rng = random.Random(seed)
-    start, moves = random_game(variant, rng, 200)
+    start, moves = random_game(variant, rng, 200, capture_bias=0.7)
     events, _routes = game_log(start, moves, seed)
     _ref, verdicts = replay(start, events)
     made = [v.move for v in verdicts if isinstance(v, MoveMade)]
@@ -296,7 +287,7 @@ def play_leaving_a_captured_piece(pos: Position, move: Move, reply: Move, hands:
 @pytest.mark.parametrize("seed", range(4))
 def test_injected_faults_are_reported_never_recorded(variant: str, seed: int) -> None:
     rng = random.Random(seed)
-    start, moves = random_game(variant, rng, 60)
+    start, moves = random_game(variant, rng, 60, capture_bias=0.7)
     hands = Hands(seed, Style(adjust=0.0))
     pos = start
     staged: list[Staged] = []

@@ -11,7 +11,6 @@ import random
 import re
 import shutil
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -255,10 +254,7 @@ def test_play_restores_a_lost_wal_by_itself(tmp_path: Path) -> None:
     server = Server(db).start()
     try:
         for a, b in GAME3[:3]:
-            server.sim("lift", a)
-            time.sleep(0.08)
-            server.sim("place", b)
-            time.sleep(0.08)
+            server.move(a, b)
         server.wait_for(lambda s: len(s["moves"]) == 3)
         crash = tmp_path / "crash"
         crash.mkdir()
