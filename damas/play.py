@@ -112,14 +112,14 @@ class PlayApp:
             self._mark(view)
 
     # -- when the records cannot be written ---------------------------------------------------
-    def _feed_pending(self) -> bool:
+    def _feed_pending(self) -> None:
         """Journal and process the board's events in order. An event that cannot be journaled
         is not processed: it stays queued (with everything after it), the board is paused and
-        says why, and the next attempts retry it first. True when something changed."""
+        says why, and the next attempts retry it first (what this changes, the loop sees by
+        comparing what is shown)."""
         if self.write_error is not None and self.clock() < self._retry_at:
-            return False
+            return
         was = self.write_error
-        fed = False
         try:
             if not self.session.write_records():
                 raise StoreError(self.session.record_error or "cannot write")
@@ -128,7 +128,6 @@ class PlayApp:
             while self.pending:
                 self.session.feed(self.pending[0])
                 self.pending.popleft()
-                fed = True
         except StoreError as exc:
             self.write_error = str(exc)
             self._retry_at = self.clock() + RETRY
@@ -139,7 +138,6 @@ class PlayApp:
                 log.error("cannot write the records (%s): the board is paused", self.write_error)
             else:
                 log.info("the records can be written again: play goes on")
-        return fed or self.write_error != was
 
     def _refuse_while_paused(self) -> None:
         if self.write_error is not None or self.pending:

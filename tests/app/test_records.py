@@ -41,10 +41,6 @@ def snapshot(db: Path) -> list[tuple[object, ...]]:
     return [*games, *journal]
 
 
-def move(server: Server, a: int, b: int) -> None:
-    server.move(a, b)
-
-
 def touch(server: Server, a: int, b: int) -> None:
     """A move tried after the game ended: nothing lights up to wait on, so the hands take
     their time (more than the debounce window) and the test then looks that nothing happened."""
@@ -59,7 +55,7 @@ def test_a_second_play_touches_nothing(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     first = Server(db).start()
     try:
-        move(first, 22, 18)
+        first.move(22, 18)
         first.wait_for(lambda s: len(s["moves"]) == 1)
         before = snapshot(db)
         # the same port: refused before the records are opened (it used to close game 1 and start game 2)
@@ -73,7 +69,7 @@ def test_a_second_play_touches_nothing(tmp_path: Path) -> None:
         one_line_error(r, str(db), "in use by another damas")
         assert snapshot(db) == before
         # the first server goes on as if nothing happened
-        move(first, 9, 13)
+        first.move(9, 13)
         state = first.wait_for(lambda s: len(s["moves"]) == 2)
         assert state["game"] == 1
     finally:
@@ -90,7 +86,7 @@ def test_an_entered_result_ends_the_game_in_play(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     server = Server(db, "--white", "Ana").start()
     try:
-        move(server, 22, 18)
+        server.move(22, 18)
         server.wait_for(lambda s: len(s["moves"]) == 1)
         server.post("/api/games/1/tags", {"tags": {"Black": "Rui"}, "result": "1/2-1/2"})
         state = server.get("/api/state")
@@ -127,7 +123,7 @@ def test_a_result_star_leaves_the_game_going_and_corrections_stay_possible(tmp_p
     server = Server(tmp_path / "g.sqlite3", "--variant", "international").start()
     try:
         server.post("/api/games/1/tags", {"tags": {}, "result": "*"})
-        move(server, 32, 28)
+        server.move(32, 28)
         server.wait_for(lambda s: len(s["moves"]) == 1 and s["result"] == "*")
         server.post("/api/action", {"action": "resign", "side": "white"})
         assert server.get("/api/state")["result"] == "0-2"
@@ -157,7 +153,7 @@ def test_games_says_what_happened(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     server = Server(db).start()
     try:
-        move(server, 22, 18)
+        server.move(22, 18)
         server.wait_for(lambda s: len(s["moves"]) == 1)
         server.kill()
         server.start("--no-resume")  # game 1: interrupted by a restart
