@@ -22,7 +22,7 @@ from damas.viewers import Viewers
 from referee import Action
 from referee.core import MODES
 from rules import Color, DraughtsError, Position, find_variant, parse_result
-from rules.errors import PdnTagError
+from rules.errors import PdnTagError, shown
 from rules.pdn import check_tag, write_pdn
 
 log = logging.getLogger(__name__)
@@ -206,7 +206,7 @@ class PlayApp:
         if sim is None:
             raise ValueError("there is no simulated board: the pieces are real")
         if op not in ("lift", "place"):
-            raise ValueError(f"unknown op {_shown(op)} (lift or place)")
+            raise ValueError(f"unknown op {shown(op)} (lift or place)")
         occupied = op == "place"
         if cell is not None:
             try:
@@ -217,7 +217,7 @@ class PlayApp:
             (sim.place_cell if occupied else sim.lift_cell)(rc, self.clock())
         else:
             if not isinstance(square, int) or isinstance(square, bool) or not 1 <= square <= sim.layout.geometry.count:
-                raise ValueError(f"no square {_shown(square)}")
+                raise ValueError(f"no square {shown(square)}")
             (sim.place if occupied else sim.lift)(square, self.clock())
         self.pump()  # journalled before the answer: an acknowledged event is durable
         if self.pending:
@@ -247,7 +247,7 @@ class PlayApp:
         elif name == "result":
             self._enter(Action(now, "result", result=self._result(data.get("result"))))
         else:
-            raise ValueError(f"unknown action {_shown(name)}")
+            raise ValueError(f"unknown action {shown(name)}")
         self._mark()
 
     def _enter(self, action: Action) -> None:
@@ -407,23 +407,18 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*")
 MAX_TAGS = 64  # tags in one request
 
 
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _text_or_none(data: dict[str, Any], key: str) -> str | None:
     value = data.get(key)
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise ValueError(f"{key} must be text, not {_shown(value)}")
+        raise ValueError(f"{key} must be text, not {shown(value)}")
     return value
 
 
 def _check_result(result: Any) -> str:
     if not isinstance(result, str) or result.strip() not in RESULTS:
-        raise ValueError(f"invalid result {_shown(result)} (one of {', '.join(RESULTS)})")
+        raise ValueError(f"invalid result {shown(result)} (one of {', '.join(RESULTS)})")
     return result.strip()
 
 

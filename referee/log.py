@@ -40,14 +40,10 @@ from typing import Any
 from board_hal.debounce import Transition
 from referee.core import ACTIONS, LINK_STATES, MODES, Action, Link
 from rules import Color, DraughtsError, Geometry, Position, find_variant, geometry_for, parse_result
+from rules.errors import shown
 
 LOG_FORMAT = 1
 MAX_LINE = 64 * 1024  # characters of one line of a log
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _float(value: int | float) -> float:
@@ -151,9 +147,9 @@ def parse_log(
             continue
         t = obj["t"]
         if not isinstance(t, (int, float)) or isinstance(t, bool):
-            raise LogError(n, f"time must be a number, not {_short(t)}", source)
+            raise LogError(n, f"time must be a number, not {shown(t)}", source)
         if not math.isfinite(_float(t)):
-            raise LogError(n, f"time must be a finite number, not {_short(t)}", source)
+            raise LogError(n, f"time must be a finite number, not {shown(t)}", source)
         t = float(t)
         if t < last_t:
             raise LogError(n, f"time goes backwards: {t} after {last_t}", source)
@@ -170,11 +166,11 @@ def parse_log(
             continue
         ev = obj.get("event")
         if ev not in ("lift", "place"):
-            raise LogError(n, f"unknown event {_short(ev)} (lift or place)", source)
+            raise LogError(n, f"unknown event {shown(ev)} (lift or place)", source)
         if "square" in obj:
             sq = obj["square"]
             if not isinstance(sq, int) or isinstance(sq, bool) or not 1 <= sq <= squares.count:
-                raise LogError(n, f"square out of range: {_short(sq)} (1-{squares.count})", source)
+                raise LogError(n, f"square out of range: {shown(sq)} (1-{squares.count})", source)
             events.append(Transition(float(t), sq, ev == "place"))
         elif "cell" in obj:
             name = _cell(squares, obj["cell"], n, source, "give its number as 'square'")
@@ -196,7 +192,7 @@ def _geometry(name: str | None, n: int, source: str) -> Geometry:
 def _check_board(board: list[int], count: int, n: int, source: str) -> None:
     bad = [sq for sq in board if not 1 <= sq <= count]
     if bad:
-        raise LogError(n, f"'board' holds squares that are not on the board: {_short(bad)} (1-{count})", source)
+        raise LogError(n, f"'board' holds squares that are not on the board: {shown(bad)} (1-{count})", source)
     if len(set(board)) != len(board):
         raise LogError(n, "'board' lists a square twice", source)
 
@@ -205,23 +201,23 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
     h = LogHeader()
     fmt = obj.get("format", LOG_FORMAT)
     if fmt != LOG_FORMAT or isinstance(fmt, bool):
-        raise LogError(n, f"unsupported log format {_short(fmt)} (this is format {LOG_FORMAT})", source)
+        raise LogError(n, f"unsupported log format {shown(fmt)} (this is format {LOG_FORMAT})", source)
     variant = obj.get("variant")
     if variant is not None:
         if not isinstance(variant, str):
-            raise LogError(n, f"'variant' must be a name, not {_short(variant)}", source)
+            raise LogError(n, f"'variant' must be a name, not {shown(variant)}", source)
         try:
             h.variant = find_variant(variant).name
         except DraughtsError as exc:
             raise LogError(n, str(exc), source) from None
     mode = obj.get("mode")
     if mode is not None and (not isinstance(mode, str) or mode not in MODES):
-        raise LogError(n, f"unknown mode {_short(mode)} (casual or tournament)", source)
+        raise LogError(n, f"unknown mode {shown(mode)} (casual or tournament)", source)
     h.mode = mode
     fen = obj.get("fen")
     if fen is not None:
         if not isinstance(fen, str):
-            raise LogError(n, f"'fen' must be text, not {_short(fen)}", source)
+            raise LogError(n, f"'fen' must be text, not {shown(fen)}", source)
         try:
             Position.from_fen(fen, h.variant or "brazilian")
         except DraughtsError as exc:
@@ -230,7 +226,7 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
     board = obj.get("board")
     if board is not None:
         if not isinstance(board, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in board):
-            raise LogError(n, f"'board' must be a list of square numbers, not {_short(board)}", source)
+            raise LogError(n, f"'board' must be a list of square numbers, not {shown(board)}", source)
         h.board = list(board)
     h.extra = {k: v for k, v in obj.items() if k not in ("format", "variant", "fen", "mode", "board")}
     return h
@@ -239,12 +235,12 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
 def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
     name = obj["action"]
     if not isinstance(name, str) or name not in ACTIONS:
-        raise LogError(n, f"unknown action {_short(name)} ({', '.join(ACTIONS)})", source)
+        raise LogError(n, f"unknown action {shown(name)} ({', '.join(ACTIONS)})", source)
     side = None
     if name == "resign":
         raw = obj.get("side")
         if raw not in ("white", "black"):
-            raise LogError(n, f"resign needs 'side': 'white' or 'black', not {_short(raw)}", source)
+            raise LogError(n, f"resign needs 'side': 'white' or 'black', not {shown(raw)}", source)
         side = Color(raw)
     result = None
     if name == "result":
@@ -254,7 +250,7 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
                 raise ValueError(result)
             parse_result(result)
         except ValueError:
-            raise LogError(n, f"invalid result {_short(result)}", source) from None
+            raise LogError(n, f"invalid result {shown(result)}", source) from None
     return Action(t, name, side, result)
 
 
@@ -263,9 +259,9 @@ def _cell(geo: Geometry, cell: Any, n: int, source: str, hint: str) -> str:
     try:
         f, r = geo.parse_cell(str(cell))
     except DraughtsError:
-        raise LogError(n, f"no cell {_short(cell)} on a {geo.size}x{geo.size} board", source) from None
+        raise LogError(n, f"no cell {shown(cell)} on a {geo.size}x{geo.size} board", source) from None
     if geo.is_playable_cell(f, r):
-        raise LogError(n, f"cell {_short(cell)} is a playing square: {hint}", source)
+        raise LogError(n, f"cell {shown(cell)} is a playing square: {hint}", source)
     return geo.cell_name(f, r)
 
 

@@ -8,6 +8,19 @@ Messages are lowercase and quote the bad input with ``!r``.
 from __future__ import annotations
 
 
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: bad input quoted in a one-line message,
+    however big it came in."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown_text(text: str) -> str:
+    """A piece of text quoted whole when short, else its first 37 characters (quoted, with
+    "..."), for messages about notation."""
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+
+
 class DraughtsError(Exception):
     """Root of every error raised by :mod:`rules`."""
 

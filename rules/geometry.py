@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from rules.errors import InvalidSquareError
+from rules.errors import InvalidSquareError, shown_text
 from rules.variants import Color, Variant
 
 Square = int
@@ -134,14 +134,14 @@ class Geometry:
             n = int(t)
             if 1 <= n <= self.count:
                 return n
-            raise InvalidSquareError(f"no square {_short(text)} on a {self.size}x{self.size} board")
+            raise InvalidSquareError(f"no square {shown_text(text)} on a {self.size}x{self.size} board")
         if t in self._square_of_name:
             return self._square_of_name[t]
         if len(t) >= 2 and t[0] in FILES and _is_number(t[1:]):
             f, r = FILES.index(t[0]), int(t[1:]) - 1
             if 0 <= f < self.size and 0 <= r < self.size:
-                raise InvalidSquareError(f"{_short(text)} is not a playing square")
-        raise InvalidSquareError(f"no square {_short(text)} on a {self.size}x{self.size} board")
+                raise InvalidSquareError(f"{shown_text(text)} is not a playing square")
+        raise InvalidSquareError(f"no square {shown_text(text)} on a {self.size}x{self.size} board")
 
     def cell_name(self, file: int, rank: int) -> str:
         return f"{FILES[file]}{rank + 1}"
@@ -153,11 +153,7 @@ class Geometry:
             f, r = FILES.index(t[0]), int(t[1:]) - 1
             if 0 <= f < self.size and 0 <= r < self.size:
                 return f, r
-        raise InvalidSquareError(f"no cell {_short(text)} on a {self.size}x{self.size} board")
-
-
-def _short(text: str) -> str:
-    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+        raise InvalidSquareError(f"no cell {shown_text(text)} on a {self.size}x{self.size} board")
 
 
 def _is_number(text: str) -> bool:

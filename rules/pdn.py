@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from rules.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, PdnSyntaxError, PdnTagError
+from rules.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, PdnSyntaxError, PdnTagError, shown
 from rules.game import Game, parse_result
 from rules.move import Move
 from rules.position import Position
@@ -479,20 +479,15 @@ def check_tag(key: object, value: object, *, strict: bool = False) -> None:
     are written as spaces (``strict``: refused, as the HTTP API does)."""
     if not isinstance(key, str) or not TAG_NAME_RE.fullmatch(key):
         raise PdnTagError(
-            f"bad tag name {_short(key)}: a tag name starts with a capital letter A-Z and holds only "
+            f"bad tag name {shown(key)}: a tag name starts with a capital letter A-Z and holds only "
             "letters A-Z a-z, digits and _ + # = : - (at most 64)"
         )
     if not isinstance(value, str):
-        raise PdnTagError(f"tag {key}: the value must be text, not {_short(value)}")
+        raise PdnTagError(f"tag {key}: the value must be text, not {shown(value)}")
     if len(value) > MAX_TAG_VALUE:
         raise PdnTagError(f"tag {key}: the value is longer than {MAX_TAG_VALUE // 1024} KiB ({len(value):,} chars)")
     if strict and _CONTROL_RE.search(value):
-        raise PdnTagError(f"tag {key}: the value holds a control character (a line break or a tab): {_short(value)}")
-
-
-def _short(obj: object) -> str:
-    text = repr(obj)
-    return text if len(text) <= 60 else text[:57] + "..."
+        raise PdnTagError(f"tag {key}: the value holds a control character (a line break or a tab): {shown(value)}")
 
 
 def _escape(value: str) -> str:

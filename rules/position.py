@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from rules.engine import Engine, RawMove, engine_for
-from rules.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidSquareError
+from rules.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidSquareError, shown_text
 from rules.geometry import Geometry, Square
 from rules.move import Move
 from rules.variants import Color, Variant, find_variant
@@ -348,7 +348,7 @@ class Position:
             raise InvalidFenError(f"invalid fen: {shown!r} (empty)")
         side = parts[0].upper()
         if side not in ("W", "B"):
-            raise InvalidFenError(f"invalid fen: {shown!r} (side to move must be W or B, not {_short(parts[0])})")
+            raise InvalidFenError(f"invalid fen: {shown!r} (side to move must be W or B, not {shown_text(parts[0])})")
         turn = Color.WHITE if side == "W" else Color.BLACK
         masks = {"W": [0, 0], "B": [0, 0]}
         seen_colors: set[str] = set()
@@ -359,7 +359,7 @@ class Position:
             if color in ("H", "F") and _ASCII_NUMBER.fullmatch(part[1:].strip()):
                 continue  # lidraughts move counters
             if color not in ("W", "B"):
-                raise InvalidFenError(f"invalid fen: {shown!r} (unexpected field {_short(part)})")
+                raise InvalidFenError(f"invalid fen: {shown!r} (unexpected field {shown_text(part)})")
             if color in seen_colors:
                 raise InvalidFenError(f"invalid fen: {shown!r} (two {color} fields)")
             seen_colors.add(color)
@@ -377,7 +377,7 @@ class Position:
                     if "-" in item:
                         a, b = (geo.parse_square(x) for x in item.split("-", 1))
                         if a > b:
-                            raise InvalidFenError(f"invalid fen: {shown!r} (backward range {_short(item)})")
+                            raise InvalidFenError(f"invalid fen: {shown!r} (backward range {shown_text(item)})")
                         squares: Iterable[int] = range(a, b + 1)
                     else:
                         squares = (geo.parse_square(item),)
@@ -444,10 +444,6 @@ class Position:
             rows.append(f"{r + 1:>2} " + " ".join(cells))
         rows.append("   " + " ".join("abcdefghij"[: geo.size]))
         return "\n".join(rows)
-
-
-def _short(text: str) -> str:
-    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
 
 
 def _is_subsequence(needle: list[int], hay: list[int]) -> bool:

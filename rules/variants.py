@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from rules.errors import UnknownVariantError
+from rules.errors import UnknownVariantError, shown
 
 
 class Color(enum.Enum):
@@ -204,8 +204,7 @@ def find_variant(name: str | Variant) -> Variant:
         if key in variant.aliases:
             return variant
     known = ", ".join(sorted(VARIANTS))
-    shown = repr(name) if len(repr(name)) <= 60 else repr(name)[:57] + "..."  # one short line, whatever came in
-    raise UnknownVariantError(f"unknown variant: {shown} (known: {known})")
+    raise UnknownVariantError(f"unknown variant: {shown(name)} (known: {known})")  # one short line, whatever came in
 
 
 def variant_for_gametype(gametype: str) -> Variant | None:
