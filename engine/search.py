@@ -29,6 +29,8 @@ MATE_BOUND = MATE - 1_000
 INF = 1_000_000
 MAX_PLY = 120
 _CHECK_EVERY = 63  # nodes between looks at the clock and the stop event (a mask)
+#: plies from the kings-only limit within which the count is part of the table's key
+_COUNT_HORIZON = 48
 
 
 class _Stop(Exception):
@@ -53,12 +55,15 @@ class Limits:
     nodes: int | None = None
 
     def budget(self) -> tuple[float, float] | None:
-        """(soft, hard) seconds: no new iteration after ``soft``, stop at ``hard``."""
+        """(soft, hard) seconds: no new iteration after ``soft``, stop at ``hard``.
+
+        A move time is used in full (``soft == hard``): the time is the move's anyway, and an
+        iteration cut short still counts (the root moves it finished)."""
         if self.infinite:
             return None
         if self.move_time is not None:
             hard = max(0.005, min(self.move_time - 0.02, self.move_time * 0.97))
-            return (hard * 0.6, hard)
+            return (hard, hard)
         if self.time is not None:
             avail = max(0.0, self.time) + max(0.0, self.inc)
             togo = max(1, self.moves) if self.moves else 30
@@ -133,6 +138,7 @@ class Engine:
         )
         self.z_side = zr.getrandbits(64)
         self.z_count = tuple(zr.getrandbits(64) for _ in range(256))
+        self.z_quiet = tuple(zr.getrandbits(64) for _ in range(256))
         v = self.variant
         self.rep_limit = v.repetition_count
         self.kings_only_limit = 2 * v.kings_only_moves
@@ -500,6 +506,20 @@ class Engine:
                         return True
         return False
 
+    def _tt_key(self, key: int, quiet: int, ending: tuple[int, int] | None) -> int:
+        """The table's key: the position, plus the draw-rule counts where they can matter.
+
+        The small-ending count is always part of it (its limits are short). The kings-only
+        count is part of it once the limit is within reach of a search (``_COUNT_HORIZON``
+        plies): further away, no tree reaches the limit and the count does not change a score,
+        so the king manoeuvres that transpose still share their entries."""
+        if ending is not None:
+            key ^= self.z_count[min(ending[1], 255)]
+        limit = self.game_kings_only
+        if limit and quiet and limit - quiet <= _COUNT_HORIZON:
+            key ^= self.z_quiet[min(quiet, 255)]
+        return key
+
     def _negamax(
         self,
         depth: int,
@@ -520,28 +540,19 @@ class Engine:
             self._check()
         pv_table = self.pv_table
         pv_table[ply] = []
-        moves = self.rules.moves(om, ok, xm, xk, side)
-        if not moves:
-            return -MATE + ply
+        rules = self.rules
         if self._is_draw(key, quiet, ending):
-            return 0
-        capture = moves[0][4] is not None
-        if depth <= 0 and not capture:
-            return self.evaluator.evaluate(om, ok, xm, xk, side)
+            # no legal move loses before any draw rule counts (as rules.Game decides)
+            return 0 if rules.moves(om, ok, xm, xk, side) else -MATE + ply
         if ply >= MAX_PLY:
             return self.evaluator.evaluate(om, ok, xm, xk, side)
-        if depth < 0:
-            depth = 0
-        # forced moves (one legal move) cost no depth
-        if len(moves) == 1 and ply < 2 * MAX_PLY // 3:
-            depth += 1
-        tkey = key
-        if ending is not None:
-            tkey ^= self.z_count[min(ending[1], 255)]
+        tkey = self._tt_key(key, quiet, ending)
         tt = self.tt
         hit = tt.probe(tkey)
         tt_move = NO_MOVE
         if hit is not None:
+            # a stored position had legal moves (a lost one is never stored), so the probe may
+            # come before the move generation
             tscore, tdepth, tflag, tt_move = hit
             if tscore >= MATE_BOUND:
                 tscore -= ply
@@ -553,6 +564,23 @@ class Engine:
                 and (tflag == EXACT or (tflag == LOWER and tscore >= beta) or (tflag == UPPER and tscore <= alpha))
             ):
                 return tscore
+        if depth <= 0:
+            # the horizon: a quiet position is evaluated without generating its plain moves
+            moves = rules.captures(om, ok, xm, xk, side)
+            if not moves:
+                if not rules.count_quiet(om, ok, xm, xk, side):
+                    return -MATE + ply
+                return self.evaluator.evaluate(om, ok, xm, xk, side)
+            capture = True
+            depth = 0
+        else:
+            moves = rules.moves(om, ok, xm, xk, side)
+            if not moves:
+                return -MATE + ply
+            capture = moves[0][4] is not None
+        # forced moves (one legal move) cost no depth
+        if len(moves) == 1 and ply < 2 * MAX_PLY // 3:
+            depth += 1
         n = len(moves)
         if n > 1:
             hist = self.history
