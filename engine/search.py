@@ -23,12 +23,15 @@ from engine.levels import Level, level_settings
 from engine.tt import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable
 from rules import Color, EndingRule, Game, Move, Position, Variant, find_variant, geometry_for
 from rules.engine import RawMove, engine_for
+from rules.geometry import DOWN, UP
 
 MATE = 100_000
 MATE_BOUND = MATE - 1_000
 INF = 1_000_000
 MAX_PLY = 120
 _CHECK_EVERY = 63  # nodes between looks at the clock and the stop event (a mask)
+#: no threat extension at the horizon beyond this ply
+_THREAT_PLIES = 48
 #: plies from the kings-only limit within which the count is part of the table's key
 _COUNT_HORIZON = 48
 
@@ -139,6 +142,9 @@ class Engine:
         self.z_side = zr.getrandbits(64)
         self.z_count = tuple(zr.getrandbits(64) for _ in range(256))
         self.z_quiet = tuple(zr.getrandbits(64) for _ in range(256))
+        offs = self.geo.offsets
+        cap_dirs = ((0, 1, 2, 3), (0, 1, 2, 3)) if self.variant.men_capture_backward else (UP, DOWN)
+        self._man_cap_offsets = tuple(tuple(offs[d] for d in dirs) for dirs in cap_dirs)
         v = self.variant
         self.rep_limit = v.repetition_count
         self.kings_only_limit = 2 * v.kings_only_moves
@@ -506,6 +512,33 @@ class Engine:
                         return True
         return False
 
+    def _threatened(self, om: int, ok: int, xm: int, xk: int, side: int) -> bool:
+        """Whether the opponent would have a capture if it were his move."""
+        own = om | ok
+        empty = self.geo.mask & ~(own | xm | xk)
+        if xm:
+            for off in self._man_cap_offsets[1 - side]:
+                if off > 0:
+                    if xm & (own >> off) & (empty >> (off + off)):
+                        return True
+                elif xm & (own << -off) & (empty << -(off + off)):
+                    return True
+        if xk:
+            rays = self.geo.rays
+            flying = self.variant.flying_kings
+            k = xk
+            while k:
+                low = k & -k
+                k ^= low
+                for ray in rays[low.bit_length() - 1]:
+                    n = len(ray)
+                    j = 0
+                    while j < n and (empty >> ray[j]) & 1 and flying:
+                        j += 1
+                    if j + 1 < n and (own >> ray[j]) & 1 and (empty >> ray[j + 1]) & 1:
+                        return True
+        return False
+
     def _tt_key(self, key: int, quiet: int, ending: tuple[int, int] | None) -> int:
         """The table's key: the position, plus the draw-rule counts where they can matter.
 
@@ -564,16 +597,22 @@ class Engine:
                 and (tflag == EXACT or (tflag == LOWER and tscore >= beta) or (tflag == UPPER and tscore <= alpha))
             ):
                 return tscore
+        moves: list[RawMove] = []
         if depth <= 0:
-            # the horizon: a quiet position is evaluated without generating its plain moves
+            # the horizon: a quiet position is evaluated without generating its plain moves,
+            # unless the opponent threatens a capture: then one more ply is searched, so that a
+            # piece left hanging (or a shot in preparation) is seen
             moves = rules.captures(om, ok, xm, xk, side)
             if not moves:
                 if not rules.count_quiet(om, ok, xm, xk, side):
                     return -MATE + ply
-                return self.evaluator.evaluate(om, ok, xm, xk, side)
-            capture = True
-            depth = 0
-        else:
+                if ply >= _THREAT_PLIES or not self._threatened(om, ok, xm, xk, side):
+                    return self.evaluator.evaluate(om, ok, xm, xk, side)
+                depth = 1
+            else:
+                capture = True
+                depth = 0
+        if not moves:
             moves = rules.moves(om, ok, xm, xk, side)
             if not moves:
                 return -MATE + ply
