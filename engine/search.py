@@ -32,6 +32,11 @@ MAX_PLY = 120
 _CHECK_EVERY = 63  # nodes between looks at the clock and the stop event (a mask)
 #: no threat extension at the horizon beyond this ply
 _THREAT_PLIES = 48
+#: ... and beyond the iteration's depth plus this (-1: never; 0 lost 57.5 % v 65 % without, 20 games
+#: each against py-draughts' TurboEngine at 0.1 s: the depth it costs outweighs the shots it sees)
+_THREAT_EXTRA = -1
+#: forward pruning: the bar's height per ply of depth (0: no pruning)
+_PRUNE_MARGIN = 0
 #: plies from the kings-only limit within which the count is part of the table's key
 _COUNT_HORIZON = 48
 
@@ -65,7 +70,7 @@ class Limits:
         if self.infinite:
             return None
         if self.move_time is not None:
-            hard = max(0.005, min(self.move_time - 0.02, self.move_time * 0.97))
+            hard = max(0.005, self.move_time * 0.97 - 0.005)
             return (hard, hard)
         if self.time is not None:
             avail = max(0.0, self.time) + max(0.0, self.inc)
@@ -211,6 +216,7 @@ class Engine:
         scores: list[int] = [0] * len(root_moves)
         try:
             for depth in range(1, max_depth + 1):
+                self._threat_ply = min(_THREAT_PLIES, depth + _THREAT_EXTRA) if _THREAT_EXTRA >= 0 else -1
                 score, order, pv = self._root(depth, root_moves, order, om, ok, xm, xk, side, key, scores)
                 best, best_score, best_pv, depth_done = root_moves[order[0]], score, pv, depth
                 if on_info is not None:
@@ -260,6 +266,7 @@ class Engine:
         self._ponder_hit = ponder_hit
         self._start = start
         self._iter_best: tuple[RawMove, int, list[RawMove]] | None = None
+        self._threat_ply = -1
         default = (self.level.move_time * 0.6, self.level.move_time) if self.level.move_time else None
         budget: tuple[float, float] | None
         if limits is None:
@@ -606,7 +613,7 @@ class Engine:
             if not moves:
                 if not rules.count_quiet(om, ok, xm, xk, side):
                     return -MATE + ply
-                if ply >= _THREAT_PLIES or not self._threatened(om, ok, xm, xk, side):
+                if ply > self._threat_ply or not self._threatened(om, ok, xm, xk, side):
                     return self.evaluator.evaluate(om, ok, xm, xk, side)
                 depth = 1
             else:
@@ -620,6 +627,14 @@ class Engine:
         # forced moves (one legal move) cost no depth
         if len(moves) == 1 and ply < 2 * MAX_PLY // 3:
             depth += 1
+        elif _PRUNE_MARGIN and depth >= 3 and beta - alpha == 1 and not capture and -MATE_BOUND < beta < MATE_BOUND:
+            # forward pruning (as Scan does it): a shallow search that clears a raised bar is
+            # taken as the proof that the full one would fail high too
+            margin = _PRUNE_MARGIN * depth
+            bar = beta + margin
+            score = self._negamax(depth * 2 // 5, ply, bar - 1, bar, om, ok, xm, xk, side, key, quiet, ending)
+            if score >= bar:
+                return score - margin
         n = len(moves)
         if n > 1:
             hist = self.history
