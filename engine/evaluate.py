@@ -1,11 +1,12 @@
 """The static evaluation, per variant, in hundredths of a man from the side to move's view.
 
 Terms: material (a king's value per variant), advancement (tempo, stronger as the board
-empties), the centre, the back-rank guard (while the opponent has no king), runaway men
-(no enemy piece in the cone in front of a man and no enemy king: it will crown), king
-mobility, and the endgame draw rules (a material balance that the variant's small-ending
-rules or practice make a draw is scaled towards 0, so the side ahead does not trade into it
-and the side behind does).
+empties; on 10x10 growing faster near the crowning row), the centre (on 10x10 by files),
+on 10x10 the men's free steps forward and the balance of the wings, the back-rank guard
+(while the opponent has no king), runaway men (no enemy piece in the cone in front of a
+man and no enemy king: it will crown), king mobility, and the endgame draw rules (a
+material balance that the variant's small-ending rules or practice make a draw is scaled
+towards 0, so the side ahead does not trade into it and the side behind does).
 
 Everything is precomputed per variant as bit masks in the rules engine's internal layout
 (:mod:`rules.geometry`), so an evaluation is a few dozen ``int.bit_count`` calls.
