@@ -180,7 +180,7 @@ class Evaluator:
             empty = self.mask & ~(om | ok | xm | xk)
             score += 2 * (self._mobility(ok, empty) - self._mobility(xk, empty))
         if (n_ok, n_om, n_xk, n_xm) in self.drawish:
-            score //= 8
+            score = score // 8 if score >= 0 else -(-score // 8)  # towards 0 alike for both sides
         return score
 
     def _runaways(self, men: int, blockers: int, side: int) -> int:

@@ -9,7 +9,7 @@ import time
 import tracemalloc
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import ENTRY_BYTES, LEVELS, MATE_BOUND, Engine, Limits, SearchInfo, TranspositionTable, level_settings
@@ -310,6 +310,39 @@ def test_a_forced_win_is_found_and_scored_as_one(variant: str, fen: str) -> None
     result = Engine(variant, tt_mb=4).search(game, Limits(depth=9))
     assert result.move in game.legal_moves()
     assert result.score >= MATE_BOUND, result
+
+
+@settings(max_examples=150, deadline=None)
+@given(pos=positions())
+@example(pos=Position.from_fen("W:WK46,K47:BK5", "international"))  # drawish: scaled down alike
+def test_the_evaluation_is_the_same_for_either_colour(pos: Position) -> None:
+    # the position turned half round with the colours swapped is the same position for the
+    # other side: its value must be exactly the same (no term may favour one colour)
+    geo = pos.geometry
+    size = pos.variant.board_size
+
+    def turned(squares: list[int]) -> list[int]:
+        out = []
+        for sq in squares:
+            f, r = geo.coord(sq)
+            t = geo.square_at(size - 1 - f, size - 1 - r)
+            assert t is not None
+            out.append(t)
+        return out
+
+    other = Position(
+        pos.variant,
+        white_men=turned(pos.squares(Color.BLACK, king=False)),
+        white_kings=turned(pos.squares(Color.BLACK, king=True)),
+        black_men=turned(pos.squares(Color.WHITE, king=False)),
+        black_kings=turned(pos.squares(Color.WHITE, king=True)),
+        turn=pos.turn.other,
+    )
+    ev = evaluator_for(pos.variant)
+    assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) == ev.evaluate(other.bm, other.bk, other.wm, other.wk, 1)
+    assert ev.evaluate(pos.bm, pos.bk, pos.wm, pos.wk, 1) == ev.evaluate(other.wm, other.wk, other.bm, other.bk, 0)
+    # and what one side gains the other loses (no term depends on whose move it is)
+    assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) == -ev.evaluate(pos.bm, pos.bk, pos.wm, pos.wk, 1)
 
 
 def test_drawish_material_is_scored_near_zero() -> None:
