@@ -48,14 +48,14 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 
 def _moves_line(pos: Position) -> str:
-    return " ".join(m.numeric() for m in pos.legal_moves())
+    return " ".join(m.numeric() for m in pos.legal_moves)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
     v = find_variant(args.variant)
     if args.fen is not None:
         pos = Position.from_fen(args.fen, v)
-        for m in pos.legal_moves():
+        for m in pos.legal_moves:
             print(m.numeric())
         return 0
     failed = False
@@ -167,10 +167,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"{game.variant.title} (seed {args.seed})\n")
     print(game.position.diagram(), "\n")
     while game.outcome() is None and game.ply < args.plies:
-        moves = game.legal_moves()
+        moves = list(game.legal_moves)
         captures = [m for m in moves if m.captured]
         move = rng.choice(captures or moves)
-        text = game.position.move_pdn(move)
+        text = game.position.pdn(move)
         game.push(move)
         if args.boards:
             print(f"{game.ply}. {text}\n{game.position.diagram()}\n")
@@ -180,7 +180,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"FEN {game.fen()}")
     print(
         "game over: "
-        + (outcome.termination.value if outcome else "not yet: " + str(len(game.legal_moves())) + " legal moves")
+        + (outcome.termination.value if outcome else "not yet: " + str(len(game.legal_moves)) + " legal moves")
     )
     return 0
 

@@ -115,7 +115,7 @@ class _Candidate:
 def _candidates(pos: Position) -> list[_Candidate]:
     out = []
     before = pos.occupied()
-    for m in pos.legal_moves():
+    for m in pos.legal_moves:
         routes = pos.routes(m)
         landings = frozenset(sq for r in routes for sq in r.path[1:-1])
         after = pos.apply(m).occupied()
@@ -420,7 +420,7 @@ class Referee:
                     self._commit(self._cands(self.position)[self._index(self.position, c.move)], out, again=last)
                 elif self._held():
                     moved_again = any(ev.key == last.to_square and not ev.occupied for ev in self.events)
-                    shown = prev.move_pdn(c.move)
+                    shown = prev.pdn(c.move)
                     self._irregular = prev.apply(c.move)
                     self._irregular_report(
                         out,
@@ -596,7 +596,7 @@ class Referee:
         route = self._route(c)
         if again is not None:
             route = next((r for r in c.base.routes(c.move) if r.path[:-1] == again.path[:-1]), route)
-        pdn = pos.move_pdn(route)
+        pdn = pos.pdn(route)
         if again is None:
             self._procedure(c, route, out)
         if self.mode == "tournament" and again is None:
@@ -1067,7 +1067,7 @@ class Referee:
         texts = []
         pos = self.position
         for m in moves:
-            texts.append(pos.move_pdn(m))
+            texts.append(pos.pdn(m))
             pos = pos.apply(m)
         self._emit_report(
             out,

@@ -118,28 +118,11 @@ class Engine:
 
     def captures(self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
         """The legal captures (after the capture law), deduplicated, with all routes."""
-        opp = opp_m | opp_k
-        occ = own_m | own_k | opp
-        empty = self.mask & ~occ
-        found: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-        men = self.men_that_capture(own_m, opp, empty, side)
-        if men:
-            dirs = self.man_cap_dirs[side]
-            for b in _bits(men):
-                self._man_dfs(b, opp, empty | (1 << b), [b], [], found, dirs)
-        if own_k:
-            for k in _bits(own_k):
-                self._king_dfs(k, opp, empty | (1 << k), [k], [], found)
+        found = self._capture_routes(own_m, own_k, opp_m, opp_k, side)
         if not found:
             return []
-        promo = self.promo[side]
         if len(found) == 1:  # the common case: nothing to choose, nothing to merge
-            path, caps = found[0]
-            cm = 0
-            for c in caps:
-                cm |= 1 << c
-            o, d = path[0], path[-1]
-            return [(o, d, cm, bool((own_m >> o) & 1 and (promo >> d) & 1), ((path, caps),))]
+            return self._merge(found, own_m, side)
         # the capture law
         law = self.law
         if law is not CaptureLaw.FREE:
@@ -152,7 +135,41 @@ class Engine:
 
                 most = max(kings(r) for r in found)
                 found = [r for r in found if kings(r) == most]
-        # one move per (origin, destination, captured set)
+        return self._merge(found, own_m, side)
+
+    def pseudo_captures(self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
+        """Every capture the pieces could make, whatever the capture law says: each piece
+        still takes all it can along its route (a man or king keeps jumping while it can, a
+        king lands where its capture continues), but no route is preferred to another."""
+        found = self._capture_routes(own_m, own_k, opp_m, opp_k, side)
+        return self._merge(found, own_m, side) if found else []
+
+    def _capture_routes(self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawRoute]:
+        """Every complete capture route (landing bits, captured bits) of the side to move."""
+        opp = opp_m | opp_k
+        occ = own_m | own_k | opp
+        empty = self.mask & ~occ
+        found: list[RawRoute] = []
+        men = self.men_that_capture(own_m, opp, empty, side)
+        if men:
+            dirs = self.man_cap_dirs[side]
+            for b in _bits(men):
+                self._man_dfs(b, opp, empty | (1 << b), [b], [], found, dirs)
+        if own_k:
+            for k in _bits(own_k):
+                self._king_dfs(k, opp, empty | (1 << k), [k], [], found)
+        return found
+
+    def _merge(self, found: list[RawRoute], own_m: int, side: int) -> list[RawMove]:
+        """One move per (origin, destination, captured set), carrying all its routes."""
+        promo = self.promo[side]
+        if len(found) == 1:
+            path, caps = found[0]
+            cm = 0
+            for c in caps:
+                cm |= 1 << c
+            o, d = path[0], path[-1]
+            return [(o, d, cm, bool((own_m >> o) & 1 and (promo >> d) & 1), ((path, caps),))]
         groups: dict[tuple[int, int, int], list[RawRoute]] = {}
         for path, caps in found:
             cm = 0
@@ -241,6 +258,25 @@ class Engine:
                 for b in lands:
                     out.append(((*path, b), tuple(caps)))
             caps.pop()
+
+
+def make_move(raw: RawMove, own_m: int, own_k: int, opp_m: int, opp_k: int) -> tuple[int, int, int, int]:
+    """The one make-move: the pieces after ``raw``, seen from the side to move next
+    (``opp_m, opp_k, own_m, own_k``: the opponent's men and kings first)."""
+    o, d, cm, promotes, _routes = raw
+    ob, db = 1 << o, 1 << d
+    if own_m & ob:
+        # (not ^ for the destination: a capture may end on the square it started from)
+        if promotes:
+            own_m ^= ob
+            own_k |= db
+        else:
+            own_m = (own_m & ~ob) | db
+    else:
+        own_k = (own_k & ~ob) | db
+    if cm:
+        return opp_m & ~cm, opp_k & ~cm, own_m, own_k
+    return opp_m, opp_k, own_m, own_k
 
 
 @cache

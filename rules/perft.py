@@ -7,7 +7,7 @@ bulk-counted: at depth 1 only the number of moves is needed.
 
 from __future__ import annotations
 
-from rules.engine import Engine
+from rules.engine import Engine, make_move
 from rules.position import Position
 
 
@@ -20,21 +20,8 @@ def _perft(eng: Engine, own_m: int, own_k: int, opp_m: int, opp_k: int, side: in
     moves = caps or eng.quiet_moves(own_m, own_k, opp_m, opp_k, side)
     total = 0
     other = 1 - side
-    for o, d, cm, promotes, _routes in moves:
-        ob, db = 1 << o, 1 << d
-        m, k = own_m, own_k
-        if m & ob:
-            m ^= ob
-            if promotes:
-                k |= db
-            else:
-                m |= db
-        else:
-            k = (k ^ ob) | db
-        if cm:
-            total += _perft(eng, opp_m & ~cm, opp_k & ~cm, m, k, other, depth - 1)
-        else:
-            total += _perft(eng, opp_m, opp_k, m, k, other, depth - 1)
+    for raw in moves:
+        total += _perft(eng, *make_move(raw, own_m, own_k, opp_m, opp_k), other, depth - 1)
     return total
 
 
