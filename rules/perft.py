@@ -3,26 +3,268 @@
 Captures that share origin, destination and captured set count once ("drop
 duplicates", as Scan, BikDam and the published tables count). Leaves are
 bulk-counted: at depth 1 only the number of moves is needed.
+
+Perft needs no routes, so it has its own lean walk over the move generator's tables
+(:class:`rules.engine.Engine`): captures as ``(origin, destination, captured)`` found by
+a depth-first search on plain ints, the capture law applied to those, and the leaves
+counted without making a move: with no capture to make, a man's moves are counted with
+two shifts and a ``bit_count``. The moves are made by :func:`rules.engine.make_move`, as
+:class:`rules.Position` makes them.
 """
 
 from __future__ import annotations
 
-from rules.engine import Engine, make_move
+from collections.abc import Callable
+from functools import cache
+
+from rules.engine import Engine, RawMove, make_move
 from rules.position import Position
+from rules.variants import CaptureLaw
+
+Counter = Callable[[int, int, int, int, int, int], int]
 
 
-def _perft(eng: Engine, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int, depth: int) -> int:
-    caps = eng.captures(own_m, own_k, opp_m, opp_k, side)
-    if depth == 1:
-        if caps:
-            return len(caps)
-        return eng.count_quiet(own_m, own_k, opp_m, opp_k, side)
-    moves = caps or eng.quiet_moves(own_m, own_k, opp_m, opp_k, side)
-    total = 0
-    other = 1 - side
-    for raw in moves:
-        total += _perft(eng, *make_move(raw, own_m, own_k, opp_m, opp_k), other, depth - 1)
-    return total
+@cache
+def _counter(eng: Engine) -> Counter:
+    """The perft walk for one engine: ``count(own_m, own_k, opp_m, opp_k, side, depth)``."""
+    mask = eng.mask
+    step = eng.step
+    promo = eng.promo
+    law = eng.law
+    quality = law is CaptureLaw.QUANTITY_QUALITY
+    free_law = law is CaptureLaw.FREE
+    king_dfs = eng._king_dfs
+    king_jumps = eng._king_jumps
+    rays = eng.rays
+    flying = eng.flying
+    # per side: the men's forward steps and capture directions as (right shifts, left shifts)
+    # per side and bit: a man's jumps as (victim mask, landing mask, landing bit)
+    jumps: list[tuple[tuple[tuple[int, int, int], ...], ...]] = []
+    for dirs in eng.man_cap_dirs:
+        table: list[tuple[tuple[int, int, int], ...]] = []
+        for b in range(len(step)):
+            js = []
+            for d in dirs:
+                mid = step[b][d]
+                land = step[mid][d] if mid >= 0 else -1
+                if land >= 0:
+                    js.append((1 << mid, 1 << land, land))
+            table.append(tuple(js))
+        jumps.append(tuple(table))
+
+    # the board is symmetric: White's men step by -fa and -fb, Black's by +fa and +fb
+    fa, fb = (-o for o in eng.fwd_offsets[0])
+    assert tuple(eng.fwd_offsets[1]) == (fb, fa) or tuple(eng.fwd_offsets[1]) == (fa, fb)
+    fa2, fb2 = fa + fa, fb + fb
+    back = eng.variant.men_capture_backward
+
+    def man_dfs(
+        table: tuple[tuple[tuple[int, int, int], ...], ...],
+        here: int,
+        opp_free: int,
+        empty: int,
+        taken: int,
+        n: int,
+        origin: int,
+        out: list[tuple[int, int, int, int]],
+    ) -> None:
+        """A man on ``here`` that can jump: every complete capture from here, as
+        ``(pieces taken, origin, destination, taken mask)`` (a call only where it goes on)."""
+        n += 1
+        for victim, land_m, land in table[here]:
+            if opp_free & victim and empty & land_m:
+                free = opp_free ^ victim
+                for victim2, land_m2, _land2 in table[land]:
+                    if free & victim2 and empty & land_m2:
+                        man_dfs(table, land, free, empty, taken | victim, n, origin, out)
+                        break
+                else:
+                    out.append((n, origin, land, taken | victim))
+
+    def found_captures(
+        own_m: int, own_k: int, opp_k: int, side: int, men: int, opp: int, empty: int
+    ) -> list[tuple[int, int, int, int]]:
+        """The distinct legal captures as ``(pieces taken, origin, destination, taken mask)``;
+        ``men``: the men that can capture."""
+        found: list[tuple[int, int, int, int]] = []
+        if men:
+            table = jumps[side]
+            while men:
+                low = men & -men
+                men ^= low
+                b = low.bit_length() - 1
+                room = empty | low
+                for victim, land_m, land in table[b]:  # man_dfs's first step, inlined
+                    if opp & victim and room & land_m:
+                        rest = opp ^ victim
+                        for victim2, land_m2, _land2 in table[land]:
+                            if rest & victim2 and room & land_m2:
+                                man_dfs(table, land, rest, room, victim, 1, b, found)
+                                break
+                        else:
+                            found.append((1, b, land, victim))
+        if own_k:
+            routes: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+            k = own_k
+            while k:
+                low = k & -k
+                k ^= low
+                b = low.bit_length() - 1
+                king_dfs(b, opp, empty | low, [b], [], routes)
+            for path, caps in routes:
+                cm = 0
+                for c in caps:
+                    cm |= 1 << c
+                found.append((len(caps), path[0], path[-1], cm))
+        if len(found) > 1:
+            if not free_law:
+                best = max(found)[0]
+                found = [f for f in found if f[0] == best]
+                if quality and len(found) > 1:
+                    most = max((f[3] & opp_k).bit_count() for f in found)
+                    found = [f for f in found if (f[3] & opp_k).bit_count() == most]
+            if len(found) > 1:
+                found = list(dict.fromkeys(found))
+        return found
+
+    def captures(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
+        """The distinct legal captures, without routes (empty when there is none)."""
+        opp = opp_m | opp_k
+        empty = mask & ~(own_m | own_k | opp)
+        if back:
+            cand = (
+                ((opp << fa) & (empty << fa2))
+                | ((opp << fb) & (empty << fb2))
+                | ((opp >> fa) & (empty >> fa2))
+                | ((opp >> fb) & (empty >> fb2))
+            )
+        elif side:
+            cand = ((opp >> fa) & (empty >> fa2)) | ((opp >> fb) & (empty >> fb2))
+        else:
+            cand = ((opp << fa) & (empty << fa2)) | ((opp << fb) & (empty << fb2))
+        cand &= own_m
+        if not cand and not own_k:
+            return []
+        pm = promo[side]
+        return [
+            (o, d, t, bool((own_m >> o) & 1 and (pm >> d) & 1), None)
+            for _n, o, d, t in found_captures(own_m, own_k, opp_k, side, cand, opp, empty)
+        ]
+
+    def has_king_capture(own_k: int, opp: int, empty: int) -> bool:
+        while own_k:
+            low = own_k & -own_k
+            own_k ^= low
+            if king_jumps(low.bit_length() - 1, opp, empty | low):
+                return True
+        return False
+
+    def king_steps(own_k: int, empty: int) -> int:
+        n = 0
+        while own_k:
+            low = own_k & -own_k
+            own_k ^= low
+            for ray in rays[low.bit_length() - 1]:
+                for b in ray:
+                    if not (empty >> b) & 1:
+                        break
+                    n += 1
+                    if not flying:
+                        break
+        return n
+
+    def leaves(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> int:
+        """perft(1): the number of legal moves, mostly without listing them."""
+        opp = opp_m | opp_k
+        empty = mask & ~(own_m | own_k | opp)
+        # the squares from which a man could jump, per direction: up by fa, up by fb, down by
+        # fa, down by fb (up = towards White's crowning row, lower bits)
+        ua = (opp << fa) & (empty << fa2)
+        ub = (opp << fb) & (empty << fb2)
+        da = (opp >> fa) & (empty >> fa2)
+        db = (opp >> fb) & (empty >> fb2)
+        if not back:  # men jump forward only (and so do their next jumps)
+            if side:
+                ua = ub = 0
+            else:
+                da = db = 0
+        if own_m & (ua | ub | da | db):
+            ja, jb, jc, jd = own_m & ua, own_m & ub, own_m & da, own_m & db
+            if own_k:
+                return len(found_captures(own_m, own_k, opp_k, side, ja | jb | jc | jd, opp, empty))
+            # one jump each and nowhere to go on (the commonest case): one capture per jump;
+            # a man that lands where it can jump again (not back over its victim) needs the search
+            if (
+                ((ja >> fa2) & (ua | ub | db))
+                or ((jb >> fb2) & (ua | ub | da))
+                or ((jc << fa2) & (da | db | ub))
+                or ((jd << fb2) & (da | db | ua))
+            ):
+                return len(found_captures(own_m, own_k, opp_k, side, ja | jb | jc | jd, opp, empty))
+            if quality:
+                kings = (
+                    ((ja >> fa) & opp_k).bit_count()
+                    + ((jb >> fb) & opp_k).bit_count()
+                    + ((jc << fa) & opp_k).bit_count()
+                    + ((jd << fb) & opp_k).bit_count()
+                )
+                if kings:
+                    return kings
+            return ja.bit_count() + jb.bit_count() + jc.bit_count() + jd.bit_count()
+        if own_k and has_king_capture(own_k, opp, empty):
+            return len(found_captures(own_m, own_k, opp_k, side, 0, opp, empty))
+        if side:
+            n = ((own_m << fa) & empty).bit_count() + ((own_m << fb) & empty).bit_count()
+        else:
+            n = ((own_m >> fa) & empty).bit_count() + ((own_m >> fb) & empty).bit_count()
+        return n + king_steps(own_k, empty) if own_k else n
+
+    king_quiet = eng.quiet_moves
+
+    def quiet(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
+        """The plain moves (the engine's, without its general loops when there are only men)."""
+        if own_k:
+            return king_quiet(own_m, own_k, opp_m, opp_k, side)
+        empty = mask & ~(own_m | opp_m | opp_k)
+        out: list[RawMove] = []
+        if side:
+            pm = promo[1]
+            for off in (fa, fb):
+                t = (own_m << off) & empty
+                while t:
+                    low = t & -t
+                    t ^= low
+                    b = low.bit_length() - 1
+                    out.append((b - off, b, 0, bool(low & pm), None))
+        else:
+            pm = promo[0]
+            for off in (fa, fb):
+                t = (own_m >> off) & empty
+                while t:
+                    low = t & -t
+                    t ^= low
+                    b = low.bit_length() - 1
+                    out.append((b + off, b, 0, bool(low & pm), None))
+        return out
+
+    def walk(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int, depth: int) -> int:
+        moves = captures(own_m, own_k, opp_m, opp_k, side) or quiet(own_m, own_k, opp_m, opp_k, side)
+        other = 1 - side
+        total = 0
+        if depth > 2:
+            for raw in moves:
+                total += walk(*make_move(raw, own_m, own_k, opp_m, opp_k), other, depth - 1)
+        else:
+            for raw in moves:
+                total += leaves(*make_move(raw, own_m, own_k, opp_m, opp_k), other)
+        return total
+
+    def count(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int, depth: int) -> int:
+        if depth == 1:
+            return leaves(own_m, own_k, opp_m, opp_k, side)
+        return walk(own_m, own_k, opp_m, opp_k, side, depth)
+
+    return count
 
 
 def perft(position: Position, depth: int) -> int:
@@ -36,4 +278,4 @@ def perft(position: Position, depth: int) -> int:
     if depth == 0:
         return 1
     own_m, own_k, opp_m, opp_k, side = position._sides()
-    return _perft(position.engine, own_m, own_k, opp_m, opp_k, side, depth)
+    return _counter(position.engine)(own_m, own_k, opp_m, opp_k, side, depth)
