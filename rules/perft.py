@@ -57,6 +57,7 @@ def _counter(eng: Engine) -> Counter:
     assert tuple(eng.fwd_offsets[1]) == (fb, fa) or tuple(eng.fwd_offsets[1]) == (fa, fb)
     fa2, fb2 = fa + fa, fb + fb
     back = eng.variant.men_capture_backward
+    forward_only = not back
 
     def man_dfs(
         table: tuple[tuple[tuple[int, int, int], ...], ...],
@@ -127,30 +128,6 @@ def _counter(eng: Engine) -> Counter:
                 found = list(dict.fromkeys(found))
         return found
 
-    def captures(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
-        """The distinct legal captures, without routes (empty when there is none)."""
-        opp = opp_m | opp_k
-        empty = mask & ~(own_m | own_k | opp)
-        if back:
-            cand = (
-                ((opp << fa) & (empty << fa2))
-                | ((opp << fb) & (empty << fb2))
-                | ((opp >> fa) & (empty >> fa2))
-                | ((opp >> fb) & (empty >> fb2))
-            )
-        elif side:
-            cand = ((opp >> fa) & (empty >> fa2)) | ((opp >> fb) & (empty >> fb2))
-        else:
-            cand = ((opp << fa) & (empty << fa2)) | ((opp << fb) & (empty << fb2))
-        cand &= own_m
-        if not cand and not own_k:
-            return []
-        pm = promo[side]
-        return [
-            (o, d, t, bool((own_m >> o) & 1 and (pm >> d) & 1), None)
-            for _n, o, d, t in found_captures(own_m, own_k, opp_k, side, cand, opp, empty)
-        ]
-
     def has_king_capture(own_k: int, opp: int, empty: int) -> bool:
         while own_k:
             low = own_k & -own_k
@@ -173,62 +150,33 @@ def _counter(eng: Engine) -> Counter:
                         break
         return n
 
-    def leaves(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> int:
-        """perft(1): the number of legal moves, mostly without listing them."""
-        opp = opp_m | opp_k
-        empty = mask & ~(own_m | own_k | opp)
-        # the squares from which a man could jump, per direction: up by fa, up by fb, down by
-        # fa, down by fb (up = towards White's crowning row, lower bits)
-        ua = (opp << fa) & (empty << fa2)
-        ub = (opp << fb) & (empty << fb2)
-        da = (opp >> fa) & (empty >> fa2)
-        db = (opp >> fb) & (empty >> fb2)
-        if not back:  # men jump forward only (and so do their next jumps)
-            if side:
-                ua = ub = 0
-            else:
-                da = db = 0
-        if own_m & (ua | ub | da | db):
-            ja, jb, jc, jd = own_m & ua, own_m & ub, own_m & da, own_m & db
-            if own_k:
-                return len(found_captures(own_m, own_k, opp_k, side, ja | jb | jc | jd, opp, empty))
-            # one jump each and nowhere to go on (the commonest case): one capture per jump;
-            # a man that lands where it can jump again (not back over its victim) needs the search
-            if (
-                ((ja >> fa2) & (ua | ub | db))
-                or ((jb >> fb2) & (ua | ub | da))
-                or ((jc << fa2) & (da | db | ub))
-                or ((jd << fb2) & (da | db | ua))
-            ):
-                return len(found_captures(own_m, own_k, opp_k, side, ja | jb | jc | jd, opp, empty))
-            if quality:
-                kings = (
-                    ((ja >> fa) & opp_k).bit_count()
-                    + ((jb >> fb) & opp_k).bit_count()
-                    + ((jc << fa) & opp_k).bit_count()
-                    + ((jd << fb) & opp_k).bit_count()
-                )
-                if kings:
-                    return kings
-            return ja.bit_count() + jb.bit_count() + jc.bit_count() + jd.bit_count()
-        if own_k and has_king_capture(own_k, opp, empty):
-            return len(found_captures(own_m, own_k, opp_k, side, 0, opp, empty))
-        if side:
-            n = ((own_m << fa) & empty).bit_count() + ((own_m << fb) & empty).bit_count()
-        else:
-            n = ((own_m >> fa) & empty).bit_count() + ((own_m >> fb) & empty).bit_count()
-        return n + king_steps(own_k, empty) if own_k else n
-
     king_quiet = eng.quiet_moves
 
-    def quiet(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
-        """The plain moves (the engine's, without its general loops when there are only men)."""
-        if own_k:
-            return king_quiet(own_m, own_k, opp_m, opp_k, side)
-        empty = mask & ~(own_m | opp_m | opp_k)
+    def moves(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
+        """The legal moves without routes: the captures, else the plain moves."""
+        opp = opp_m | opp_k
+        empty = mask ^ (own_m | own_k | opp)  # (the pieces stand on playing squares)
+        if back:
+            cand = (
+                ((opp << fa) & (empty << fa2))
+                | ((opp << fb) & (empty << fb2))
+                | ((opp >> fa) & (empty >> fa2))
+                | ((opp >> fb) & (empty >> fb2))
+            )
+        elif side:
+            cand = ((opp >> fa) & (empty >> fa2)) | ((opp >> fb) & (empty >> fb2))
+        else:
+            cand = ((opp << fa) & (empty << fa2)) | ((opp << fb) & (empty << fb2))
+        cand &= own_m
+        pm = promo[side]
+        if cand or own_k:
+            found = found_captures(own_m, own_k, opp_k, side, cand, opp, empty)
+            if found:
+                return [(o, d, t, bool((own_m >> o) & 1 and (pm >> d) & 1), None) for _n, o, d, t in found]
+            if own_k:
+                return king_quiet(own_m, own_k, opp_m, opp_k, side)
         out: list[RawMove] = []
         if side:
-            pm = promo[1]
             for off in (fa, fb):
                 t = (own_m << off) & empty
                 while t:
@@ -237,7 +185,6 @@ def _counter(eng: Engine) -> Counter:
                     b = low.bit_length() - 1
                     out.append((b - off, b, 0, bool(low & pm), None))
         else:
-            pm = promo[0]
             for off in (fa, fb):
                 t = (own_m >> off) & empty
                 while t:
@@ -247,22 +194,69 @@ def _counter(eng: Engine) -> Counter:
                     out.append((b + off, b, 0, bool(low & pm), None))
         return out
 
-    def walk(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int, depth: int) -> int:
-        moves = captures(own_m, own_k, opp_m, opp_k, side) or quiet(own_m, own_k, opp_m, opp_k, side)
+    def walk(pieces: tuple[int, int, int, int], side: int, depth: int) -> int:
+        own_m, own_k, opp_m, opp_k = pieces
         other = 1 - side
         total = 0
         if depth > 2:
-            for raw in moves:
-                total += walk(*make_move(raw, own_m, own_k, opp_m, opp_k), other, depth - 1)
-        else:
-            for raw in moves:
-                total += leaves(*make_move(raw, own_m, own_k, opp_m, opp_k), other)
+            for raw in moves(own_m, own_k, opp_m, opp_k, side):
+                total += walk(make_move(raw, own_m, own_k, opp_m, opp_k), other, depth - 1)
+            return total
+        # depth 2: each child's moves are counted here, mostly without listing them
+        for raw in moves(own_m, own_k, opp_m, opp_k, side):
+            om, ok, xm, xk = make_move(raw, own_m, own_k, opp_m, opp_k)
+            opp = xm | xk
+            empty = mask ^ (om | ok | opp)
+            # the squares from which a man could jump, per direction: up by fa, up by fb, down
+            # by fa, down by fb (up = towards White's crowning row, the lower bits)
+            ua = (opp << fa) & (empty << fa2)
+            ub = (opp << fb) & (empty << fb2)
+            da = (opp >> fa) & (empty >> fa2)
+            db = (opp >> fb) & (empty >> fb2)
+            if forward_only:  # men jump forward only (and so do their next jumps)
+                if other:
+                    ua = ub = 0
+                else:
+                    da = db = 0
+            if om & (ua | ub | da | db):
+                ja, jb, jc, jd = om & ua, om & ub, om & da, om & db
+                # one jump each and nowhere to go on (the commonest case): one capture per jump;
+                # a man landing where it can jump again (not back over its victim) needs the search
+                if ok or (
+                    ((ja >> fa2) & (ua | ub | db))
+                    or ((jb >> fb2) & (ua | ub | da))
+                    or ((jc << fa2) & (da | db | ub))
+                    or ((jd << fb2) & (da | db | ua))
+                ):
+                    total += len(found_captures(om, ok, xk, other, ja | jb | jc | jd, opp, empty))
+                    continue
+                if quality:
+                    kings = (
+                        ((ja >> fa) & xk).bit_count()
+                        + ((jb >> fb) & xk).bit_count()
+                        + ((jc << fa) & xk).bit_count()
+                        + ((jd << fb) & xk).bit_count()
+                    )
+                    if kings:
+                        total += kings
+                        continue
+                total += ja.bit_count() + jb.bit_count() + jc.bit_count() + jd.bit_count()
+                continue
+            if ok:
+                if has_king_capture(ok, opp, empty):
+                    total += len(found_captures(om, ok, xk, other, 0, opp, empty))
+                    continue
+                total += king_steps(ok, empty)
+            if other:
+                total += ((om << fa) & empty).bit_count() + ((om << fb) & empty).bit_count()
+            else:
+                total += ((om >> fa) & empty).bit_count() + ((om >> fb) & empty).bit_count()
         return total
 
     def count(own_m: int, own_k: int, opp_m: int, opp_k: int, side: int, depth: int) -> int:
         if depth == 1:
-            return leaves(own_m, own_k, opp_m, opp_k, side)
-        return walk(own_m, own_k, opp_m, opp_k, side, depth)
+            return len(moves(own_m, own_k, opp_m, opp_k, side))
+        return walk((own_m, own_k, opp_m, opp_k), side, depth)
 
     return count
 
