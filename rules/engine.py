@@ -116,36 +116,13 @@ class Engine:
                 cand |= own_m & (opp << -off) & (empty << -(off + off))
         return cand
 
-    def captures(self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
-        """The legal captures (after the capture law), deduplicated, with all routes."""
-        found = self._capture_routes(own_m, own_k, opp_m, opp_k, side)
-        if not found:
-            return []
-        if len(found) == 1:  # the common case: nothing to choose, nothing to merge
-            return self._merge(found, own_m, side)
-        # the capture law
-        law = self.law
-        if law is not CaptureLaw.FREE:
-            best = max(len(c) for _, c in found)
-            found = [r for r in found if len(r[1]) == best]
-            if law is CaptureLaw.QUANTITY_QUALITY and len(found) > 1:
+    def captures(
+        self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int, law: CaptureLaw | None = None
+    ) -> list[RawMove]:
+        """The legal captures (after the capture law), deduplicated, with all routes.
 
-                def kings(route: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
-                    return sum((opp_k >> c) & 1 for c in route[1])
-
-                most = max(kings(r) for r in found)
-                found = [r for r in found if kings(r) == most]
-        return self._merge(found, own_m, side)
-
-    def pseudo_captures(self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
-        """Every capture the pieces could make, whatever the capture law says: each piece
-        still takes all it can along its route (a man or king keeps jumping while it can, a
-        king lands where its capture continues), but no route is preferred to another."""
-        found = self._capture_routes(own_m, own_k, opp_m, opp_k, side)
-        return self._merge(found, own_m, side) if found else []
-
-    def _capture_routes(self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawRoute]:
-        """Every complete capture route (landing bits, captured bits) of the side to move."""
+        ``law`` replaces the variant's capture law (:meth:`pseudo_captures` passes ``FREE``).
+        """
         opp = opp_m | opp_k
         occ = own_m | own_k | opp
         empty = self.mask & ~occ
@@ -158,18 +135,30 @@ class Engine:
         if own_k:
             for k in _bits(own_k):
                 self._king_dfs(k, opp, empty | (1 << k), [k], [], found)
-        return found
-
-    def _merge(self, found: list[RawRoute], own_m: int, side: int) -> list[RawMove]:
-        """One move per (origin, destination, captured set), carrying all its routes."""
+        if not found:
+            return []
         promo = self.promo[side]
-        if len(found) == 1:
+        if len(found) == 1:  # the common case: nothing to choose, nothing to merge
             path, caps = found[0]
             cm = 0
             for c in caps:
                 cm |= 1 << c
             o, d = path[0], path[-1]
             return [(o, d, cm, bool((own_m >> o) & 1 and (promo >> d) & 1), ((path, caps),))]
+        # the capture law
+        if law is None:
+            law = self.law
+        if law is not CaptureLaw.FREE:
+            best = max(len(c) for _, c in found)
+            found = [r for r in found if len(r[1]) == best]
+            if law is CaptureLaw.QUANTITY_QUALITY and len(found) > 1:
+
+                def kings(route: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
+                    return sum((opp_k >> c) & 1 for c in route[1])
+
+                most = max(kings(r) for r in found)
+                found = [r for r in found if kings(r) == most]
+        # one move per (origin, destination, captured set)
         groups: dict[tuple[int, int, int], list[RawRoute]] = {}
         for path, caps in found:
             cm = 0
@@ -181,6 +170,12 @@ class Engine:
             promotes = bool((own_m >> o) & 1 and (promo >> d) & 1)
             out.append((o, d, cm, promotes, tuple(routes)))
         return out
+
+    def pseudo_captures(self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
+        """Every capture the pieces could make, whatever the capture law says: each piece
+        still takes all it can along its route (a man or king keeps jumping while it can, a
+        king lands where its capture continues), but no route is preferred to another."""
+        return self.captures(own_m, own_k, opp_m, opp_k, side, CaptureLaw.FREE)
 
     def _man_dfs(
         self,
