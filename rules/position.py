@@ -17,7 +17,6 @@ Move(path=(32, 28))
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
@@ -520,15 +519,6 @@ class LegalMoves:
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self._position._find_raw(move, self._raws()) is not None
-
-    def __call__(self) -> list[Move]:
-        """Deprecated: ``legal_moves`` used to be a method returning a list."""
-        warnings.warn(
-            f"{type(self).__name__} is a view now: iterate it, or use list(...), instead of calling it",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return list(self)
 
     def __repr__(self) -> str:
         pos = self._position

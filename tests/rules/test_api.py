@@ -148,13 +148,6 @@ def test_legal_moves_is_a_view_with_in_len_bool_and_iteration() -> None:
     assert not blocked.legal_moves and len(blocked.legal_moves) == 0 and list(blocked.legal_moves) == []
 
 
-def test_calling_legal_moves_is_deprecated() -> None:
-    pos = Position.start("brazilian")
-    with pytest.warns(DeprecationWarning, match="view"):
-        moves = pos.legal_moves()
-    assert moves == list(pos.legal_moves)
-
-
 def test_a_games_legal_moves_are_none_once_it_has_ended() -> None:
     game = Game("brazilian")
     assert len(game.legal_moves) == 7
