@@ -6,10 +6,11 @@ bulk-counted: at depth 1 only the number of moves is needed.
 
 Perft needs no routes, so it has its own lean walk over the move generator's tables
 (:class:`rules.engine.Engine`): captures as ``(origin, destination, captured)`` found by
-a depth-first search on plain ints, the capture law applied to those, and the leaves
-counted without making a move: with no capture to make, a man's moves are counted with
-two shifts and a ``bit_count``. The moves are made by :func:`rules.engine.make_move`, as
-:class:`rules.Position` makes them.
+a depth-first search on plain ints, the capture law applied to those, and the last ply
+counted without listing its moves: with no capture, the men's moves are two shifts and a
+``bit_count``; captures by one jump with nowhere to go on, one per jump, by shifts too.
+The moves are made by :func:`rules.engine.make_move`, as :class:`rules.Position` makes
+them. ``tests/rules/test_perft.py`` checks the walk against the legal moves.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ def _counter(eng: Engine) -> Counter:
     king_jumps = eng._king_jumps
     rays = eng.rays
     flying = eng.flying
-    # per side: the men's forward steps and capture directions as (right shifts, left shifts)
     # per side and bit: a man's jumps as (victim mask, landing mask, landing bit)
     jumps: list[tuple[tuple[tuple[int, int, int], ...], ...]] = []
     for dirs in eng.man_cap_dirs:
