@@ -275,7 +275,7 @@ def peer_match(games: int, move_time: float, pairings: list[str], verbose: bool)
                     moves[1] += 1
                     board.push(theirs)
                     target = Position.from_fen(fen_of(board), variant)
-                    matches = [m for m in game.legal_moves() if game.position.apply(m) == target]
+                    matches = [m for m in game.legal_moves if game.position.apply(m) == target]
                     assert len(matches) >= 1, f"cannot follow py-draughts' {theirs} in {game.fen()}"
                     game.push(matches[0])
             sc = score_of(game, ours_color)
