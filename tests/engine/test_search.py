@@ -261,7 +261,7 @@ def test_the_side_ahead_moves_a_man_before_the_kings_only_count_ends_the_game() 
     assert piece is not None and not piece.king, f"{result.move} lets the kings-only rule draw"
     assert result.score > 100
     # the trap is real: any king move ends the game by the count at once
-    for move in game.legal_moves():
+    for move in game.legal_moves:
         if game.position.piece_at(move.from_square).king:  # type: ignore[union-attr]
             after = game.copy()
             after.push(move)
