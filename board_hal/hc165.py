@@ -1,0 +1,213 @@
+"""Reed switches on a chain of 74HC165 parallel-in shift registers (``backend = "74hc165"``).
+
+Each 74HC165 reads 8 switches (inputs A-H, here D0-D7): 8 chips for an 8x8 board, 13 for
+10x10. Every switch connects its input to ground, with a 10 kΩ pull-up per input (the
+chip has none), so a piece reads low. The chips are chained: each one's QH feeds the SER
+of the chip before it, and the first chip's QH goes to the Pi. Three GPIOs, through
+gpiozero (lgpio on a Pi 5, RPi.GPIO on older Pis):
+
+- ``load`` (SH/LD of every chip): pulled low, the chips copy their inputs; back high,
+  they shift;
+- ``clock`` (CLK of every chip; CLK INH to ground): each rising edge moves the chain one
+  bit towards the Pi;
+- ``data`` (QH of the first chip): read before each clock.
+
+The first bit read is input H of the first chip, then G ... A, then the second chip's H,
+and so on: bit ``i`` is chip ``i // 8``'s input ``7 - i % 8``. A scan is one load pulse
+and 8 clocks per chip (64 for 8x8, 104 for 10x10).
+
+A dead chip (unpowered, or its QH not reaching the next) cuts off itself and every chip
+after it in the chain: the self-test says so in one line.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from board_hal import pinmap
+from board_hal.backends import Clock, SensorBackend, stop_worker
+from board_hal.layout import Cell
+from board_hal.registry import Backend, Hardware
+
+if TYPE_CHECKING:
+    from board_hal.backends import LedBackend
+    from board_hal.config import Config
+    from board_hal.layout import Layout
+
+INPUTS = 8
+
+
+class ShiftInScanner(SensorBackend):
+    """Reads a chain of 74HC165s; ``cells[k][p]`` is the cell on chip k's input Dp (chip 0
+    is the one whose QH goes to the Pi)."""
+
+    chain = True  # a dead chip hides every chip after it (the self-test's diagnosis)
+
+    def __init__(
+        self,
+        load: int | str,
+        clock_pin: int | str,
+        data: int | str,
+        cells: Sequence[Sequence[Cell | None]],
+        size: int,
+        *,
+        rate: float = 100.0,
+        pin_factory: Any = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        super().__init__(size, clock)
+        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
+        self.cells = [list(line) for line in cells]
+        self.bits = INPUTS * len(self.cells)
+        # read order: bit i is chip i // 8, input 7 - i % 8
+        self._order = [self.cells[i // INPUTS][INPUTS - 1 - i % INPUTS] for i in range(self.bits)]
+        self.rate = rate
+        self._devices: list[Any] = []
+        try:
+            self._load = DigitalOutputDevice(load, initial_value=True, pin_factory=pin_factory)  # idle: shift
+            self._devices.append(self._load)
+            self._clk = DigitalOutputDevice(clock_pin, initial_value=False, pin_factory=pin_factory)
+            self._devices.append(self._clk)
+            # a pull-up: a chain that does not answer reads "all open", never a board full of pieces
+            self._data = DigitalInputDevice(data, pull_up=True, pin_factory=pin_factory)
+            self._devices.append(self._data)
+        except Exception:
+            self.close()
+            raise
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._state: frozenset[Cell] = self.scan()
+
+    def read_bits(self) -> list[bool]:
+        """One load pulse, then every bit of the chain (True: the input is high)."""
+        load, clk, data = self._load, self._clk, self._data
+        load.off()  # SH/LD low: every chip copies its inputs
+        load.on()  # high again: shift mode; QH shows the first chip's H already
+        out = []
+        for _ in range(self.bits):
+            out.append(not data.value)  # DigitalInputDevice with a pull-up: value 1 = low
+            clk.on()  # rising edge: the next bit reaches QH
+            clk.off()
+        return out
+
+    def scan(self) -> frozenset[Cell]:
+        """One pass over the chain: the occupied cells (inputs pulled low by their switch)."""
+        return frozenset(
+            cell for cell, high in zip(self._order, self.read_bits(), strict=True) if cell is not None and not high
+        )
+
+    def poll_once(self) -> None:
+        now = self.clock()
+        new = self.scan()
+        for cell in sorted(new ^ self._state):
+            self._emit(cell, cell in new, now)
+        self._state = new
+
+    def snapshot(self) -> frozenset[Cell]:
+        return self._state
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="74hc165-scan", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        period = 1.0 / self.rate
+        while not self._stop.wait(period):
+            self.poll_once()
+
+    def wiring(self, cell: Cell) -> str | None:
+        for k, line in enumerate(self.cells):
+            if cell in line:
+                return f"input {'ABCDEFGH'[line.index(cell)]} of 74HC165 #{k + 1}"
+        return None
+
+    def chips(self) -> dict[str, list[Cell]]:
+        """Each chip's cells, in chain order from the Pi (#1 is the one wired to the Pi)."""
+        return {f"74HC165 #{k + 1}": [c for c in line if c] for k, line in enumerate(self.cells)}
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        stop_worker(self._stop, getattr(self, "_thread", None))
+        for dev in self._devices:
+            dev.close()
+        super().close()
+
+
+@dataclass
+class Settings:
+    load: int
+    clock: int
+    data: int
+    cells: list[list[Cell | None]]
+    size: int
+    scan_rate: float = 100.0
+
+    def gpio_pins(self) -> dict[int, str]:
+        return {self.load: "74hc165.load", self.clock: "74hc165.clock", self.data: "74hc165.data"}
+
+
+_KEYS = {"load", "clock", "data", "chips", "cells", "scan_rate"}
+
+
+class Hc165(Backend):
+    summary = "reed switches on a chain of 74HC165 shift registers (8 inputs each), on three GPIOs"
+    sensors = True
+    table = "74hc165"
+
+    def check(self, table: Mapping[str, Any], config: Config) -> Settings:
+        from board_hal.config import ConfigError
+        from board_hal.mcp23017 import board_size
+
+        def fail(msg: str) -> Exception:
+            return ConfigError(f"{config.source}: {msg}")
+
+        pinmap.unknown(table, _KEYS, "74hc165", fail)
+        n = board_size(config, "74hc165")
+        pins: dict[str, int] = {}
+        for key in ("load", "clock", "data"):
+            if key not in table:
+                raise fail(f"74hc165 needs load, clock and data pins (missing 74hc165.{key})")
+            pins[key] = pinmap.gpio_pin(table[key], f"74hc165.{key}", fail)
+        seen: dict[int, str] = {}
+        for key, p in pins.items():
+            if p in seen:
+                raise fail(f"74hc165.{key}: GPIO {p} is used twice (74hc165.{seen[p]} and 74hc165.{key})")
+            seen[p] = key
+        need = -(-n * n // INPUTS)
+        chips = table.get("chips", need)
+        if not isinstance(chips, int) or isinstance(chips, bool) or not 1 <= chips <= 64:
+            raise fail(f"74hc165.chips must be the number of chips in the chain, not {pinmap._short(chips)}")
+        if "cells" in table:
+            cells = pinmap.parse_map(table["cells"], chips, INPUTS, n, "74hc165.cells", fail)
+        else:
+            pinmap.check_coverage(chips, INPUTS, n, "74hc165.chips", "chips", fail)
+            cells = pinmap.default_map(chips, INPUTS, n)
+        rate = pinmap.number(table.get("scan_rate", 100.0), 1, 1000, "74hc165.scan_rate", "scans per second", fail)
+        return Settings(pins["load"], pins["clock"], pins["data"], cells, n, rate)
+
+    def open(
+        self, config: Config, layout: Layout, hw: Hardware, *, sensors: bool, leds: bool
+    ) -> tuple[SensorBackend | None, LedBackend | None]:
+        from board_hal.config import ConfigError
+
+        s: Settings = config.backend_settings[self.name]
+        if s.size != layout.size:
+            raise ConfigError(f"{config.source}: 74hc165: the chain covers {s.size}x{s.size} cells, not {layout.size}")
+        try:
+            scanner = ShiftInScanner(
+                s.load, s.clock, s.data, s.cells, s.size, rate=s.scan_rate, pin_factory=hw.pin_factory, clock=hw.clock
+            )
+        except Exception as exc:  # gpiozero: no pin factory, pin in use, not a Pi...
+            raise ConfigError(f"{config.source}: 74hc165: cannot open the GPIO pins: {exc}") from None
+        return scanner, None
+
+
+BACKEND = Hc165()
