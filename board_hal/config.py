@@ -257,18 +257,11 @@ def _gpio_leds(gpio: Mapping[str, Any], src: str) -> dict[str, int]:
 
 
 def _backend_tables() -> set[str]:
-    """The configuration tables the registered backends read."""
+    """The configuration tables the registered backends read: each its own name's (found
+    without loading them: only the backends a configuration uses are imported)."""
     from board_hal import registry
 
-    tables = set()
-    for name in registry.names():
-        try:
-            table = registry.get(name).table
-        except registry.BackendError:
-            continue  # reported if the file names it
-        if table:
-            tables.add(table)
-    return tables
+    return set(registry.names())
 
 
 def _registered(name: str, where: str, src: str) -> Any:
@@ -314,11 +307,7 @@ def _plug_in(cfg: Config, data: Mapping[str, Any], board: Mapping[str, Any], ove
         if name == registry.NO_LEDS:
             continue
         backend = _registered(name, "board.backend", src)
-        if backend.table is None:
-            continue
-        if backend.table not in data and name in (cfg.backend, leds) and not overridden:
-            raise ConfigError(f"{src}: the {name} backend needs a [{backend.table}] table")
-        settings = backend.check(_table(data, backend.table, src), cfg)
+        settings = backend.check(_table(data, name, src), cfg)
         cfg.backend_settings[name] = settings
         pins: Mapping[int, str] = getattr(settings, "gpio_pins", dict)()
         for pin, what in pins.items():

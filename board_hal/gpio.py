@@ -44,6 +44,8 @@ class MatrixScanner(SensorBackend):
         from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
         self.rate = rate
+        self.row_pins = list(rows)
+        self.column_pins = list(columns)
         self._rows = []
         self._cols = []
         try:
@@ -71,6 +73,11 @@ class MatrixScanner(SensorBackend):
                     found.append((r, c))
             row.off()
         return frozenset(found)
+
+    def line_wiring(self, axis: str, index: int) -> str:
+        """The pin of a row or a column (for the self-test's messages)."""
+        pins = self.row_pins if axis == "rows" else self.column_pins
+        return f"gpio.{axis}[{index}] = GPIO {pins[index]}"
 
     def poll_once(self) -> None:
         """Scan and enqueue the changes since the last scan (what the thread does)."""

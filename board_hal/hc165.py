@@ -160,7 +160,6 @@ _KEYS = {"load", "clock", "data", "chips", "cells", "scan_rate"}
 class Hc165(Backend):
     summary = "reed switches on a chain of 74HC165 shift registers (8 inputs each), on three GPIOs"
     sensors = True
-    table = "74hc165"
 
     def check(self, table: Mapping[str, Any], config: Config) -> Settings:
         from board_hal.config import ConfigError

@@ -252,7 +252,6 @@ def board_size(config: Config, where: str) -> int:
 class Mcp23017(Backend):
     summary = "reed switches on MCP23017 I2C port expanders (16 inputs each), through smbus2"
     sensors = True
-    table = "mcp23017"
 
     def check(self, table: Mapping[str, Any], config: Config) -> Settings:
         from board_hal.config import ConfigError
@@ -284,6 +283,9 @@ class Mcp23017(Backend):
         interrupt = table.get("interrupt")
         if interrupt is not None:
             interrupt = pinmap.gpio_pin(interrupt, "mcp23017.interrupt", fail)
+            if bus == 1 and interrupt in (2, 3):
+                what = "SDA" if interrupt == 2 else "SCL"
+                raise fail(f"mcp23017.interrupt: GPIO {interrupt} is used twice (mcp23017 (I2C {what}) and the interrupt)")
         rate = pinmap.number(table.get("scan_rate", 100.0), 1, 1000, "mcp23017.scan_rate", "scans per second", fail)
         return Settings(bus, list(addresses), cells, n, interrupt, rate)
 

@@ -8,10 +8,10 @@ project's ``pyproject.toml``, so a third-party package adds one exactly as they 
     [project.entry-points."damas.backends"]
     mychip = "my_package.board:BACKEND"
 
-A backend says what it provides (sensors, LEDs, or both), which configuration table it
-reads (``[mychip]``; :meth:`Backend.check` validates it when the file is read, so a mistake
-is one line naming the file and the setting) and opens the hardware lazily: hardware
-libraries are imported in :meth:`Backend.open`, only for the backend in use.
+A backend says what it provides (sensors, LEDs, or both); its settings are the table
+named like it (``[mychip]``: :meth:`Backend.check` validates it when the file is read, so a
+mistake is one line naming the file and the setting); it opens the hardware lazily:
+hardware libraries are imported in :meth:`Backend.open`, only for the backend in use.
 
 Any sensor backend works with any LED backend: ``board.backend`` names the sensors,
 ``board.leds`` the LEDs (by default the sensor backend's own, if it has any; ``"none"``:
@@ -62,12 +62,10 @@ class Backend:
     leds: bool = False
     #: its LEDs work only together with its own sensors (one device does both: the Pico)
     leds_need_sensors: bool = False
-    #: the configuration table it reads (``[mcp23017]``), if any
-    table: str | None = None
-
     def check(self, table: Mapping[str, Any], config: Config) -> Any:
-        """Validate this backend's table (``config``: the rest, already read); the result is
-        kept in ``config.backend_settings[name]``. Raise ``ConfigError`` with one line."""
+        """Validate this backend's table (``[name]``, empty if absent; ``config``: the rest,
+        already read); the result is kept in ``config.backend_settings[name]``. Raise
+        ``ConfigError`` with one line."""
         return dict(table)
 
     def open(

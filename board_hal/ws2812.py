@@ -145,6 +145,11 @@ class Ws2812Leds(LedBackend):
         self.strip.update_strip(sleep_duration=None)  # the strip latches after 50 µs of silence
         self.refreshes += 1
 
+    def probes(self) -> list[Cell]:
+        """The cells whose LEDs the self-test lights to find how the strip lies: LEDs 0, 1,
+        the first of the second line and the last (these tell every corner, direction and order apart)."""
+        return [self.cells[i] for i in (0, 1, self.size, len(self.cells) - 1)]
+
     def lit_cells(self) -> dict[Cell, Colour]:
         """The cells whose LED is on now, with its colour."""
         return {self.cells[i]: c for i, c in enumerate(self.pixels) if c != (0, 0, 0)}
@@ -218,7 +223,6 @@ _KEYS = {"spi", "first", "along", "order", "brightness", "pixel"}
 class Ws2812(Backend):
     summary = "WS2812/SK6812 RGB LEDs on the Pi's SPI MOSI (GPIO 10), through pi5neo: Pi 3, 4, 5 and Zero 2"
     leds = True
-    table = "ws2812"
 
     def check(self, table: Mapping[str, Any], config: Config) -> Settings:
         from board_hal.config import ConfigError
@@ -230,7 +234,7 @@ class Ws2812(Backend):
         pinmap.unknown(table, _KEYS, "ws2812", fail)
         n = board_size(config, "ws2812")
         spi = table.get("spi", "/dev/spidev0.0")
-        if not isinstance(spi, str) or not re.fullmatch(r"/dev/spidev\d+\.\d+", spi):
+        if not isinstance(spi, str) or not re.fullmatch(r"(.*/)?spidev\d+\.\d+", spi):
             raise fail(f"ws2812.spi must be an SPI device such as /dev/spidev0.0, not {pinmap._short(spi)}")
         first_name = table.get("first", "a1")
         first = pinmap.parse_cell(first_name, n) if isinstance(first_name, str) else None
