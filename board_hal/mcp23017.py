@@ -206,8 +206,9 @@ class Mcp23017Scanner(SensorBackend):
     def close(self) -> None:
         if self.closed:
             return
+        self._stop.set()
+        self._wake.set()  # the thread may be waiting for the interrupt line
         stop_worker(self._stop, self._thread)
-        self._wake.set()
         if self._int_device is not None:
             self._int_device.close()
         with self._lock:
@@ -285,7 +286,7 @@ class Mcp23017(Backend):
             interrupt = pinmap.gpio_pin(interrupt, "mcp23017.interrupt", fail)
             if bus == 1 and interrupt in (2, 3):
                 what = "SDA" if interrupt == 2 else "SCL"
-                raise fail(f"mcp23017.interrupt: GPIO {interrupt} is used twice (mcp23017 (I2C {what}) and the interrupt)")
+                raise fail(f"mcp23017.interrupt: GPIO {interrupt} is used twice (mcp23017 (I2C {what}) and here)")
         rate = pinmap.number(table.get("scan_rate", 100.0), 1, 1000, "mcp23017.scan_rate", "scans per second", fail)
         return Settings(bus, list(addresses), cells, n, interrupt, rate)
 

@@ -62,6 +62,7 @@ class Backend:
     leds: bool = False
     #: its LEDs work only together with its own sensors (one device does both: the Pico)
     leds_need_sensors: bool = False
+
     def check(self, table: Mapping[str, Any], config: Config) -> Any:
         """Validate this backend's table (``[name]``, empty if absent; ``config``: the rest,
         already read); the result is kept in ``config.backend_settings[name]``. Raise

@@ -9,7 +9,6 @@ import ast
 import random
 import subprocess
 import sys
-import threading
 import tomllib
 from collections.abc import Callable, Iterator
 from importlib.metadata import entry_points
@@ -34,7 +33,7 @@ from board_hal.pinmap import default_map
 from board_hal.selftest import Prompt, SelfTest
 from board_hal.simulated import SimulatedBoard
 from board_hal.ws2812 import StripLayout, Ws2812Leds, fake_strip, strip_cells
-from tests.conftest import ROOT, wait_until
+from tests.conftest import ROOT
 
 BUILT_IN = {
     "simulated": "board_hal.builtin:SIMULATED",
@@ -153,7 +152,8 @@ def test_an_unknown_backend_is_one_line_naming_the_known_ones() -> None:
     one_line(e, "ws2812 has no sensors")
     with pytest.raises(ConfigError) as e:
         cfg(
-            '[board]\nbackend = "gpio"\nleds = "pico"\n[gpio]\nrows = [2,3,4,5,6,7,8,9]\ncolumns = [10,11,12,13,14,15,16,17]'
+            '[board]\nbackend = "gpio"\nleds = "pico"\n[gpio]\nrows = [2,3,4,5,6,7,8,9]\n'
+            "columns = [10,11,12,13,14,15,16,17]\n"
         )
     one_line(e, "pico's LEDs work only with its sensors")
 
@@ -525,7 +525,7 @@ def hands_for(layout: Layout, place: Callable[[Cell], None], lift: Callable[[Cel
         elif p.kind == "place" and p.square is not None:
             place(layout.cell_of(p.square))
         elif p.kind == "lift" and p.cell is not None:
-            lift(p.cell)
+            lift(layout.cell_of(p.square) if p.square is not None else p.cell)  # where the piece was put
         elif p.kind == "point":
             if point is None:
                 return False
@@ -540,27 +540,6 @@ def hands_for(layout: Layout, place: Callable[[Cell], None], lift: Callable[[Cel
     return ask
 
 
-class Polling:
-    """Runs a scanner's poll_once in a thread (the backends' own threads, at test speed)."""
-
-    def __init__(self, scanner: Any) -> None:
-        self.scanner = scanner
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
-
-    def run(self) -> None:
-        while not self.stop.wait(0.002):
-            self.scanner.poll_once()
-
-    def __enter__(self) -> Polling:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join()
-
-
 def test_selftest_swapped_rows_are_one_line_naming_the_pins() -> None:
     rows, cols = [4, 17, 27, 22, 5, 6, 13, 19], [26, 21, 20, 16, 12, 25, 24, 23]
     factory = MockFactory()
@@ -568,10 +547,12 @@ def test_selftest_swapped_rows_are_one_line_naming_the_pins() -> None:
     matrix = MatrixMock(wired, cols, factory)
     layout = Layout("brazilian")
 
-    def move(cell: Cell, on: bool) -> None:
-        (matrix.occupied.add if on else matrix.occupied.discard)(cell)
+    with MatrixScanner(rows, cols, pin_factory=factory) as scanner:
 
-    with MatrixScanner(rows, cols, pin_factory=factory) as scanner, Polling(scanner):
+        def move(cell: Cell, on: bool) -> None:
+            (matrix.occupied.add if on else matrix.occupied.discard)(cell)
+            scanner.poll_once()  # the scan thread's next pass
+
         io = BoardIO(layout, scanner)
         ask = hands_for(layout, lambda c: move(c, True), lambda c: move(c, False), matrix.occupied.clear)
         res = SelfTest(io, ask, timeout=1.0, led_step=0.0).run()
@@ -588,10 +569,12 @@ def test_selftest_a_dead_74hc165_silences_the_rest_of_the_chain_in_one_line() ->
     chain.dead = {5}  # chip #6 (0-based 5): its QH drives nothing
     layout = Layout("brazilian")
 
-    def move(cell: Cell, on: bool) -> None:
-        (chain.occupied.add if on else chain.occupied.discard)(cell)
+    with ShiftInScanner(5, 6, 13, cells, 8, pin_factory=factory) as scanner:
 
-    with ShiftInScanner(5, 6, 13, cells, 8, pin_factory=factory) as scanner, Polling(scanner):
+        def move(cell: Cell, on: bool) -> None:
+            (chain.occupied.add if on else chain.occupied.discard)(cell)
+            scanner.poll_once()
+
         io = BoardIO(layout, scanner)
         ask = hands_for(layout, lambda c: move(c, True), lambda c: move(c, False), chain.occupied.clear)
         res = SelfTest(io, ask, timeout=0.05, led_step=0.0).run()
@@ -607,11 +590,13 @@ def test_selftest_an_mcp23017_whose_switches_never_close_is_one_line() -> None:
     layout = Layout("brazilian")
     loose = {c for c, (addr, _) in board.where.items() if addr == 0x21}  # its switches' ground wire is off
 
-    def move(cell: Cell, on: bool) -> None:
-        if cell not in loose:
-            board.set_cells(board.occupied | {cell} if on else board.occupied - {cell})
+    with mcp_scanner(8, board) as scanner:
 
-    with mcp_scanner(8, board) as scanner, Polling(scanner):
+        def move(cell: Cell, on: bool) -> None:
+            if cell not in loose:
+                board.set_cells(board.occupied | {cell} if on else board.occupied - {cell})
+            scanner.poll_once()
+
         io = BoardIO(layout, scanner)
         ask = hands_for(layout, lambda c: move(c, True), lambda c: move(c, False), lambda: board.set_cells([]))
         res = SelfTest(io, ask, timeout=0.05, led_step=0.0).run()
