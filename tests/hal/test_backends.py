@@ -453,7 +453,7 @@ class Hands:
             self.matrix = MatrixMock(config.gpio.rows, config.gpio.columns, factory)
         elif name == "mcp23017":
             s = config.backend_settings["mcp23017"]
-            self.mcp = McpBoard(s.addresses, s.cells, factory.pin(s.interrupt))
+            self.mcp = McpBoard(s.addresses, s.cells, factory.pin(s.interrupt) if s.interrupt is not None else None)
         elif name == "74hc165":
             s = config.backend_settings["74hc165"]
             self.chain = ShiftInMock(s.load, s.clock, s.data, s.cells, factory)
@@ -647,3 +647,62 @@ def test_selftest_finds_a_strip_laid_another_way(real: StripLayout, line: str | 
     assert res.ok == (line is None)
     if line:
         assert res.messages == [line]
+
+
+# -- hardware/: the example configurations and the schematics ---------------------------------------
+NEW_EXAMPLES = ["mcp23017-8x8", "mcp23017-10x10", "74hc165-8x8", "74hc165-10x10", "ws2812-8x8"]
+
+
+@pytest.mark.parametrize("name", NEW_EXAMPLES)
+def test_example_configurations_open_on_mock_hardware(name: str, spi: list[FakeSpiDev]) -> None:
+    """Each example loads, and opens as the board it describes (on mock pins, a fake I2C bus
+    and a fake SPI strip): a piece on square 1 is seen, and the LED of square 1 lights."""
+    from board_hal.config import load_config
+
+    config = load_config(ROOT / "hardware" / f"{name}.toml", env={})
+    assert config.variant is not None and config.size is not None
+    factory = MockFactory()
+    hands = Hands(config.backend, factory, config)
+    chain = None
+    if config.leds_backend == "gpio":
+        assert config.gpio is not None and config.gpio.led_data is not None
+        assert config.gpio.led_clock is not None and config.gpio.led_latch is not None
+        chain = ShiftRegisterMock(config.gpio.led_data, config.gpio.led_clock, config.gpio.led_latch, 104, factory)
+    hw = registry.Hardware(
+        pin_factory=factory,
+        i2c=lambda n: hands.mcp.bus if hands.mcp else None,
+        strip=fake_strip(fake_spidev_module()),
+    )
+    with open_board(config, config.variant, hardware=hw) as io:
+        cell = io.layout.cell_of(1)
+        hands.set(io, {cell})
+        io.sensors.poll_once()  # type: ignore[attr-defined]
+        assert io.occupied() == ({1}, set())
+        io.show([(1, Role.TEST)])
+        if chain is not None:
+            assert [i for i, on in enumerate(chain.outputs) if on] == [cell[0] * config.size + cell[1]]
+        else:
+            s = config.backend_settings["ws2812"]
+            (lit,) = [i for i, c in enumerate(wire(spi[0])) if c != (0, 0, 0)]
+            assert s.layout.cells(config.size)[lit] == cell
+
+
+def test_schematics_are_drawn_from_their_text_source() -> None:
+    """hardware/schematic-*.svg must be what hardware/schematics.py draws (regenerate after a change)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("schematics", ROOT / "hardware" / "schematics.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    labels = {
+        "schematic-mcp23017.svg": ("MCP23017 (0x20)", "SDA (GPIO 2, pin 3)", "INT (GPIO 17, pin 11)", "GPB7"),
+        "schematic-74hc165.svg": ("74HC165 #1", "LOAD (GPIO 22, pin 15)", "DATA (GPIO 17, pin 11)", "10 kΩ"),
+        "schematic-ws2812.svg": ("74AHCT125", "MOSI (GPIO 10, pin 19)", "LED 0 (a1)", "1000 µF"),
+    }
+    assert set(module.DRAWINGS) == set(labels)
+    for name, draw in module.DRAWINGS.items():
+        svg = draw()
+        assert svg == (ROOT / "hardware" / name).read_bytes(), "run: python hardware/schematics.py"
+        for label in labels[name]:
+            assert label in svg.decode(), (name, label)
