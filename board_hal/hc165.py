@@ -85,14 +85,16 @@ class ShiftInScanner(SensorBackend):
 
     def read_bits(self) -> list[bool]:
         """One load pulse, then every bit of the chain (True: the input is high)."""
-        load, clk, data = self._load, self._clk, self._data
-        load.off()  # SH/LD low: every chip copies its inputs
-        load.on()  # high again: shift mode; QH shows the first chip's H already
+        # the devices' pins directly: a scan is hundreds of pin accesses, and the device layer
+        # would more than double its cost (the devices stay open, and own the pins, meanwhile)
+        load, clk, data = self._load.pin, self._clk.pin, self._data.pin
+        load.state = False  # SH/LD low: every chip copies its inputs
+        load.state = True  # high again: shift mode; QH shows the first chip's H already
         out = []
         for _ in range(self.bits):
-            out.append(not data.value)  # DigitalInputDevice with a pull-up: value 1 = low
-            clk.on()  # rising edge: the next bit reaches QH
-            clk.off()
+            out.append(bool(data.state))  # the level: high = open
+            clk.state = True  # rising edge: the next bit reaches QH
+            clk.state = False
         return out
 
     def scan(self) -> frozenset[Cell]:

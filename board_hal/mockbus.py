@@ -113,7 +113,8 @@ class Mcp23017Model:
 
 class FakeSMBus:
     """``smbus2.SMBus`` with MCP23017 models at their addresses. ``transfers`` counts I2C
-    transactions, ``bytes`` the data bytes moved; ``int_pin`` (a gpiozero mock pin) is
+    transactions, ``bytes`` the data bytes moved, ``wire_bytes`` every byte on the wire
+    (address and register bytes too; 9 clocks each with the acknowledge); ``int_pin`` (a gpiozero mock pin) is
     the chips' shared open-drain INT line: low while any chip asserts it."""
 
     def __init__(self, chips: dict[int, Mcp23017Model], int_pin: Any = None) -> None:
@@ -121,6 +122,7 @@ class FakeSMBus:
         self.int_pin = int_pin
         self.transfers = 0
         self.bytes = 0
+        self.wire_bytes = 0
         self.closed = False
         self.lock = threading.RLock()
 
@@ -135,6 +137,7 @@ class FakeSMBus:
         with self.lock:
             value = self._chip(addr).read(reg)
             self.bytes += 1
+            self.wire_bytes += 4  # address+W, register, (repeated start) address+R, data
             self._int_line()
             return value
 
@@ -142,12 +145,14 @@ class FakeSMBus:
         with self.lock:
             self._chip(addr).write(reg, value)
             self.bytes += 1
+            self.wire_bytes += 3
 
     def read_i2c_block_data(self, addr: int, reg: int, length: int) -> list[int]:
         with self.lock:
             chip = self._chip(addr)  # sequential addressing (IOCON.SEQOP = 0): the address pointer moves on
             out = [chip.read(reg + i) for i in range(length)]
             self.bytes += length
+            self.wire_bytes += 3 + length
             self._int_line()
             return out
 
@@ -157,6 +162,7 @@ class FakeSMBus:
             for i, value in enumerate(data):
                 chip.write(reg + i, value)
             self.bytes += len(data)
+            self.wire_bytes += 2 + len(data)
 
     def close(self) -> None:
         self.closed = True

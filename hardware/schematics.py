@@ -145,19 +145,16 @@ def draw_ws2812() -> bytes:
     d += elm.Resistor().at(buf["1Y"]).right(2.5).label("330 Ω", fontsize=9)
     x = 12.0
     for i, label in enumerate(("LED 0 (a1)", "LED 1 (b1)", "LED n-1")):
-        led = (
-            elm.Ic(
-                pins=[
-                    elm.IcPin(name="DIN", side="L"),
-                    elm.IcPin(name="DOUT", side="R"),
-                    elm.IcPin(name="VDD", side="T"),
-                    elm.IcPin(name="GND", side="B"),
-                ],
-                size=(3.2, 2.0),
-                plblsize=10,
-            )
-            .at((x + i * 5, 4.5))
-        )
+        led = elm.Ic(
+            pins=[
+                elm.IcPin(name="DIN", side="L"),
+                elm.IcPin(name="DOUT", side="R"),
+                elm.IcPin(name="VDD", side="T"),
+                elm.IcPin(name="GND", side="B"),
+            ],
+            size=(3.2, 2.0),
+            plblsize=10,
+        ).at((x + i * 5, 4.5))
         d += led
         d += elm.Label().at((x + i * 5 + 1.8, 3.2)).label(label, loc="right", fontsize=9)
         d += elm.Line().at(led.VDD).up(0.8)
