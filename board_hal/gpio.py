@@ -46,6 +46,8 @@ class MatrixScanner(SensorBackend):
         self.rate = rate
         self.row_pins = list(rows)
         self.column_pins = list(columns)
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()  # before the pins: close() after a pin that failed to open needs it
         self._rows = []
         self._cols = []
         try:
@@ -59,8 +61,6 @@ class MatrixScanner(SensorBackend):
             self.close()
             raise
         self._state: frozenset[Cell] = self.scan()
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
 
     def scan(self) -> frozenset[Cell]:
         """One full pass over the matrix: the occupied cells."""

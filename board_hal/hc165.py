@@ -67,6 +67,8 @@ class ShiftInScanner(SensorBackend):
         # read order: bit i is chip i // 8, input 7 - i % 8
         self._order = [self.cells[i // INPUTS][INPUTS - 1 - i % INPUTS] for i in range(self.bits)]
         self.rate = rate
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
         self._devices: list[Any] = []
         try:
             self._load = DigitalOutputDevice(load, initial_value=True, pin_factory=pin_factory)  # idle: shift
@@ -79,8 +81,6 @@ class ShiftInScanner(SensorBackend):
         except Exception:
             self.close()
             raise
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._state: frozenset[Cell] = self.scan()
 
     def read_bits(self) -> list[bool]:
@@ -137,7 +137,7 @@ class ShiftInScanner(SensorBackend):
     def close(self) -> None:
         if self.closed:
             return
-        stop_worker(self._stop, getattr(self, "_thread", None))
+        stop_worker(self._stop, self._thread)
         for dev in self._devices:
             dev.close()
         super().close()

@@ -33,6 +33,11 @@ def parse_cell(name: str, size: int) -> Cell | None:
     return (row, FILES.index(name[0])) if 0 <= row < size else None
 
 
+def board(size: int) -> str:
+    """"an 8x8 board", "a 10x10 board"."""
+    return f"{'an' if size == 8 else 'a'} {size}x{size} board"
+
+
 def default_map(chips: int, inputs: int, size: int) -> list[list[Cell | None]]:
     """Inputs row by row: input ``i`` overall is cell ``(i // size, i % size)``."""
     out: list[list[Cell | None]] = []
@@ -61,7 +66,7 @@ def parse_map(value: Any, chips: int, inputs: int, size: int, where: str, fail: 
                 continue
             cell = parse_cell(name, size)
             if cell is None:
-                raise fail(f"{where}[{k}][{pin}]: {_short(name)} is no cell of a {size}x{size} board")
+                raise fail(f"{where}[{k}][{pin}]: {_short(name)} is no cell of {board(size)}")
             here = f"{where}[{k}][{pin}]"
             if cell in seen:
                 raise fail(f"{here}: cell {name} is wired twice ({seen[cell]} and {here})")
@@ -79,7 +84,7 @@ def check_coverage(chips: int, inputs: int, size: int, where: str, what: str, fa
     need = -(-size * size // inputs)
     if chips < need:
         raise fail(
-            f"{where}: {chips} {what} have {chips * inputs} inputs; a {size}x{size} board needs {size * size} "
+            f"{where}: {chips} {what} have {chips * inputs} inputs; {board(size)} needs {size * size} "
             f"({need} {what})"
         )
 

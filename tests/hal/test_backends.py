@@ -269,7 +269,7 @@ def test_mcp23017_that_stops_answering_takes_the_link_down_and_back() -> None:
 @pytest.mark.parametrize(
     ("table", "words"),
     [
-        ("addresses = [0x20, 0x21, 0x22]", ("mcp23017.addresses", "3 chips have 48 inputs", "needs 64 (4 chips)")),
+        ("addresses = [0x20, 0x21, 0x22]", ("mcp23017.addresses", "3 chips have 48 inputs", "an 8x8 board needs 64 (4 chips)")),
         ("addresses = [0x20, 0x20, 0x21, 0x22]", ("0x20 is used twice",)),
         ("addresses = [0x20, 0x21, 0x22, 0x28]", ("40 is no MCP23017 address",)),
         ("interrupt = 2", ("mcp23017.interrupt: GPIO 2 is used twice", "mcp23017 (I2C SDA)")),
@@ -706,3 +706,23 @@ def test_schematics_are_drawn_from_their_text_source() -> None:
         assert svg == (ROOT / "hardware" / name).read_bytes(), "run: python hardware/schematics.py"
         for label in labels[name]:
             assert label in svg.decode(), (name, label)
+
+
+def test_a_pin_in_use_is_named_not_hidden_by_the_cleanup() -> None:
+    """A scanner whose pin cannot be opened closes what it opened and lets gpiozero's reason
+    through (it used to fail in its own cleanup, and the user read "no attribute '_stop'")."""
+    from gpiozero import DigitalOutputDevice
+    from gpiozero.exc import GPIOPinInUse
+
+    factory = MockFactory()
+    with DigitalOutputDevice(13, pin_factory=factory):
+        with pytest.raises(GPIOPinInUse):
+            MatrixScanner([4, 17, 27, 22, 5, 6, 13, 19], [26, 21, 20, 16, 12, 25, 24, 23], pin_factory=factory)
+        with pytest.raises(GPIOPinInUse):
+            ShiftInScanner(5, 6, 13, default_map(8, 8, 8), 8, pin_factory=factory)
+        config = cfg('[board]\nbackend = "74hc165"\nsize = 8\n[74hc165]\nload = 5\nclock = 6\ndata = 13\n')
+        with pytest.raises(ConfigError) as e:
+            open_board(config, "brazilian", pin_factory=factory)
+        one_line(e, "74hc165: cannot open the GPIO pins:", "GPIO13", "in use")
+        # what was opened before the failure was released: the pins can be used again
+        DigitalOutputDevice(5, pin_factory=factory).close()
