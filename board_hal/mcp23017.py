@@ -10,7 +10,10 @@ smbus2 (pure Python, ``pip install damas[pi]``). With ``interrupt`` set, the chi
 INTA outputs (mirrored, open-drain, all on one GPIO) say when something changed, and the
 scan runs only then (and once a second, in case an edge was missed); else it polls at
 ``scan_rate``. A chip that stops answering takes the board's link down (like the Pico's
-cable); when it answers again it is set up again and the whole occupancy is reported.
+cable); when it answers again it is set up again and the whole occupancy is reported. A
+chip that lost its settings without going silent (a dip in its supply resets it: pull-ups
+off, inputs floating) is found by a check of its registers once a second (one transfer per
+chip) and set up again.
 
 A chip that does not answer when the board is opened is one line naming its address and
 the addresses that did answer (a wrong A0-A2 strap shows as a chip at another address).
@@ -93,6 +96,9 @@ class Mcp23017Scanner(SensorBackend):
         self._thread: threading.Thread | None = None
         self._int_device: Any = None
         self._lock = threading.Lock()
+        self.verify_period = 1.0  # seconds between checks that the chips kept their settings
+        self._verified = time.monotonic()
+        self.setups = 0
         self.setup()
         if interrupt is not None:
             from gpiozero import DigitalInputDevice
@@ -105,6 +111,7 @@ class Mcp23017Scanner(SensorBackend):
     # -- the chips --------------------------------------------------------------------------
     def setup(self) -> None:
         """Every chip: all inputs, pull-ups on, interrupt on any change (if used)."""
+        self.setups += 1
         for addr in self.addresses:
             try:
                 self.bus.write_byte_data(addr, IOCON, IOCON_MIRROR | IOCON_ODR)
@@ -130,6 +137,23 @@ class Mcp23017Scanner(SensorBackend):
             f"no MCP23017 answers at 0x{addr:02x} on I2C bus {self.bus_number} ({seen}): "
             f"check its A0-A2 pins, 3V3, GND, SDA and SCL"
         )
+
+    def verify(self) -> bool:
+        """Do the chips still hold their settings? If one lost them (a reset), set them all up
+        again; False then."""
+        want = [IOCON_MIRROR | IOCON_ODR, IOCON_MIRROR | IOCON_ODR, 0xFF, 0xFF]  # IOCON (twice), GPPUA, GPPUB
+        for addr in self.addresses:
+            try:
+                got = list(self.bus.read_i2c_block_data(addr, IOCON, 4))
+            except OSError as exc:
+                raise ChipError(exc.errno, f"the MCP23017 at 0x{addr:02x} stopped answering") from None
+            if got != want:
+                log.warning(
+                    "the MCP23017 at 0x%02x lost its settings (a dip in its supply?): setting it up again", addr
+                )
+                self.setup()
+                return False
+        return True
 
     def read_chip(self, addr: int) -> int:
         """The 16 input levels of one chip (bit p: input p; 1 = high = open)."""
@@ -158,6 +182,9 @@ class Mcp23017Scanner(SensorBackend):
         try:
             if not self._link_up:
                 self.setup()
+            elif time.monotonic() - self._verified >= self.verify_period:
+                self._verified = time.monotonic()
+                self.verify()
             new = self.scan()
         except ChipError as exc:
             if self._link_up:

@@ -34,7 +34,7 @@ def parse_cell(name: str, size: int) -> Cell | None:
 
 
 def board(size: int) -> str:
-    """"an 8x8 board", "a 10x10 board"."""
+    """ "an 8x8 board", "a 10x10 board"."""
     return f"{'an' if size == 8 else 'a'} {size}x{size} board"
 
 
@@ -84,8 +84,7 @@ def check_coverage(chips: int, inputs: int, size: int, where: str, what: str, fa
     need = -(-size * size // inputs)
     if chips < need:
         raise fail(
-            f"{where}: {chips} {what} have {chips * inputs} inputs; {board(size)} needs {size * size} "
-            f"({need} {what})"
+            f"{where}: {chips} {what} have {chips * inputs} inputs; {board(size)} needs {size * size} ({need} {what})"
         )
 
 

@@ -726,3 +726,23 @@ def test_a_pin_in_use_is_named_not_hidden_by_the_cleanup() -> None:
         one_line(e, "74hc165: cannot open the GPIO pins:", "GPIO13", "in use")
         # what was opened before the failure was released: the pins can be used again
         DigitalOutputDevice(5, pin_factory=factory).close()
+
+
+def test_mcp23017_that_lost_its_settings_is_set_up_again() -> None:
+    """A dip in a chip's supply resets it without a NACK: pull-ups off, inputs floating (the
+    model reads them low: a full row of ghosts). The periodic check finds it and sets it up again."""
+    board = McpBoard([0x20, 0x21, 0x22, 0x23], default_map(4, 16, 8))
+    with mcp_scanner(8, board) as scanner:
+        board.set_cells({(0, 0)})
+        scanner.poll_once()
+        chip = board.bus.chips[0x21]
+        chip.regs[:] = type(chip)().regs  # power-on reset
+        assert len(scanner.scan()) == 17  # the floating inputs read as pieces
+        scanner.verify_period = 0.0
+        setups = scanner.setups
+        scanner.poll_once()
+        assert scanner.setups == setups + 1 and scanner.snapshot() == {(0, 0)}
+        assert not [t for t in scanner.transitions.queue if getattr(t, "cell", None) != (0, 0)]
+        before = board.bus.transfers
+        scanner.poll_once()  # settings intact: one check (a transfer per chip) and the scan
+        assert scanner.setups == setups + 1 and board.bus.transfers - before == 8
