@@ -269,7 +269,7 @@ def test_mcp23017_that_stops_answering_takes_the_link_down_and_back() -> None:
 @pytest.mark.parametrize(
     ("table", "words"),
     [
-        ("addresses = [0x20, 0x21, 0x22]", ("mcp23017.addresses", "3 chips have 48 inputs", "an 8x8 board needs 64 (4 chips)")),
+        ("addresses = [0x20, 0x21, 0x22]", ("3 chips have 48 inputs", "an 8x8 board needs 64 (4 chips)")),
         ("addresses = [0x20, 0x20, 0x21, 0x22]", ("0x20 is used twice",)),
         ("addresses = [0x20, 0x21, 0x22, 0x28]", ("40 is no MCP23017 address",)),
         ("interrupt = 2", ("mcp23017.interrupt: GPIO 2 is used twice", "mcp23017 (I2C SDA)")),
