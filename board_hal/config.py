@@ -281,6 +281,8 @@ def _plug_in(cfg: Config, data: Mapping[str, Any], board: Mapping[str, Any], ove
     leds = board.get("leds")
     if overridden or leds is None:  # no hardware when the environment says so: the backend's own LEDs
         leds = cfg.backend if sensors.leds else registry.NO_LEDS
+        if leds == "gpio" and (cfg.gpio is None or cfg.gpio.led_data is None):
+            leds = registry.NO_LEDS  # a matrix without a 74HC595 chain
     if not isinstance(leds, str):
         raise ConfigError(f'{src}: board.leds must be a backend\'s name such as "ws2812" or "none", not {_short(leds)}')
     if leds != registry.NO_LEDS:

@@ -746,3 +746,18 @@ def test_mcp23017_that_lost_its_settings_is_set_up_again() -> None:
         before = board.bus.transfers
         scanner.poll_once()  # settings intact: one check (a transfer per chip) and the scan
         assert scanner.setups == setups + 1 and board.bus.transfers - before == 8
+
+
+def test_board_leds_defaults_to_the_sensors_own() -> None:
+    matrix = "[gpio]\nrows = [2, 3, 4, 5, 6, 7, 8, 9]\ncolumns = [10, 11, 12, 13, 14, 15, 16, 17]\n"
+    assert cfg(f'[board]\nbackend = "gpio"\n{matrix}').leds_backend == "none"  # no chain configured
+    chain = "[gpio.leds]\ndata = 18\nclock = 19\nlatch = 20\n"
+    assert cfg(f'[board]\nbackend = "gpio"\n{matrix}{chain}').leds_backend == "gpio"
+    assert cfg('[board]\nbackend = "pico"\n').leds_backend == "pico"
+    assert cfg('[board]\nbackend = "mcp23017"\nsize = 8\n').leds_backend == "none"
+    with pytest.raises(ConfigError) as e:
+        cfg(f'[board]\nbackend = "gpio"\nleds = "gpio"\n{matrix}')
+    one_line(e, 'board.leds = "gpio" needs gpio.leds')
+    # the environment's "no hardware" takes the LEDs too
+    text = '[board]\nbackend = "mcp23017"\nleds = "ws2812"\nsize = 8\n'
+    assert parse_config(text, "b", env={"DAMAS_BOARD_BACKEND": "simulated"}).leds_backend == "simulated"
