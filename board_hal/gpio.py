@@ -79,6 +79,23 @@ class MatrixScanner(SensorBackend):
         pins = self.row_pins if axis == "rows" else self.column_pins
         return f"gpio.{axis}[{index}] = GPIO {pins[index]}"
 
+    def wiring_groups(self) -> list[tuple[str, list[Cell], str]]:
+        """The cells on each row wire and on each column wire, and what to check when none answers."""
+        n = len(self.row_pins)
+        rows = [
+            (f"row {r + 1}", [(r, c) for c in range(n)], f"check its wire, {self.line_wiring('rows', r)}")
+            for r in range(n)
+        ]
+        cols = [
+            (
+                f"column {'abcdefghij'[c]}",
+                [(r, c) for r in range(n)],
+                f"check its wire, {self.line_wiring('columns', c)}",
+            )
+            for c in range(n)
+        ]
+        return rows + cols
+
     def poll_once(self) -> None:
         """Scan and enqueue the changes since the last scan (what the thread does)."""
         now = self.clock()

@@ -130,9 +130,12 @@ class ShiftInScanner(SensorBackend):
                 return f"input {'ABCDEFGH'[line.index(cell)]} of 74HC165 #{k + 1}"
         return None
 
-    def chips(self) -> dict[str, list[Cell]]:
+    def wiring_groups(self) -> list[tuple[str, list[Cell], str]]:
         """Each chip's cells, in chain order from the Pi (#1 is the one wired to the Pi)."""
-        return {f"74HC165 #{k + 1}": [c for c in line if c] for k, line in enumerate(self.cells)}
+        return [
+            (f"74HC165 #{k + 1}", [c for c in line if c], "is the chip dead or unpowered?")
+            for k, line in enumerate(self.cells)
+        ]
 
     def close(self) -> None:
         if self.closed:

@@ -226,9 +226,12 @@ class Mcp23017Scanner(SensorBackend):
                 return f"{pin_name(line.index(cell))} of the MCP23017 at 0x{self.addresses[k]:02x}"
         return None
 
-    def chips(self) -> dict[str, list[Cell]]:
-        """Each chip's cells, by the chip's name (the self-test names a dead chip)."""
-        return {f"the MCP23017 at 0x{a:02x}": [c for c in self.cells[k] if c] for k, a in enumerate(self.addresses)}
+    def wiring_groups(self) -> list[tuple[str, list[Cell], str]]:
+        """Each chip's cells, by the chip's name, and what to check when none answers."""
+        hint = "is the chip dead, unpowered, or the switches' ground wire loose?"
+        return [
+            (f"the MCP23017 at 0x{a:02x}", [c for c in self.cells[k] if c], hint) for k, a in enumerate(self.addresses)
+        ]
 
     def close(self) -> None:
         if self.closed:

@@ -8,7 +8,7 @@ another rotation / White side would give, it says so::
 
 Wiring mistakes get one line each: two rows (or columns) swapped, a chip none of whose
 cells answers (a dead MCP23017, a 74HC165 that cuts off the rest of its chain; backends
-that read chips name them through ``chips()``), and a LED strip laid differently from its
+name their chips or wires through ``wiring_groups()``), and a LED strip laid differently from its
 configuration (a LED backend with ``explain()``: a few LEDs are lit and a piece put on
 each lit square shows where they really are)::
 
@@ -162,14 +162,14 @@ class SelfTest:
         lay = self.layout
         dead = {lay.cell_of(sq) for sq in res.dead}
         tested = {lay.cell_of(sq) for sq in self.squares} - set(res.stuck)
-        chips = getattr(self.io.sensors, "chips", None)
+        wiring_groups = getattr(self.io.sensors, "wiring_groups", None)
         explained: set[Cell] = set()
-        if chips is not None and dead:
-            groups = list(chips().items())
-            silent = [i for i, (_, cells) in enumerate(groups) if (t := tested & set(cells)) and t <= dead]
+        if wiring_groups is not None and dead:
+            groups = wiring_groups()
+            silent = [i for i, (_, cells, _) in enumerate(groups) if (t := tested & set(cells)) and t <= dead]
             if getattr(self.io.sensors, "chain", False) and silent and silent == list(range(silent[0], len(groups))):
-                name, _ = groups[silent[0]]
-                cells = [c for _, cs in groups[silent[0] :] for c in cs]
+                name, _, _ = groups[silent[0]]
+                cells = [c for _, cs, _ in groups[silent[0] :] for c in cs]
                 after = " and every chip after it" if silent[0] < len(groups) - 1 else ""
                 res.wiring.append(
                     f"{name}{after} answer nothing (cells {_span(cells)}): check {name}'s power, "
@@ -178,11 +178,8 @@ class SelfTest:
                 explained.update(cells)
             else:
                 for i in silent:
-                    name, cells = groups[i]
-                    res.wiring.append(
-                        f"no cell on {name} answers (cells {_span(cells)}): is the chip dead, "
-                        f"unpowered, or the switches' ground wire loose?"
-                    )
+                    name, cells, hint = groups[i]
+                    res.wiring.append(f"no cell on {name} answers (cells {_span(cells)}): {hint}")
                     explained.update(cells)
             res.messages.extend(res.wiring)
         for sq in res.dead:

@@ -761,3 +761,22 @@ def test_board_leds_defaults_to_the_sensors_own() -> None:
     # the environment's "no hardware" takes the LEDs too
     text = '[board]\nbackend = "mcp23017"\nleds = "ws2812"\nsize = 8\n'
     assert parse_config(text, "b", env={"DAMAS_BOARD_BACKEND": "simulated"}).leds_backend == "simulated"
+
+
+def test_selftest_a_broken_row_wire_is_one_line() -> None:
+    rows, cols = [4, 17, 27, 22, 5, 6, 13, 19], [26, 21, 20, 16, 12, 25, 24, 23]
+    factory = MockFactory()
+    matrix = MatrixMock(rows, cols, factory)
+    layout = Layout("brazilian")
+    with MatrixScanner(rows, cols, pin_factory=factory) as scanner:
+
+        def move(cell: Cell, on: bool) -> None:
+            if cell[0] != 4:  # row 5's wire is cut: its switches reach no row line
+                (matrix.occupied.add if on else matrix.occupied.discard)(cell)
+            scanner.poll_once()
+
+        io = BoardIO(layout, scanner)
+        ask = hands_for(layout, lambda c: move(c, True), lambda c: move(c, False), matrix.occupied.clear)
+        res = SelfTest(io, ask, timeout=0.05, led_step=0.0).run()
+    assert res.messages == ["no cell on row 5 answers (cells a5-h5): check its wire, gpio.rows[4] = GPIO 5"]
+    assert len(res.dead) == 4
