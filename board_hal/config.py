@@ -313,7 +313,7 @@ def _plug_in(cfg: Config, data: Mapping[str, Any], board: Mapping[str, Any], ove
         cfg.backend_settings[name] = settings
         pins: Mapping[int, str] = getattr(settings, "gpio_pins", dict)()
         for pin, what in pins.items():
-            if pin in used:
+            if pin in used and not (what.startswith("the SPI") and used[pin].split(" (")[0] == what.split(" (")[0]):
                 raise ConfigError(f"{src}: {what}: GPIO {pin} is used twice ({used[pin]} and {what})")
             used[pin] = what
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import errno
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
@@ -227,6 +227,9 @@ class FakeSpiDev:
 
     instances: ClassVar[list[FakeSpiDev]] = []
 
+    #: what MISO answers to a transfer (a device on the bus: ShiftInMock.spi_transfer), else zeros
+    respond: Callable[[Sequence[int]], list[int]] | None = None
+
     def __init__(self) -> None:
         self.sent: list[list[int]] = []
         self.max_speed_hz = 0
@@ -244,7 +247,7 @@ class FakeSpiDev:
     def xfer3(self, data: Sequence[int]) -> list[int]:
         self.transfers += 1
         self.sent.append(list(data))
-        return [0] * len(data)
+        return self.respond(data) if self.respond is not None else [0] * len(data)
 
     xfer2 = xfer3
 

@@ -143,16 +143,17 @@ class ShiftInMock:
     def __init__(
         self,
         load: int,
-        clock: int,
-        data: int,
+        clock: int | None,
+        data: int | None,
         cells: Sequence[Sequence[Cell | None]],
         factory: MockFactory | None = None,
     ) -> None:
         self.factory = factory or MockFactory()
         self.cells = [list(line) for line in cells]
         self.load = self.factory.pin(load, pin_class=_LoadPin, chain=self)
-        self.clock = self.factory.pin(clock, pin_class=_ShiftClockPin, chain=self)
-        self.data = self.factory.pin(data, pin_class=_SerialOutPin, chain=self)
+        # without clock and data pins, the chain hangs on SPI (spi_transfer: SCLK and MISO)
+        self.clock = None if clock is None else self.factory.pin(clock, pin_class=_ShiftClockPin, chain=self)
+        self.data = None if data is None else self.factory.pin(data, pin_class=_SerialOutPin, chain=self)
         self.occupied: set[Cell] = set()
         self.dead: set[int] = set()
         self.stages: list[bool] = [True] * (8 * len(self.cells))  # in QH order: chip 0's H first
@@ -198,3 +199,15 @@ class ShiftInMock:
         if self.dead and self.since_load >= 8 * min(self.dead):
             return True
         return self.stages[0]
+
+    def spi_transfer(self, data: Sequence[int]) -> list[int]:
+        """An SPI mode-0 transfer on SCLK/MISO: for each bit, MISO (QH) is sampled on the
+        rising edge that then shifts the chain (MSB first)."""
+        out = []
+        for _ in data:
+            byte = 0
+            for _ in range(8):
+                byte = byte << 1 | self.read_qh()
+                self.rising_clock()
+            out.append(byte)
+        return out

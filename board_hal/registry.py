@@ -48,6 +48,7 @@ class Hardware:
     pin_factory: Any = None  # gpiozero's pin factory (None: gpiozero chooses)
     i2c: Callable[[int], Any] | None = None  # I2C bus number -> an smbus2.SMBus-like object
     strip: Callable[..., Any] | None = None  # makes a WS2812 strip (see board_hal.ws2812)
+    spi: Callable[[str], Any] | None = None  # /dev/spidevB.D -> an open spidev.SpiDev-like object
     extra: dict[str, Any] = field(default_factory=dict)  # for third-party backends
 
 

@@ -211,10 +211,9 @@ class Settings:
     pixel: str
 
     def gpio_pins(self) -> dict[int, str]:
-        # the kernel's SPI driver takes MOSI, SCLK and both chip selects
-        bus = self.spi.rsplit("spidev", 1)[-1].split(".")[0]
-        pins = {"0": (10, 11, 8, 7), "1": (20, 21, 18, 17)}.get(bus, ())
-        return {p: f"ws2812.spi ({self.spi})" for p in pins}
+        from board_hal.hc165 import spi_pins
+
+        return spi_pins(self.spi, "ws2812.spi")  # the kernel's SPI driver takes the bus's pins
 
 
 _KEYS = {"spi", "first", "along", "order", "brightness", "pixel"}

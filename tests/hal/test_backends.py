@@ -780,3 +780,61 @@ def test_selftest_a_broken_row_wire_is_one_line() -> None:
         res = SelfTest(io, ask, timeout=0.05, led_step=0.0).run()
     assert res.messages == ["no cell on row 5 answers (cells a5-h5): check its wire, gpio.rows[4] = GPIO 5"]
     assert len(res.dead) == 4
+
+
+@pytest.mark.parametrize(("n", "chips"), [(8, 8), (10, 13)])
+def test_74hc165_chain_over_spi_is_one_transfer_per_scan(n: int, chips: int) -> None:
+    factory = MockFactory()
+    cells = default_map(chips, 8, n)
+    chain = ShiftInMock(22, None, None, cells, factory)
+    spi = FakeSpiDev()
+    spi.open(1, 0)
+    spi.respond = chain.spi_transfer
+    rng = random.Random(n)
+    with ShiftInScanner(22, None, None, cells, n, pin_factory=factory, spi=spi) as scanner:
+        for _ in range(20):
+            chain.occupied = {(r, c) for r in range(n) for c in range(n) if rng.random() < 0.4}
+            transfers, loads = spi.transfers, chain.loads
+            assert scanner.scan() == frozenset(chain.occupied)
+            assert spi.transfers - transfers == 1 and len(spi.sent[-1]) == chips and chain.loads - loads == 1
+        assert chain.bad_reads == 0 and chain.ignored_clocks == 0
+    assert spi.opened is None  # closed with the scanner
+
+
+def test_74hc165_over_spi_settings_and_a_shared_bus() -> None:
+    text = '[board]\nbackend = "74hc165"\nsize = 8\n[74hc165]\nload = 22\nspi = "/dev/spidev0.1"\n'
+    s = cfg(text).backend_settings["74hc165"]
+    assert s.spi == "/dev/spidev0.1" and s.clock is None and s.data is None
+    # the WS2812 strip on spidev0.0 shares the bus (its pins are the driver's, not two users')
+    both = cfg(text.replace('backend = "74hc165"', 'backend = "74hc165"\nleds = "ws2812"') + "[ws2812]\n")
+    assert both.leds_backend == "ws2812"
+    with pytest.raises(ConfigError) as e:
+        cfg(text + "clock = 27\n")
+    one_line(e, "74hc165.clock: not used with 74hc165.spi")
+    with pytest.raises(ConfigError) as e:
+        cfg(
+            text.replace('backend = "74hc165"', 'backend = "74hc165"\nleds = "gpio"')
+            + "[gpio.leds]\ndata = 9\nclock = 4\nlatch = 5\n"
+        )
+    one_line(e, "GPIO 9 is used twice", "gpio.leds.data", "the SPI0 bus (74hc165.spi)")
+    with pytest.raises(ConfigError) as e:
+        cfg(text.replace("spidev0.1", "spi0"))
+    one_line(e, "74hc165.spi must be an SPI device")
+
+
+def test_74hc165_over_spi_opens_through_the_registry() -> None:
+    factory = MockFactory()
+    config = cfg('variant = "brazilian"\n[board]\nbackend = "74hc165"\n[74hc165]\nload = 22\nspi = "/dev/spidev1.0"\n')
+    chain = ShiftInMock(22, None, None, config.backend_settings["74hc165"].cells, factory)
+    opened: list[str] = []
+
+    def spi(device: str) -> FakeSpiDev:
+        opened.append(device)
+        dev = FakeSpiDev()
+        dev.respond = chain.spi_transfer
+        return dev
+
+    with open_board(config, "brazilian", hardware=registry.Hardware(pin_factory=factory, spi=spi)) as io:
+        chain.occupied = {io.layout.cell_of(1), io.layout.cell_of(32)}
+        io.sensors.poll_once()  # type: ignore[attr-defined]
+        assert io.occupied() == ({1, 32}, set()) and opened == ["/dev/spidev1.0"]
