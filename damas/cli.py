@@ -189,6 +189,9 @@ def _verdict_line(v: object, variant_notation: str) -> str:
     from referee import GameEnd, MoveMade, Report, Takeback
 
     if isinstance(v, MoveMade):
+        if v.clock is not None:
+            times = f"white {v.clock['white']:.1f} s, black {v.clock['black']:.1f} s"
+            return f"{v.t:9.3f}  move {v.ply}: {v.pdn}  (clock: {times})"
         return f"{v.t:9.3f}  move {v.ply}: {v.pdn}"
     if isinstance(v, Takeback):
         return f"{v.t:9.3f}  takeback: ply {v.ply} withdrawn"
@@ -225,7 +228,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Run a recorded event log through the live pipeline (debounce -> referee)."""
     import json
 
-    from referee import LogError, Pipeline, Referee, parse_log
+    from referee import ClockKeeper, LogError, Pipeline, Referee, parse_log
+    from referee.clock import ClockError
     from referee.log import event_to_json
 
     if not (math.isfinite(args.debounce) and 0 <= args.debounce <= MAX_DEBOUNCE):
@@ -269,7 +273,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         Position.from_fen(fen, variant)  # a bad FEN is a user error, reported as such
     mode = args.mode or header.mode or "casual"
     ref = Referee(variant, fen, mode=mode, board=header.board)
-    pipeline = Pipeline(ref, window=args.debounce)
+    try:
+        keeper = ClockKeeper.from_header(header.to_json(), ref)
+    except ClockError as exc:
+        raise UserError(f"{args.log}: {exc}") from None
+    pipeline = Pipeline(ref, window=args.debounce, clock=keeper)
     for v in pipeline.run(events):
         if args.json:
             print(json.dumps(v.to_json(), ensure_ascii=False))
@@ -277,7 +285,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(_verdict_line(v, variant.notation))
     if args.pdn:
         tags = {k.capitalize(): str(val) for k, val in header.extra.items() if k in ("white", "black", "event")}
-        text = ref.pdn_game(tags).pdn()
+        text = pipeline.pdn_game(tags).pdn()
         try:
             Path(args.pdn).write_text(text, encoding="utf-8")
         except OSError as exc:
@@ -669,6 +677,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--black", help="Black's name")
     p.add_argument("--event", help="the event's name")
     p.add_argument("--mode", choices=["casual", "tournament"], help="casual (default) or tournament")
+    p.add_argument(
+        "--clock",
+        metavar="CONTROL",
+        help="the game clock: fenacef (21 min), 21, 5+3 (Fischer), 5d3/5b3 (delay), 40/90,30+30, none "
+        "(default: the config's clock.control, else none)",
+    )
     p.add_argument("--config", help="board configuration (TOML; see hardware/); without it, the simulated board")
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1; other hosts need a token)")
     p.add_argument("--port", type=int, default=None, help="port (default 8080)")

@@ -44,6 +44,7 @@ TICKS = 10_000  # clock units per second
 MAX_MINUTES = 24 * 60  # a period of more than a day is a typing error
 MAX_SECONDS = 3600  # an increment or a delay
 MAX_MOVES = 1000
+MAX_CLOCK_SECONDS = 100 * 3600  # what the arbiter may set a clock to
 PRESETS = {"fenacef": "21", "none": "none"}
 #: a clock action's ``source`` (who pressed, or why the clock paused)
 SOURCES = ("button", "pico", "page", "power", "arbiter")
@@ -175,6 +176,13 @@ def clock_text(t: int) -> str:
         if tenths < 100:
             return f"0:0{tenths // 10}.{tenths % 10}"
     s = -(-t // TICKS)
+    h, rest = divmod(s, 3600)
+    return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
+
+
+def duration_text(t: int) -> str:
+    """How long something took, to the second (``0:07``, ``12:30``, ``1:02:03``)."""
+    s = (t + TICKS // 2) // TICKS
     h, rest = divmod(s, 3600)
     return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
 

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from board_hal.debounce import Transition
-from referee.clock import CLOCK_ACTIONS, SOURCES, ClockAction, ClockError, parse_control
+from referee.clock import CLOCK_ACTIONS, MAX_CLOCK_SECONDS, SOURCES, ClockAction, ClockError, parse_control
 from referee.core import ACTIONS, LINK_STATES, MODES, Action, Link
 from rules import Color, DraughtsError, Geometry, Position, find_variant, geometry_for, parse_result
 from rules.errors import shown
@@ -100,7 +100,6 @@ class LogHeader:
 
 
 LogEvent = Transition | Action | Link | ClockAction
-MAX_CLOCK = 100 * 3600  # seconds a clock may be set to
 
 
 def event_to_json(ev: LogEvent) -> dict[str, Any]:
@@ -301,8 +300,14 @@ def _clock_action(obj: dict[str, Any], t: float, n: int, source: str) -> ClockAc
             value = obj.get(key)
             if value is None:
                 continue
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= _float(value) <= MAX_CLOCK:
-                raise LogError(n, f"clock-adjust '{key}' must be seconds (0-{MAX_CLOCK}), not {shown(value)}", source)
+            if (
+                not isinstance(value, (int, float))
+                or isinstance(value, bool)
+                or not 0 <= _float(value) <= MAX_CLOCK_SECONDS
+            ):
+                raise LogError(
+                    n, f"clock-adjust '{key}' must be seconds (0-{MAX_CLOCK_SECONDS}), not {shown(value)}", source
+                )
             times[key] = float(value)
         if times["white"] is None and times["black"] is None:
             raise LogError(n, "clock-adjust needs 'white' or 'black' (seconds)", source)
