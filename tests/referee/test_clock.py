@@ -240,7 +240,7 @@ def test_press_without_a_move_tournament_reported_casual_advances() -> None:
 def test_press_by_the_side_whose_clock_is_not_running() -> None:
     g = Game(mode="tournament").press(B, 0).press(B, 2)
     assert g.reports() == [ReportKind.CLOCK_WRONG_SIDE]
-    report = [v for v in g.out if isinstance(v, Report)][0]
+    report = next(v for v in g.out if isinstance(v, Report))
     assert report.params["side"] == "black" and "black" in report.message.lower()
     assert g.keeper.clock.running is W
     assert Game(mode="casual").press(B, 0).press(B, 2).reports() == []
@@ -254,7 +254,7 @@ def test_press_before_the_captured_piece_is_off_the_board() -> None:
     g = Game(mode="tournament", fen=CAPTURE_FEN).press(B, 0)
     g.move("-d4", "+f6").press(W, 1)  # landed, e5 still on the board
     assert g.reports() == [ReportKind.CLOCK_EARLY]
-    report = [v for v in g.out if isinstance(v, Report)][0]
+    report = next(v for v in g.out if isinstance(v, Report))
     assert report.squares == (sq("e5"),)
     assert g.keeper.clock.running is W
     g.move("-e5").press(W, 1)  # the capture completed, pressed again: fine
@@ -270,7 +270,7 @@ def test_a_move_while_the_opponents_clock_runs_is_a_notice() -> None:
     g.move("-f6", "+e5")  # black moves on white's time
     kinds = g.reports()
     assert kinds == [ReportKind.CLOCK_NOT_PRESSED]
-    report = [v for v in g.out if isinstance(v, Report)][0]
+    report = next(v for v in g.out if isinstance(v, Report))
     assert report.params["side"] == "white"
     assert g.ref.report is None  # a notice, not an irregularity: nothing to restore, nothing lit
     g.press(W).press(B)  # both presses are now owed and regular
