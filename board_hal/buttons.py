@@ -25,23 +25,12 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any
 
-from board_hal.backends import Clock, Closable
+from board_hal.backends import SIDES, ButtonPress, Clock, Closable
 
-SIDES = ("white", "black")
+__all__ = ["SIDES", "ButtonPress", "ClockButtons", "PressFilter"]
 DEFAULT_BOUNCE = 0.05
-
-
-@dataclass(frozen=True)
-class ButtonPress:
-    """A press of the clock button of ``side`` (``white``/``black``), seen at ``t`` (``source``:
-    ``button`` for the Pi's GPIO pins, ``pico`` for the Pico's inputs)."""
-
-    t: float
-    side: str
-    source: str = "button"
 
 
 class PressFilter:
