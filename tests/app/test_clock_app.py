@@ -200,7 +200,8 @@ def test_bad_clock_on_the_command_line_is_one_line(tmp_path: Path) -> None:
     r = run_damas("play", "--db", str(tmp_path / "g.sqlite3"), "--no-browser", "--port", "0", "--clock", "40/90,5+")
     assert r.returncode == 2
     assert r.stderr.strip().splitlines() == [
-        "damas: error: --clock: invalid clock '40/90,5+': cannot read '5+' (e.g. fenacef, 21, 5+3, 5d3, 5b3, 40/90,30+30, none)"
+        "damas: error: --clock: invalid clock '40/90,5+': cannot read '5+' "
+        "(e.g. fenacef, 21, 5+3, 5d3, 5b3, 40/90,30+30, none)"
     ]
     config = tmp_path / "c.toml"
     config.write_text('[clock]\ncontrol = "slow"\n')
