@@ -25,6 +25,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from board_hal.backends import SIDES, ButtonPress, Clock, Closable
@@ -70,6 +71,7 @@ class ClockButtons(Closable):
 
         self.clock = clock
         self.presses: queue.Queue[ButtonPress] = queue.Queue()
+        self.on_press: Callable[[], None] | None = None  # called (in gpiozero's thread) after a press is queued
         self._lock = threading.Lock()
         self._filters = {side: PressFilter(bounce) for side in SIDES}
         self._buttons: list[Any] = []
@@ -90,6 +92,8 @@ class ClockButtons(Closable):
                 counts = self._filters[side].edge(pressed, t)
             if counts:
                 self.presses.put(ButtonPress(t, side))
+                if self.on_press is not None:
+                    self.on_press()
 
         return on_edge
 

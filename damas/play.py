@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -210,6 +211,14 @@ class PlayApp:
     async def run_loop(self) -> None:
         # a turn that fails fails again 20 ms later: one line, then at most one per 10 s
         throttle = Throttle(log, "error in the board loop", clock=self.clock)
+        wake = asyncio.Event()
+        if self.buttons is not None:  # a clock press is taken at once, not at the next tick
+            loop = asyncio.get_running_loop()
+
+            def wake_up() -> None:
+                loop.call_soon_threadsafe(wake.set)
+
+            self.buttons.on_press = wake_up
         while True:
             try:
                 await self.turn()
@@ -217,7 +226,9 @@ class PlayApp:
                 throttle.failed(exc)
             else:
                 throttle.ok()
-            await asyncio.sleep(self._next_wake())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), self._next_wake())
+            wake.clear()
 
     async def broadcast(self) -> None:
         """Show the LEDs (the one place that writes them) and hand the new state to every page.
