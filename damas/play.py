@@ -226,6 +226,9 @@ class PlayApp:
                 throttle.failed(exc)
             else:
                 throttle.ok()
+            if self.buttons is None:
+                await asyncio.sleep(self._next_wake())
+                continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), self._next_wake())
             wake.clear()
