@@ -17,15 +17,17 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from board_hal.backends import BoardIO
 from board_hal.buttons import ClockButtons, PressFilter
 from board_hal.config import ConfigError, parse_config
 from board_hal.layout import Layout
 from board_hal.leds import Role
 from board_hal.simulated import SimulatedBoard
+from damas.i18n import CLOCK_MESSAGES, CLOCK_WORDS, LANGUAGES, TERMINATIONS, message
 from damas.play import PlayApp
 from damas.session import GameSession, export_game, load_log
 from damas.store import Store
-from referee import ClockKeeper, Pipeline, Referee
+from referee import ClockKeeper, Pipeline, Referee, Report, ReportKind
 from rules import Position
 from rules.pdn import read_game
 from tests.app.server import Server
@@ -99,6 +101,8 @@ def test_gpio_buttons_press_the_clock_and_the_flag_shows_at_once(tmp_path: Path)
     assert journal(app)[-1] == {"t": 1060.0, "action": "flag", "side": "white"}
     pdn = export_game(app.store, row.id)
     assert pdn.tags["TimeControl"] == "60" and pdn.result == "0-1"
+    app.correct(row.id, None, "1/2-1/2")  # the arbiter enters another result: it stands
+    assert app.state("en")["result"] == "1/2-1/2" and export_game(app.store, row.id).result == "1/2-1/2"
     buttons.close()
     app.store.close()
 
@@ -262,3 +266,43 @@ def test_sigkill_resume_and_replay_give_the_times_shown(tmp_path: Path) -> None:
     clocks = [pm.clock for pm in read_game(out.read_text()).moves]
     assert clocks == [pm.clock for pm in read_game(exported.stdout).moves]
     assert [(c.white, c.black) for c in clocks if c] == [(math.ceil(m["white"]), math.ceil(m["black"])) for m in moves]
+
+
+def test_every_language_has_every_clock_word() -> None:
+    for lang in LANGUAGES:
+        assert set(CLOCK_WORDS[lang]) == set(CLOCK_WORDS["en"]), lang
+        assert "time-forfeit" in TERMINATIONS[lang], lang
+    kinds = {k.value for k in ReportKind if k.value.startswith(("clock", "flag"))}
+    for lang in LANGUAGES:
+        if lang != "en":  # English: the referee's own sentences
+            assert set(CLOCK_MESSAGES[lang]) == kinds, lang
+    report = Report(ReportKind.CLOCK_WRONG_SIDE, (), "", 0.0, params={"side": "white"})
+    assert (
+        message(report, "pt", lambda q: "") == "As brancas carregaram no relógio, mas é o relógio das pretas que corre"
+    )
+
+
+def test_pico_buttons_press_the_clock_in_damas_play(tmp_path: Path) -> None:
+    from firmware_bridge.bridge import PicoBoard
+    from firmware_bridge.emulator import Emulator
+
+    cells = {LAYOUT.cell_of(q) for q in START.occupied()}
+    with Emulator(8, heartbeat_ms=200, cells=cells) as emu:
+        board = PicoBoard(emu.port, 8, clock=time.time)
+        io = BoardIO(LAYOUT, board, board)
+        io.start()
+        store = Store(tmp_path / "games.sqlite3")
+        session = GameSession.start(store, VARIANT, None, "casual", START.occupied(), {}, clock="5")
+        app = PlayApp(store, io, session)
+        try:
+            emu.press("black")
+            deadline = time.monotonic() + 5
+            while app.state("en")["clock"]["running"] != "white" and time.monotonic() < deadline:
+                turn(app)
+                time.sleep(0.02)
+            assert app.state("en")["clock"]["running"] == "white"
+            presses = [e for e in journal(app) if e.get("action") == "clock"]
+            assert [(e["side"], e["source"]) for e in presses] == [("black", "pico")]
+        finally:
+            io.close()
+            store.close()
