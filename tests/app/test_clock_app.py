@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -127,13 +128,14 @@ def test_page_presses_and_arbiter_actions_are_journaled(tmp_path: Path) -> None:
     assert state["clock"]["paused"] and state["moves"][0]["took"] == "0:03"
     sources = [(e["action"], e.get("source")) for e in journal(app) if "action" in e]
     assert sources == [("clock", "page"), ("clock", "page"), ("clock-pause", "arbiter"), ("clock-adjust", "arbiter")]
-    for bad, why in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"action": "clock", "side": "red"}, "clock needs side"),
         ({"action": "clock-adjust"}, "needs white or black"),
         ({"action": "clock-adjust", "white": "ten"}, "white must be a time"),
         ({"action": "clock-adjust", "black": 10**9}, "black must be between 0 and 100 hours"),
         ({"action": "new-game", "clock": "5+"}, "invalid clock '5+'"),
-    ]:
+    ]
+    for bad, why in cases:
         with pytest.raises(ValueError, match=re.escape(why)):
             app.action(bad)
     app.action({"action": "new-game", "clock": "fenacef"})  # a new game with another control
