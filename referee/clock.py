@@ -488,6 +488,7 @@ class ClockKeeper:
             return
         if not c.started:  # the first press starts the clock of the side to move
             c.start(self.referee.position.turn, T)
+            self._owed = {Color.WHITE: 0, Color.BLACK: 0}  # moves before the clock ran owe no press
             return
         if c.running is not side:
             if not self.casual:
