@@ -41,11 +41,11 @@ def test_clock_pressed_on_the_page(page: object, tmp_path: Path) -> None:
         page.locator("#clock-pause").click()  # the arbiter pauses
         expect(page.locator("#clockstatus")).to_have_text("Clocks paused")
         expect(black).to_have_class("face")
-        page.locator("#clock-black-time").fill("0:05")
+        page.locator("#clock-black-time").fill("0:02")
         page.locator("#clock-adjust").click()
-        expect(black.locator(".time")).to_have_text("0:05.0")
+        expect(black.locator(".time")).to_have_text("0:02.0")
         expect(black).to_have_class("face low")
-        page.locator("#clock-pause").click()  # resume: five seconds, then the flag
+        page.locator("#clock-pause").click()  # resume: two seconds, then the flag
         expect(black).to_have_class("face flag", timeout=10000)
         expect(page.locator("#status")).to_contain_text("1-0")
         expect(page.locator("#status")).to_contain_text("loss on time")

@@ -225,7 +225,7 @@ def test_sigkill_resume_and_replay_give_the_times_shown(tmp_path: Path) -> None:
         server.post("/api/action", {"action": "clock", "side": "white"})
         server.move(11, 15)
         server.post("/api/action", {"action": "clock", "side": "black"})
-        live = server.wait_for(lambda s: s["clock"]["white_text"] != "10:0" + s["clock"]["white_text"][-1])
+        live = server.wait_for(lambda s: s["clock"]["running"] == "white" and len(s["moves"]) == 2)
         time.sleep(1.2)  # white's clock runs on
         shown = server.get("/api/state")["clock"]["white_text"]
         server.kill()
