@@ -340,6 +340,9 @@ class ClockAction:
         return out
 
 
+Undo = tuple[int, int, int, int]  # what a press gave the mover, its period, moves in it, moves
+
+
 @dataclass
 class Stamp:
     """Both clocks after a move (after the press that ended it, once there was one)."""
@@ -350,7 +353,7 @@ class Stamp:
     took: int  # the mover's time for the move
     mover: Color
     #: what the press gave the mover (increment, delay, a new period), to undo on a takeback
-    undo: tuple[int, int, int, int] | None = None
+    undo: Undo | None = None
 
     def pdn(self) -> PdnClock:
         return PdnClock(shown_seconds(self.white), shown_seconds(self.black), self.running)
@@ -384,7 +387,8 @@ class ClockKeeper:
     stamps: list[Stamp] = field(default_factory=list)
     paused_by: str | None = None
     _owed: dict[Color, int] = field(default_factory=dict)  # moves made, not yet paid by a press
-    _paid: dict[Color, bool] = field(default_factory=dict)  # casual: pressed before the move was complete
+    #: pressed for a move not recorded yet (its time: the move's stamp takes it when it comes)
+    _paid: dict[Color, Stamp | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.reset()
@@ -394,7 +398,7 @@ class ClockKeeper:
         self.stamps = []
         self.paused_by = None
         self._owed = {Color.WHITE: 0, Color.BLACK: 0}
-        self._paid = {Color.WHITE: False, Color.BLACK: False}
+        self._paid = {Color.WHITE: None, Color.BLACK: None}
 
     @classmethod
     def from_header(cls, header: dict[str, Any], referee: Referee, control: str | None = None) -> ClockKeeper | None:
@@ -439,7 +443,10 @@ class ClockKeeper:
         return out
 
     # -- presses and the arbiter's actions ------------------------------------------------------
-    def feed(self, a: ClockAction) -> list[Verdict]:
+    def feed(self, a: ClockAction, board: frozenset[int] | None = None) -> list[Verdict]:
+        """A clock action; ``board``: the occupied squares as the sensors show them now, settled
+        or not (a press a few milliseconds after the piece landed comes before the debounce
+        window has confirmed the move: it is judged by the board, not by the record)."""
         out: list[Verdict] = []
         t = ticks(a.t)
         c = self.clock
@@ -469,7 +476,7 @@ class ClockKeeper:
             )
             return out
         assert a.action == "clock" and a.side is not None
-        self._press(a.side, a.t, out)
+        self._press(a.side, a.t, out, frozenset(self.referee.occupied) if board is None else board)
         return out
 
     def _resume(self, out: list[Verdict], t: float) -> None:
@@ -477,7 +484,7 @@ class ClockKeeper:
         self.paused_by = None
         self._report(out, ReportKind.CLOCK_RESUMED, t, "the clocks run again", None)
 
-    def _press(self, side: Color, t: float, out: list[Verdict]) -> None:
+    def _press(self, side: Color, t: float, out: list[Verdict], board: frozenset[int]) -> None:
         c = self.clock
         T = ticks(t)
         if c.paused:
@@ -504,7 +511,10 @@ class ClockKeeper:
             self._owed[side] -= 1
             self._switch(side, T, counted=True)
             return
-        early = self._capture_incomplete(side)
+        if self._move_on_board(side, board):  # made, not recorded yet (debounce, a king's grace)
+            self._pay_ahead(side, T)
+            return
+        early = self._capture_incomplete(side, board)
         if early is not None:
             if not self.casual:
                 self._report(
@@ -517,8 +527,7 @@ class ClockKeeper:
                     squares=early,
                 )
                 return
-            self._paid[side] = True
-            self._switch(side, T, counted=True)
+            self._pay_ahead(side, T)
             return
         if not self.casual:
             self._report(
@@ -534,12 +543,18 @@ class ClockKeeper:
     def _names(self, squares: tuple[int, ...]) -> str:
         return ", ".join(self.referee.position.square_text(q) for q in squares)
 
-    def _capture_incomplete(self, side: Color) -> tuple[int, ...] | None:
+    def _move_on_board(self, side: Color, s: frozenset[int]) -> bool:
+        """Does the board show a whole legal move of ``side`` that the record does not have yet?"""
+        pos = self.referee.position
+        if pos.turn is not side or s == pos.occupied():
+            return False
+        return any(pos.apply(m).occupied() == s for m in pos.legal_moves())
+
+    def _capture_incomplete(self, side: Color, s: frozenset[int]) -> tuple[int, ...] | None:
         """The captured pieces still on the board when ``side``'s capturing piece has landed."""
         pos = self.referee.position
         if pos.turn is not side:
             return None
-        s = frozenset(self.referee.occupied)
         e = pos.occupied()
         if s == e:
             return None
@@ -552,19 +567,29 @@ class ClockKeeper:
                 return left
         return None
 
-    def _switch(self, side: Color, T: int, *, counted: bool) -> None:
+    def _switch(self, side: Color, T: int, *, counted: bool, ahead: bool = False) -> tuple[int, Undo]:
+        """Press for ``side``: the move it ends gets the clocks now (``ahead``: a move not
+        recorded yet, which takes them when it comes). Returns the time the turn took, and
+        what the press gave (to undo with a takeback)."""
         c = self.clock
         before = (c.left[side], c.period[side], c.in_period[side], c.moves[side])
         left_at_press = c.remaining(side, T)
         took = c.press(side, T, counted=counted)
-        stamp = self._last_stamp(side)
+        undo = (c.left[side] - left_at_press, before[1], before[2], before[3])
+        stamp = None if ahead else self._last_stamp(side)
         if stamp is not None and counted:
             stamp.white = c.remaining(Color.WHITE, T)
             stamp.black = c.remaining(Color.BLACK, T)
             stamp.running = c.running
             stamp.took = took
-            gained = c.left[side] - left_at_press
-            stamp.undo = (gained, before[1], before[2], before[3])
+            stamp.undo = undo
+        return took, undo
+
+    def _pay_ahead(self, side: Color, T: int) -> None:
+        """A press for a move the record does not have yet: its stamp, ready for when it comes."""
+        took, undo = self._switch(side, T, counted=True, ahead=True)
+        c = self.clock
+        self._paid[side] = Stamp(c.remaining(Color.WHITE, T), c.remaining(Color.BLACK, T), c.running, took, side, undo)
 
     def _last_stamp(self, side: Color) -> Stamp | None:
         """The stamp of ``side``'s last move, if no press has ended it yet."""
@@ -615,9 +640,11 @@ class ClockKeeper:
             elif c.running is mover and not c.paused:
                 self._switch(mover, T, counted=True)
             return stamp
-        if self._paid[mover]:
-            self._paid[mover] = False
-            return stamp
+        paid = self._paid[mover]
+        if paid is not None:  # its press came first
+            self._paid[mover] = None
+            self.stamps[-1] = paid
+            return paid
         if c.started and c.running is mover.other and not c.paused:
             self._report(
                 out,

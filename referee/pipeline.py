@@ -74,8 +74,12 @@ class Pipeline:
                 out += self.resync(event)
             return out
         if isinstance(event, ClockAction):
-            if self.clock is not None:
-                out += self.clock.feed(event)
+            if self.clock is not None:  # a press is judged against the board as it is, settled or not
+                board = set(self.referee.occupied)
+                for key, occupied in self.debouncer.pending_states().items():
+                    if isinstance(key, int):
+                        (board.add if occupied else board.discard)(key)
+                out += self.clock.feed(event, frozenset(board))
             return out
         if isinstance(event, Action):
             if event.action == "new-game" and self.clock is not None:

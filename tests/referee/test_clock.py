@@ -169,10 +169,17 @@ def test_repeating_last_period_and_simple_delay_flag() -> None:
 
 # -- beside the referee: a game with hands and buttons ------------------------------------------
 class Game:
-    def __init__(self, control: str = "5+3", mode: str = "tournament", auto: bool = False, fen: str | None = None):
+    def __init__(
+        self,
+        control: str = "5+3",
+        mode: str = "tournament",
+        auto: bool = False,
+        fen: str | None = None,
+        window: float = 0.0,
+    ) -> None:
         self.ref = Referee("brazilian", fen, mode=mode)
         self.keeper = ClockKeeper(parse_control(control), self.ref, auto=auto)
-        self.pipe = Pipeline(self.ref, 0.0, self.keeper)
+        self.pipe = Pipeline(self.ref, window, self.keeper)
         self.t = 0.0
         self.events: list[Transition | ClockAction] = []
         self.out: list[Verdict] = []
@@ -235,6 +242,20 @@ def test_press_without_a_move_tournament_reported_casual_advances() -> None:
     assert c.reports() == [] and c.keeper.clock.running is B
     assert c.keeper.clock.moves[W] == 0  # no move: no increment
     assert c.left(W) == 300 - 3
+
+
+def test_a_press_before_the_debounce_window_confirmed_the_move_is_regular() -> None:
+    """A fast hand presses 20 ms after the piece landed, before the board's debounce window
+    (50 ms) has confirmed the move: judged by the board as it is, it is a regular press."""
+    g = Game("5+3", mode="tournament", window=0.05).press(B, 0)
+    g.move("-c3", "+d4").press(W, 0.02)
+    assert g.reports() == [] and g.keeper.clock.running is B
+    g.wait(1.0)
+    assert [v.pdn for v in g.out if isinstance(v, MoveMade)] == ["c3-d4"]
+    stamp = g.keeper.stamps[0]
+    assert (stamp.white, stamp.black, stamp.running, stamp.took) == (ticks(300 - 2.02 + 3), ticks(300), B, ticks(2.02))
+    g.move("-f6", "+e5").press(B, 0.5)  # and the next move is pressed as usual
+    assert g.reports() == [] and g.keeper.clock.running is W and g.keeper.stamps[0].took == ticks(2.02)
 
 
 def test_press_by_the_side_whose_clock_is_not_running() -> None:
