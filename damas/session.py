@@ -30,7 +30,7 @@ from referee import (
     Takeback,
     Verdict,
 )
-from referee.clock import parse_control
+from referee.clock import ClockError, parse_control
 from referee.log import LogError, LogEvent, LogHeader, event_to_json, parse_log
 from rules import Color, Move
 from rules.pdn import PdnGame
@@ -75,7 +75,7 @@ class GameSession:
         self.row = row
         h = row.header
         self.referee = Referee(row.variant, row.fen, mode=row.mode, board=h.get("board"))
-        self.clock = ClockKeeper.from_header(h, self.referee)
+        self.clock = _keeper(h, self.referee)
         self.pipeline = Pipeline(self.referee, window, self.clock)
         self.seq = 0
         self.last_t = -math.inf
@@ -306,6 +306,14 @@ class GameSession:
         return {"occupied": sorted(self.raw), "cells": sorted(self.raw_cells)}
 
 
+def _keeper(header: dict[str, Any], referee: Referee) -> ClockKeeper | None:
+    """The game clock a stored header asks for (a damaged one: none; ``load_log`` says why)."""
+    try:
+        return ClockKeeper.from_header(header, referee)
+    except ClockError:
+        return None
+
+
 def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> PdnGame:
     """A stored game as PDN: its journal replayed (set-ups included), with its tags and result.
     A damaged journal gives the game up to the damage, and the problem goes to ``notes``."""
@@ -314,7 +322,7 @@ def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> P
     if problem is not None and notes is not None:
         notes.append(problem)
     ref = Referee(row.variant, row.fen, mode=row.mode, board=row.header.get("board"))
-    pipe = Pipeline(ref, clock=ClockKeeper.from_header(row.header, ref))
+    pipe = Pipeline(ref, clock=_keeper(row.header, ref))
     pipe.run(events)
     pg = pipe.pdn_game(dict(row.tags))
     if row.result_locked or row.ended is not None:
