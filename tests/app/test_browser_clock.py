@@ -36,6 +36,9 @@ def test_clock_pressed_on_the_page(page: object, tmp_path: Path) -> None:
         white.click()  # white presses again: reported (tournament), the lever does not move
         expect(page.locator("#reports li").first).to_have_attribute("data-kind", "clock-wrong-side")
         expect(black).to_have_class("face running")
+        page.keyboard.press("Space")  # with white's face focused: black's press only, not a click on white's
+        expect(page.locator("#reports li").first).to_have_attribute("data-kind", "clock-no-move")
+        assert [r["kind"] for r in server.get("/api/state")["reports"]] == ["clock-wrong-side", "clock-no-move"]
         OUTPUT.mkdir(exist_ok=True)
         page.screenshot(path=str(OUTPUT / "browser-clock.png"))
         page.locator("#clock-pause").click()  # the arbiter pauses
