@@ -449,7 +449,7 @@ class PlayApp:
             if isinstance(entry, Position):
                 moves.append({"setup": entry.fen()})
             else:
-                item: dict[str, Any] = {"pdn": p.move_pdn(entry), "white": p.turn is Color.WHITE}
+                item: dict[str, Any] = {"pdn": p.pdn(entry), "white": p.turn is Color.WHITE}
                 ply = sum(1 for m in moves if "pdn" in m)
                 if ply < len(stamps):
                     item["clock"] = stamps[ply].to_json()

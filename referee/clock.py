@@ -548,7 +548,7 @@ class ClockKeeper:
         pos = self.referee.position
         if pos.turn is not side or s == pos.occupied():
             return False
-        return any(pos.apply(m).occupied() == s for m in pos.legal_moves())
+        return any(pos.apply(m).occupied() == s for m in pos.legal_moves)
 
     def _capture_incomplete(self, side: Color, s: frozenset[int]) -> tuple[int, ...] | None:
         """The captured pieces still on the board when ``side``'s capturing piece has landed."""
@@ -558,7 +558,7 @@ class ClockKeeper:
         e = pos.occupied()
         if s == e:
             return None
-        for m in pos.legal_moves():
+        for m in pos.legal_moves:
             if not m.captured:
                 continue
             landed = m.to_square in s and (m.from_square not in s or m.from_square == m.to_square)
