@@ -199,7 +199,13 @@ def serve(args: argparse.Namespace) -> int:
         raise
     token = None if _loopback(host) else make_token()
     play = PlayApp(
-        store, io, session, token=token, language=args.lang or app_cfg.get("language"), window=config.debounce
+        store,
+        io,
+        session,
+        token=token,
+        language=args.lang or app_cfg.get("language"),
+        window=config.debounce,
+        looks=config.looks,
     )
     app = build_app(play)
     shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
