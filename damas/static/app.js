@@ -15,7 +15,7 @@ let setup = null; // while setting up a position: square -> "w" | "W" | "b" | "B
 let resultChoice = null; // the Result picked in the form and not saved yet: { game, value }
 let view = null; // the history entry shown (an index into state.moves, -1: the start), null: live
 let formGame = null; // the game the new-game form was filled for
-let focusSquare = null; // the board's keyboard focus (roving tabindex)
+let focusCell = null; // the board's keyboard focus (roving tabindex), a cell's name: "d4"
 const CYCLE = [undefined, "w", "W", "b", "B"];
 const SYMBOLS = {
   from: "↑", to: "↓", path: "•", hint: "•", "must-capture": "!", capturable: "◇",
@@ -110,10 +110,10 @@ function buildBoard() {
       div.dataset.file = file;
       div.dataset.rank = rank;
       div.dataset.cell = "abcdefghij"[file] + (rank + 1);
+      div.setAttribute("role", "button");
+      div.tabIndex = -1;
       if (sq) {
         div.dataset.square = sq;
-        div.setAttribute("role", "button");
-        div.tabIndex = -1;
         // numbered variants: the numbers of the squares on the board's edge, as printed boards do
         if (!algebraic && (row === 0 || row === n - 1 || col === 0 || col === n - 1)) {
           const label = document.createElement("span");
@@ -142,7 +142,7 @@ function buildBoard() {
     files.appendChild(f);
   }
   board.dataset.built = `${n}-${flipped}-${state.variant}`;
-  if (!focusSquare || !state.names[focusSquare]) focusSquare = Object.keys(state.names)[0];
+  if (!focusCell || !board.querySelector(`[data-cell="${focusCell}"]`)) focusCell = board.querySelector("[data-square]").dataset.cell;
 }
 
 function pieceName(symbol) {
@@ -207,7 +207,8 @@ function render() {
   const active = $("active");
   if (state.active) {
     active.innerHTML = '<span class="kind"></span><span class="msg"></span>';
-    active.querySelector(".kind").textContent = state.active.label + ":";
+    const said = state.active.message.toLowerCase().startsWith(state.active.label.toLowerCase());
+    active.querySelector(".kind").textContent = said ? "" : state.active.label + ":";
     active.querySelector(".msg").textContent = state.active.message;
     active.style.display = "block";
     active.dataset.kind = state.active.kind;
@@ -277,11 +278,9 @@ function renderBoard() {
         said += (said ? "; " : "") + (meaning ? meaning.text : role);
       }
     }
-    if (sq) {
-      if (lastSquares.has(sq)) said += (said ? "; " : "") + ui("last_move");
-      div.setAttribute("aria-label", `${state.names[sq]}: ${said || ui("empty")}`);
-      div.tabIndex = sq === focusSquare ? 0 : -1;
-    }
+    if (sq && lastSquares.has(sq)) said += (said ? "; " : "") + ui("last_move");
+    div.setAttribute("aria-label", `${sq ? state.names[sq] : div.dataset.cell}: ${said || ui("empty")}`);
+    div.tabIndex = div.dataset.cell === focusCell ? 0 : -1;
   }
 }
 
@@ -328,7 +327,8 @@ function renderReports() {
     li.dataset.kind = r.kind;
     li.className = r.resolved ? "resolved" : r.active ? "open" : "";
     li.innerHTML = '<span class="kind"></span><span class="msg"></span>';
-    li.querySelector(".kind").textContent = r.label;
+    // the kind's name, unless the sentence already starts with it ("Captura obrigatória: ...")
+    li.querySelector(".kind").textContent = r.message.toLowerCase().startsWith(r.label.toLowerCase()) ? "" : r.label;
     li.querySelector(".msg").textContent = r.message;
     if (r.resolved) {
       li.dataset.resolved = r.resolved.kind;
@@ -513,7 +513,8 @@ function renderSetup() {
     div.classList.remove("last", "was");
     const piece = div.dataset.square && setup[div.dataset.square];
     if (piece) addPiece(div, piece.toLowerCase(), piece);
-    if (div.dataset.square) div.setAttribute("aria-label", `${state.names[div.dataset.square]}: ${piece ? pieceName(piece) : ui("empty")}`);
+    const name = div.dataset.square ? state.names[div.dataset.square] : div.dataset.cell;
+    div.setAttribute("aria-label", `${name}: ${piece ? pieceName(piece) : ui("empty")}`);
   }
 }
 
@@ -574,7 +575,7 @@ function activate(cell) { // a click, or Enter on the focused square
 board.addEventListener("pointerdown", (ev) => {
   const cell = ev.target.closest(".cell");
   if (!cell || !state) return;
-  if (cell.dataset.square) focusSquare = cell.dataset.square;
+  focusCell = cell.dataset.cell;
   if (setup || view !== null) { activate(cell); return; }
   press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: sensedAt(cell), id: ev.pointerId };
   board.setPointerCapture(ev.pointerId);
@@ -620,37 +621,29 @@ function release(ev) {
 board.addEventListener("pointerup", release);
 board.addEventListener("pointercancel", release);
 
-// the keyboard on the board: arrows move between the playing squares, Enter/Space acts on one
+// the keyboard on the board: the arrows move between the cells, Enter or Space acts on one
 board.addEventListener("keydown", (ev) => {
-  const cell = ev.target.closest && ev.target.closest(".cell[data-square]");
+  const cell = ev.target.closest && ev.target.closest(".cell");
   if (!cell || !state) return;
-  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   if (ev.key === "Enter" || ev.key === " ") {
     ev.preventDefault();
     activate(cell);
     return;
   }
+  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   if (!moves[ev.key]) return;
   ev.preventDefault();
-  ev.stopPropagation();
   const cells = Array.from(board.children);
   const n = state.size;
   const i = cells.indexOf(cell);
-  const [col, row] = [i % n, Math.floor(i / n)];
-  const [dc, dr] = moves[ev.key];
-  let next = null;
-  if (dc) { // the previous or next playing square in reading order
-    const dark = cells.filter((c) => c.dataset.square);
-    next = dark[dark.indexOf(cell) + dc] || null;
-  } else if (row + dr >= 0 && row + dr < n) { // the nearest playing square on the next row up or down
-    next = [col - 1, col + 1, col].map((c) => c >= 0 && c < n && cells[(row + dr) * n + c]).find((c) => c && c.dataset.square) || null;
-  }
-  if (next) {
-    focusSquare = next.dataset.square;
-    cell.tabIndex = -1;
-    next.tabIndex = 0;
-    next.focus();
-  }
+  const col = (i % n) + moves[ev.key][0];
+  const row = Math.floor(i / n) + moves[ev.key][1];
+  if (col < 0 || col >= n || row < 0 || row >= n) return;
+  const next = cells[row * n + col];
+  focusCell = next.dataset.cell;
+  cell.tabIndex = -1;
+  next.tabIndex = 0;
+  next.focus();
 });
 
 // -- controls --------------------------------------------------------------------------------------
