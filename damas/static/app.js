@@ -235,7 +235,11 @@ function render() {
   banner.textContent = state.write_error || "";
   banner.style.display = state.write_error ? "block" : "none";
   $("tokenhint").style.display = state.token_required && !token ? "block" : "none";
-  window.damasDrawn.push({ version: state.version, t: performance.now() });
+  // when this state was drawn, and when the frame showing it was (the benchmark reads both)
+  const drawn = { version: state.version, moves: state.moves.length, t: performance.now(), frame: null };
+  window.damasDrawn.push(drawn);
+  if (window.damasDrawn.length > 500) window.damasDrawn.splice(0, 250);
+  requestAnimationFrame(() => { drawn.frame = performance.now(); });
 }
 
 // the board: the live position (what the sensors and the game say, and the LEDs), or a history entry
