@@ -165,7 +165,8 @@ def build_app(play: PlayApp) -> web.Application:
             if play.token:
                 given = request.headers.get("X-Damas-Token") or request.query.get("token")
                 if not given or not secrets.compare_digest(given, play.token):
-                    return web.json_response({"error": "this action needs the token printed at start-up"}, status=403)
+                    lang = lang_of(request) if "lang" in request.query else "en"
+                    return web.json_response({"error": PageError("token").text(lang)}, status=403)
             return await handler(request)
 
         return check

@@ -363,7 +363,12 @@ function renderHistory() {
   if (box.dataset.key !== key) {
     box.dataset.key = key;
     box.innerHTML = "";
-    if (!parts.length) box.textContent = "—";
+    if (!parts.length) {
+      const none = document.createElement("span");
+      none.className = "muted";
+      none.textContent = ui("no_moves");
+      box.appendChild(none);
+    }
     parts.forEach((p, k) => {
       if (k) box.appendChild(document.createTextNode(" "));
       let el;
