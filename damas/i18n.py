@@ -531,9 +531,17 @@ def language(code: str | None) -> str | None:
     return None
 
 
+def kind_of(report: Report) -> str:
+    """The report's kind as the page names it: a required capture paused on a touch-down square
+    (the referee's ``at``: where the capture goes on) is ``capture-continues``."""
+    if report.kind.value == "required-capture" and "at" in report.params:
+        return "capture-continues"
+    return report.kind.value
+
+
 def message(report: Report, lang: str, names: Names) -> str:
     """A report's sentence in ``lang`` (``en`` keeps the referee's own words)."""
-    template = REPORTS.get(lang, {}).get(report.kind.value)
+    template = REPORTS.get(lang, {}).get(kind_of(report))
     if template is None:
         return report.message
     at = report.params.get("at")

@@ -16,7 +16,7 @@ from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
-from damas.i18n import KINDS, LANGUAGES, LEGEND, NATIVE, RECORDS_ERROR, TERMINATIONS, UI, PageError, message
+from damas.i18n import KINDS, LANGUAGES, LEGEND, NATIVE, RECORDS_ERROR, TERMINATIONS, UI, PageError, kind_of, message
 from damas.log import Throttle
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
@@ -431,7 +431,7 @@ class PlayApp:
                 earlier["resolved"] = {"kind": r.kind.value, "message": text, "t": r.t}
                 continue
             kind = r.kind.value
-            label = kinds.get(kind, kind)
+            label = kinds.get(kind_of(r), kind)
             reports.append({"kind": kind, "label": label, "message": text, "t": r.t, "squares": list(r.squares)})
             reports[-1]["resolved"] = None
         active = ref.report
@@ -461,7 +461,7 @@ class PlayApp:
             if active is None
             else {
                 "kind": active.kind.value,
-                "label": kinds.get(active.kind.value, active.kind.value),
+                "label": kinds.get(kind_of(active), active.kind.value),
                 "message": message(active, lang, names),
             },
             "last": None if last is None else {"path": last["path"], "captured": last["captured"]},
