@@ -16,7 +16,19 @@ from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
-from damas.i18n import KINDS, LANGUAGES, LEGEND, NATIVE, RECORDS_ERROR, TERMINATIONS, UI, PageError, kind_of, message
+from damas.i18n import (
+    KINDS,
+    LANGUAGES,
+    LEGEND,
+    NATIVE,
+    RECORDS_ERROR,
+    TERMINATIONS,
+    UI,
+    PageError,
+    kind_of,
+    language,
+    message,
+)
 from damas.log import Throttle
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
@@ -407,6 +419,7 @@ class PlayApp:
         return [item for _entry, item in kept]
 
     def state(self, lang: str) -> dict[str, Any]:
+        lang = language(lang) or "en"  # (pt: pt-BR)
         s = self.session
         ref = s.referee
         pos = ref.position

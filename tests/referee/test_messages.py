@@ -42,15 +42,23 @@ def test_a_pause_mid_chain_says_where_to_continue() -> None:
     assert board.leds() == {f2: Role.FROM, b6: Role.TO}
 
 
-def test_a_pause_mid_chain_with_two_ways_on_names_both() -> None:
-    """International 37x26 then 17 or 15? A king-less fork: the man on 26 may go on two ways."""
-    board = Board("international", "W:W37:B31,21,22")
-    board.lift(37).place(26).wait()
+def test_a_pause_mid_chain_names_the_next_jump_of_the_route_taken() -> None:
+    """International 38x27x18x29x38 goes round either way: paused on 18 with no touch-down
+    before, both ways on are named; after a touch-down on 27, only 29."""
+    fen = "W:W38:B32,33,22,23,12"
+    board = Board("international", fen)
+    board.lift(38).place(18).wait()
     r = board.last(R.REQUIRED_CAPTURE)
-    assert r.message == "continue the capture from 26: next jump to 17"
-    # (31 taken; from 26 only 21 can be jumped, to 17: 22 is not on a line from 26)
-    assert board.leds()[26] is Role.MUST_CAPTURE and board.leds()[17] is Role.HINT
+    assert r.message == "continue the capture from 18: next jump to 27 or 29"
+    assert board.leds()[18] is Role.MUST_CAPTURE
+    assert {q for q, role in board.leds().items() if role is Role.HINT} == {27, 29}
     assert Role.EXTRA not in board.leds().values() and Role.MISSING not in board.leds().values()
+    board = Board("international", fen)
+    board.lift(38).place(27).lift(27).place(18).wait()
+    assert board.last(R.REQUIRED_CAPTURE).message == "continue the capture from 18: next jump to 29"
+    assert board.leds()[27] is Role.PATH and board.leds()[29] is Role.HINT
+    board.lift(18).place(29).lift(29).place(38).lift(32, 22, 23, 33)
+    assert board.moves() == ["38x38"]
 
 
 def test_a_pause_mid_chain_in_portuguese_words() -> None:
