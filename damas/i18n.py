@@ -553,7 +553,7 @@ def message(report: Report, lang: str, names: Names) -> str:
         cells=", ".join(report.cells) or "-",
         moves=" ".join(str(m) for m in report.params.get("moves", ())) or "-",
         at=names((at,)) if isinstance(at, int) else "-",
-        next=names(tuple(nxt)) if isinstance(nxt, (list, tuple)) else names((nxt,)) if isinstance(nxt, int) else "-",
+        next=" ou ".join(names((q,)) for q in nxt) if isinstance(nxt, (list, tuple)) and nxt else "-",
     )
 
 

@@ -170,6 +170,13 @@ def test_the_new_game_form_variant_mode_players_and_fen(page: Any, tmp_path: Pat
             "Rui",
         )
         shot(page, "en-international")
+        # the history of a numbered variant: its FENs have ranges (W:W28,31,33-50:B1-20)
+        server.move(32, 28)
+        server.move(19, 23)
+        page.locator("#moves").get_by_text("32-28").click()
+        expect(page.locator("#viewbar")).to_be_visible()
+        after = server.get("/api/state")["moves"][0]["fen"]
+        assert "-" in after and pieces_drawn(page) == in_position(after, "international")
         # back to Brazilian, from a FEN in its own squares; the page shows it so
         page.goto(server.url + "/?lang=pt-BR")
         page.locator("#ng-variant").select_option("brazilian")
