@@ -444,14 +444,14 @@ ERRORS: dict[str, dict[str, str]] = {
         "token": "this action needs the token printed at start-up",
     },
     "pt-BR": {
-        "board-size": "este tabuleiro é {size}x{size}: {variant} precisa de {needed}x{needed}",
+        "board-size": "este tabuleiro é {size}x{size}: {variant} pedem {needed}x{needed}",
         "bad-fen": "esta FEN não é uma posição de {variant}: {detail}",
         "bad-mode": "modo desconhecido {mode} (amistoso ou torneio)",
         "bad-variant": "modalidade desconhecida {variant}",
         "token": "esta ação precisa do código mostrado ao iniciar o damas",
     },
     "pt-PT": {
-        "board-size": "este tabuleiro é {size}x{size}: {variant} precisa de {needed}x{needed}",
+        "board-size": "este tabuleiro é {size}x{size}: {variant} pedem {needed}x{needed}",
         "bad-fen": "esta FEN não é uma posição de {variant}: {detail}",
         "bad-mode": "modo desconhecido {mode} (amigável ou torneio)",
         "bad-variant": "variante desconhecida {variant}",
@@ -512,7 +512,13 @@ class PageError(ValueError):
         super().__init__(self.text("en"))
 
     def text(self, lang: str) -> str:
-        return ERRORS.get(lang, ERRORS["en"])[self.key].format(**self.params)
+        """The sentence in ``lang``; a ``variant`` given by name is written as that language names it."""
+        params = dict(self.params)
+        variant = params.get("variant")
+        if isinstance(variant, str) and f"variant_{variant}" in UI["en"]:
+            title = UI.get(lang, UI["en"])[f"variant_{variant}"]
+            params["variant"] = title if lang == "en" else title[0].lower() + title[1:]  # mid-sentence
+        return ERRORS.get(lang, ERRORS["en"])[self.key].format(**params)
 
 
 def language(code: str | None) -> str | None:

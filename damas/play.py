@@ -305,7 +305,7 @@ class PlayApp:
             try:
                 Position.from_fen(fen, v)
             except DraughtsError as exc:
-                raise PageError("bad-fen", variant=find_variant(v).title, detail=str(exc)) from None
+                raise PageError("bad-fen", variant=v, detail=str(exc)) from None
         layout = self._layout_for(v)
         self._refuse_while_paused()
         try:
@@ -340,7 +340,7 @@ class PlayApp:
         layout = Layout(variant, old.rotation, old.white_side)
         size = self.io.sensors.size
         if self.sim is None and size != layout.size:
-            raise PageError("board-size", size=size, variant=layout.variant.title, needed=layout.size)
+            raise PageError("board-size", size=size, variant=layout.variant.name, needed=layout.size)
         return layout
 
     def _use_layout(self, layout: Layout) -> None:
@@ -434,19 +434,16 @@ class PlayApp:
         row = self.store.game(s.row.id)
         result = row.result if (row.result_locked or outcome is not None) else "*"
         kinds = KINDS.get(lang, KINDS["en"])
-        reports: list[dict[str, Any]] = []
-        for r in s.reports()[-40:]:
-            text = message(r, lang, names)
-            resolves = RESOLVES.get(r.kind.value)
-            earlier = reports[-1] if reports else None
-            if resolves is not None and earlier is not None and earlier["kind"] in resolves and not earlier["resolved"]:
-                # the resolution is shown on the report it resolves, not as a line of its own
-                earlier["resolved"] = {"kind": r.kind.value, "message": text, "t": r.t}
-                continue
-            kind = r.kind.value
-            label = kinds.get(kind_of(r), kind)
-            reports.append({"kind": kind, "label": label, "message": text, "t": r.t, "squares": list(r.squares)})
-            reports[-1]["resolved"] = None
+        reports = fold_reports(
+            {
+                "kind": r.kind.value,
+                "label": kinds.get(kind_of(r), r.kind.value),
+                "message": message(r, lang, names),
+                "t": r.t,
+                "squares": list(r.squares),
+            }
+            for r in s.reports()[-40:]
+        )
         active = ref.report
         if active is not None and reports and reports[-1]["kind"] == active.kind.value:
             reports[-1]["active"] = True
@@ -517,6 +514,22 @@ RESOLVES = {
     "restored": frozenset(KINDS["en"]) - {"restored", "setup", "setup-ok", "touch-move", "procedure"},
     "setup-ok": frozenset({"setup"}),
 }
+
+
+def fold_reports(reports: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The page's list of reports: a report that ends an earlier one (``restored``, ``setup-ok``)
+    is shown on the latest report it ends, as its ``resolved`` (kind, message, time), not as a
+    line of its own; every other report has ``resolved`` None."""
+    out: list[dict[str, Any]] = []
+    for r in reports:
+        ends = RESOLVES.get(r["kind"], frozenset())
+        earlier = next((x for x in reversed(out) if x["resolved"] is None and x["kind"] in ends), None)
+        if earlier is not None:
+            earlier["resolved"] = {"kind": r["kind"], "message": r["message"], "t": r["t"]}
+            continue
+        out.append({**r, "resolved": None})
+    return out
+
 
 #: the new-game form's FEN example per variant (valid: tests/app/test_page_form.py reads each)
 FEN_EXAMPLES = {

@@ -28,13 +28,13 @@ const $ = (id) => document.getElementById(id);
 const board = $("board");
 const ui = (key) => (state && state.ui[key]) || key;
 
-function post(path, body) {
+function post(path, body, quiet = false) { // quiet: the caller shows the error itself
   const headers = { "Content-Type": "application/json" };
   if (token) headers["X-Damas-Token"] = token;
   const sep = path.includes("?") ? "&" : "?";
   const url = state ? `${path}${sep}lang=${encodeURIComponent(state.lang)}` : path;
   return fetch(url, { method: "POST", headers, body: JSON.stringify(body) })
-    .then((r) => r.json().then((j) => { if (!r.ok) alertReport(j.error || r.statusText); return Object.assign(j, { status: r.status }); }));
+    .then((r) => r.json().then((j) => { if (!r.ok && !quiet) alertReport(j.error || r.statusText); return Object.assign(j, { status: r.status }); }));
 }
 
 function alertReport(text) {
@@ -208,7 +208,7 @@ function render() {
   if (state.active) {
     active.innerHTML = '<span class="kind"></span><span class="msg"></span>';
     const said = state.active.message.toLowerCase().startsWith(state.active.label.toLowerCase());
-    active.querySelector(".kind").textContent = said ? "" : state.active.label + ":";
+    active.querySelector(".kind").textContent = said ? "" : state.active.label + ": ";
     active.querySelector(".msg").textContent = state.active.message;
     active.style.display = "block";
     active.dataset.kind = state.active.kind;
@@ -332,7 +332,7 @@ function renderReports() {
     li.className = r.resolved ? "resolved" : r.active ? "open" : "";
     li.innerHTML = '<span class="kind"></span><span class="msg"></span>';
     // the kind's name, unless the sentence already starts with it ("Captura obrigatória: ...")
-    li.querySelector(".kind").textContent = r.message.toLowerCase().startsWith(r.label.toLowerCase()) ? "" : r.label;
+    li.querySelector(".kind").textContent = r.message.toLowerCase().startsWith(r.label.toLowerCase()) ? "" : r.label + ": ";
     li.querySelector(".msg").textContent = r.message;
     if (r.resolved) {
       li.dataset.resolved = r.resolved.kind;
@@ -478,7 +478,7 @@ $("newgameform").onsubmit = (ev) => {
   if ($("ng-black").value.trim()) tags.Black = $("ng-black").value.trim();
   if (Object.keys(tags).length) body.tags = tags;
   $("formerror").textContent = "";
-  post("/api/action", body).then((j) => {
+  post("/api/action", body, true).then((j) => {
     if (j.ok) { view = null; return; }
     $("formerror").textContent = j.error || "";
   });

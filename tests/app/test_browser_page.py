@@ -184,15 +184,38 @@ def test_the_new_game_form_variant_mode_players_and_fen(page: Any, tmp_path: Pat
         fen.fill("W:W31-50:B1-20")  # the old example: no 8x8 position
         page.locator("#newgame").click()
         error = page.locator("#formerror")
-        expect(error).to_contain_text("esta FEN não é uma posição de Brazilian draughts")
+        expect(error).to_contain_text("esta FEN não é uma posição de damas brasileiras")
         assert "\n" not in error.inner_text()
-        fen.fill("B:Wc3,Ke1:Bf6,h8")
+        fen.fill("B:Wc3,e5,Ke1:Bf6,h8")  # black f6 takes e5 and c3: f6xd4xb2
+        shown = Position.from_fen("B:Wc3,e5,Ke1:Bf6,h8", "brazilian").fen()
+        assert shown == "B:We5,c3,Ke1:Bh8,f6"  # Brazilian: algebraic squares, as PDN 3.0 writes them
         page.locator("#newgame").click()
         expect(page.locator("#gameno")).to_have_text("Partida 3")
-        expect(page.locator("#fenshown")).to_have_value("B:Wc3,Ke1:Bh8,f6")
+        expect(page.locator("#fenshown")).to_have_value(shown)
         expect(page.locator("#status")).to_have_text("Vez das pretas")
-        assert pieces_drawn(page) == in_position("B:Wc3,Ke1:Bf6,h8")
-        assert '[FEN "B:Wc3,Ke1:Bh8,f6"]' in server.get("/games/3.pdn")
+        assert pieces_drawn(page) == in_position(shown)
+        assert f'[FEN "{shown}"]' in server.get("/games/3.pdn")
+        # §4: the hand rests on d4, the touch-down square: where the capture goes on, and the right marks
+        f6, e5, d4, c3, b2 = (sq(n) for n in ("f6", "e5", "d4", "c3", "b2"))
+        server.sim("lift", f6)
+        server.sim("place", d4)
+        active = page.locator("#active")
+        expect(active).to_have_text(
+            "captura não terminada: Continue a captura a partir de d4: próximo salto para b2", timeout=10000
+        )
+        roles = {f6: "from", d4: "must-capture", b2: "hint", e5: "remove", c3: "remove"}
+        for square, role in roles.items():
+            expect(page.locator(f'[data-square="{square}"] .led')).to_have_attribute("data-role", role)
+        expect(page.locator("#board .led")).to_have_count(len(roles))
+        shot(page, "pt-BR-capture-goes-on")
+        server.sim("lift", d4)
+        server.sim("place", b2)
+        server.sim("lift", e5)
+        server.sim("lift", c3)
+        expect(page.locator("#moves")).to_have_text("1... f6xb2")
+        report = page.locator('#reports li[data-kind="required-capture"]')
+        expect(report).to_have_attribute("data-resolved", "restored")
+        expect(page.locator('#reports li[data-kind="restored"]')).to_have_count(0)
     finally:
         server.stop()
 

@@ -108,7 +108,7 @@ def test_report_messages_name_the_squares_in_each_language() -> None:
 
 
 def test_page_errors_in_each_language_on_one_line() -> None:
-    exc = PageError("board-size", size=8, variant="International draughts", needed=10)
+    exc = PageError("board-size", size=8, variant="international", needed=10)
     assert str(exc) == "this board is 8x8: International draughts needs 10x10"
     for lang in LANGUAGES:
         assert "\n" not in exc.text(lang) and "8x8" in exc.text(lang) and "10x10" in exc.text(lang)

@@ -18,7 +18,7 @@ from board_hal.layout import Layout
 from board_hal.mockpins import MatrixMock
 from board_hal.simulated import SimulatedBoard
 from damas.i18n import PageError
-from damas.play import FEN_EXAMPLES, PlayApp
+from damas.play import FEN_EXAMPLES, PlayApp, fold_reports
 from damas.session import GameSession
 from damas.store import Store
 from rules import DraughtsError, Position
@@ -51,7 +51,7 @@ def test_a_real_board_refuses_a_variant_of_another_size_in_one_line(tmp_path: Pa
         with pytest.raises(PageError) as info:
             app.action({"action": "new-game", "variant": "international"})
         assert str(info.value) == "this board is 8x8: International draughts needs 10x10"
-        assert info.value.text("pt-BR") == "este tabuleiro é 8x8: International draughts precisa de 10x10"
+        assert info.value.text("pt-BR") == "este tabuleiro é 8x8: damas internacionais pedem 10x10"
         assert app.session.row.id == 1 and app.state("en")["variant"] == "brazilian"  # nothing changed
         # a variant of its size: the same sensors read through that variant's squares
         app.action({"action": "new-game", "variant": "portuguese", "mode": "tournament"})
@@ -82,7 +82,7 @@ def test_a_bad_fen_or_mode_is_one_line_in_the_page_language(tmp_path: Path) -> N
         with pytest.raises(PageError) as info:
             app.action({"action": "new-game", "variant": "brazilian", "fen": "W:W31-50:B1-20"})
         assert "\n" not in str(info.value) and "W:W31-50:B1-20" in str(info.value)
-        assert info.value.text("pt-PT").startswith("esta FEN não é uma posição de Brazilian draughts")
+        assert info.value.text("pt-PT").startswith("esta FEN não é uma posição de damas brasileiras")
         with pytest.raises(PageError, match="unknown mode 'blitz'"):
             app.action({"action": "new-game", "mode": "blitz"})
         with pytest.raises(PageError, match="unknown variant 'checkers'"):
@@ -95,3 +95,32 @@ def test_each_variants_fen_example_is_one_of_its_positions(variant: str) -> None
     if VARIANTS[variant].board_size == 10:  # the old example, W:W31-50:B1-20, is no position on 8x8
         with pytest.raises(DraughtsError):
             Position.from_fen(FEN_EXAMPLES[variant], "brazilian")
+
+
+def test_a_resolution_is_shown_on_the_report_it_ends() -> None:
+    """§4: 'restored' after an error (even with a notice between) and 'setup-ok' after 'setup'
+    are shown on the report they end, not as lines of their own."""
+
+    def r(kind: str, t: float) -> dict[str, object]:
+        return {"kind": kind, "label": kind, "message": f"{kind} at {t}", "t": t, "squares": []}
+
+    got = fold_reports(
+        [
+            r("setup", 1),
+            r("setup-ok", 2),
+            r("wrong-side", 3),
+            r("restored", 4),
+            r("illegal-square", 5),
+            r("touch-move", 6),
+            r("restored", 7),
+            r("required-capture", 8),
+        ]
+    )
+    assert [(x["kind"], x["resolved"] and x["resolved"]["t"]) for x in got] == [
+        ("setup", 2),
+        ("wrong-side", 4),
+        ("illegal-square", 7),
+        ("touch-move", None),
+        ("required-capture", None),
+    ]
+    assert got[1]["resolved"] == {"kind": "restored", "message": "restored at 4", "t": 4}
