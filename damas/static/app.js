@@ -267,7 +267,7 @@ function renderBoard() {
       const inGame = sq && state.pieces[sq];
       const sensed = sq ? occupied.has(sq) : state.cells.includes(div.dataset.cell);
       if (sensed || inGame) {
-        const onTheWay = sensed && !inGame && moving && ["to", "path", "hint"].includes(state.leds[sq]);
+        const onTheWay = sensed && !inGame && moving && ["to", "path", "hint", "must-capture"].includes(state.leds[sq]);
         const shown = inGame || (onTheWay ? moving : null);
         if (sensed && shown) addPiece(div, shown.toLowerCase(), shown);
         else if (sensed) addPiece(div, "unknown", null);

@@ -207,6 +207,7 @@ def test_the_new_game_form_variant_mode_players_and_fen(page: Any, tmp_path: Pat
         for square, role in roles.items():
             expect(page.locator(f'[data-square="{square}"] .led')).to_have_attribute("data-role", role)
         expect(page.locator("#board .led")).to_have_count(len(roles))
+        expect(page.locator(f'[data-square="{d4}"] .piece')).to_have_class("piece b")  # the black man in hand
         shot(page, "pt-BR-capture-goes-on")
         server.sim("lift", d4)
         server.sim("place", b2)
