@@ -93,7 +93,7 @@ def test_every_language_on_a_desktop_and_a_phone_and_a_finger(browser: Any, tmp_
                     ):
                         assert text == words[key], (lang, key, text)
                     report = page.locator('#reports li[data-kind="wrong-side"]')
-                    expect(report.locator(".kind")).to_have_text(KINDS[lang]["wrong-side"])
+                    expect(report.locator(".kind")).to_have_text(KINDS[lang]["wrong-side"] + ":")
                     expect(report).to_have_attribute("data-resolved", "restored")  # on the report itself
                     expect(page.locator('#reports li[data-kind="restored"]')).to_have_count(0)
                     legend = page.locator("#legend li")
@@ -296,8 +296,9 @@ def test_keyboard_focus_and_axe(browser: Any, tmp_path: Path) -> None:
                 violations = axe(page)
                 assert not violations, (lang, violations)
                 shot(page, f"{lang}-marks")
-                page.locator("#nav-first").click()
-                assert not axe(page), lang
+                if lang == "en":  # the history view too (its bar and the shown position)
+                    page.locator("#nav-first").click()
+                    assert not axe(page), lang
         server.sim("lift", sq("h4"))
         server.sim("place", sq("g3"))
         server.wait_for(lambda s: s["active"] is None)
