@@ -377,7 +377,6 @@ function renderHistory() {
         el.type = "button";
         el.tabIndex = -1;
         el.dataset.index = p.index;
-        el.setAttribute("role", "listitem");
         el.setAttribute("aria-current", String(view === p.index || (view === null && p.index === state.moves.length - 1)));
       } else {
         el = document.createElement("span");

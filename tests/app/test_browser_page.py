@@ -149,6 +149,8 @@ def test_the_new_game_form_variant_mode_players_and_fen(page: Any, tmp_path: Pat
     server = Server(tmp_path / "g.sqlite3", "--variant", "brazilian", "--white", "Ana").start()
     try:
         page.goto(server.url + "/?lang=en")
+        page.wait_for_selector("#board .piece")
+        assert not axe(page)  # a game with no moves yet
         fen = page.locator("#ng-fen")
         expect(fen).to_have_attribute("placeholder", "FEN, K for kings (e.g. W:Wc3,e3,Kg1:Bb6,d6,f8)")
         expect(page.locator("#ng-white")).to_have_value("Ana")  # the players carry over
