@@ -52,6 +52,8 @@ def test_play_a_game_in_the_browser(page: object, tmp_path: Path) -> None:
         expect(page.locator("#active")).to_contain_text("capture is compulsory")
         expect(page.locator('[data-square="24"] .led')).to_have_attribute("data-role", "must-capture")
         expect(page.locator('[data-square="27"] .led')).to_have_attribute("data-role", "capturable")
+        expect(page.locator('[data-square="9"] .led')).to_have_attribute("data-role", "extra")  # the wrong square
+        expect(page.locator('[data-square="13"] .led')).to_have_attribute("data-role", "missing")
         drag(9, 13)  # put it back
         expect(page.locator("#active")).to_be_hidden()
         # 1. g3xe1: drag, then click the captured piece to take it off

@@ -113,6 +113,13 @@ def test_every_language_on_a_desktop_and_a_phone_and_a_finger(browser: Any, tmp_
                         assert board["width"] >= 300 and board["y"] + board["height"] <= 844
                         assert aside["y"] >= board["y"] + board["height"]
                     shot(page, f"{lang}-{name}")
+        # the favicon: the page names one, and it is served (as /favicon.ico too)
+        with opened(browser, f"{server.url}/?lang=en") as page:
+            icon = page.evaluate(
+                "() => Promise.all([document.querySelector('link[rel=icon]').href, '/favicon.ico'].map((u) =>"
+                " fetch(u).then((r) => [r.status, r.headers.get('content-type')])))"
+            )
+            assert icon == [[200, "image/svg+xml"], [200, "image/svg+xml"]], icon
         # a finger drags c3 to d4 (touch events: Chromium makes them pointer events)
         with opened(browser, f"{server.url}/?lang=pt-BR", **PHONE) as page:
             cdp = page.context.new_cdp_session(page)
