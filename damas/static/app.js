@@ -249,8 +249,11 @@ function renderBoard() {
   const occupied = new Set(state.occupied.map(String));
   // a piece on its way (landed, touching down, or just put on a legal destination that the
   // debounce window has not released yet) is drawn as the piece that was lifted
-  const lifted = Object.keys(state.leds).filter((q) => state.leds[q] === "from" && state.pieces[q] && !occupied.has(q));
+  // (the piece lifted: the origin the LEDs light, else the one piece of the game missing)
+  let lifted = Object.keys(state.leds).filter((q) => state.leds[q] === "from" && state.pieces[q] && !occupied.has(q));
+  if (lifted.length !== 1) lifted = Object.keys(state.pieces).filter((q) => !occupied.has(q));
   const moving = lifted.length === 1 ? state.pieces[lifted[0]] : null;
+  const strays = state.occupied.filter((q) => !state.pieces[q]).length; // pieces sensed where the game has none
   const last = entry ? (entry.path ? entry : null) : state.last;
   const lastSquares = new Set(last ? last.path.map(String) : []);
   const lastFrom = last ? String(last.path[0]) : null;
@@ -267,7 +270,7 @@ function renderBoard() {
       const inGame = sq && state.pieces[sq];
       const sensed = sq ? occupied.has(sq) : state.cells.includes(div.dataset.cell);
       if (sensed || inGame) {
-        const onTheWay = sensed && !inGame && moving && ["to", "path", "hint", "must-capture"].includes(state.leds[sq]);
+        const onTheWay = sensed && !inGame && moving && strays === 1;
         const shown = inGame || (onTheWay ? moving : null);
         if (sensed && shown) addPiece(div, shown.toLowerCase(), shown);
         else if (sensed) addPiece(div, "unknown", null);

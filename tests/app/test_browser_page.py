@@ -298,6 +298,8 @@ def test_keyboard_focus_and_axe(browser: Any, tmp_path: Path) -> None:
         for lang in LANGUAGES:
             with opened(browser, f"{server.url}/?lang={lang}") as page:
                 page.wait_for_selector("#board .led")
+                # the man put on the wrong square is drawn as itself (the one piece missing from g3)
+                expect(page.locator(f'[data-square="{sq("h4")}"] .piece')).to_have_class("piece w")
                 # no colour-only signal: every mark has a symbol and a border pattern
                 for mark in page.locator("#board .led").all():
                     assert mark.locator(".sym").inner_text().strip()
