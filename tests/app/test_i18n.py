@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import re
 import string
+from pathlib import Path
 
 import pytest
 
+import damas
 from board_hal.leds import Role
 from damas.i18n import (
     KINDS,
@@ -112,3 +114,17 @@ def test_page_errors_in_each_language_on_one_line() -> None:
     assert str(exc) == "this board is 8x8: International draughts needs 10x10"
     for lang in LANGUAGES:
         assert "\n" not in exc.text(lang) and "8x8" in exc.text(lang) and "10x10" in exc.text(lang)
+
+
+def test_every_key_the_page_uses_exists() -> None:
+    """The page's own words: each data-ui / data-ui-label of index.html and each ui("key") or
+    state.ui.key of app.js is a key of every language (a missing one showed the key itself)."""
+    static = Path(damas.__file__).with_name("static")
+    html = (static / "index.html").read_text(encoding="utf-8")
+    js = (static / "app.js").read_text(encoding="utf-8")
+    used = set(re.findall(r'data-ui(?:-label)?="([a-z_]+)"', html))
+    used |= set(re.findall(r'\bui\("([a-z_]+)"\)', js)) | set(re.findall(r"state\.ui\.([a-z_]+)", js))
+    used |= {"casual", "tournament", "steady", "slow", "fast"}  # looked up by value: the mode, a LED pattern
+    assert len(used) > 40
+    for lang in LANGUAGES:
+        assert not used - set(UI[lang]), f"UI[{lang}] lacks {sorted(used - set(UI[lang]))}"
