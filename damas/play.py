@@ -409,7 +409,7 @@ class PlayApp:
             else:
                 after = after or p.apply(entry)
                 item = {
-                    "pdn": p.move_pdn(entry),
+                    "pdn": p.pdn(entry),
                     "white": p.turn is Color.WHITE,
                     "fen": after.fen(),
                     "path": list(entry.path),
