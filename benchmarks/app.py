@@ -248,7 +248,7 @@ def in_chromium(url: str) -> BrowserFigures | str:
         rng = random.Random(7)
         game = Game("brazilian")
         while game.outcome() is None and game.ply < BROWSER_PLIES:
-            move = rng.choice(game.legal_moves())
+            move = rng.choice(list(game.legal_moves))
             game.push(move)
             steps = [("lift", move.from_square), ("place", move.to_square)] + [("lift", c) for c in move.captured]
             for op, sq in steps[:-1]:

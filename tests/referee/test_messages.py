@@ -90,12 +90,12 @@ def wrong_placements(variant: str, seeds: int) -> list[tuple[str, int, int]]:
         pos = game.position
         if game.outcome() is not None:
             continue
-        reach = {(m.from_square, m.to_square) for m in pos.legal_moves()}
+        reach = {(m.from_square, m.to_square) for m in pos.legal_moves}
         empty = [q for q in pos.geometry.squares() if q not in pos.occupied()]
         own = pos.squares(pos.turn)
         for a in rng.sample(own, min(2, len(own))):
             for b in rng.sample(empty, min(2, len(empty))):
-                if (a, b) not in reach and not any(a == m.from_square and b in m.path for m in pos.legal_moves()):
+                if (a, b) not in reach and not any(a == m.from_square and b in m.path for m in pos.legal_moves):
                     out.append((pos.fen(), a, b))
     return out
 
