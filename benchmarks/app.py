@@ -3,6 +3,9 @@ simulated board during a game, and the time from a simulated ``place`` to the pa
 WebSocket receiving the update and to the event's row in the journal (50th/99th
 percentile) — with one page watching, and with 200 pages watching of which one never reads
 (it must hold up neither the board, nor the records, nor the other pages), in the same run.
+Then in Chromium (Playwright, Debian's /usr/bin/chromium or $DAMAS_CHROMIUM), measured with
+the page's own clock: page load to the first board drawn, and a hand action posted from the
+page to the page drawing it (its DOM, and the next frame).
 
     .venv/bin/python benchmarks/app.py
 
@@ -199,6 +202,71 @@ async def play(url: str, db: Path, pid: int, readers: int, idle: int) -> Figures
     return fig
 
 
+# -- in Chromium: what the player sees ------------------------------------------------------------
+LOADS = 15  # page loads measured
+BROWSER_PLIES = 40
+
+# in the page: the last hand action of a move posted from the page itself, then the time until
+# the page has drawn the state with that move (render done) and until the frame showing it
+STEP_IN_PAGE = """async ([op, square, moves]) => {
+  const t0 = performance.now();
+  const r = await fetch('/api/sim', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                     body: JSON.stringify({op, square})});
+  await r.json();
+  for (;;) {
+    const d = window.damasDrawn.find((x) => x.moves >= moves && x.t >= t0);
+    if (d && d.frame !== null) return [d.t - t0, d.frame - t0];
+    await new Promise((res) => setTimeout(res, 1));
+  }
+}"""
+
+
+@dataclass
+class BrowserFigures:
+    load: list[float] = field(default_factory=list)  # navigation start -> first board drawn (frame)
+    rendered: list[float] = field(default_factory=list)  # event posted -> the page's DOM shows it
+    frame: list[float] = field(default_factory=list)  # event posted -> the frame that shows it
+
+
+def in_chromium(url: str) -> BrowserFigures | str:
+    """Page load to the first board drawn, and event to drawn, measured inside Chromium."""
+    chromium = os.environ.get("DAMAS_CHROMIUM", "/usr/bin/chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return "skipped: the playwright package is not installed (pip install -e '.[test]')"
+    if not Path(chromium).exists():
+        return f"skipped: no Chromium at {chromium}"
+    fig = BrowserFigures()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        for _ in range(LOADS):
+            page.goto(url + "?lang=en")
+            page.wait_for_function("() => window.damasDrawn.length > 0 && window.damasDrawn[0].frame !== null")
+            fig.load.append(page.evaluate("window.damasDrawn[0].frame") / 1e3)
+        rng = random.Random(7)
+        game = Game("brazilian")
+        while game.outcome() is None and game.ply < BROWSER_PLIES:
+            move = rng.choice(list(game.legal_moves))
+            game.push(move)
+            steps = [("lift", move.from_square), ("place", move.to_square)] + [("lift", c) for c in move.captured]
+            for op, sq in steps[:-1]:
+                page.evaluate(
+                    "([op, square]) => fetch('/api/sim', {method: 'POST', headers: {'Content-Type': "
+                    "'application/json'}, body: JSON.stringify({op, square})})",
+                    [op, sq],
+                )
+                time.sleep(GAP)
+            op, sq = steps[-1]
+            rendered, frame = page.evaluate(STEP_IN_PAGE, [op, sq, game.ply])
+            fig.rendered.append(rendered / 1e3)
+            fig.frame.append(frame / 1e3)
+            time.sleep(GAP)
+        browser.close()
+    return fig
+
+
 def serve(tmp: str, name: str) -> tuple[subprocess.Popen[bytes], str, Path, float]:
     """``damas play`` on the simulated board; its output goes to NAME.log beside the database."""
     port = free_port()
@@ -241,6 +309,11 @@ def main() -> int:
         finally:
             stop(proc)
         said = [line for line in (Path(tmp) / "many.log").read_text().splitlines() if "disconnected" in line]
+        proc, url, db, _ = serve(tmp, "chromium")
+        try:
+            chrome = in_chromium(url)
+        finally:
+            stop(proc)
     n = len(one.page)
     print(f"Python {sys.version.split()[0]}, damas play on the simulated board ({os.cpu_count()} cores)")
     print(f"start-up to a served page: {startup:.2f} s")
@@ -259,6 +332,20 @@ def main() -> int:
     if isinstance(many, Figures):
         print(f"(place -> page over the 199 reading pages: {len(many.page)} samples)")
         print(f"the page that never read was disconnected: {'yes' if many.idle_cut else 'NO'} {said}")
+    print("in Chromium (the page's own clock; event -> drawn includes the 50 ms debounce window):")
+    if isinstance(chrome, str):
+        print(f"  {chrome}")
+    else:
+        print(
+            f"  page load -> first board drawn: p50 {pct(chrome.load, 0.5) * 1e3:6.1f} "
+            f"p99 {pct(chrome.load, 0.99) * 1e3:6.1f} ms ({len(chrome.load)} loads)"
+        )
+        print(
+            f"  event -> drawn on the page:     p50 {pct(chrome.rendered, 0.5) * 1e3:6.1f} "
+            f"p99 {pct(chrome.rendered, 0.99) * 1e3:6.1f} ms (DOM), "
+            f"p50 {pct(chrome.frame, 0.5) * 1e3:6.1f} p99 {pct(chrome.frame, 0.99) * 1e3:6.1f} ms "
+            f"(frame shown; {len(chrome.frame)} moves)"
+        )
     return 0
 
 

@@ -15,9 +15,24 @@ from typing import Any
 from board_hal.backends import BoardIO, LinkStatus
 from board_hal.buttons import ButtonPress, ClockButtons
 from board_hal.debounce import Transition
+from board_hal.layout import Layout
+from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
-from damas.i18n import CLOCK_WORDS, RECORDS_ERROR, TERMINATIONS, UI, message
+from damas.i18n import (
+    CLOCK_WORDS,
+    KINDS,
+    LANGUAGES,
+    LEGEND,
+    NATIVE,
+    RECORDS_ERROR,
+    TERMINATIONS,
+    UI,
+    PageError,
+    kind_of,
+    language,
+    message,
+)
 from damas.log import Throttle
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
@@ -28,6 +43,7 @@ from referee.core import MODES
 from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.errors import PdnTagError, shown
 from rules.pdn import check_tag, write_pdn
+from rules.variants import VARIANTS
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +66,7 @@ class PlayApp:
         buttons: ClockButtons | None = None,
         low_time: float = 60.0,
         clock_presets: dict[str, str] | None = None,
+        looks: dict[LedRole, Look] | None = None,
     ) -> None:
         self.store = store
         self.io = io
@@ -59,6 +76,7 @@ class PlayApp:
         self.default_tags = dict(tags or {})
         self.window = window
         self.clock = clock
+        self.looks = dict(looks or DEFAULT_LOOKS)  # the board's LED colours: the page's legend and marks use them
         self.clients = Viewers()
         self.loop_task: asyncio.Task[None] | None = None
         self.version = 0  # changes whenever what the page or the LEDs show changes
@@ -70,6 +88,8 @@ class PlayApp:
         self._alive: tuple[Any, ...] | None = None  # what the clock showed when last written as alive
         self.pending: deque[Transition | LinkStatus | ButtonPress] = deque()  # what could not be journaled yet
         self.write_error: str | None = None  # why the records cannot be written (the board is paused)
+        self._hist_key: tuple[int, Position] | None = None
+        self._hist: list[tuple[object, dict[str, Any]]] = []
         self._retry_at = 0.0
         session.listeners.append(self._changed)
 
@@ -280,7 +300,7 @@ class PlayApp:
             variant = _text_or_none(data, "variant")
             mode = _text_or_none(data, "mode")
             if mode is not None and mode not in MODES:
-                raise ValueError(f"unknown mode {mode[:40]!r} (casual or tournament)")
+                raise PageError("bad-mode", mode=shown(mode))
             tags = data.get("tags")
             if tags is not None:
                 _check_tags(tags)
@@ -356,18 +376,22 @@ class PlayApp:
     ) -> None:
         """A new game (the clock as before, unless ``clock`` names another control)."""
         old = self.session
-        v = find_variant(variant or old.row.variant).name
-        if v != old.row.variant:
-            raise ValueError("the variant is chosen when damas play starts (the board's layout depends on it)")
+        try:
+            v = find_variant(variant or old.row.variant).name
+        except DraughtsError:
+            raise PageError("bad-variant", variant=shown(variant)) from None
         if fen:
             try:
                 Position.from_fen(fen, v)
             except DraughtsError as exc:
-                raise ValueError(str(exc)) from None
+                raise PageError("bad-fen", variant=v, detail=str(exc)) from None
+        layout = self._layout_for(v)
         self._refuse_while_paused()
         try:
             if not old.ended:
                 self.store.abandon(old.row.id)
+            if layout is not None:
+                self._use_layout(layout)
             squares, _cells = self.io.occupied()
             if self.sim is not None:
                 squares = set(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
@@ -398,6 +422,28 @@ class PlayApp:
         self.session.listeners.append(self._changed)
         self._alive = None
         self._mark()
+
+    def _layout_for(self, variant: str) -> Layout | None:
+        """The board's layout for another variant (None: the same one). The simulated board takes
+        any size; a real board only a variant of its own size (one line naming both, else)."""
+        old = self.io.layout
+        if variant == old.variant.name:
+            return None
+        layout = Layout(variant, old.rotation, old.white_side)
+        size = self.io.sensors.size
+        if self.sim is None and size != layout.size:
+            raise PageError("board-size", size=size, variant=layout.variant.name, needed=layout.size)
+        return layout
+
+    def _use_layout(self, layout: Layout) -> None:
+        """Read the board through another variant's layout (a new game in another variant)."""
+        sim = self.sim
+        if sim is not None and sim.size != layout.size:
+            self.io = SimulatedBoard(layout, clock=sim.clock).io()
+            return
+        if sim is not None:
+            sim.layout = layout
+        self.io.layout = layout
 
     def correct(self, game_id: int, tags: Any, result: Any) -> None:
         """Tags (``""`` removes one) and result of a game. A result for the game in play ends it, as
@@ -433,7 +479,39 @@ class PlayApp:
                 games.append(export_game(self.store, row.id))
         return write_pdn(games[: recent + 1])
 
+    def _history(self) -> list[dict[str, Any]]:
+        """The moves and set-ups of the game in play, each with the position after it (the page's
+        history): kept between pushes, as only the end of a game changes."""
+        game = self.session.referee.game
+        key = (self.session.row.id, game.start)
+        if self._hist_key != key:
+            self._hist_key, self._hist = key, []
+        steps = game.steps()
+        positions = game.positions()[1:]
+        kept = self._hist
+        n = 0
+        while n < min(len(kept), len(steps)) and kept[n][0] is steps[n][1]:
+            n += 1
+        del kept[n:]
+        for i in range(n, len(steps)):
+            p, entry = steps[i]
+            after = positions[i] if len(positions) == len(steps) else None
+            if isinstance(entry, Position):
+                item: dict[str, Any] = {"setup": entry.fen(), "fen": entry.fen()}
+            else:
+                after = after or p.apply(entry)
+                item = {
+                    "pdn": p.pdn(entry),
+                    "white": p.turn is Color.WHITE,
+                    "fen": after.fen(),
+                    "path": list(entry.path),
+                    "captured": list(entry.captured),
+                }
+            kept.append((entry, item))
+        return [item for _entry, item in kept]
+
     def state(self, lang: str) -> dict[str, Any]:
+        lang = language(lang) or "en"  # (pt: pt-BR)
         s = self.session
         ref = s.referee
         pos = ref.position
@@ -443,26 +521,34 @@ class PlayApp:
         def names(squares: tuple[int, ...]) -> str:
             return ", ".join(pos.square_text(q) for q in sorted(squares))
 
-        moves: list[dict[str, Any]] = []
+        moves = [dict(m) for m in self._history()]  # (copies: the clock's times are added below)
         stamps = s.clock.stamps if s.clock is not None else []
-        for p, entry in ref.game.steps():
-            if isinstance(entry, Position):
-                moves.append({"setup": entry.fen()})
-            else:
-                item: dict[str, Any] = {"pdn": p.pdn(entry), "white": p.turn is Color.WHITE}
-                ply = sum(1 for m in moves if "pdn" in m)
+        ply = 0
+        for item in moves:
+            if "pdn" in item:
                 if ply < len(stamps):
                     item["clock"] = stamps[ply].to_json()
                     item["took"] = duration_text(stamps[ply].took)
-                moves.append(item)
+                ply += 1
         outcome = ref.game.outcome()
         row = self.store.game(s.row.id)
         result = row.result if (row.result_locked or outcome is not None) else "*"
-        reports = [
-            {"kind": r.kind.value, "message": message(r, lang, names), "t": r.t, "squares": list(r.squares)}
+        kinds = KINDS.get(lang, KINDS["en"])
+        reports = fold_reports(
+            {
+                "kind": r.kind.value,
+                "label": kinds.get(kind_of(r), r.kind.value),
+                "message": message(r, lang, names),
+                "t": r.t,
+                "squares": list(r.squares),
+            }
             for r in s.reports()[-40:]
-        ]
+        )
         active = ref.report
+        if active is not None and reports and reports[-1]["kind"] == active.kind.value:
+            reports[-1]["active"] = True
+        legend = LEGEND.get(lang, LEGEND["en"])
+        last = moves[-1] if moves and "pdn" in moves[-1] else None
         return {
             "version": self.version,
             "lang": lang,
@@ -481,7 +567,31 @@ class PlayApp:
             "moves": moves,
             "pdn": s.pdn_game().pdn(),
             "reports": reports,
-            "active": None if active is None else {"kind": active.kind.value, "message": message(active, lang, names)},
+            "active": None
+            if active is None
+            else {
+                "kind": active.kind.value,
+                "label": kinds.get(kind_of(active), active.kind.value),
+                "message": message(active, lang, names),
+            },
+            "last": None if last is None else {"path": last["path"], "captured": last["captured"]},
+            "fen": pos.fen(),
+            "start": ref.game.start.fen(),
+            "legend": [
+                {
+                    "role": role,
+                    "colour": "#{:02x}{:02x}{:02x}".format(*self.looks[LedRole(role)].colour),
+                    "pattern": self.looks[LedRole(role)].pattern.value,
+                    "text": text,
+                }
+                for role, text in legend.items()
+            ],
+            "languages": [[code, NATIVE[code]] for code in LANGUAGES],
+            "variants": [
+                {"name": v.name, "title": words.get(f"variant_{v.name}", v.title), "example": FEN_EXAMPLES[v.name]}
+                for v in VARIANTS.values()
+            ],
+            "board_size": None if self.sim is not None else self.io.sensors.size,
             "turn": pos.turn.value,
             "result": result,
             "termination": None
@@ -500,6 +610,35 @@ class PlayApp:
             "clock_words": CLOCK_WORDS.get(lang, CLOCK_WORDS["en"]),
         }
 
+
+#: a report kind that ends an earlier one, and which kinds it ends (shown on that report)
+RESOLVES = {
+    "restored": frozenset(KINDS["en"]) - {"restored", "setup", "setup-ok", "touch-move", "procedure"},
+    "setup-ok": frozenset({"setup"}),
+}
+
+
+def fold_reports(reports: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The page's list of reports: a report that ends an earlier one (``restored``, ``setup-ok``)
+    is shown on the latest report it ends, as its ``resolved`` (kind, message, time), not as a
+    line of its own; every other report has ``resolved`` None."""
+    out: list[dict[str, Any]] = []
+    for r in reports:
+        ends = RESOLVES.get(r["kind"], frozenset())
+        earlier = next((x for x in reversed(out) if x["resolved"] is None and x["kind"] in ends), None)
+        if earlier is not None:
+            earlier["resolved"] = {"kind": r["kind"], "message": r["message"], "t": r["t"]}
+            continue
+        out.append({**r, "resolved": None})
+    return out
+
+
+#: the new-game form's FEN example per variant (valid: tests/app/test_page_form.py reads each)
+FEN_EXAMPLES = {
+    "brazilian": "W:Wc3,e3,Kg1:Bb6,d6,f8",
+    "international": "W:W31-50:B1-20",
+    "portuguese": "W:W1-12:B21-32",
+}
 
 #: the results a player may enter or correct: any variant's style (the writer gives the variant's)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*")

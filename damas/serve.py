@@ -245,6 +245,7 @@ def serve(args: argparse.Namespace) -> int:
         buttons=buttons,
         low_time=config.clock.low_time,
         clock_presets=config.clock.controls,
+        looks=config.looks,
     )
     app = build_app(play)
     shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host

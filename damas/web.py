@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from damas.i18n import LANGUAGES, pick_language
+from damas.i18n import PageError, language, pick_language
 
 if TYPE_CHECKING:
     from damas.play import PlayApp
@@ -168,19 +168,31 @@ def build_app(play: PlayApp) -> web.Application:
             if play.token:
                 given = request.headers.get("X-Damas-Token") or request.query.get("token")
                 if not given or not secrets.compare_digest(given, play.token):
-                    return web.json_response({"error": "this action needs the token printed at start-up"}, status=403)
+                    lang = lang_of(request) if "lang" in request.query else "en"
+                    return web.json_response({"error": PageError("token").text(lang)}, status=403)
             return await handler(request)
 
         return check
 
     def lang_of(request: web.Request) -> str:
         """The page's choice (``?lang=``), else ``--lang``/``[app] language``, else the browser's."""
-        asked = request.query.get("lang")
-        return pick_language(asked if asked in LANGUAGES else play.language, request.headers.get("Accept-Language"))
+        asked = language(request.query.get("lang"))
+        return pick_language(asked or play.language, request.headers.get("Accept-Language"))
+
+    def refusal(request: web.Request, exc: ValueError) -> web.StreamResponse:
+        """A 400 naming the problem: in the page's language when it asked for one (``?lang=``)."""
+        text = str(exc)
+        if isinstance(exc, PageError) and "lang" in request.query:
+            text = exc.text(lang_of(request))
+        return web.json_response({"error": text}, status=400)
 
     @routes.get("/")
     async def index(_request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @routes.get("/favicon.ico")
+    async def favicon(_request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "favicon.svg", headers={"Content-Type": "image/svg+xml"})
 
     @routes.get("/static/{name}")
     async def static(request: web.Request) -> web.StreamResponse:
@@ -244,7 +256,7 @@ def build_app(play: PlayApp) -> web.Application:
         try:
             play.action(data)
         except ValueError as exc:
-            return web.json_response({"error": str(exc)}, status=400)
+            return refusal(request, exc)
         await play.flush()
         return web.json_response({"ok": True, "game": play.session.row.id})
 

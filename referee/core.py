@@ -41,7 +41,7 @@ from referee.candidates import (
     slides_past,
     stopped_mid_chain,
 )
-from referee.diagnose import classify, names, required_capture
+from referee.diagnose import capture_goes_on, classify, names, required_capture
 from referee.leds import led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
 from referee.vocabulary import GameEnd, LedIntent, MoveMade, Report, ReportKind, Takeback, Verdict
@@ -668,19 +668,14 @@ class Referee:
             return
         live = [c for c in self._candidates.of(pos) if c.in_progress(s)]
         if not self.cells and stopped_mid_chain(live, s, e):
-            must, msg, params = self._required()
+            # the hand rests on a touch-down square: say where the capture goes on (the piece
+            # there is the player's own, on its way: nothing to put back, nothing extra)
+            (at,) = s - e
+            squares, msg, params = capture_goes_on(pos, live, at, _squares(self.events, placed=True))
             key = _Raised("stopped", s)
             if self._reported != key:
                 self._reported = key
-                self._emit_report(
-                    out,
-                    ReportKind.REQUIRED_CAPTURE,
-                    must,
-                    "the capture is not finished: " + msg,
-                    missing=e - s,
-                    extra=s - e,
-                    params=params,
-                )
+                self._emit_report(out, ReportKind.REQUIRED_CAPTURE, squares, msg, params=params)
             return
         d = classify(pos, s, self.cells, self._candidates.of(pos), tournament=self.mode == "tournament")
         if d.sets_irregular:

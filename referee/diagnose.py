@@ -55,6 +55,33 @@ def required_capture(pos: Position, cands: list[Candidate], taken: int = 0) -> t
     return must, msg, {"must_capture": must, "capturable": capturable}
 
 
+def capture_goes_on(
+    pos: Position, live: list[Candidate], at: int, touched: Iterable[int]
+) -> tuple[list[int], str, dict[str, object]]:
+    """A capture paused on one of its landing squares ``at`` (``live``: the captures the board
+    may still be part of; ``touched``: the squares put on since the move began): squares,
+    message and parameters of the report saying where it goes on — ``at`` and the next
+    landing square of each route through it (of the routes that agree with the touch-downs
+    before ``at``, when any does). No restore guidance: the capture goes on."""
+    before = set(touched) - {at}
+    nexts: set[int] = set()
+    agreeing: set[int] = set()
+    for c in live:
+        for route in pos.routes(c.move):
+            path = route.path
+            for i in range(1, len(path) - 1):
+                if path[i] != at:
+                    continue
+                nexts.add(path[i + 1])
+                if before <= set(path[1:i]):
+                    agreeing.add(path[i + 1])
+    chosen = sorted(agreeing or nexts)
+    message = f"continue the capture from {pos.square_text(at)}: next jump to " + " or ".join(
+        pos.square_text(q) for q in chosen
+    )
+    return [at], message, {"at": at, "next": chosen}
+
+
 def backward(pos: Position, a: int, b: int) -> bool:
     """Is a -> b a step backward for the side to move?"""
     ra = pos.geometry.coord(a)[1]

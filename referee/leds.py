@@ -46,6 +46,20 @@ def led_intents(
     if setup:
         put(e - s, Role.MISSING)
         put(s - e, Role.EXTRA)
+    elif r is not None and r.kind is ReportKind.REQUIRED_CAPTURE and "at" in r.params:
+        # a capture paused on a touch-down square: the piece there must capture on, to the
+        # next landing square(s); the move's origin, path and captures as while it was moving
+        at = r.params["at"]
+        put((at,) if isinstance(at, int) else (), Role.MUST_CAPTURE)
+        nxt = r.params.get("next", ())
+        put(nxt if isinstance(nxt, list) else (), Role.HINT)
+        live = [c for c in candidates.of(pos) if c.in_progress(s)]
+        put({c.origin for c in live} & (e - s), Role.FROM)
+        put({sq for c in live for sq in c.landings} & set(touched), Role.PATH)
+        if live:
+            common = set.intersection(*(set(c.captured) for c in live)) & s
+            put(common, Role.REMOVE)
+            put(set().union(*(set(c.captured) for c in live)) & s - common, Role.CAPTURABLE)
     elif r is not None and r.kind is ReportKind.REQUIRED_CAPTURE:
         put(r.extra, Role.EXTRA)
         put(set(r.missing) - set(r.params.get("must_capture", ())), Role.MISSING)

@@ -31,7 +31,12 @@ def register(sub: Any) -> None:
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1; other hosts need a token)")
     p.add_argument("--port", type=int, default=None, help="port (default 8080)")
     p.add_argument("--db", help="the game database (default: the user's data directory)")
-    p.add_argument("--lang", choices=["en", "pt"], help="language of the page (default: config, else the browser's)")
+    p.add_argument(
+        "--lang",
+        choices=["pt-BR", "pt-PT", "en", "pt"],
+        help="language of the page: Brazilian or European Portuguese, English (pt: pt-BR; "
+        "default: config, else the browser's)",
+    )
     resume = p.add_mutually_exclusive_group()
     resume.add_argument("--resume", dest="resume", action="store_true", default=None, help="resume an unfinished game")
     resume.add_argument("--no-resume", dest="resume", action="store_false", help="start a new game")

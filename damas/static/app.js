@@ -5,27 +5,41 @@ const token = params.get("token") || "";
 // the language: the page's own selector (remembered) or ?lang=, else the server decides
 // (--lang or [app] language, else the browser's Accept-Language)
 const LANGS = Array.from(document.getElementById("lang").options, (o) => o.value);
-let lang = [params.get("lang"), localStorage.getItem("damas-lang")].find((l) => LANGS.includes(l)) || null;
+const ALIASES = { pt: "pt-BR", "pt-br": "pt-BR", "pt-pt": "pt-PT" };
+const known = (l) => (l && (LANGS.includes(l) ? l : ALIASES[l.toLowerCase()])) || null;
+let lang = [params.get("lang"), localStorage.getItem("damas-lang")].map(known).find(Boolean) || null;
 let flipped = localStorage.getItem("damas-flipped") === "1";
 let state = null;
 let ws = null;
 let setup = null; // while setting up a position: square -> "w" | "W" | "b" | "B"
 let resultChoice = null; // the Result picked in the form and not saved yet: { game, value }
+let view = null; // the history entry shown (an index into state.moves, -1: the start), null: live
+let formGame = null; // the game the new-game form was filled for
+let focusCell = null; // the board's keyboard focus (roving tabindex), a cell's name: "d4"
 const CYCLE = [undefined, "w", "W", "b", "B"];
+const SYMBOLS = {
+  from: "↑", to: "↓", path: "•", hint: "•", "must-capture": "!", capturable: "◇",
+  remove: "×", missing: "+", extra: "−", error: "✗", test: "■",
+};
+// for the benchmark and the tests: when the page first drew a board, and each state it drew
+window.damasDrawn = [];
 
 const $ = (id) => document.getElementById(id);
 const board = $("board");
+const ui = (key) => (state && state.ui[key]) || key;
 
-function post(path, body) {
+function post(path, body, quiet = false) { // quiet: the caller shows the error itself
   const headers = { "Content-Type": "application/json" };
   if (token) headers["X-Damas-Token"] = token;
-  return fetch(path, { method: "POST", headers, body: JSON.stringify(body) })
-    .then((r) => r.json().then((j) => { if (!r.ok) alertReport(j.error || r.statusText); return j; }));
+  const sep = path.includes("?") ? "&" : "?";
+  const url = state ? `${path}${sep}lang=${encodeURIComponent(state.lang)}` : path;
+  return fetch(url, { method: "POST", headers, body: JSON.stringify(body) })
+    .then((r) => r.json().then((j) => { if (!r.ok && !quiet) alertReport(j.error || r.statusText); return Object.assign(j, { status: r.status }); }));
 }
 
 function alertReport(text) {
-  if (text.startsWith("Cannot write the records")) { // the server's answer while the board is paused: the banner says it
-    const banner = writeBanner();
+  if (text.startsWith("Cannot write the records") || text.startsWith("Não é possível gravar")) {
+    const banner = writeBanner(); // the server's answer while the board is paused: the banner says it
     banner.textContent = (state && state.write_error) || text;
     banner.style.display = "block";
     return;
@@ -42,6 +56,38 @@ function connect() {
   ws.onclose = () => setTimeout(connect, 1000);
 }
 
+// -- positions: the FEN of a history entry, read with the variant's square names ------------------
+function parseFen(fen) {
+  const byName = {};
+  for (const [sq, name] of Object.entries(state.names)) byName[name.toLowerCase()] = sq;
+  const pieces = {};
+  const fields = fen.replace(/"/g, "").replace(/\.$/, "").split(":");
+  for (const field of fields.slice(1)) {
+    const color = field[0].toUpperCase();
+    if (color !== "W" && color !== "B") continue;
+    for (let item of field.slice(1).split(",")) {
+      item = item.trim();
+      if (!item) continue;
+      const king = item[0].toUpperCase() === "K";
+      if (king) item = item.slice(1);
+      const symbol = color === "W" ? (king ? "W" : "w") : (king ? "B" : "b");
+      const range = item.match(/^(\d+)-(\d+)$/);
+      const squares = range ? Array.from({ length: range[2] - range[1] + 1 }, (_, i) => String(Number(range[1]) + i)) : [item];
+      for (const s of squares) {
+        const sq = byName[s.toLowerCase()] || (state.names[s] ? s : null);
+        if (sq) pieces[sq] = symbol;
+      }
+    }
+  }
+  return pieces;
+}
+
+function shownEntry() {
+  if (view === null) return null;
+  if (view < 0) return { fen: state.start, start: true };
+  return state.moves[view];
+}
+
 // -- drawing ------------------------------------------------------------------------------------
 function cellAt(file, rank) {
   return board.querySelector(`[data-file="${file}"][data-rank="${rank}"]`);
@@ -49,12 +95,11 @@ function cellAt(file, rank) {
 
 function buildBoard() {
   const n = state.size;
-  const cs = n === 10 ? 56 : 66;
-  document.documentElement.style.setProperty("--cs", cs + "px");
-  board.style.gridTemplateColumns = `repeat(${n}, ${cs}px)`;
+  document.documentElement.style.setProperty("--n", n);
   board.innerHTML = "";
   const bySquare = {};
   for (const [sq, fr] of Object.entries(state.squares)) bySquare[fr.join(",")] = sq;
+  const algebraic = Object.values(state.names).some((name) => /[a-z]/.test(name));
   for (let row = 0; row < n; row++) {
     for (let col = 0; col < n; col++) {
       const file = flipped ? n - 1 - col : col;
@@ -65,17 +110,74 @@ function buildBoard() {
       div.dataset.file = file;
       div.dataset.rank = rank;
       div.dataset.cell = "abcdefghij"[file] + (rank + 1);
+      div.setAttribute("role", "button");
+      div.tabIndex = -1;
       if (sq) {
         div.dataset.square = sq;
-        const label = document.createElement("span");
-        label.className = "label";
-        label.textContent = state.names[sq];
-        div.appendChild(label);
+        // numbered variants: the numbers of the squares on the board's edge, as printed boards do
+        if (!algebraic && (row === 0 || row === n - 1 || col === 0 || col === n - 1)) {
+          const label = document.createElement("span");
+          label.className = "label";
+          label.setAttribute("aria-hidden", "true");
+          label.textContent = state.names[sq];
+          div.appendChild(label);
+        }
       }
       board.appendChild(div);
     }
   }
+  // the coordinates on the edges: files below, ranks beside (algebraic); numbers need none there
+  const ranks = $("ranks");
+  const files = $("files");
+  ranks.style.gridTemplateRows = `repeat(${n}, 1fr)`;
+  files.style.gridTemplateColumns = `repeat(${n}, 1fr)`;
+  ranks.innerHTML = "";
+  files.innerHTML = "";
+  for (let i = 0; i < n; i++) {
+    const r = document.createElement("span");
+    const f = document.createElement("span");
+    r.textContent = algebraic ? String(flipped ? i + 1 : n - i) : "";
+    f.textContent = algebraic ? "abcdefghij"[flipped ? n - 1 - i : i] : "";
+    ranks.appendChild(r);
+    files.appendChild(f);
+  }
   board.dataset.built = `${n}-${flipped}-${state.variant}`;
+  if (!focusCell || !board.querySelector(`[data-cell="${focusCell}"]`)) focusCell = board.querySelector("[data-square]").dataset.cell;
+}
+
+function pieceName(symbol) {
+  return { w: ui("white_man"), W: ui("white_king"), b: ui("black_man"), B: ui("black_king") }[symbol] || ui("unknown_piece");
+}
+
+function addPiece(div, cls, symbol) {
+  const p = document.createElement("div");
+  p.className = "piece " + cls;
+  if (symbol && symbol === symbol.toUpperCase() && symbol !== "?") p.textContent = "♛";
+  p.dataset.piece = symbol || "?";
+  p.setAttribute("aria-hidden", "true");
+  div.appendChild(p);
+}
+
+function inkFor(hex) { // black or white text on an LED colour, whichever reads better
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? "#000" : "#fff";
+}
+
+function ledMark(role) {
+  const look = state.legend.find((l) => l.role === role) || { colour: "#ff0000", pattern: "steady" };
+  const led = document.createElement("div");
+  led.className = `led ${role} ${look.pattern}`;
+  led.dataset.role = role;
+  led.style.setProperty("--led", look.colour);
+  led.style.setProperty("--led-ink", inkFor(look.colour));
+  const sym = document.createElement("span");
+  sym.className = "sym";
+  sym.setAttribute("aria-hidden", "true");
+  sym.textContent = SYMBOLS[role] || "?";
+  led.appendChild(sym);
+  return led;
 }
 
 function render() {
@@ -83,43 +185,18 @@ function render() {
   if (board.dataset.built !== `${state.size}-${flipped}-${state.variant}`) buildBoard();
   document.documentElement.lang = state.lang;
   for (const el of document.querySelectorAll("[data-ui]")) el.textContent = state.ui[el.dataset.ui] || el.textContent;
-  for (const el of document.querySelectorAll("[data-ui-placeholder]")) el.placeholder = state.ui[el.dataset.uiPlaceholder];
+  for (const el of document.querySelectorAll("[data-ui-label]")) el.setAttribute("aria-label", ui(el.dataset.uiLabel));
   document.title = `damas — ${state.title}`;
   $("variant").textContent = state.title;
   $("mode").textContent = `${state.ui.mode}: ${state.ui[state.mode]}`;
   $("gameno").textContent = `${state.ui.game} ${state.game}`;
   $("tagsgame").textContent = `#${state.game}`;
   $("lang").value = state.lang;
-  if (setup) return renderSetup();
-  const occupied = new Set(state.occupied.map(String));
-  // a piece on its way (landed, touching down, or just put on a legal destination that the
-  // debounce window has not released yet) is drawn as the piece that was lifted
-  const lifted = Object.keys(state.leds).filter((q) => state.leds[q] === "from" && state.pieces[q] && !occupied.has(q));
-  const moving = lifted.length === 1 ? state.pieces[lifted[0]] : null;
-  for (const div of board.children) {
-    for (const old of div.querySelectorAll(".piece, .led")) old.remove();
-    const sq = div.dataset.square;
-    const inGame = sq && state.pieces[sq];
-    const sensed = sq ? occupied.has(sq) : state.cells.includes(div.dataset.cell);
-    if (sensed || inGame) {
-      const p = document.createElement("div");
-      const onTheWay = sensed && !inGame && moving && ["to", "path", "hint"].includes(state.leds[sq]);
-      const shown = inGame || (onTheWay ? moving : null);
-      if (sensed && shown) p.className = "piece " + shown.toLowerCase();
-      else if (sensed) p.className = "piece unknown";
-      else p.className = "piece ghost";
-      if (shown && shown === shown.toUpperCase()) p.textContent = "♛";
-      p.dataset.piece = inGame || "?";
-      div.appendChild(p);
-    }
-    const role = sq && state.leds[sq];
-    if (role) {
-      const led = document.createElement("div");
-      led.className = "led " + role;
-      led.dataset.role = role;
-      div.appendChild(led);
-    }
-  }
+  renderForm();
+  renderLegend();
+  if (view !== null && view >= state.moves.length) view = null; // a new game, a move taken back
+  if (setup) renderSetup();
+  else renderBoard();
   // status
   let status = state.turn === "white" ? state.ui.turn_white : state.ui.turn_black;
   if (state.result !== "*" || state.termination) {
@@ -128,40 +205,24 @@ function render() {
   $("status").innerHTML = status;
   renderLink();
   const active = $("active");
-  if (state.active) { active.textContent = state.active.message; active.style.display = "block"; active.dataset.kind = state.active.kind; }
-  else { active.style.display = "none"; active.dataset.kind = ""; }
-  // moves
-  const parts = [];
-  let number = 1;
-  let first = true;
-  for (const m of state.moves) {
-    if (m.setup) { parts.push(`/FEN "${m.setup}"/`); first = true; continue; }
-    if (m.white) parts.push(`${number}.`);
-    else if (first) parts.push(`${number}...`);
-    parts.push(m.took ? `${m.pdn} (${m.took})` : m.pdn); // with a clock: the time the move took
-    if (!m.white) number++;
-    first = false;
-  }
-  $("moves").textContent = parts.join(" ") || "—";
-  $("moves").scrollTop = 1e6;
+  if (state.active) {
+    active.innerHTML = '<span class="kind"></span><span class="msg"></span>';
+    const said = state.active.message.toLowerCase().startsWith(state.active.label.toLowerCase());
+    active.querySelector(".kind").textContent = said ? "" : state.active.label + ": ";
+    active.querySelector(".msg").textContent = state.active.message;
+    active.style.display = "block";
+    active.dataset.kind = state.active.kind;
+  } else { active.style.display = "none"; active.dataset.kind = ""; }
+  renderHistory();
   $("download").href = `/games/${state.game}.pdn`;
-  const list = $("reports");
-  list.innerHTML = "";
-  for (const r of state.reports.slice().reverse()) {
-    const li = document.createElement("li");
-    li.dataset.kind = r.kind;
-    li.innerHTML = `<span class="kind"></span><span class="msg"></span>`;
-    li.querySelector(".kind").textContent = r.kind;
-    li.querySelector(".msg").textContent = r.message;
-    list.appendChild(li);
-  }
+  renderReports();
   for (const key of ["White", "Black", "Event"]) {
     const input = $("tag-" + key);
     if (document.activeElement !== input) input.value = (state.tags[key] || "").replace(/^\?$/, "");
   }
   const sel = $("tag-result");
   const styles = state.variant === "international" ? ["2-0", "1-1", "0-2", "*"] : ["1-0", "1/2-1/2", "0-1", "*"];
-  if (sel.options.length !== styles.length + 1) {
+  if (sel.options.length !== styles.length + 1 || sel.options[1].value !== styles[0]) {
     sel.innerHTML = '<option value="">—</option>' + styles.map((s) => `<option>${s}</option>`).join("");
   }
   // the selector shows the game's result, unless the user is choosing one for this game
@@ -175,7 +236,256 @@ function render() {
   banner.style.display = state.write_error ? "block" : "none";
   $("tokenhint").style.display = state.token_required && !token ? "block" : "none";
   if (typeof renderClock === "function") renderClock(state); // the game clock (clock.js)
+  // when this state was drawn, and when the frame showing it was (the benchmark reads both)
+  const drawn = { version: state.version, moves: state.moves.length, t: performance.now(), frame: null };
+  window.damasDrawn.push(drawn);
+  if (window.damasDrawn.length > 500) window.damasDrawn.splice(0, 250);
+  requestAnimationFrame(() => { drawn.frame = performance.now(); });
 }
+
+// the board: the live position (what the sensors and the game say, and the LEDs), or a history entry
+function renderBoard() {
+  const entry = shownEntry();
+  const shownPieces = entry ? parseFen(entry.fen) : null;
+  const occupied = new Set(state.occupied.map(String));
+  // a piece on its way (landed, touching down, or just put on a legal destination that the
+  // debounce window has not released yet) is drawn as the piece that was lifted
+  // (the piece lifted: the origin the LEDs light, else the one piece of the game missing)
+  let lifted = Object.keys(state.leds).filter((q) => state.leds[q] === "from" && state.pieces[q] && !occupied.has(q));
+  if (lifted.length !== 1) lifted = Object.keys(state.pieces).filter((q) => !occupied.has(q));
+  const moving = lifted.length === 1 ? state.pieces[lifted[0]] : null;
+  const strays = state.occupied.filter((q) => !state.pieces[q]).length; // pieces sensed where the game has none
+  const last = entry ? (entry.path ? entry : null) : state.last;
+  const lastSquares = new Set(last ? last.path.map(String) : []);
+  const lastFrom = last ? String(last.path[0]) : null;
+  board.classList.toggle("viewing", !!entry);
+  for (const div of board.children) {
+    for (const old of div.querySelectorAll(".piece, .led")) old.remove();
+    const sq = div.dataset.square;
+    div.classList.toggle("last", !!sq && lastSquares.has(sq));
+    div.classList.toggle("was", !!sq && sq === lastFrom);
+    let said = "";
+    if (shownPieces) {
+      if (sq && shownPieces[sq]) { addPiece(div, shownPieces[sq].toLowerCase(), shownPieces[sq]); said = pieceName(shownPieces[sq]); }
+    } else {
+      const inGame = sq && state.pieces[sq];
+      const sensed = sq ? occupied.has(sq) : state.cells.includes(div.dataset.cell);
+      if (sensed || inGame) {
+        const onTheWay = sensed && !inGame && moving && strays === 1;
+        const shown = inGame || (onTheWay ? moving : null);
+        if (sensed && shown) addPiece(div, shown.toLowerCase(), shown);
+        else if (sensed) addPiece(div, "unknown", null);
+        else addPiece(div, "ghost", inGame);
+        if (div.lastChild) div.lastChild.dataset.piece = inGame || "?";
+        said = sensed && shown ? pieceName(shown) : sensed ? ui("unknown_piece") : "";
+      }
+      const role = sq && state.leds[sq];
+      if (role) {
+        div.appendChild(ledMark(role));
+        const meaning = state.legend.find((l) => l.role === role);
+        said += (said ? "; " : "") + (meaning ? meaning.text : role);
+      }
+    }
+    if (sq && lastSquares.has(sq)) said += (said ? "; " : "") + ui("last_move");
+    div.setAttribute("aria-label", `${sq ? state.names[sq] : div.dataset.cell}: ${said || ui("empty")}`);
+    div.tabIndex = div.dataset.cell === focusCell ? 0 : -1;
+  }
+}
+
+function renderLegend() {
+  const list = $("legend");
+  const lit = new Set(Object.values(state.leds));
+  const key = state.lang + JSON.stringify(state.legend) + [...lit].sort().join();
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.innerHTML = "";
+  for (const l of state.legend) {
+    const li = document.createElement("li");
+    li.dataset.role = l.role;
+    li.classList.toggle("lit", lit.has(l.role));
+    const sw = document.createElement("span");
+    sw.className = `swatch ${l.pattern}`;
+    sw.style.setProperty("--led", l.colour);
+    sw.style.setProperty("--led-ink", inkFor(l.colour));
+    sw.setAttribute("aria-hidden", "true");
+    const sym = document.createElement("span");
+    sym.className = "sym";
+    sym.textContent = SYMBOLS[l.role] || "?";
+    sw.appendChild(sym);
+    const text = document.createElement("span");
+    text.innerHTML = '<span class="what"></span> <span class="pattern"></span>';
+    text.querySelector(".what").textContent = `${SYMBOLS[l.role] || ""} ${l.text}`;
+    text.querySelector(".pattern").textContent = `(${ui(l.pattern)})`;
+    li.append(sw, text);
+    list.appendChild(li);
+  }
+}
+
+function renderReports() {
+  const list = $("reports");
+  list.innerHTML = "";
+  if (!state.reports.length) {
+    const li = document.createElement("li");
+    li.className = "muted";
+    li.textContent = ui("no_reports");
+    list.appendChild(li);
+  }
+  for (const r of state.reports.slice().reverse()) {
+    const li = document.createElement("li");
+    li.dataset.kind = r.kind;
+    li.className = r.resolved ? "resolved" : r.active ? "open" : "";
+    li.innerHTML = '<span class="kind"></span><span class="msg"></span>';
+    // the kind's name, unless the sentence already starts with it ("Captura obrigatória: ...")
+    li.querySelector(".kind").textContent = r.message.toLowerCase().startsWith(r.label.toLowerCase()) ? "" : r.label + ": ";
+    li.querySelector(".msg").textContent = r.message;
+    if (r.resolved) {
+      li.dataset.resolved = r.resolved.kind;
+      const res = document.createElement("span");
+      res.className = "resolution";
+      res.textContent = `${ui("resolved")}: ${r.resolved.message}`;
+      li.appendChild(res);
+    }
+    list.appendChild(li);
+  }
+}
+
+// -- the move history: one function draws it (moves, the shown one, the FEN box, the view bar) --
+function renderHistory() {
+  const box = $("moves");
+  const parts = [];
+  let number = 1;
+  let first = true;
+  state.moves.forEach((m, i) => {
+    if (m.setup) { parts.push({ text: `/FEN "${m.setup}"/`, cls: "setup", index: i }); first = true; return; }
+    if (m.white) parts.push({ text: `${number}.`, cls: "num" });
+    else if (first) parts.push({ text: `${number}...`, cls: "num" });
+    parts.push({ text: m.took ? `${m.pdn} (${m.took})` : m.pdn, cls: "mv", index: i }); // with a clock: the time the move took
+    if (!m.white) number++;
+    first = false;
+  });
+  const key = JSON.stringify(parts) + view + state.lang;
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.innerHTML = "";
+    if (!parts.length) {
+      const none = document.createElement("span");
+      none.className = "muted";
+      none.textContent = ui("no_moves");
+      box.appendChild(none);
+    }
+    parts.forEach((p, k) => {
+      if (k) box.appendChild(document.createTextNode(" "));
+      let el;
+      if (p.cls === "mv") {
+        el = document.createElement("button");
+        el.type = "button";
+        el.tabIndex = -1;
+        el.dataset.index = p.index;
+        el.setAttribute("aria-current", String(view === p.index || (view === null && p.index === state.moves.length - 1)));
+      } else {
+        el = document.createElement("span");
+        if (p.cls === "setup") el.dataset.index = p.index;
+      }
+      el.className = p.cls;
+      el.textContent = p.text;
+      box.appendChild(el);
+    });
+    const current = box.querySelector('[aria-current="true"]');
+    if (view === null) box.scrollTop = 1e6;
+    else if (current) current.scrollIntoView({ block: "nearest" });
+  }
+  const entry = shownEntry();
+  const bar = $("viewbar");
+  bar.hidden = !entry;
+  if (entry) {
+    const label = entry.start ? ui("viewing_start") : ui("viewing").replace("{move}", moveLabel(view));
+    $("viewing").textContent = label;
+  }
+  const fen = entry ? entry.fen : state.fen;
+  const input = $("fenshown");
+  if (input.value !== fen) input.value = fen;
+  const at = view === null ? state.moves.length - 1 : view;
+  $("nav-first").disabled = !state.moves.length || at < 0;
+  $("nav-prev").disabled = !state.moves.length || at < 0;
+  $("nav-next").disabled = view === null;
+  $("nav-last").disabled = view === null;
+}
+
+function moveLabel(i) {
+  let number = 1;
+  let first = true;
+  for (let k = 0; k <= i; k++) {
+    const m = state.moves[k];
+    if (m.setup) { first = true; if (k === i) return `/FEN/`; continue; }
+    if (k === i) return m.white ? `${number}. ${m.pdn}` : first ? `${number}... ${m.pdn}` : `${number}... ${m.pdn}`;
+    if (!m.white) number++;
+    first = false;
+  }
+  return "";
+}
+
+function showEntry(i) {
+  if (!state) return;
+  const lastIndex = state.moves.length - 1;
+  view = i === null || i >= lastIndex ? null : Math.max(-1, i); // the last move is the live position
+  render();
+}
+
+function step(delta) {
+  if (!state) return;
+  const at = view === null ? state.moves.length - 1 : view;
+  showEntry(Math.min(state.moves.length - 1, Math.max(-1, at + delta)));
+}
+
+// -- the new-game form (variant, mode, players, FEN) ------------------------------------------------
+function renderForm() {
+  const sel = $("ng-variant");
+  const key = state.lang + state.variants.map((v) => v.name).join();
+  if (sel.dataset.key !== key) {
+    const chosen = sel.value;
+    sel.dataset.key = key;
+    sel.innerHTML = "";
+    for (const v of state.variants) {
+      const o = document.createElement("option");
+      o.value = v.name;
+      o.textContent = v.title;
+      sel.appendChild(o);
+    }
+    if (chosen) sel.value = chosen;
+  }
+  if (formGame !== state.game) { // a new game: the form starts from it
+    formGame = state.game;
+    sel.value = state.variant;
+    for (const r of document.querySelectorAll('input[name="mode"]')) r.checked = r.value === state.mode;
+    $("ng-white").value = (state.tags.White || "").replace(/^\?$/, "");
+    $("ng-black").value = (state.tags.Black || "").replace(/^\?$/, "");
+    $("ng-fen").value = "";
+    $("formerror").textContent = "";
+  }
+  fenExample();
+}
+
+function fenExample() {
+  const v = state.variants.find((x) => x.name === $("ng-variant").value) || state.variants[0];
+  $("ng-fen").placeholder = ui("fen_hint").replace("{example}", v.example);
+}
+
+$("ng-variant").onchange = () => { if (state) fenExample(); };
+$("newgameform").onsubmit = (ev) => {
+  ev.preventDefault();
+  const mode = document.querySelector('input[name="mode"]:checked');
+  const body = { action: "new-game", variant: $("ng-variant").value, fen: $("ng-fen").value.trim() };
+  if (mode) body.mode = mode.value;
+  const tags = {};
+  if ($("ng-white").value.trim()) tags.White = $("ng-white").value.trim();
+  if ($("ng-black").value.trim()) tags.Black = $("ng-black").value.trim();
+  if (Object.keys(tags).length) body.tags = tags;
+  $("formerror").textContent = "";
+  post("/api/action", body, true).then((j) => {
+    if (j.ok) { view = null; return; }
+    $("formerror").textContent = j.error || "";
+  });
+};
 
 function writeBanner() {
   let el = $("writeerror");
@@ -205,20 +515,18 @@ function renderLink() {
   box.textContent = down ? state.ui.link_down : state.ui.link_up;
   box.style.cssText = down
     ? "display:block;background:#b00020;color:#fff;padding:.5em .7em;border-radius:4px;font-weight:bold;margin-bottom:.5em"
-    : "display:" + (state.simulated ? "none" : "block") + ";color:#1b7a2f;font-size:.9em;margin-bottom:.3em";
+    : "display:" + (state.simulated ? "none" : "block") + ";color:#1b6a2a;font-size:.9em;margin-bottom:.3em";
 }
 
 function renderSetup() {
+  board.classList.remove("viewing");
   for (const div of board.children) {
     for (const old of div.querySelectorAll(".piece, .led")) old.remove();
+    div.classList.remove("last", "was");
     const piece = div.dataset.square && setup[div.dataset.square];
-    if (piece) {
-      const p = document.createElement("div");
-      p.className = "piece " + piece.toLowerCase();
-      p.dataset.piece = piece;
-      if (piece === piece.toUpperCase()) p.textContent = "♛";
-      div.appendChild(p);
-    }
+    if (piece) addPiece(div, piece.toLowerCase(), piece);
+    const name = div.dataset.square ? state.names[div.dataset.square] : div.dataset.cell;
+    div.setAttribute("aria-label", `${name}: ${piece ? pieceName(piece) : ui("empty")}`);
   }
 }
 
@@ -234,12 +542,14 @@ function setupFen() {
 
 function setSetup(on) {
   setup = on ? Object.assign({}, state.pieces) : null;
+  view = null;
   $("setupbar").style.display = on ? "flex" : "none";
   $("setupmode").style.display = on ? "none" : "inline-block";
   render();
 }
 
 // -- the simulated board's hands: drag to move, click to take off or put a piece --------------------
+// (pointer events: a mouse, a pen or a finger)
 let press = null;
 const drag = $("drag");
 
@@ -259,9 +569,7 @@ function sensedAt(cell) {
   return state.cells.includes(cell.dataset.cell);
 }
 
-board.addEventListener("pointerdown", (ev) => {
-  const cell = ev.target.closest(".cell");
-  if (!cell || !state) return;
+function activate(cell) { // a click, or Enter on the focused square
   if (setup) {
     const sq = cell.dataset.square;
     if (sq) {
@@ -272,32 +580,46 @@ board.addEventListener("pointerdown", (ev) => {
     }
     return;
   }
-  press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: sensedAt(cell) };
+  if (view !== null) { showEntry(null); return; } // the board in the past: a touch brings it back live
+  sim(sensedAt(cell) ? "lift" : "place", cell);
+}
+
+board.addEventListener("pointerdown", (ev) => {
+  const cell = ev.target.closest(".cell");
+  if (!cell || !state) return;
+  focusCell = cell.dataset.cell;
+  if (setup || view !== null) { activate(cell); return; }
+  press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: sensedAt(cell), id: ev.pointerId };
   board.setPointerCapture(ev.pointerId);
+  ev.preventDefault();
 });
 
 board.addEventListener("pointermove", (ev) => {
-  if (!press) return;
+  if (!press || ev.pointerId !== press.id) return;
   if (!press.dragging && press.occupied && Math.hypot(ev.clientX - press.x, ev.clientY - press.y) > 6) {
     press.dragging = true;
     const piece = press.cell.querySelector(".piece");
     drag.innerHTML = "";
     if (piece) drag.appendChild(piece.cloneNode(true));
+    const box = press.cell.getBoundingClientRect();
+    drag.style.width = box.width + "px";
+    drag.style.height = box.height + "px";
     drag.style.display = "block";
     sim("lift", press.cell);
   }
   if (press.dragging) {
-    const cs = parseInt(getComputedStyle(document.documentElement).getPropertyValue("--cs"));
-    drag.style.left = ev.clientX - cs / 2 + "px";
-    drag.style.top = ev.clientY - cs / 2 + "px";
+    const w = parseFloat(drag.style.width);
+    drag.style.left = ev.clientX - w / 2 + "px";
+    drag.style.top = ev.clientY - w / 2 + "px";
   }
 });
 
-board.addEventListener("pointerup", (ev) => {
-  if (!press) return;
+function release(ev) {
+  if (!press || ev.pointerId !== press.id) return;
   const p = press;
   press = null;
   drag.style.display = "none";
+  if (ev.type === "pointercancel") return;
   const over = target(ev);
   if (p.dragging) {
     // put down where released (a touch-down or the end of the move); off the board: taken off
@@ -307,6 +629,33 @@ board.addEventListener("pointerup", (ev) => {
   }
   if (over !== p.cell) return;
   sim(p.occupied ? "lift" : "place", p.cell); // a click: take the piece off, or put one there
+}
+board.addEventListener("pointerup", release);
+board.addEventListener("pointercancel", release);
+
+// the keyboard on the board: the arrows move between the cells, Enter or Space acts on one
+board.addEventListener("keydown", (ev) => {
+  const cell = ev.target.closest && ev.target.closest(".cell");
+  if (!cell || !state) return;
+  if (ev.key === "Enter" || ev.key === " ") {
+    ev.preventDefault();
+    activate(cell);
+    return;
+  }
+  const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  if (!moves[ev.key]) return;
+  ev.preventDefault();
+  const cells = Array.from(board.children);
+  const n = state.size;
+  const i = cells.indexOf(cell);
+  const col = (i % n) + moves[ev.key][0];
+  const row = Math.floor(i / n) + moves[ev.key][1];
+  if (col < 0 || col >= n || row < 0 || row >= n) return;
+  const next = cells[row * n + col];
+  focusCell = next.dataset.cell;
+  cell.tabIndex = -1;
+  next.tabIndex = 0;
+  next.focus();
 });
 
 // -- controls --------------------------------------------------------------------------------------
@@ -326,8 +675,6 @@ $("lang").onchange = (e) => {
 for (const b of document.querySelectorAll("[data-action]")) {
   b.onclick = () => post("/api/action", { action: b.dataset.action, side: b.dataset.side });
 }
-$("newgame").onclick = () => post("/api/action", { action: "new-game" });
-$("setup").onclick = () => post("/api/action", { action: "new-game", fen: $("fen").value.trim() });
 $("setupmode").onclick = () => setSetup(true);
 $("setupcancel").onclick = () => setSetup(false);
 $("setupclear").onclick = () => { setup = {}; renderSetup(); };
@@ -341,5 +688,28 @@ $("savetags").onclick = () => {
   for (const key of ["White", "Black", "Event"]) tags[key] = $("tag-" + key).value.trim();
   const result = $("tag-result").value || null;
   post(`/api/games/${state.game}/tags`, { tags, result }).then(() => { resultChoice = null; render(); });
+};
+// the history: click a move, the buttons, or the arrow keys (anywhere but in a field or on the board)
+$("moves").addEventListener("click", (ev) => {
+  const el = ev.target.closest("[data-index]");
+  if (el) showEntry(Number(el.dataset.index));
+});
+$("nav-first").onclick = () => showEntry(-1);
+$("nav-prev").onclick = () => step(-1);
+$("nav-next").onclick = () => step(1);
+$("nav-last").onclick = () => showEntry(null);
+$("live").onclick = () => showEntry(null);
+document.addEventListener("keydown", (ev) => {
+  if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const t = ev.target;
+  if (t.closest && (t.closest("input, select, textarea, #board") || t.isContentEditable)) return;
+  const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => showEntry(-1), End: () => showEntry(null) };
+  if (keys[ev.key]) { ev.preventDefault(); keys[ev.key](); }
+});
+$("copyfen").onclick = () => {
+  const input = $("fenshown");
+  const done = () => { $("copyfen").textContent = ui("copied"); setTimeout(() => { $("copyfen").textContent = ui("copy"); }, 1500); };
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, () => {});
+  else { input.select(); document.execCommand("copy"); done(); } // a page on the board's LAN address
 };
 connect();

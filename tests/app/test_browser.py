@@ -52,6 +52,8 @@ def test_play_a_game_in_the_browser(page: object, tmp_path: Path) -> None:
         expect(page.locator("#active")).to_contain_text("capture is compulsory")
         expect(page.locator('[data-square="24"] .led')).to_have_attribute("data-role", "must-capture")
         expect(page.locator('[data-square="27"] .led')).to_have_attribute("data-role", "capturable")
+        expect(page.locator('[data-square="9"] .led')).to_have_attribute("data-role", "extra")  # the wrong square
+        expect(page.locator('[data-square="13"] .led')).to_have_attribute("data-role", "missing")
         drag(9, 13)  # put it back
         expect(page.locator("#active")).to_be_hidden()
         # 1. g3xe1: drag, then click the captured piece to take it off
@@ -193,14 +195,14 @@ def test_language_selector_then_configuration_then_browser(browser: object, tmp_
         page.goto(server.url + "/")
         expect(page.locator("#status")).to_have_text("Vez das brancas")  # ...follows --lang pt
         expect(page.locator('[data-ui="moves"]')).to_have_text("Lances")
-        expect(page.locator("#lang")).to_have_value("pt")
+        expect(page.locator("#lang")).to_have_value("pt-BR")  # pt: Brazilian Portuguese
         page.locator("#lang").select_option("en")  # the user's own choice wins...
         expect(page.locator("#status")).to_have_text("White to move")
         page.reload()  # ...and is remembered
         expect(page.locator("#status")).to_have_text("White to move")
         expect(page.locator("#lang")).to_have_value("en")
         context.close()
-        assert server.get("/api/state?lang=fr")["lang"] == "pt"  # an unknown choice: the configured one
+        assert server.get("/api/state?lang=fr")["lang"] == "pt-BR"  # an unknown choice: the configured one
     finally:
         server.stop()
     server = Server(tmp_path / "games2.sqlite3").start()  # nothing configured: the browser's language
@@ -209,7 +211,13 @@ def test_language_selector_then_configuration_then_browser(browser: object, tmp_
         page = context.new_page()
         page.goto(server.url + "/")
         expect(page.locator("#status")).to_have_text("Vez das brancas")
-        expect(page.locator("#lang")).to_have_value("pt")
+        expect(page.locator("#lang")).to_have_value("pt-BR")
+        context.close()
+        context = browser.new_context(locale="pt-PT")  # Portugal's players: European Portuguese
+        page = context.new_page()
+        page.goto(server.url + "/")
+        expect(page.locator("#status")).to_have_text("Jogam as brancas")
+        expect(page.locator("#lang")).to_have_value("pt-PT")
         context.close()
     finally:
         server.stop()

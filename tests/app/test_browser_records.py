@@ -16,6 +16,7 @@ from tests.conftest import OUTPUT
 
 
 def centre(page: object, square: int) -> tuple[float, float]:
+    page.locator("#board").scroll_into_view_if_needed()  # type: ignore[attr-defined]  # (the form is below it)
     box = page.locator(f'[data-square="{square}"]').bounding_box()  # type: ignore[attr-defined]
     assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

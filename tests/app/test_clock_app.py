@@ -280,8 +280,12 @@ def test_every_language_has_every_clock_word() -> None:
             assert set(CLOCK_MESSAGES[lang]) == kinds, lang
     report = Report(ReportKind.CLOCK_WRONG_SIDE, (), "", 0.0, params={"side": "white"})
     assert (
-        message(report, "pt", lambda q: "") == "As brancas carregaram no relógio, mas é o relógio das pretas que corre"
+        message(report, "pt-PT", lambda q: "")
+        == "As brancas carregaram no relógio, mas é o relógio das pretas que corre"
     )
+    brazilian = "As brancas apertaram o relógio, mas é o relógio das pretas que está correndo"
+    assert message(report, "pt-BR", lambda q: "") == brazilian
+    assert message(report, "pt", lambda q: "") == brazilian  # pt is Brazilian Portuguese
 
 
 def test_pico_buttons_press_the_clock_in_damas_play(tmp_path: Path) -> None:

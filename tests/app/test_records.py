@@ -256,7 +256,8 @@ def test_a_full_disk_pauses_the_board_and_play_resumes_by_itself(
     step(app, clock)
     state = app.state("en")
     assert state["write_error"].startswith("Cannot write the records") and "full" in state["write_error"]
-    assert app.state("pt")["write_error"].startswith("Não é possível gravar os registos")
+    assert app.state("pt")["write_error"].startswith("Não é possível gravar os registros")  # pt: pt-BR
+    assert app.state("pt-PT")["write_error"].startswith("Não é possível gravar os registos")
     assert state["moves"] == []  # the event was not processed: nothing half-applied
     assert sim.lit(Role.ERROR) == set(range(1, 33)) and not sim.lit(Role.HINT)  # the LEDs say so
     assert set(state["leds"].values()) == {"error"} and len(state["leds"]) == 32
