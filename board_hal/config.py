@@ -62,9 +62,10 @@ class Config:
     looks: dict[Role, Look] = field(default_factory=lambda: looks_from_config(None))
     debounce: float = 0.05
     app: dict[str, Any] = field(default_factory=dict)  # the app's own settings ([app])
+    engine: dict[str, Any] = field(default_factory=dict)  # the computer opponent ([engine]; checked by the app)
 
 
-_TOP = {"variant", "board", "gpio", "pico", "leds", "app"}
+_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "engine"}
 _BOARD = {"backend", "rotation", "white_side", "size", "debounce"}
 _GPIO = {"rows", "columns", "scan_rate", "leds"}
 _GPIO_LEDS = {"data", "clock", "latch"}
@@ -228,6 +229,7 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
     except ValueError as exc:
         raise ConfigError(f"{src}: leds.colours: {exc}") from None
     cfg.app = _app(_table(data, "app", src), src)
+    cfg.engine = _table(data, "engine", src)
     return cfg
 
 

@@ -358,6 +358,27 @@ def _report_damage(store: Any, problems: list[str], done: str) -> None:
     print(f"damas: warning: {first}{more}{done}{hint}", file=sys.stderr)
 
 
+def add_opponent_arguments(p: argparse.ArgumentParser) -> None:
+    """``damas play``'s computer opponent (config: [engine])."""
+    p.add_argument(
+        "--opponent",
+        choices=["human", "engine"],
+        help="engine: play against the computer (default: config's engine.opponent, else human)",
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        choices=range(1, 11),
+        metavar="1-10",
+        help="the computer's level: 1 a beginner can beat, 10 its best (default: engine.level, else 3)",
+    )
+    p.add_argument(
+        "--side",
+        choices=["white", "black"],
+        help="the side the computer plays (default: engine.side, else black)",
+    )
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from damas.serve import serve
 
@@ -628,6 +649,9 @@ def build_parser() -> argparse.ArgumentParser:
     from damas.hub import add_parser as add_hub_parser
 
     add_hub_parser(sub)
+    from damas.analyze import add_parser as add_analyze_parser
+
+    add_analyze_parser(sub)
 
     p = _command(
         sub,
@@ -678,6 +702,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--resume", dest="resume", action="store_true", default=None, help="resume an unfinished game")
     resume.add_argument("--no-resume", dest="resume", action="store_false", help="start a new game")
     p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    add_opponent_arguments(p)
     p.set_defaults(func=cmd_play)
 
     p = _command(

@@ -54,6 +54,18 @@ UI: dict[str, dict[str, str]] = {
         "link_up": "Board connected",
         "link_down": "The board is not connected: its LEDs cannot be updated, and the moves made now "
         "are checked when it is back (if they cannot be told apart, the position must be restored)",
+        "vs_computer": "Against the computer",
+        "opponent": "Opponent",
+        "opponent_human": "a person",
+        "opponent_engine": "the computer",
+        "computer_side": "The computer plays",
+        "level": "Level",
+        "thinking": "The computer is thinking…",
+        "computer_move": "The computer plays {move}: make its move on the board",
+        "hint": "Hint",
+        "hint_is": "Hint: {move}",
+        "hint_wait": "Looking for a hint…",
+        "engine_failed": "{error}. The game goes on between the players.",
     },
     "pt": {
         "title": "Tabuleiro de damas",
@@ -96,6 +108,18 @@ UI: dict[str, dict[str, str]] = {
         "link_up": "Tabuleiro ligado",
         "link_down": "O tabuleiro não está ligado: as luzes não podem ser atualizadas, e os lances feitos agora "
         "são verificados quando voltar (se não se puderem distinguir, a posição terá de ser reposta)",
+        "vs_computer": "Contra o computador",
+        "opponent": "Adversário",
+        "opponent_human": "uma pessoa",
+        "opponent_engine": "o computador",
+        "computer_side": "O computador joga com",
+        "level": "Nível",
+        "thinking": "O computador está a pensar…",
+        "computer_move": "O computador joga {move}: faça o lance dele no tabuleiro",
+        "hint": "Sugestão",
+        "hint_is": "Sugestão: {move}",
+        "hint_wait": "À procura de uma sugestão…",
+        "engine_failed": "{error}. A partida continua entre os jogadores.",
     },
 }
 
@@ -125,6 +149,7 @@ _PT: dict[str, str] = {
     "reconstructed": "O tabuleiro esteve desligado: lances feitos entretanto registados ({moves})",
     "link-gap": "Os lances feitos com o tabuleiro desligado não se distinguem: reponha a última posição "
     "conhecida (a do jogo na página): coloque peças em {missing}; retire as peças de {extra}",
+    "computer-move": "Faça o lance do computador {move}: devolva as peças a {missing}; retire as de {extra}",
 }
 
 # the banner (and the answer to an action) while the records cannot be written
@@ -172,6 +197,7 @@ def message(report: Report, lang: str, names: Names) -> str:
         extra=names(report.extra) or "-",
         cells=", ".join(report.cells) or "-",
         moves=" ".join(str(m) for m in report.params.get("moves", ())) or "-",
+        move=report.params.get("move") or "-",
     )
 
 

@@ -14,8 +14,10 @@ from board_hal.backends import BoardIO, LinkStatus
 from board_hal.debounce import Transition
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
+from damas.computer import Computer, computer_tag, is_computer_tag, side_of
 from damas.i18n import RECORDS_ERROR, TERMINATIONS, UI, message
 from damas.log import Throttle
+from damas.opponent import EngineSettings
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
 from damas.viewers import Viewers
@@ -43,6 +45,8 @@ class PlayApp:
         tags: dict[str, str] | None = None,
         window: float = 0.05,
         clock: Callable[[], float] = time.time,
+        engine: EngineSettings | None = None,
+        computer: Computer | None = None,
     ) -> None:
         self.store = store
         self.io = io
@@ -60,6 +64,8 @@ class PlayApp:
         self.pending: deque[Transition | LinkStatus] = deque()  # what the board saw and could not be journaled yet
         self.write_error: str | None = None  # why the records cannot be written (the board is paused)
         self._retry_at = 0.0
+        self.engine_settings = engine or EngineSettings()
+        self.computer = computer or Computer(self.engine_settings, session.row.variant)
         session.listeners.append(self._changed)
 
     @property
@@ -96,6 +102,10 @@ class PlayApp:
             self.write_error,
             self.io.link,
             s.link,
+            self.computer.thinking(ref),
+            self.computer.hint_move(ref),
+            self.computer.hint_pending(ref),
+            self.computer.error,
         )
 
     # -- the sensors and the timers ------------------------------------------------------------
@@ -107,6 +117,8 @@ class PlayApp:
         self._feed_pending()
         if not self.pending:  # time passes for the referee only once every earlier event is in
             self.session.tick(self.clock())
+            # the computer's move, once its engine has answered (entered like a player's action)
+            self.computer.update(self.session.referee, self._enter, self.clock())
         view = self._view()
         if view != self._shown:
             self._mark(view)
@@ -149,7 +161,13 @@ class PlayApp:
         if self.write_error is not None:
             geo = self.session.referee.position.geometry
             return [(q, LedRole.ERROR) for q in geo.squares()]
-        return [(i.square, i.role) for i in self.session.referee.led_intents()]
+        ref = self.session.referee
+        lit = {i.square: i.role for i in ref.led_intents()}
+        hint = self.computer.hint_move(ref)
+        if hint is not None and ref.report is None and frozenset(ref.occupied) == ref.position.occupied():
+            for q in ref.position.routes(hint)[0].path:  # the engine's move for the player: origin, landings, end
+                lit.setdefault(q, LedRole.HINT)
+        return sorted(lit.items())
 
     def _next_wake(self) -> float:
         """Seconds until the loop should look again: the next tick, or sooner when a debounce
@@ -235,7 +253,20 @@ class PlayApp:
             tags = data.get("tags")
             if tags is not None:
                 _check_tags(tags)
-            self.new_game(fen, variant, mode, tags)
+            opponent = _text_or_none(data, "opponent") or "human"
+            if opponent not in ("human", "engine"):
+                raise ValueError(f"unknown opponent {shown(opponent)} (human or engine)")
+            computer_side = side_of(_text_or_none(data, "side"), self.engine_settings.side)
+            level = data.get("level", self.engine_settings.level)
+            if isinstance(level, str) and level.isdigit():
+                level = int(level)
+            if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
+                raise ValueError(f"level must be 1-10, not {shown(level)}")
+            self.new_game(fen, variant, mode, tags, computer=(computer_side, level) if opponent == "engine" else None)
+            return
+        if name == "hint":
+            self.computer.ask_hint(self.session.referee, self.session.referee.mode)
+            self._mark()
             return
         if name == "resign":
             side = data.get("side")
@@ -276,7 +307,10 @@ class PlayApp:
         variant: str | None = None,
         mode: str | None = None,
         tags: dict[str, str] | None = None,
+        *,
+        computer: tuple[Color, int] | None = None,
     ) -> None:
+        """A new game (``computer``: the side the computer plays and its level)."""
         old = self.session
         v = find_variant(variant or old.row.variant).name
         if v != old.row.variant:
@@ -295,7 +329,11 @@ class PlayApp:
                 squares = set(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
             carried = ("Event", "Site", "White", "Black")
             kept = {k: val for k, val in old.tags().items() if k in carried and _valid_tag(k, val)}
+            # the computer's name does not carry over to a game between people
+            kept = {k: val for k, val in kept.items() if not is_computer_tag(val)}
             kept.update({k: val for k, val in (tags or {}).items() if val})
+            if computer is not None:
+                kept[computer[0].value.capitalize()] = computer_tag(self.computer.name, computer[1])
             session = GameSession.start(self.store, v, fen, mode or old.row.mode, squares, kept, window=self.window)
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
@@ -306,7 +344,15 @@ class PlayApp:
                 sim.transitions.get_nowait()
         self.session = session
         self.session.listeners.append(self._changed)
+        self.computer.reset()
+        if computer is not None:
+            self.start_computer(*computer)
         self._mark()
+
+    def start_computer(self, side: Color, level: int) -> None:
+        """The computer plays ``side`` at ``level`` in the game in play (journalled, so a resumed
+        or replayed game knows it)."""
+        self._enter(Action(self.clock(), "computer", side, level=level))
 
     def correct(self, game_id: int, tags: Any, result: Any) -> None:
         """Tags (``""`` removes one) and result of a game. A result for the game in play ends it, as
@@ -396,9 +442,30 @@ class PlayApp:
             "simulated": self.sim is not None,
             "link": {"state": self.io.link, "since": s.link_since if s.link == self.io.link else None},
             "token_required": bool(self.token),
+            "computer": self._computer_state(lang),
             "write_error": None
             if self.write_error is None
             else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=self.write_error),
+        }
+
+    def _computer_state(self, lang: str) -> dict[str, Any]:
+        """The computer's side of the page: who it plays, its move to execute, a hint, a failure."""
+        ref = self.session.referee
+        c = self.computer
+        pos = ref.position
+        expected = ref.expected()
+        hint = c.hint_move(ref)
+        words = UI.get(lang, UI["en"])
+        return {
+            "side": None if ref.computer is None else ref.computer.value,
+            "level": ref.computer_level,
+            "name": c.name,
+            "thinking": c.thinking(ref),
+            "move": None if expected is None else pos.move_pdn(expected),
+            "hint": None if hint is None else pos.move_pdn(hint),
+            "hint_pending": c.hint_pending(ref),
+            "hints": self.engine_settings.allows_hint(ref.mode),
+            "error": None if c.error is None else words["engine_failed"].format(error=c.error),
         }
 
 

@@ -41,6 +41,7 @@ class ReportKind(enum.Enum):
     GAME_OVER = "game-over"  # pieces moved after the end of the game
     RECONSTRUCTED = "reconstructed"  # the board's link came back: the moves made meanwhile were recorded
     LINK_GAP = "link-gap"  # the link came back, but the moves made meanwhile cannot be told: restore
+    COMPUTER_MOVE = "computer-move"  # the hands did not play the computer's move (or moved while it thinks)
 
 
 @dataclass(frozen=True)

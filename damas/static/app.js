@@ -127,6 +127,7 @@ function render() {
   }
   $("status").innerHTML = status;
   renderLink();
+  renderComputer();
   const active = $("active");
   if (state.active) { active.textContent = state.active.message; active.style.display = "block"; active.dataset.kind = state.active.kind; }
   else { active.style.display = "none"; active.dataset.kind = ""; }
@@ -174,6 +175,36 @@ function render() {
   banner.textContent = state.write_error || "";
   banner.style.display = state.write_error ? "block" : "none";
   $("tokenhint").style.display = state.token_required && !token ? "block" : "none";
+}
+
+// the computer: thinking, its move to make on the board, a hint, or why it stopped
+let computerFormSet = false;
+function renderComputer() {
+  const c = state.computer || {};
+  const box = $("computer");
+  let text = "";
+  let kind = "";
+  if (c.error) { text = c.error; kind = "error"; }
+  else if (c.side && c.move) { text = state.ui.computer_move.replace("{move}", c.move); kind = "move"; }
+  else if (c.side && c.thinking) { text = state.ui.thinking; kind = "thinking"; }
+  else if (c.hint) { text = state.ui.hint_is.replace("{move}", c.hint); kind = "hint"; }
+  else if (c.hint_pending) { text = state.ui.hint_wait; kind = "hint"; }
+  box.textContent = text;
+  box.dataset.state = kind;
+  box.style.display = text ? "block" : "none";
+  const over = state.result !== "*" || state.termination;
+  $("hint").style.display = c.hints && !over && c.side !== state.turn ? "inline-block" : "none";
+  if (!computerFormSet) { // the form starts as the game in play is set up
+    computerFormSet = true;
+    $("opponent").value = c.side ? "engine" : "human";
+    if (c.side) $("computerside").value = c.side;
+    if (c.level) $("level").value = String(c.level);
+  }
+}
+
+function computerFields() {
+  if ($("opponent").value !== "engine") return { opponent: "human" };
+  return { opponent: "engine", side: $("computerside").value, level: Number($("level").value) };
 }
 
 function writeBanner() {
@@ -325,14 +356,15 @@ $("lang").onchange = (e) => {
 for (const b of document.querySelectorAll("[data-action]")) {
   b.onclick = () => post("/api/action", { action: b.dataset.action, side: b.dataset.side });
 }
-$("newgame").onclick = () => post("/api/action", { action: "new-game" });
-$("setup").onclick = () => post("/api/action", { action: "new-game", fen: $("fen").value.trim() });
+$("newgame").onclick = () => post("/api/action", { action: "new-game", ...computerFields() });
+$("setup").onclick = () => post("/api/action", { action: "new-game", fen: $("fen").value.trim(), ...computerFields() });
+$("hint").onclick = () => post("/api/action", { action: "hint" });
 $("setupmode").onclick = () => setSetup(true);
 $("setupcancel").onclick = () => setSetup(false);
 $("setupclear").onclick = () => { setup = {}; renderSetup(); };
 $("setupstart").onclick = () => {
   const fen = setupFen();
-  post("/api/action", { action: "new-game", fen }).then((j) => { if (j.ok) setSetup(false); });
+  post("/api/action", { action: "new-game", fen, ...computerFields() }).then((j) => { if (j.ok) setSetup(false); });
 };
 $("tag-result").onchange = (e) => { resultChoice = { game: state.game, value: e.target.value }; };
 $("savetags").onclick = () => {
