@@ -70,7 +70,9 @@ class Computer:
             return self.engine.name
         if self.settings.command:
             return self.settings.command.split()[0].rsplit("/", 1)[-1]
-        return "damas"
+        from damas.cli import _version
+
+        return f"damas {_version()}"  # as our engine's id line says
 
     def thinking(self, referee: Referee) -> bool:
         return self.question is not None and self.question.kind == "move" and self.question.key == key_of(referee)
