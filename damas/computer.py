@@ -20,9 +20,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from damas.hub import move_text
 from damas.opponent import HINT_TIME, EngineSettings, Opponent, limits_for, open_engine
 from engine import Limits
+from engine.hub import move_text
 from referee import Action, Referee
 from rules import Color, Move, Position
 
@@ -70,9 +70,9 @@ class Computer:
             return self.engine.name
         if self.settings.command:
             return self.settings.command.split()[0].rsplit("/", 1)[-1]
-        from damas.cli import _version
+        from damas.commands.common import version
 
-        return f"damas {_version()}"  # as our engine's id line says
+        return f"damas {version()}"  # as our engine's id line says
 
     def thinking(self, referee: Referee) -> bool:
         return self.question is not None and self.question.kind == "move" and self.question.key == key_of(referee)

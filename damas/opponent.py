@@ -34,8 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from damas.hub import HUB_VARIANTS, HubError, format_line, move_text, parse_hub_move, parse_line, position_text
 from engine import LEVELS, MATE_BOUND, Engine, Limits, level_settings
+from engine.hub import HUB_VARIANTS, HubError, format_line, move_text, parse_hub_move, parse_line, position_text
 from rules import Color, Game, Move, Position
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from damas.hub import HUB_VARIANTS, format_line, move_text, parse_hub_move, parse_line, parse_position
+from engine.hub import HUB_VARIANTS, format_line, move_text, parse_hub_move, parse_line, parse_position
 from rules import Game, Position
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from damas.commands.common import GAME_ID, command, open_store, variants_help
+from damas.errors import UserError
 from engine import MATE_BOUND, Engine, Limits
 from rules import Color, Game, Move, Position
 from rules.pdn import iter_games, read_pdn_file
@@ -156,17 +157,11 @@ def _number(before: Position, ply: int, game: Game) -> str:
 
 def _games(source: str, db: str | None, variant: str | None) -> Iterator[tuple[str, Game]]:
     """The games to analyse: a recorded game by its id, or every game of a PDN file."""
-    from damas.cli import _GAME_ID, UserError, _store
-
-    if _GAME_ID.fullmatch(source) and not Path(source).exists():
+    if GAME_ID.fullmatch(source) and not Path(source).exists():
         from damas.session import export_game
-        from damas.store import StoreError
 
-        with _store(db) as store:
-            try:
-                pg = export_game(store, int(source))
-            except StoreError as exc:
-                raise UserError(str(exc)) from None
+        with open_store(db) as store:
+            pg = export_game(store, int(source))
         yield f"game {source} ({pg.tags.get('White', '?')} - {pg.tags.get('Black', '?')})", pg.game()
         return
     try:
@@ -183,9 +178,7 @@ def _games(source: str, db: str | None, variant: str | None) -> Iterator[tuple[s
         raise UserError(f"{source}: no game found")
 
 
-def cmd_analyze(args: argparse.Namespace) -> int:
-    from damas.cli import UserError
-
+def run(args: argparse.Namespace) -> int:
     if args.time is not None and not 0.01 <= args.time <= 600:
         raise UserError(f"--time must be seconds between 0.01 and 600, not {args.time}")
     if args.depth is not None and not 1 <= args.depth <= 40:
@@ -214,24 +207,20 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(sub: Any) -> None:
-    """Register ``damas analyze`` on the main parser's sub-commands."""
-    p = sub.add_parser(
+def register(sub: Any) -> None:
+    p = command(
+        sub,
         "analyze",
-        help="mark the moves of a recorded game that lose material or the game, with better moves",
-        description=textwrap.fill(
-            "Go through a recorded game (its id in the database) or every game of a PDN file with the "
-            "engine, and mark the moves that lose material (?) or the game (??), each with the engine's "
-            "better move and the values before and after (in men, from the mover's side).",
-            79,
-        ),
-        epilog="example:\n  damas analyze 12\n  damas analyze games.pdn --time 1",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "mark the moves of a recorded game that lose material or the game, with better moves",
+        "damas analyze games.pdn --time 1",
+        description="Go through a recorded game (its id in the database) or every game of a PDN file with the "
+        "engine, and mark the moves that lose material (?) or the game (??), each with the engine's "
+        "better move and the values before and after (in men, from the mover's side).",
     )
     p.add_argument("source", metavar="GAME|FILE.pdn", help="a recorded game's id, or a PDN file")
     p.add_argument("--db", help="the game database (default: the user's data directory)")
-    p.add_argument("--variant", help="for the PDN games without a GameType tag (default: International)")
+    p.add_argument("--variant", help=variants_help("for the PDN games without a GameType tag; default: International"))
     p.add_argument("--time", type=float, help="seconds the engine thinks per position (default 0.5)")
     p.add_argument("--depth", type=int, help="a fixed depth instead of a time (reproducible)")
     p.add_argument("--json", action="store_true", help="one JSON object per game")
-    p.set_defaults(func=cmd_analyze)
+    p.set_defaults(func=run)
