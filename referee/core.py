@@ -524,8 +524,14 @@ class Referee:
             if self.report is not None and self.report.kind is ReportKind.COMPUTER_MOVE:
                 self._clear_report(out)
             return
-        if not self._held():
+        if any(c.in_progress(s) and c.after != s for c in cands):
+            # another piece in the hand: said once the board has been still (it may be put back)
+            self._deadline = self.t + self.settle_time
             return
+        if self._held():
+            self._computer_report(s, e, out)
+
+    def _computer_report(self, s: frozenset[int], e: frozenset[int], out: list[Verdict]) -> None:
         move = self._expected.get(self.position)
         pdn = None if move is None else self.position.move_pdn(move)
         message = expected_message(pdn, e - s, s - e, self._names)
@@ -837,6 +843,9 @@ class Referee:
                 )
             return
         if self.ended:
+            return
+        if self._directed(pos) and not self.cells:
+            self._computer_report(s, e, out)
             return
         live = [c for c in self._cands(pos) if c.in_progress(s)]
         if not self.cells and _stopped_mid_chain(live, s, e):
