@@ -78,12 +78,13 @@ class EngineSettings:
     hints: str = "casual"  # when the page offers a hint: casual games, always, never
     timeout: float = DEFAULT_TIMEOUT
     tt_size: int = 16  # MB of our engine's transposition table
+    seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-6
 
     def allows_hint(self, mode: str) -> bool:
         return self.hints == "always" or (self.hints == "casual" and mode == "casual")
 
 
-KEYS = ("command", "level", "side", "opponent", "move_time", "hints", "timeout", "tt_size")
+KEYS = ("command", "level", "side", "opponent", "move_time", "hints", "timeout", "tt_size", "seed")
 
 
 def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSettings:
@@ -136,6 +137,11 @@ def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSetting
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 4096:
             raise bad("tt_size", "megabytes, 1-4096")
         s["tt_size"] = size
+    if "seed" in table:
+        seed = table["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
+            raise bad("seed", "a whole number, 0 or more")
+        s["seed"] = seed
     return EngineSettings(**s)
 
 
@@ -274,9 +280,11 @@ class HubEngine(Opponent):
         level: int = DEFAULT_LEVEL,
         timeout: float = DEFAULT_TIMEOUT,
         tt_mb: int = 16,
+        seed: int | None = None,
     ) -> None:
         super().__init__()
         self.variant = variant
+        self.seed = seed
         self.hub_variant = HUB_NAMES[variant]
         self.external = command is not None
         if command is None:
@@ -390,6 +398,8 @@ class HubEngine(Opponent):
                 raise EngineFailed(f"does not play {self.variant} draughts (its variants: {', '.join(known)})")
             self._send(format_line("set-param", name="variant", value=self.hub_variant))
         self._set_level(self.level)
+        if self.seed is not None and "seed" in self.params:
+            self._send(format_line("set-param", name="seed", value=self.seed))
         self._send("init")
         deadline = time.monotonic() + max(self.timeout, 30.0)  # an engine may load its tables now
         while self._next(deadline, "init")[0] != "ready":
@@ -580,4 +590,5 @@ def open_engine(variant: str, settings: EngineSettings, *, level: int | None = N
         level=level or settings.level,
         timeout=settings.timeout,
         tt_mb=settings.tt_size,
+        seed=settings.seed,
     )

@@ -141,7 +141,7 @@ def test_the_actions_are_in_the_event_log_and_replay() -> None:
     assert '{"t": 0.1, "action": "computer", "side": "black", "level": 4}' in text
     assert '{"t": 2.0, "action": "computer-move", "move": "19-23"}' in text
     assert '{"t": 8.0, "action": "computer"}' in text
-    header, parsed = parse_log(text.splitlines())
+    _header, parsed = parse_log(text.splitlines())
     assert parsed == events
     ref = Referee("international")
     verdicts = Pipeline(ref).run(parsed)
