@@ -249,3 +249,43 @@ def test_a_hint_lights_the_engines_move_for_the_player(tmp_path: Path) -> None:
     finally:
         app.computer.close()
         app.store.close()
+
+
+def test_damas_play_against_the_computer_from_the_command_line(tmp_path: Path) -> None:
+    """``damas play --opponent engine --side white --level 1``: the computer opens; after a restart
+    the resumed game still has the computer on White."""
+    from tests.app.server import Server
+
+    db = tmp_path / "games.sqlite3"
+    args = ("--variant", "portuguese", "--black", "Rui", "--opponent", "engine", "--side", "white", "--level", "1")
+    server = Server(db, *args).start()
+    try:
+        state = server.wait_for(lambda s: s["computer"]["move"] is not None, timeout=60)
+        assert state["computer"]["side"] == "white" and state["computer"]["level"] == 1
+        assert state["tags"]["White"].endswith(" (level 1)") and state["tags"]["Black"] == "Rui"
+        start = Position.start("portuguese")
+        move = start.parse_move(state["computer"]["move"])
+        assert state["leds"] == {str(q): r.value for q, r in shows(start, move).items()}
+        server.move(move.from_square, move.to_square)
+        server.wait_for(lambda s: len(s["moves"]) == 1 and s["computer"]["move"] is None)
+    finally:
+        server.stop()
+    server = Server(db, "--variant", "portuguese", "--resume").start()
+    try:
+        state = server.get("/api/state")
+        assert state["computer"]["side"] == "white" and state["turn"] == "black" and len(state["moves"]) == 1
+        reply = Position.start("portuguese").apply(move).legal_moves()[0]
+        server.move(reply.from_square, reply.to_square)
+        state = server.wait_for(lambda s: s["computer"]["move"] is not None, timeout=60)
+        assert len(state["moves"]) == 2 and state["turn"] == "white"
+    finally:
+        server.stop()
+
+
+def test_a_bad_engine_setting_is_one_line(tmp_path: Path) -> None:
+    from tests.conftest import damas, one_line_error
+
+    config = tmp_path / "board.toml"
+    config.write_text("[engine]\nlevel = 11\n", encoding="utf-8")
+    r = damas("play", "--config", str(config), "--db", str(tmp_path / "g.sqlite3"), "--no-browser")
+    one_line_error(r, f"{config}: engine.level must be a level 1-10, not 11")
