@@ -6,11 +6,12 @@ Two implementations of one small interface (:class:`Opponent`), both off the boa
   subprocess: ``[engine] command = "scan hub"``, or, by default, our own ``damas hub``. A
   worker thread holds the dialogue (start-up, ``pos``/``level``/``go``, ``stop``) with a
   timeout on every answer; the board loop only ever looks at what has arrived (:meth:`poll`).
-* :class:`LocalEngine`: our engine in a worker thread of this process (``damas analyze``,
-  tests). A pure-Python search holds the GIL, so while it thinks the board loop's turns
-  wait for it (``benchmarks/opponent.py`` measures the event-to-LED delay: about 30 ms more
-  at the median under load), which is why ``damas play`` runs even our own engine in a
-  process of its own.
+* :class:`LocalEngine`: our engine in a worker thread of this process. A pure-Python search
+  holds the GIL, so while it thinks the board loop's turns wait for it:
+  ``benchmarks/opponent.py`` measured the delay from a board event to the LEDs at 37 ms
+  (median) and 73 ms (90th percentile) with the engine in a thread, against 13/24 ms with no
+  engine and 15/27 ms with the engine in its own process (a loaded 2-core machine). That is
+  why ``damas play`` runs even our own engine in a process of its own.
 
 An engine that cannot start, crashes, hangs, or answers nonsense or an illegal move is a
 :class:`EngineFailed` with one line saying so; the engine is then closed for good and
