@@ -14,13 +14,15 @@ from board_hal.backends import BoardIO, LinkStatus
 from board_hal.debounce import Transition
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
+from damas.analysis import GameAnalysis, Mark
 from damas.computer import Computer, computer_tag, is_computer_tag, side_of
 from damas.i18n import RECORDS_ERROR, TERMINATIONS, UI, message
 from damas.log import Throttle
-from damas.opponent import EngineSettings
+from damas.opponent import EngineSettings, open_engine
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
 from damas.viewers import Viewers
+from engine import Limits
 from referee import Action
 from referee.core import MODES
 from rules import Color, DraughtsError, Position, find_variant, parse_result
@@ -66,6 +68,7 @@ class PlayApp:
         self._retry_at = 0.0
         self.engine_settings = engine or EngineSettings()
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
+        self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.analysis)
         session.listeners.append(self._changed)
 
     @property
@@ -106,6 +109,7 @@ class PlayApp:
             self.computer.hint_move(ref),
             self.computer.hint_pending(ref),
             self.computer.error,
+            None if self.analysis is None else self.analysis.progress(),
         )
 
     # -- the sensors and the timers ------------------------------------------------------------
@@ -268,6 +272,9 @@ class PlayApp:
             self.computer.ask_hint(self.session.referee, self.session.referee.mode)
             self._mark()
             return
+        if name == "analyze":
+            self.analyze()
+            return
         if name == "resign":
             side = data.get("side")
             if side not in ("white", "black"):
@@ -349,6 +356,23 @@ class PlayApp:
             self.start_computer(*computer)
         self._mark()
 
+    def analyze(self) -> None:
+        """Analyse the game in play (its moves so far) off the board loop; the page shows the marks."""
+        if self.analysis is not None:
+            self.analysis.cancel()
+        settings, variant = self.engine_settings, self.session.row.variant
+        limits = Limits(move_time=settings.move_time or ANALYSIS_TIME)
+        self.analysis = GameAnalysis(
+            self.session.row.id, self.session.referee.game, lambda: open_engine(variant, settings, level=10), limits
+        )
+        self._mark()
+
+    def close(self) -> None:
+        """Stop the engines (the computer's and an analysis under way)."""
+        if self.analysis is not None:
+            self.analysis.cancel()
+        self.computer.close()
+
     def start_computer(self, side: Color, level: int) -> None:
         """The computer plays ``side`` at ``level`` in the game in play (journalled, so a resumed
         or replayed game knows it)."""
@@ -399,11 +423,15 @@ class PlayApp:
             return ", ".join(pos.square_text(q) for q in sorted(squares))
 
         moves: list[dict[str, Any]] = []
+        marks = self._marks()
         for p, entry in ref.game.steps():
             if isinstance(entry, Position):
                 moves.append({"setup": entry.fen()})
             else:
                 moves.append({"pdn": p.move_pdn(entry), "white": p.turn is Color.WHITE})
+                mark = marks.get(sum(1 for m in moves if "pdn" in m))
+                if mark is not None and mark.played == moves[-1]["pdn"]:
+                    moves[-1].update(mark=mark.symbol, better=mark.better, kind=mark.kind)
         outcome = ref.game.outcome()
         row = self.store.game(s.row.id)
         result = row.result if (row.result_locked or outcome is not None) else "*"
@@ -443,10 +471,29 @@ class PlayApp:
             "link": {"state": self.io.link, "since": s.link_since if s.link == self.io.link else None},
             "token_required": bool(self.token),
             "computer": self._computer_state(lang),
+            "analysis": self._analysis_state(lang),
             "write_error": None
             if self.write_error is None
             else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=self.write_error),
         }
+
+    def _marks(self) -> dict[int, Mark]:
+        """The analysis' marks of the game in play, by ply (once the analysis has finished)."""
+        a = self.analysis
+        if a is None or a.game_id != self.session.row.id or not a.finished:
+            return {}
+        return {m.ply: m for m in a.marks}
+
+    def _analysis_state(self, lang: str) -> dict[str, Any] | None:
+        a = self.analysis
+        if a is None or a.game_id != self.session.row.id:
+            return None
+        words = UI.get(lang, UI["en"])
+        lines = [
+            f"{m.number} {m.played}{m.symbol} {words['mark_' + m.kind]}: {words['better']} {m.number} {m.better}"
+            for m in a.marks
+        ]
+        return {"done": a.done, "total": a.total, "finished": a.finished, "error": a.error, "lines": lines}
 
     def _computer_state(self, lang: str) -> dict[str, Any]:
         """The computer's side of the page: who it plays, its move to execute, a hint, a failure."""
@@ -468,6 +515,8 @@ class PlayApp:
             "error": None if c.error is None else words["engine_failed"].format(error=c.error),
         }
 
+
+ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
 
 #: the results a player may enter or correct: any variant's style (the writer gives the variant's)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*")

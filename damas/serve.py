@@ -211,7 +211,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         asyncio.run(_run(app, host, socks, url, play, open_browser=sim is not None and not args.no_browser))
     finally:
-        play.computer.close()
+        play.close()
         io.close()
         store.close()
         for sock in socks:

@@ -139,12 +139,13 @@ function render() {
     if (m.setup) { parts.push(`/FEN "${m.setup}"/`); first = true; continue; }
     if (m.white) parts.push(`${number}.`);
     else if (first) parts.push(`${number}...`);
-    parts.push(m.pdn);
+    parts.push(m.pdn + (m.mark || "")); // the analysis' ? and ?? (the lines below say why)
     if (!m.white) number++;
     first = false;
   }
   $("moves").textContent = parts.join(" ") || "—";
   $("moves").scrollTop = 1e6;
+  renderAnalysis();
   $("download").href = `/games/${state.game}.pdn`;
   const list = $("reports");
   list.innerHTML = "";
@@ -199,6 +200,26 @@ function renderComputer() {
     $("opponent").value = c.side ? "engine" : "human";
     if (c.side) $("computerside").value = c.side;
     if (c.level) $("level").value = String(c.level);
+  }
+}
+
+function renderAnalysis() {
+  const a = state.analysis;
+  const box = $("analysis");
+  box.style.display = a ? "block" : "none";
+  if (!a) return;
+  box.innerHTML = "";
+  let head = state.ui.analyzing.replace("{done}", a.done).replace("{total}", a.total);
+  if (a.error) head = a.error;
+  else if (a.finished) head = a.lines.length ? state.ui.analysis_done.replace("{count}", a.lines.length) : state.ui.no_marks;
+  const p = document.createElement("div");
+  p.textContent = head;
+  box.appendChild(p);
+  for (const line of a.finished ? a.lines : []) {
+    const div = document.createElement("div");
+    div.className = "mark";
+    div.textContent = line;
+    box.appendChild(div);
   }
 }
 
@@ -359,6 +380,7 @@ for (const b of document.querySelectorAll("[data-action]")) {
 $("newgame").onclick = () => post("/api/action", { action: "new-game", ...computerFields() });
 $("setup").onclick = () => post("/api/action", { action: "new-game", fen: $("fen").value.trim(), ...computerFields() });
 $("hint").onclick = () => post("/api/action", { action: "hint" });
+$("analyze").onclick = () => post("/api/action", { action: "analyze" });
 $("setupmode").onclick = () => setSetup(true);
 $("setupcancel").onclick = () => setSetup(false);
 $("setupclear").onclick = () => { setup = {}; renderSetup(); };

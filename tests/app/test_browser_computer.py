@@ -104,6 +104,9 @@ def test_play_the_computer_and_ask_for_a_hint(page: object, tmp_path: Path) -> N
         make(position(2), second)
         expect(page.locator("#moves")).to_have_text(f"1. {first} {hint} 2. {second}")
         expect(page.locator("#hint")).to_be_visible()
+        # the analysis of the moves so far, beside the move history
+        page.locator("#analyze").click()
+        expect(page.locator("#analysis")).to_contain_text("Analysis: ", timeout=60_000)
         page.screenshot(path=str(OUTPUT / "browser-computer.png"))
         record = read_game(server.get("/games/2.pdn"))
         assert [pm.text for pm in record.moves] == [first, hint, second]

@@ -289,3 +289,34 @@ def test_a_bad_engine_setting_is_one_line(tmp_path: Path) -> None:
     config.write_text("[engine]\nlevel = 11\n", encoding="utf-8")
     r = damas("play", "--config", str(config), "--db", str(tmp_path / "g.sqlite3"), "--no-browser")
     one_line_error(r, f"{config}: engine.level must be a level 1-10, not 11")
+
+
+def test_the_page_shows_the_analysis_in_the_move_history(tmp_path: Path) -> None:
+    """White's a5-b6 gives a man away (c5xa7): the analysis marks it, with the better f6-g7."""
+    clock = FakeClock()
+    app = new_app(tmp_path, clock, EngineSettings(move_time=0.2, tt_size=4), fen="W:W20,11,13:B18,14,25")
+    try:
+        turn(app)
+        pos = app.session.referee.position
+        blunder = pos.parse_move("a5-b6")
+        execute(app, clock, blunder)
+        execute(app, clock, pos.apply(blunder).parse_move("c5xa7"))
+        app.action({"action": "analyze"})
+        deadline = time.monotonic() + 120
+        while not (state := app.state("en"))["analysis"]["finished"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+            turn(app)
+        assert state["analysis"] == {
+            "done": 3,
+            "total": 3,
+            "finished": True,
+            "error": None,
+            "lines": ["1. a5-b6? loses material: better 1. f6-g7"],
+        }
+        assert state["moves"][0] == {"pdn": "a5-b6", "white": True, "mark": "?", "better": "f6-g7", "kind": "material"}
+        assert "mark" not in state["moves"][1]
+        assert app.state("pt")["analysis"]["lines"] == ["1. a5-b6? perde material: melhor 1. f6-g7"]
+    finally:
+        app.close()
+        app.store.close()
