@@ -166,6 +166,7 @@ _PT: dict[str, str] = {
     "link-gap": "Os lances feitos com o tabuleiro desligado não se distinguem: reponha a última posição "
     "conhecida (a do jogo na página): coloque peças em {missing}; retire as peças de {extra}",
     "computer-move": "Faça o lance do computador {move}: devolva as peças a {missing}; retire as de {extra}",
+    "computer-wait": "Espere pelo lance do computador: devolva as peças a {missing}; retire as de {extra}",
 }
 
 # the banner (and the answer to an action) while the records cannot be written
@@ -204,7 +205,10 @@ def message(report: Report, lang: str, names: Names) -> str:
     """A report's sentence in ``lang`` (``en`` keeps the referee's own words)."""
     if lang != "pt":
         return report.message
-    template = _PT.get(report.kind.value)
+    key = report.kind.value
+    if key == "computer-move" and not report.params.get("move"):
+        key = "computer-wait"  # the computer is still thinking
+    template = _PT.get(key)
     if template is None:
         return report.message
     return template.format(

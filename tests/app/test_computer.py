@@ -320,3 +320,16 @@ def test_the_page_shows_the_analysis_in_the_move_history(tmp_path: Path) -> None
     finally:
         app.close()
         app.store.close()
+
+
+def test_the_computer_reports_in_portuguese() -> None:
+    from damas.i18n import message
+    from referee import Report, ReportKind
+
+    def names(squares: tuple[int, ...]) -> str:
+        return ", ".join(map(str, squares))
+
+    wrong = Report(ReportKind.COMPUTER_MOVE, (9, 13), "", missing=(9,), extra=(13,), params={"move": "22-17"})
+    assert message(wrong, "pt", names) == "Faça o lance do computador 22-17: devolva as peças a 9; retire as de 13"
+    early = Report(ReportKind.COMPUTER_MOVE, (9, 13), "", missing=(9,), extra=(13,), params={"move": None})
+    assert message(early, "pt", names) == "Espere pelo lance do computador: devolva as peças a 9; retire as de 13"
