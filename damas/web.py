@@ -7,8 +7,12 @@ Routes:
 * ``GET /api/state`` the same state as JSON (``?lang=pt``);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
-* ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game", ...}`` (``new-game``
-  takes ``fen``, ``mode`` and ``tags``; the players' tags carry over to the new game);
+* ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game"|"hint"|"analyze", ...}``
+  (``new-game`` takes ``fen``, ``mode`` and ``tags``; the players' tags carry over to the new
+  game; against the computer also ``opponent: "engine"``, ``side`` (the side the computer
+  plays) and ``level`` 1-10. ``hint``: the engine's move for the player to move, lit in the
+  ``hint`` role (casual games unless ``[engine] hints`` says otherwise). ``analyze``: the game
+  in play analysed off the board loop; the state's ``analysis`` and the moves' ``mark`` show it);
 * ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record
   (tag names are PDN symbols starting with a capital letter, values text without control
   characters, ``""`` removes a tag; results 1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1 or ``*``);
