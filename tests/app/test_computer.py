@@ -336,3 +336,23 @@ def test_the_computer_reports_in_portuguese() -> None:
     assert message(wrong, "pt", names) == "Faça o lance do computador 22-17: devolva as peças a 9; retire as de 13"
     early = Report(ReportKind.COMPUTER_MOVE, (9, 13), "", missing=(9,), extra=(13,), params={"move": None})
     assert message(early, "pt", names) == "Espere pelo lance do computador: devolva as peças a 9; retire as de 13"
+
+
+def test_an_external_hub_engine_plays_the_computers_side(tmp_path: Path) -> None:
+    """``[engine] command``: any Hub engine (here our own, started as an external program)."""
+    import shlex
+    import sys
+
+    clock = FakeClock()
+    command = shlex.join([sys.executable, "-m", "damas", "hub", "--tt-size", "4"])
+    app = new_app(tmp_path, clock, EngineSettings(command=command, level=1))
+    try:
+        turn(app)
+        app.start_computer(Color.WHITE, 1)
+        move = wait_for_computer(app, clock)
+        assert move in Position.start(VARIANT).legal_moves()
+        assert app.state("en")["computer"]["name"].startswith("damas ")  # its id line, once it has started
+        assert lit(app) == shows(Position.start(VARIANT), move)
+    finally:
+        app.close()
+        app.store.close()
