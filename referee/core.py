@@ -555,7 +555,7 @@ class Referee:
                         out,
                         ReportKind.TOUCH_MOVE,
                         (sq,),
-                        f"touch-move: the piece on {self._name(sq)} was touched and must be moved "
+                        f"the piece on {self._name(sq)} was touched and must be moved "
                         "(unless it was an announced adjustment)",
                         active=False,
                         params={"touched": sq},
@@ -614,7 +614,7 @@ class Referee:
                     out,
                     ReportKind.TOUCH_MOVE,
                     (sq, c.origin),
-                    f"touch-move: the piece on {self._name(sq)} was touched but {self._name(c.origin)} was played",
+                    f"the piece on {self._name(sq)} was touched but {self._name(c.origin)} was played",
                     active=False,
                     params={"touched": sq, "played": c.origin},
                 )
