@@ -62,17 +62,22 @@ class Computer:
         self.hint: tuple[Key, Move] | None = None
         self.error: str | None = None  # the engine's failure, shown until the next game
         self._due: tuple[Key, Move] | None = None  # an answer to enter (retried while the records cannot be written)
+        self._default_name = self._name_before_start()
 
     # -- what the page shows ------------------------------------------------------------------------
     @property
     def name(self) -> str:
         if self.engine is not None and self.engine.name != "engine":
             return self.engine.name
+        return self._default_name
+
+    def _name_before_start(self) -> str:
+        """The engine's name before it has said its own: its program's, or ours as our id line says."""
         if self.settings.command:
             return self.settings.command.split()[0].rsplit("/", 1)[-1]
         from damas.commands.common import version
 
-        return f"damas {version()}"  # as our engine's id line says
+        return f"damas {version()}"
 
     def thinking(self, referee: Referee) -> bool:
         return self.question is not None and self.question.kind == "move" and self.question.key == key_of(referee)
