@@ -349,11 +349,14 @@ class HubEngine(Opponent):
                     if answer is not None and ticket == self._current:
                         self._answers.put(answer)
             self._quit()
-        except EngineFailed as exc:
+        except Exception as exc:  # EngineFailed, or anything unforeseen: never a worker gone without a word
             with self._lock:
                 closing = self._closing
             self._kill()
             if not closing:
+                if not isinstance(exc, EngineFailed):
+                    log.debug("the engine client failed", exc_info=True)
+                    exc = EngineFailed(f"could not be used: {exc}")
                 self.failed = f"the engine ({self.command}) {exc}"
                 log.error("%s", self.failed)
                 self._answers.put(Answer(self._current, None, error=self.failed))
@@ -511,12 +514,14 @@ class HubEngine(Opponent):
         deadline = until if deadline is None else deadline
         while True:
             left = until - time.monotonic()
-            try:
-                line = self._lines.get(timeout=max(0.0, left)) if left > 0 else self._lines.get_nowait()
-            except queue.Empty:
+            if left <= 0:  # (checked first: an engine that floods its output cannot hold the worker)
                 if until < deadline:
                     return "", {}, []
-                raise EngineFailed(f"did not answer {waiting_for!r} in time (timeout {self.timeout:g} s)") from None
+                raise EngineFailed(f"did not answer {waiting_for!r} in time (timeout {self.timeout:g} s)")
+            try:
+                line = self._lines.get(timeout=left)
+            except queue.Empty:
+                continue
             if line is None:
                 raise EngineFailed(self._exited(f"after {waiting_for!r}"))
             try:

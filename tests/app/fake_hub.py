@@ -8,6 +8,7 @@ It answers the first GOOD searches (default 0) properly, with the first legal mo
 * ``silent``: never answers ``hub``;
 * ``crash``: dies on ``go`` (standard error says why);
 * ``hang``: never answers ``go`` (and ignores ``stop``);
+* ``flood``: answers ``go`` with ``info`` lines without end, never a move;
 * ``nonsense``: answers ``done move=hello``;
 * ``illegal``: answers a move that is not legal in the position;
 * ``noise``: writes garbage lines before a proper answer (which the client must take);
@@ -78,6 +79,9 @@ def main() -> int:
                 count = game.position.geometry.count
                 bad = next(f"{a}-{b}" for a in range(1, count) for b in range(a + 1, count) if f"{a}-{b}" not in legal)
                 say(format_line("done", move=bad))
+            elif mode == "flood":
+                while True:  # info lines without end, and never a move
+                    say("info depth=1 score=0.00")
             # hang: nothing
         elif command == "ping":
             say("pong")

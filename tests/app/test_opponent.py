@@ -94,6 +94,7 @@ def test_a_cancelled_search_never_answers() -> None:
         ("silent", 0, "did not answer 'hub' in time"),
         ("crash", 1, "exited with status 139 after 'go think': fake engine: segmentation fault"),
         ("hang", 1, "did not answer 'go think' in time"),
+        ("flood", 0, "did not answer 'go think' in time"),
         ("nonsense", 0, "answered 'hello', which is not a move"),
         ("illegal", 1, "answered an illegal move '1-2'"),
     ],
