@@ -147,7 +147,7 @@ def analyze_game(
         kind = classify(best_score, after)
         if kind is None:
             continue
-        played, better = before.move_pdn(entry), before.move_pdn(best)
+        played, better = before.pdn(entry), before.pdn(best)
         marks.append(Mark(ply, _number(before, ply, game), played, better, best_score - after, kind, best_score, after))
     return marks
 
@@ -176,7 +176,7 @@ class GameAnalysis:
     def __init__(self, game_id: int, game: Game, open_engine: Callable[[], Opponent], limits: Limits) -> None:
         self.game_id = game_id
         self.game = game.copy()
-        self.moves = [pos.move_pdn(m) for pos, m in self.game.steps() if isinstance(m, Move)]
+        self.moves = [pos.pdn(m) for pos, m in self.game.steps() if isinstance(m, Move)]
         self.total = len(self.game.steps()) + 1
         self.done = 0
         self.marks: list[Mark] = []

@@ -461,7 +461,7 @@ class HubEngine(Opponent):
         except HubError as exc:
             if str(exc).startswith("invalid move"):
                 raise EngineFailed(f"answered {text[:40]!r}, which is not a move") from None
-            legal = " ".join(move_text(m) for m in game.position.legal_moves()[:12])
+            legal = " ".join(move_text(m) for m in list(game.position.legal_moves)[:12])
             raise EngineFailed(f"answered an illegal move {text[:40]!r} (legal: {legal})") from None
         return Answer(ticket, move, score)
 

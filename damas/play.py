@@ -428,7 +428,7 @@ class PlayApp:
             if isinstance(entry, Position):
                 moves.append({"setup": entry.fen()})
             else:
-                moves.append({"pdn": p.move_pdn(entry), "white": p.turn is Color.WHITE})
+                moves.append({"pdn": p.pdn(entry), "white": p.turn is Color.WHITE})
                 mark = marks.get(sum(1 for m in moves if "pdn" in m))
                 if mark is not None and mark.played == moves[-1]["pdn"]:
                     moves[-1].update(mark=mark.symbol, better=mark.better, kind=mark.kind)
@@ -508,8 +508,8 @@ class PlayApp:
             "level": ref.computer_level,
             "name": c.name,
             "thinking": c.thinking(ref),
-            "move": None if expected is None else pos.move_pdn(expected),
-            "hint": None if hint is None else pos.move_pdn(hint),
+            "move": None if expected is None else pos.pdn(expected),
+            "hint": None if hint is None else pos.pdn(hint),
             "hint_pending": c.hint_pending(ref),
             "hints": self.engine_settings.allows_hint(ref.mode),
             "error": None if c.error is None else words["engine_failed"].format(error=c.error),

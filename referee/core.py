@@ -36,7 +36,6 @@ from referee.candidates import (
     Candidate,
     CandidateCache,
     may_slide_on,
-    pseudo_plain,
     route_followed,
     route_like,
     slides_past,
@@ -214,7 +213,7 @@ class Referee:
 
     def _computer_report(self, s: frozenset[int], e: frozenset[int], out: list[Verdict]) -> None:
         move = self._expected.get(self.position)
-        pdn = None if move is None else self.position.move_pdn(move)
+        pdn = None if move is None else self.position.pdn(move)
         message = expected_message(pdn, e - s, s - e, self._names)
         self._irregular_report(
             out, s, ReportKind.COMPUTER_MOVE, (e - s) | (s - e), message, target=e, params={"move": pdn}
@@ -439,7 +438,7 @@ class Referee:
                     self._commit(self._candidates.find(self.position, c.move), out, again=last)
                 elif self._held():
                     moved_again = any(ev.key == last.to_square and not ev.occupied for ev in self.events)
-                    shown = prev.move_pdn(c.move)
+                    shown = prev.pdn(c.move)
                     self._irregular = prev.apply(c.move)
                     self._irregular_report(
                         out,
@@ -596,7 +595,7 @@ class Referee:
         route = route_followed(c, _squares(self.events, placed=True))
         if again is not None:
             route = route_like(c, again, route)
-        pdn = pos.move_pdn(route)
+        pdn = pos.pdn(route)
         if again is None:
             self._procedure(c, route, out)
         if self.mode == "tournament" and again is None:
@@ -673,7 +672,7 @@ class Referee:
         if len(missing) == 1 and len(added) == 1 and missing <= own:
             (a,) = missing
             (b,) = added
-            plain = pseudo_plain(pos, a, b)
+            plain = Move((a, b)) in pos.pseudo_legal_moves  # a plain move, were no capture compulsory
         if not (lifted_wrong or plain):
             return False
         key = _Raised("capture", s)
@@ -855,7 +854,7 @@ class Referee:
         texts = []
         pos = self.position
         for m in moves:
-            texts.append(pos.move_pdn(m))
+            texts.append(pos.pdn(m))
             pos = pos.apply(m)
         self._emit_report(
             out,

@@ -26,11 +26,11 @@ def parse_engine_move(pos: Position, text: str) -> Move | None:
             if len(numbers) < 3:
                 return None
             key = (numbers[0], numbers[1], frozenset(numbers[2:]))
-            return next((m for m in pos.legal_moves() if m.captured and m.key == key), None)
+            return next((m for m in pos.legal_moves if m.captured and m.key == key), None)
         a, b = (int(x) for x in t.split("-"))
     except ValueError:
         return None
-    return next((m for m in pos.legal_moves() if not m.captured and m.path == (a, b)), None)
+    return next((m for m in pos.legal_moves if not m.captured and m.path == (a, b)), None)
 
 
 def expected_message(

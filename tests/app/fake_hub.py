@@ -67,7 +67,7 @@ def main() -> int:
                     say('info depth="unterminated')
                     say("=value-without-a-name")
                     say("bogus-command x=1")
-                say(format_line("done", move=move_text(game.legal_moves()[0])))
+                say(format_line("done", move=move_text(next(iter(game.legal_moves)))))
             elif mode == "crash":
                 print("fake engine: segmentation fault", file=sys.stderr)
                 sys.stderr.flush()
@@ -75,7 +75,7 @@ def main() -> int:
             elif mode == "nonsense":
                 say("done move=hello")
             elif mode == "illegal":
-                legal = {move_text(m) for m in game.legal_moves()}
+                legal = {move_text(m) for m in game.legal_moves}
                 count = game.position.geometry.count
                 bad = next(f"{a}-{b}" for a in range(1, count) for b in range(a + 1, count) if f"{a}-{b}" not in legal)
                 say(format_line("done", move=bad))

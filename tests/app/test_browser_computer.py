@@ -39,7 +39,7 @@ def test_play_the_computer_and_ask_for_a_hint(page: object, tmp_path: Path) -> N
 
         def make(pos: Position, text: str) -> None:
             """The hands make a move on the page: drag the piece, click the captured pieces off."""
-            move = pos.parse_move(text)
+            move = pos.parse_pdn(text)
             drag(move.from_square, move.to_square)
             for sq in move.captured:
                 page.mouse.click(*centre(sq))
@@ -68,14 +68,14 @@ def test_play_the_computer_and_ask_for_a_hint(page: object, tmp_path: Path) -> N
         }
         assert state["tags"]["White"] == f"{state['computer']['name']} (level 1)" and state["tags"]["Black"] == "Ana"
         start = Position.start("brazilian")
-        move = start.parse_move(first)
+        move = start.parse_pdn(first)
         expect(box).to_have_text(f"The computer plays {first}: make its move on the board")
         # its move on the board's LEDs: the origin and the end
         expect(page.locator(f'[data-square="{move.from_square}"] .led')).to_have_attribute("data-role", "from")
         expect(page.locator(f'[data-square="{move.to_square}"] .led')).to_have_attribute("data-role", "to")
         page.screenshot(path=str(OUTPUT / "browser-computer-move.png"))
         # the hands play another piece: reported, with what to put back
-        other = next(m for m in start.legal_moves() if m.from_square != move.from_square)
+        other = next(m for m in start.legal_moves if m.from_square != move.from_square)
         drag(other.from_square, other.to_square)
         expect(page.locator("#active")).to_contain_text(f"play the computer's move {first}: put the piece back on")
         drag(other.to_square, other.from_square)
@@ -89,7 +89,7 @@ def test_play_the_computer_and_ask_for_a_hint(page: object, tmp_path: Path) -> N
         expect(box).to_contain_text("Hint: ", timeout=60_000)
         hint = server.get("/api/state")["computer"]["hint"]
         pos = position(2)
-        route = pos.routes(pos.parse_move(hint))[0]
+        route = pos.routes(pos.parse_pdn(hint))[0]
         for sq in route.path:
             expect(page.locator(f'[data-square="{sq}"] .led')).to_have_attribute("data-role", "hint")
         expect(box).to_have_text(f"Hint: {hint}")

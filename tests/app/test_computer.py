@@ -115,18 +115,18 @@ def test_a_whole_game_against_the_computer(tmp_path: Path) -> None:
             pos = ref.position
             ply = ref.game.ply
             if pos.turn is Color.WHITE:  # the player: any legal move
-                move = rng.choice(pos.legal_moves())
+                move = rng.choice(list(pos.legal_moves))
                 execute(app, clock, move)
                 assert ref.game.ply == ply + 1 and ref.game.move_stack[-1] == move
                 continue
             move = wait_for_computer(app, clock)
-            assert move in pos.legal_moves()
+            assert move in pos.legal_moves
             turn(app)
             assert lit(app) == shows(pos, move)  # the LEDs show the computer's move...
             state = app.state("en")
-            assert state["computer"]["move"] == pos.move_pdn(move)  # ...and so does the page
+            assert state["computer"]["move"] == pos.pdn(move)  # ...and so does the page
             assert state["leds"] == {str(q): r.value for q, r in shows(pos, move).items()}
-            others = [m for m in pos.legal_moves() if m.from_square != move.from_square]
+            others = [m for m in pos.legal_moves if m.from_square != move.from_square]
             if wrong is None and ply >= 6 and not pos.has_captures() and others:
                 other = others[0]
                 wrong = (pos, move, other)
@@ -139,7 +139,7 @@ def test_a_whole_game_against_the_computer(tmp_path: Path) -> None:
                 report = ref.report
                 assert report is not None and report.kind.value == "computer-move"
                 assert report.message == (
-                    f"play the computer's move {pos.move_pdn(move)}: put the piece back on "
+                    f"play the computer's move {pos.pdn(move)}: put the piece back on "
                     f"{pos.square_text(other.from_square)} and take the piece off {pos.square_text(other.to_square)}"
                 )
                 assert lit(app) == {other.from_square: Role.MISSING, other.to_square: Role.EXTRA}
@@ -208,7 +208,7 @@ def test_an_engine_that_fails_hands_the_game_to_the_players(tmp_path: Path) -> N
             "The game goes on between the players."
         )
         assert state["computer"]["side"] is None
-        move = ref.position.legal_moves()[0]
+        move = next(iter(ref.position.legal_moves))
         execute(app, clock, move)  # white's move, made by a person now
         assert ref.game.move_stack == [move]
         journal = [json.loads(text) for _seq, text in app.store.journal_rows(app.session.row.id)]
@@ -231,10 +231,10 @@ def test_a_hint_lights_the_engines_move_for_the_player(tmp_path: Path) -> None:
             time.sleep(0.01)
             turn(app)
         hint = app.computer.hint_move(ref)
-        assert hint is not None and hint in ref.position.legal_moves()
+        assert hint is not None and hint in ref.position.legal_moves
         route = ref.position.routes(hint)[0]
         assert lit(app) == {sq: Role.HINT for sq in route.path}
-        assert app.state("en")["computer"]["hint"] == ref.position.move_pdn(hint)
+        assert app.state("en")["computer"]["hint"] == ref.position.pdn(hint)
         execute(app, clock, hint)  # played: the hint is gone, the last move is lit
         assert app.computer.hint_move(ref) is None
         assert lit(app) == {hint.from_square: Role.FROM, hint.to_square: Role.TO}
@@ -264,7 +264,7 @@ def test_damas_play_against_the_computer_from_the_command_line(tmp_path: Path) -
         assert state["computer"]["side"] == "white" and state["computer"]["level"] == 1
         assert state["tags"]["White"].endswith(" (level 1)") and state["tags"]["Black"] == "Rui"
         start = Position.start("portuguese")
-        move = start.parse_move(state["computer"]["move"])
+        move = start.parse_pdn(state["computer"]["move"])
         assert state["leds"] == {str(q): r.value for q, r in shows(start, move).items()}
         server.move(move.from_square, move.to_square)
         server.wait_for(lambda s: len(s["moves"]) == 1 and s["computer"]["move"] is None)
@@ -274,7 +274,7 @@ def test_damas_play_against_the_computer_from_the_command_line(tmp_path: Path) -
     try:
         state = server.get("/api/state")
         assert state["computer"]["side"] == "white" and state["turn"] == "black" and len(state["moves"]) == 1
-        reply = Position.start("portuguese").apply(move).legal_moves()[0]
+        reply = next(iter(Position.start("portuguese").apply(move).legal_moves))
         server.move(reply.from_square, reply.to_square)
         state = server.wait_for(lambda s: s["computer"]["move"] is not None, timeout=60)
         assert len(state["moves"]) == 2 and state["turn"] == "white"
@@ -298,9 +298,9 @@ def test_the_page_shows_the_analysis_in_the_move_history(tmp_path: Path) -> None
     try:
         turn(app)
         pos = app.session.referee.position
-        blunder = pos.parse_move("a5-b6")
+        blunder = pos.parse_pdn("a5-b6")
         execute(app, clock, blunder)
-        execute(app, clock, pos.apply(blunder).parse_move("c5xa7"))
+        execute(app, clock, pos.apply(blunder).parse_pdn("c5xa7"))
         app.action({"action": "analyze"})
         deadline = time.monotonic() + 120
         while not (state := app.state("en"))["analysis"]["finished"]:
@@ -309,7 +309,7 @@ def test_the_page_shows_the_analysis_in_the_move_history(tmp_path: Path) -> None
             turn(app)
         first = state["moves"][0]
         better = first["better"]  # f6-g7 or f6-e7 (as good), whatever the search reached in its time
-        assert better in {pos.move_pdn(m) for m in pos.legal_moves()} - {"a5-b6"}
+        assert better in {pos.pdn(m) for m in pos.legal_moves} - {"a5-b6"}
         assert first == {"pdn": "a5-b6", "white": True, "mark": "?", "better": better, "kind": "material"}
         assert "mark" not in state["moves"][1]
         assert state["analysis"] == {
@@ -350,7 +350,7 @@ def test_an_external_hub_engine_plays_the_computers_side(tmp_path: Path) -> None
         turn(app)
         app.start_computer(Color.WHITE, 1)
         move = wait_for_computer(app, clock)
-        assert move in Position.start(VARIANT).legal_moves()
+        assert move in Position.start(VARIANT).legal_moves
         assert app.state("en")["computer"]["name"].startswith("damas ")  # its id line, once it has started
         assert lit(app) == shows(Position.start(VARIANT), move)
     finally:

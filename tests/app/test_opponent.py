@@ -44,7 +44,7 @@ def test_our_hub_engine_plays_legal_moves_through_the_client(variant: str) -> No
             engine.ask(game, limits_for(2))
             answer = engine.wait(60)
             assert answer is not None and answer.error is None, answer
-            assert answer.move in game.legal_moves()
+            assert answer.move in game.legal_moves
             game.push(answer.move)
         assert engine.name.startswith("damas")
     finally:
@@ -58,13 +58,13 @@ def test_the_client_sends_the_game_since_its_last_set_up() -> None:
     engine = HubEngine("brazilian", level=1, tt_mb=4)
     try:
         game = Game("brazilian")
-        game.push(game.legal_moves()[0])
+        game.push(next(iter(game.legal_moves)))
         setup = Position.from_fen("W:W18:B14,K1", "brazilian")  # white 18 must take 14
         game.setup(setup)
         engine.ask(game, Limits(depth=2))
         answer = engine.wait(60)
         assert answer is not None and answer.error is None
-        assert answer.move in setup.legal_moves() and answer.move.captured == (14,)
+        assert answer.move in setup.legal_moves and answer.move.captured == (14,)
     finally:
         engine.close()
 
@@ -76,11 +76,11 @@ def test_a_cancelled_search_never_answers() -> None:
         engine.ask(game, Limits(move_time=30))  # long: cancelled at once
         time.sleep(0.5)
         engine.cancel()
-        game.push(game.legal_moves()[3])
+        game.push(list(game.legal_moves)[3])
         started = time.monotonic()
         ticket = engine.ask(game, Limits(depth=1))
         answer = engine.wait(30)
-        assert answer is not None and answer.ticket == ticket and answer.move in game.legal_moves()
+        assert answer is not None and answer.ticket == ticket and answer.move in game.legal_moves
         assert time.monotonic() - started < 20  # the 30 s search was stopped, not waited for
         assert engine.poll() is None
     finally:
@@ -106,7 +106,7 @@ def test_a_misbehaving_engine_fails_with_one_line(mode: str, good: int, said: st
         for _ in range(good):  # it plays well at first
             engine.ask(game, Limits(move_time=0.1))
             answer = engine.wait(30)
-            assert answer is not None and answer.error is None and answer.move in game.legal_moves()
+            assert answer is not None and answer.error is None and answer.move in game.legal_moves
             game.push(answer.move)
         started = time.monotonic()
         engine.ask(game, Limits(move_time=0.1))
@@ -130,7 +130,7 @@ def test_garbage_lines_are_ignored() -> None:
         game = Game("portuguese")
         engine.ask(game, Limits(move_time=0.1))
         answer = engine.wait(30)
-        assert answer is not None and answer.error is None and answer.move == game.legal_moves()[0]
+        assert answer is not None and answer.error is None and answer.move == next(iter(game.legal_moves))
     finally:
         engine.close()
 
@@ -149,7 +149,7 @@ def test_an_engine_without_our_variant_says_so() -> None:
         game = Game("international")
         engine.ask(game, Limits(move_time=0.1))
         answer = engine.wait(30)
-        assert answer is not None and answer.error is None and answer.move in game.legal_moves()
+        assert answer is not None and answer.error is None and answer.move in game.legal_moves
     finally:
         engine.close()
 
@@ -170,7 +170,7 @@ def test_local_engine_answers_in_its_thread() -> None:
         game = Game("brazilian")
         engine.ask(game, limits_for(3))
         answer = engine.wait(60)
-        assert answer is not None and answer.move in game.legal_moves()
+        assert answer is not None and answer.move in game.legal_moves
     finally:
         engine.close()
 
