@@ -82,9 +82,10 @@ class Config:
     debounce: float = 0.05
     app: dict[str, Any] = field(default_factory=dict)  # the app's own settings ([app])
     clock: ClockConfig = field(default_factory=ClockConfig)
+    engine: dict[str, Any] = field(default_factory=dict)  # the computer opponent ([engine]; checked by the app)
 
 
-_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock"}
+_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock", "engine"}
 _BOARD = {"backend", "rotation", "white_side", "size", "debounce", "leds"}
 _GPIO = {"rows", "columns", "scan_rate", "leds"}
 _GPIO_LEDS = {"data", "clock", "latch"}
@@ -250,6 +251,7 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
         raise ConfigError(f"{src}: leds.colours: {exc}") from None
     cfg.app = _app(_table(data, "app", src), src)
     cfg.clock = _clock(_table(data, "clock", src), src, cfg)
+    cfg.engine = _table(data, "engine", src)
     return cfg
 
 

@@ -95,6 +95,26 @@ _UI_EN = {
     "resolved": "resolved",
     "open": "still open",
     "no_moves": "No moves yet",
+    "vs_computer": "Against the computer",
+    "opponent": "Opponent",
+    "opponent_human": "a person",
+    "opponent_engine": "the computer",
+    "computer_side": "The computer plays",
+    "level": "Level",
+    "thinking": "The computer is thinking…",
+    "computer_move": "The computer plays {move}: make its move on the board",
+    "hint": "Hint",
+    "hint_is": "Hint: {move}",
+    "hint_wait": "Looking for a hint…",
+    "engine_failed": "{error}. The game goes on between the players.",
+    "analyze": "Analyse the game",
+    "analyzing": "Analysing… {done}/{total}",
+    "analysis_done": "Analysis: {count} marked moves",
+    "no_marks": "Analysis: no move loses material or the game",
+    "mark_material": "loses material",
+    "mark_game": "loses the game",
+    "mark_win": "lets the win go",
+    "better": "better",
 }
 
 _UI_BR = {
@@ -169,6 +189,26 @@ _UI_BR = {
     "resolved": "resolvido",
     "open": "pendente",
     "no_moves": "Nenhum lance ainda",
+    "vs_computer": "Contra o computador",
+    "opponent": "Adversário",
+    "opponent_human": "uma pessoa",
+    "opponent_engine": "o computador",
+    "computer_side": "O computador joga com",
+    "level": "Nível",
+    "thinking": "O computador está pensando…",
+    "computer_move": "O computador joga {move}: faça o lance dele no tabuleiro",
+    "hint": "Sugestão",
+    "hint_is": "Sugestão: {move}",
+    "hint_wait": "Procurando uma sugestão…",
+    "engine_failed": "{error}. A partida continua entre os jogadores.",
+    "analyze": "Analisar a partida",
+    "analyzing": "Analisando… {done}/{total}",
+    "analysis_done": "Análise: {count} lances marcados",
+    "no_marks": "Análise: nenhum lance perde material nem a partida",
+    "mark_material": "perde material",
+    "mark_game": "perde a partida",
+    "mark_win": "deixa escapar a vitória",
+    "better": "melhor",
 }
 
 _UI_PT = {
@@ -243,6 +283,26 @@ _UI_PT = {
     "resolved": "resolvido",
     "open": "por resolver",
     "no_moves": "Ainda sem lances",
+    "vs_computer": "Contra o computador",
+    "opponent": "Adversário",
+    "opponent_human": "uma pessoa",
+    "opponent_engine": "o computador",
+    "computer_side": "O computador joga com",
+    "level": "Nível",
+    "thinking": "O computador está a pensar…",
+    "computer_move": "O computador joga {move}: faça o lance dele no tabuleiro",
+    "hint": "Sugestão",
+    "hint_is": "Sugestão: {move}",
+    "hint_wait": "À procura de uma sugestão…",
+    "engine_failed": "{error}. A partida continua entre os jogadores.",
+    "analyze": "Analisar a partida",
+    "analyzing": "A analisar… {done}/{total}",
+    "analysis_done": "Análise: {count} lances assinalados",
+    "no_marks": "Análise: nenhum lance perde material nem a partida",
+    "mark_material": "perde material",
+    "mark_game": "perde a partida",
+    "mark_win": "deixa escapar a vitória",
+    "better": "melhor",
 }
 
 UI: dict[str, dict[str, str]] = {"en": _UI_EN, "pt-BR": _UI_BR, "pt-PT": _UI_PT}
@@ -281,6 +341,7 @@ KINDS: dict[str, dict[str, str]] = {
         "clock-paused": "clocks paused",
         "clock-resumed": "clocks running",
         "clock-adjusted": "clocks set",
+        "computer-move": "not the computer's move",
     },
     "pt-BR": {
         "setup": "arrumação",
@@ -314,6 +375,7 @@ KINDS: dict[str, dict[str, str]] = {
         "clock-paused": "relógios pausados",
         "clock-resumed": "relógios correndo",
         "clock-adjusted": "relógios ajustados",
+        "computer-move": "lance do computador",
     },
     "pt-PT": {
         "setup": "arrumação",
@@ -347,6 +409,7 @@ KINDS: dict[str, dict[str, str]] = {
         "clock-paused": "relógios parados",
         "clock-resumed": "relógios a correr",
         "clock-adjusted": "relógios acertados",
+        "computer-move": "lance do computador",
     },
 }
 
@@ -379,6 +442,8 @@ REPORTS: dict[str, dict[str, str]] = {
         "link-gap": "Os lances feitos com o tabuleiro desconectado não podem ser distinguidos: refaça a última "
         "posição conhecida (a do jogo na página): coloque peças em {missing}; retire as peças de {extra}",
         "capture-continues": "Continue a captura a partir de {at}: próximo salto para {next}",
+        "computer-move": "Faça o lance do computador {move}: devolva as peças para {missing}; retire as de {extra}",
+        "computer-wait": "Espere o lance do computador: devolva as peças para {missing}; retire as de {extra}",
     },
     "pt-PT": {
         "setup": "Arrume a posição: coloque peças em {missing}; retire as peças de {extra}",
@@ -405,6 +470,8 @@ REPORTS: dict[str, dict[str, str]] = {
         "link-gap": "Os lances feitos com o tabuleiro desligado não se distinguem: reponha a última posição "
         "conhecida (a do jogo na página): coloque peças em {missing}; retire as peças de {extra}",
         "capture-continues": "Continue a captura a partir de {at}: próximo salto para {next}",
+        "computer-move": "Faça o lance do computador {move}: devolva as peças a {missing}; retire as de {extra}",
+        "computer-wait": "Espere pelo lance do computador: devolva as peças a {missing}; retire as de {extra}",
     },
 }
 
@@ -671,7 +738,10 @@ def message(report: Report, lang: str, names: Names) -> str:
     if clock is not None:
         side, other = _SIDES.get(lang, {}).get(str(report.params.get("side")), ("-", "-"))
         return clock.format(side=side, other=other, squares=names(report.squares) or "-")
-    template = REPORTS.get(lang, {}).get(kind_of(report))
+    key = kind_of(report)
+    if key == "computer-move" and not report.params.get("move"):
+        key = "computer-wait"  # the computer is still thinking
+    template = REPORTS.get(lang, {}).get(key)
     if template is None:
         return report.message
     at = report.params.get("at")
@@ -684,6 +754,7 @@ def message(report: Report, lang: str, names: Names) -> str:
         moves=" ".join(str(m) for m in report.params.get("moves", ())) or "-",
         at=names((at,)) if isinstance(at, int) else "-",
         next=" ou ".join(names((q,)) for q in nxt) if isinstance(nxt, (list, tuple)) and nxt else "-",
+        move=report.params.get("move") or "-",
     )
 
 

@@ -19,6 +19,8 @@ from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
+from damas.analysis import GameAnalysis, Mark
+from damas.computer import Computer, computer_tag, is_computer_tag, side_of
 from damas.i18n import (
     CLOCK_WORDS,
     KINDS,
@@ -34,9 +36,11 @@ from damas.i18n import (
     message,
 )
 from damas.log import Throttle
+from damas.opponent import EngineSettings, open_engine
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
 from damas.viewers import Viewers
+from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import MAX_CLOCK_SECONDS, ClockError, duration_text, parse_control
 from referee.core import MODES
@@ -67,6 +71,8 @@ class PlayApp:
         low_time: float = 60.0,
         clock_presets: dict[str, str] | None = None,
         looks: dict[LedRole, Look] | None = None,
+        engine: EngineSettings | None = None,
+        computer: Computer | None = None,
     ) -> None:
         self.store = store
         self.io = io
@@ -91,6 +97,9 @@ class PlayApp:
         self._hist_key: tuple[int, Position] | None = None
         self._hist: list[tuple[object, dict[str, Any]]] = []
         self._retry_at = 0.0
+        self.engine_settings = engine or EngineSettings()
+        self.computer = computer or Computer(self.engine_settings, session.row.variant)
+        self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.analysis)
         session.listeners.append(self._changed)
 
     @property
@@ -128,6 +137,11 @@ class PlayApp:
             self.io.link,
             s.link,
             None if s.clock is None else s.clock.shown(self.clock()),
+            self.computer.thinking(ref),
+            self.computer.hint_move(ref),
+            self.computer.hint_pending(ref),
+            self.computer.error,
+            None if self.analysis is None else self.analysis.progress(),
         )
 
     # -- the sensors and the timers ------------------------------------------------------------
@@ -143,6 +157,8 @@ class PlayApp:
         self._feed_pending()
         if not self.pending:  # time passes for the referee only once every earlier event is in
             self.session.tick(self.clock())
+            # the computer's move, once its engine has answered (entered like a player's action)
+            self.computer.update(self.session.referee, self._enter, self.clock())
         view = self._view()
         if view != self._shown:
             self._mark(view)
@@ -198,10 +214,16 @@ class PlayApp:
         if self.write_error is not None:
             geo = self.session.referee.position.geometry
             return [(q, LedRole.ERROR) for q in geo.squares()]
-        intents = [(i.square, i.role) for i in self.session.referee.led_intents()]
+        ref = self.session.referee
+        lit = {i.square: i.role for i in ref.led_intents()}
+        hint = self.computer.hint_move(ref)
+        if hint is not None and ref.report is None and frozenset(ref.occupied) == ref.position.occupied():
+            for q in ref.position.routes(hint)[0].path:  # the engine's move for the player: origin, landings, end
+                lit.setdefault(q, LedRole.HINT)
+        intents = sorted(lit.items())
         keeper = self.session.clock
         if keeper is not None and keeper.clock.flag is not None:  # a flag fell: the loser's pieces glow red
-            pos = self.session.referee.position
+            pos = ref.position
             lost = set(pos.squares(keeper.clock.flag))
             intents = [(q, r) for q, r in intents if q not in lost] + [(q, LedRole.ERROR) for q in sorted(lost)]
         return intents
@@ -310,11 +332,28 @@ class PlayApp:
                     parse_control(control, self.clock_presets)
                 except ClockError as exc:
                     raise ValueError(str(exc)) from None
-            self.new_game(fen, variant, mode, tags, control)
+            opponent = _text_or_none(data, "opponent") or "human"
+            if opponent not in ("human", "engine"):
+                raise ValueError(f"unknown opponent {shown(opponent)} (human or engine)")
+            computer_side = side_of(_text_or_none(data, "side"), self.engine_settings.side)
+            level = data.get("level", self.engine_settings.level)
+            if isinstance(level, str) and level.isdigit():
+                level = int(level)
+            if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
+                raise ValueError(f"level must be 1-10, not {shown(level)}")
+            computer = (computer_side, level) if opponent == "engine" else None
+            self.new_game(fen, variant, mode, tags, control, computer=computer)
             return
         if name in ("clock", "clock-pause", "clock-resume", "clock-adjust"):
             self._clock_action(name, data, now)
             self._mark()
+            return
+        if name == "hint":
+            self.computer.ask_hint(self.session.referee, self.session.referee.mode)
+            self._mark()
+            return
+        if name == "analyze":
+            self.analyze()
             return
         if name == "resign":
             side = data.get("side")
@@ -373,8 +412,11 @@ class PlayApp:
         mode: str | None = None,
         tags: dict[str, str] | None = None,
         clock: str | None = None,
+        *,
+        computer: tuple[Color, int] | None = None,
     ) -> None:
-        """A new game (the clock as before, unless ``clock`` names another control)."""
+        """A new game (the clock as before, unless ``clock`` names another control; ``computer``:
+        the side the computer plays and its level)."""
         old = self.session
         try:
             v = find_variant(variant or old.row.variant).name
@@ -397,7 +439,11 @@ class PlayApp:
                 squares = set(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
             carried = ("Event", "Site", "White", "Black")
             kept = {k: val for k, val in old.tags().items() if k in carried and _valid_tag(k, val)}
+            # the computer's name does not carry over to a game between people
+            kept = {k: val for k, val in kept.items() if not is_computer_tag(val)}
             kept.update({k: val for k, val in (tags or {}).items() if val})
+            if computer is not None:
+                kept[computer[0].value.capitalize()] = computer_tag(self.computer.name, computer[1])
             h = old.row.header
             control = h.get("clock") if clock is None else parse_control(clock, self.clock_presets).text()
             session = GameSession.start(
@@ -421,6 +467,10 @@ class PlayApp:
         self.session = session
         self.session.listeners.append(self._changed)
         self._alive = None
+        self.computer.reset()
+        self.computer.set_variant(session.row.variant)
+        if computer is not None:
+            self.start_computer(*computer)
         self._mark()
 
     def _layout_for(self, variant: str) -> Layout | None:
@@ -444,6 +494,28 @@ class PlayApp:
         if sim is not None:
             sim.layout = layout
         self.io.layout = layout
+
+    def analyze(self) -> None:
+        """Analyse the game in play (its moves so far) off the board loop; the page shows the marks."""
+        if self.analysis is not None:
+            self.analysis.cancel()
+        settings, variant = self.engine_settings, self.session.row.variant
+        limits = Limits(move_time=settings.move_time or ANALYSIS_TIME)
+        self.analysis = GameAnalysis(
+            self.session.row.id, self.session.referee.game, lambda: open_engine(variant, settings, level=10), limits
+        )
+        self._mark()
+
+    def close(self) -> None:
+        """Stop the engines (the computer's and an analysis under way)."""
+        if self.analysis is not None:
+            self.analysis.cancel()
+        self.computer.close()
+
+    def start_computer(self, side: Color, level: int) -> None:
+        """The computer plays ``side`` at ``level`` in the game in play (journalled, so a resumed
+        or replayed game knows it)."""
+        self._enter(Action(self.clock(), "computer", side, level=level))
 
     def correct(self, game_id: int, tags: Any, result: Any) -> None:
         """Tags (``""`` removes one) and result of a game. A result for the game in play ends it, as
@@ -521,8 +593,9 @@ class PlayApp:
         def names(squares: tuple[int, ...]) -> str:
             return ", ".join(pos.square_text(q) for q in sorted(squares))
 
-        moves = [dict(m) for m in self._history()]  # (copies: the clock's times are added below)
+        moves = [dict(m) for m in self._history()]  # (copies: the clock's times and the marks are added below)
         stamps = s.clock.stamps if s.clock is not None else []
+        marks = self._marks()
         ply = 0
         for item in moves:
             if "pdn" in item:
@@ -530,6 +603,9 @@ class PlayApp:
                     item["clock"] = stamps[ply].to_json()
                     item["took"] = duration_text(stamps[ply].took)
                 ply += 1
+                mark = marks.get(ply)
+                if mark is not None and mark.played == item["pdn"]:
+                    item.update(mark=mark.symbol, better=mark.better, kind=mark.kind)
         outcome = ref.game.outcome()
         row = self.store.game(s.row.id)
         result = row.result if (row.result_locked or outcome is not None) else "*"
@@ -603,6 +679,8 @@ class PlayApp:
             "simulated": self.sim is not None,
             "link": {"state": self.io.link, "since": s.link_since if s.link == self.io.link else None},
             "token_required": bool(self.token),
+            "computer": self._computer_state(lang),
+            "analysis": self._analysis_state(lang),
             "write_error": None
             if self.write_error is None
             else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=self.write_error),
@@ -610,6 +688,46 @@ class PlayApp:
             "clock_words": CLOCK_WORDS.get(lang, CLOCK_WORDS["en"]),
         }
 
+    def _marks(self) -> dict[int, Mark]:
+        """The analysis' marks of the game in play, by ply (once the analysis has finished)."""
+        a = self.analysis
+        if a is None or a.game_id != self.session.row.id or not a.finished:
+            return {}
+        return {m.ply: m for m in a.marks}
+
+    def _analysis_state(self, lang: str) -> dict[str, Any] | None:
+        a = self.analysis
+        if a is None or a.game_id != self.session.row.id:
+            return None
+        words = UI.get(lang, UI["en"])
+        lines = [
+            f"{m.number} {m.played}{m.symbol} {words['mark_' + m.kind]}: {words['better']} {m.number} {m.better}"
+            for m in a.marks
+        ]
+        return {"done": a.done, "total": a.total, "finished": a.finished, "error": a.error, "lines": lines}
+
+    def _computer_state(self, lang: str) -> dict[str, Any]:
+        """The computer's side of the page: who it plays, its move to execute, a hint, a failure."""
+        ref = self.session.referee
+        c = self.computer
+        pos = ref.position
+        expected = ref.expected()
+        hint = c.hint_move(ref)
+        words = UI.get(lang, UI["en"])
+        return {
+            "side": None if ref.computer is None else ref.computer.value,
+            "level": ref.computer_level,
+            "name": c.name,
+            "thinking": c.thinking(ref),
+            "move": None if expected is None else pos.pdn(expected),
+            "hint": None if hint is None else pos.pdn(hint),
+            "hint_pending": c.hint_pending(ref),
+            "hints": self.engine_settings.allows_hint(ref.mode),
+            "error": None if c.error is None else words["engine_failed"].format(error=c.error),
+        }
+
+
+ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
 
 #: a report kind that ends an earlier one, and which kinds it ends (shown on that report)
 RESOLVES = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import datetime
 import errno
 import ipaddress
@@ -22,14 +23,16 @@ from board_hal.buttons import ClockButtons
 from board_hal.config import load_config
 from board_hal.factory import open_board
 from board_hal.simulated import SimulatedBoard
+from damas.computer import computer_tag
 from damas.errors import UserError
+from damas.opponent import EngineSettings, settings_from_config
 from damas.play import PlayApp, reconcile, sim_occupancy
 from damas.recover import recover
 from damas.session import DamagedGame, GameSession
 from damas.store import DAMAGED, INTERRUPTED, Store, default_path
 from damas.web import SERVED, build_app, make_token
 from referee.clock import ClockError, parse_control
-from rules import Position, find_variant
+from rules import Color, Position, find_variant
 
 log = logging.getLogger(__name__)
 
@@ -215,6 +218,7 @@ def serve(args: argparse.Namespace) -> int:
     if args.fen:
         Position.from_fen(args.fen, variant)  # a bad FEN: one line, before anything starts
     clock = _clock_control(args, config)  # a bad time control too
+    engine = _engine_settings(args, config)
     # the port first: a program that cannot serve touches no records
     socks = _bind(host, port)
     try:
@@ -246,13 +250,18 @@ def serve(args: argparse.Namespace) -> int:
         low_time=config.clock.low_time,
         clock_presets=config.clock.controls,
         looks=config.looks,
+        engine=engine,
     )
+    opponent = getattr(args, "opponent", None) or engine.opponent
+    if opponent == "engine" and session.seq == 0:  # a new game (a resumed one knows its players)
+        _start_computer(play, engine)
     app = build_app(play)
     shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
     try:
         asyncio.run(_run(app, host, socks, url, play, open_browser=sim is not None and not args.no_browser))
     finally:
+        play.close()
         io.close()
         if buttons is not None:
             buttons.close()
@@ -260,6 +269,30 @@ def serve(args: argparse.Namespace) -> int:
         for sock in socks:
             sock.close()
     return 0
+
+
+def _engine_settings(args: argparse.Namespace, config: Any) -> EngineSettings:
+    """``[engine]`` with ``--opponent``, ``--level`` and ``--side`` over it (one line per problem)."""
+    try:
+        settings = settings_from_config(config.engine, config.source)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    changes: dict[str, Any] = {}
+    if getattr(args, "level", None) is not None:
+        if not 1 <= args.level <= 10:
+            raise UserError(f"--level must be 1-10, not {args.level}")
+        changes["level"] = args.level
+    if getattr(args, "side", None) is not None:
+        changes["side"] = Color(args.side)
+    return dataclasses.replace(settings, **changes)
+
+
+def _start_computer(play: PlayApp, settings: EngineSettings) -> None:
+    """The computer plays the configured side of the new game; its name goes in that side's tag."""
+    tag = settings.side.value.capitalize()
+    play.store.correct(play.session.row.id, {tag: computer_tag(play.computer.name, settings.level)}, None)
+    play.start_computer(settings.side, settings.level)
+    log.info("the computer (%s) plays %s at level %d", play.computer.name, settings.side.value, settings.level)
 
 
 async def _run(

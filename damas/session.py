@@ -6,6 +6,7 @@ Resuming replays the journal, so a restarted ``damas play`` is exactly where it 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import math
@@ -180,13 +181,8 @@ class GameSession:
         if isinstance(ev, ButtonPress):
             ev = ClockAction(ev.t, "clock", Color(ev.side), ev.source)
         t = max(round(ev.t, 4), self.last_t)
-        if t != ev.t:
-            if isinstance(ev, Transition):
-                ev = Transition(t, ev.key, ev.occupied)
-            elif isinstance(ev, ClockAction):
-                ev = ClockAction(t, ev.action, ev.side, ev.source, ev.white, ev.black)
-            else:
-                ev = Action(t, ev.action, ev.side, ev.result)
+        if t != ev.t:  # the same event at the journal's time (every field kept: a computer's level, a move)
+            ev = dataclasses.replace(ev, t=t)
         self.store.append(self.row.id, self.seq, event_to_json(ev))
         self.seq += 1
         self.last_t = t

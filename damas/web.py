@@ -7,9 +7,13 @@ Routes:
 * ``GET /api/state`` the same state as JSON (``?lang=pt``);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
-* ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game", ...}`` (``new-game``
-  takes ``fen``, ``mode``, ``tags`` and ``clock``, a time control; the players' tags carry over
-  to the new game); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
+* ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game"|"hint"|"analyze", ...}``
+  (``new-game`` takes ``variant``, ``fen``, ``mode``, ``tags`` and ``clock``, a time control; the
+  players' tags carry over to the new game; against the computer also ``opponent: "engine"``,
+  ``side`` (the side the computer plays) and ``level`` 1-10. ``hint``: the engine's move for the
+  player to move, lit in the ``hint`` role (casual games unless ``[engine] hints`` says otherwise).
+  ``analyze``: the game in play analysed off the board loop; the state's ``analysis`` and the
+  moves' ``mark`` show it); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
   of that side's button), ``clock-pause``, ``clock-resume``, ``clock-adjust`` with ``white`` /
   ``black`` (seconds, or ``m:ss`` text);
 * ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record

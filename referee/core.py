@@ -42,6 +42,7 @@ from referee.candidates import (
     stopped_mid_chain,
 )
 from referee.diagnose import capture_goes_on, classify, names, required_capture
+from referee.expect import expected_message, parse_engine_move
 from referee.leds import led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
 from referee.vocabulary import GameEnd, LedIntent, MoveMade, Report, ReportKind, Takeback, Verdict
@@ -60,15 +61,19 @@ MAX_EVENTS = 256
 
 @dataclass(frozen=True)
 class Action:
-    """Something the players entered: resign (with side), draw, result (with result), new-game."""
+    """Something the players entered: resign (with side), draw, result (with result), new-game;
+    or the app: computer (the side it plays from now, with its level; no side: nobody),
+    computer-move (with the move, ``22-17`` or ``fromxtoxcaptured...``; see referee.expect)."""
 
     t: float
     action: str
     side: Color | None = None
     result: str | None = None
+    move: str | None = None
+    level: int | None = None
 
 
-ACTIONS = ("resign", "draw", "result", "new-game")
+ACTIONS = ("resign", "draw", "result", "new-game", "computer", "computer-move")
 
 
 @dataclass(frozen=True)
@@ -151,11 +156,68 @@ class Referee:
         self.t = 0.0
         self.reconstructed: set[int] = set()  # plies recorded from the occupancy after a link gap
         self._batch: tuple[Move, ...] = ()  # the moves the last reconnect recorded (lit until the next move)
+        self.computer: Color | None = None  # the side whose moves are set from outside (referee.expect)
+        self.computer_level: int | None = None
+        self._expected: dict[Position, Move] = {}  # the computer's move in each position it was given for
 
     # -- helpers ---------------------------------------------------------------------------
     @property
     def position(self) -> Position:
         return self.game.position
+
+    # -- the computer's side (referee.expect) ------------------------------------------------
+    def expected(self) -> Move | None:
+        """The computer's move the hands are to play now (None: not its turn, or not known yet)."""
+        if self.computer is None or self.position.turn is not self.computer:
+            return None
+        return self._expected.get(self.position)
+
+    def _directed(self, pos: Position) -> bool:
+        """Are the moves of ``pos``'s side to move set from outside?"""
+        return self.computer is not None and pos.turn is self.computer
+
+    def _allowed(self, c: Candidate) -> bool:
+        """May the hands play ``c``? On the computer's side, only the computer's move."""
+        return not self._directed(c.base) or self._expected.get(c.base) == c.move
+
+    def _computer_action(self, a: Action, out: list[Verdict]) -> None:
+        if a.action == "computer":
+            self.computer = a.side
+            self.computer_level = a.level if a.side is not None else None
+        elif self._directed(self.position) and not self.ended and a.move is not None:
+            move = parse_engine_move(self.position, a.move)
+            if move is None:
+                return  # not a move of this position (a log written for another): nothing is expected
+            self._expected[self.position] = move
+        if not self._setup and not self.ended:
+            self._reported = None
+            self._evaluate(out)
+
+    def _computer_turn(self, s: frozenset[int], e: frozenset[int], cands: list[Candidate], out: list[Verdict]) -> None:
+        """The computer's turn, the board differing from the game: its move under way (or a
+        takeback of the player's move) is waited for; anything else is reported once held."""
+        expected = [c for c in cands if self._allowed(c) and c.in_progress(s)]
+        prev = self._prev()
+        taking_back = prev is not None and any(c.in_progress(s) for c in self._candidates.of(prev))
+        if expected or taking_back:
+            self._deadline = None if expected else self.t + self.settle_time
+            if self.report is not None and self.report.kind is ReportKind.COMPUTER_MOVE:
+                self._clear_report(out)
+            return
+        if any(c.in_progress(s) and c.after != s for c in cands):
+            # another piece in the hand: said once the board has been still (it may be put back)
+            self._deadline = self.t + self.settle_time
+            return
+        if self._held():
+            self._computer_report(s, e, out)
+
+    def _computer_report(self, s: frozenset[int], e: frozenset[int], out: list[Verdict]) -> None:
+        move = self._expected.get(self.position)
+        pdn = None if move is None else self.position.pdn(move)
+        message = expected_message(pdn, e - s, s - e, self._names)
+        self._irregular_report(
+            out, s, ReportKind.COMPUTER_MOVE, (e - s) | (s - e), message, target=e, params={"move": pdn}
+        )
 
     @property
     def ended(self) -> bool:
@@ -273,6 +335,9 @@ class Referee:
 
     # -- actions -----------------------------------------------------------------------------
     def _action(self, a: Action, out: list[Verdict]) -> None:
+        if a.action in ("computer", "computer-move"):
+            self._computer_action(a, out)
+            return
         if a.action == "new-game":
             self.game = Game(self.variant, self.fen)
             self.events.clear()
@@ -283,6 +348,7 @@ class Referee:
             self._irregular = None
             self.clock.clear()
             self.reconstructed.clear()
+            self._expected.clear()
             self._setup = frozenset(self.occupied) != self.position.occupied()
             self._evaluate(out)
             return
@@ -338,13 +404,13 @@ class Referee:
             return
         cands = self._candidates.of(pos)
         for c in cands:
-            if c.after == s:
+            if c.after == s and self._allowed(c):
                 if may_slide_on(c, self._candidates.of(c.base)) and not self._held():
                     self._deadline = None  # a king on its way: the move is read once it stops
                     return
                 self._commit(c, out)
                 return
-        if self._irregular is not None:
+        if self._irregular is not None and not self._directed(self._irregular):
             for c in self._candidates.of(self._irregular):
                 if c.after == s:
                     self._accept(c, out)
@@ -363,7 +429,7 @@ class Referee:
                 self._deadline = None
                 return
             for c in self._candidates.of(prev):
-                if c.after != s or c.move == last:
+                if c.after != s or c.move == last or not self._allowed(c):
                     continue
                 # the board is the result of another move from the previous position
                 if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
@@ -390,7 +456,7 @@ class Referee:
         # a fast reply: the move is complete except that the opponent already lifted a piece
         for c in cands:
             gone = c.after - s
-            if not s - c.after and len(gone) == 1:
+            if not s - c.after and len(gone) == 1 and self._allowed(c):
                 (x,) = gone
                 piece = pos.apply(c.move).piece_at(x)
                 if piece is not None and piece.color is pos.turn.other and x not in c.captured:
@@ -399,6 +465,9 @@ class Referee:
                     self.events = lift[-1:]
                     self._evaluate(out)
                     return
+        if self._directed(pos):
+            self._computer_turn(s, e, cands, out)
+            return
         live = [c for c in cands if c.in_progress(s)]
         # a piece the last move captured is back on its square (brushed off and back, taken for
         # its removal): that removal is still going on, so nothing is an alarm before settle_time
@@ -439,7 +508,12 @@ class Referee:
             return False
         last = self.game.move_stack[-1]
         for c in self._candidates.of(prev):
-            if c.after == s and c.move != last and (self._slid_on(prev, last, c) or self._removals_told(last, c)):
+            if (
+                c.after == s
+                and c.move != last
+                and self._allowed(c)
+                and (self._slid_on(prev, last, c) or self._removals_told(last, c))
+            ):
                 self._takeback(out)
                 self._commit(self._candidates.find(self.position, c.move), out, again=last)
                 return True
@@ -666,6 +740,9 @@ class Referee:
             return
         if self.ended:
             return
+        if self._directed(pos) and not self.cells:
+            self._computer_report(s, e, out)
+            return
         live = [c for c in self._candidates.of(pos) if c.in_progress(s)]
         if not self.cells and stopped_mid_chain(live, s, e):
             # the hand rests on a touch-down square: say where the capture goes on (the piece
@@ -696,6 +773,7 @@ class Referee:
             hints=self.hints and self.mode == "casual",
             move_stack=self.game.move_stack,
             batch=self._batch,
+            expected=self.expected(),
         )
 
     # -- record -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from referee.candidates import CandidateCache
+from referee.expect import expected_leds
 from referee.vocabulary import LedIntent, Report, ReportKind, Role
 from rules import Move, Position
 
@@ -26,6 +27,7 @@ def led_intents(
     hints: bool,
     move_stack: Sequence[Move],
     batch: tuple[Move, ...],
+    expected: Move | None = None,
 ) -> list[LedIntent]:
     """The (square, role) pairs for the game's position ``pos`` and the sensed ``board``.
 
@@ -33,7 +35,7 @@ def led_intents(
     is over; ``touched``: the squares pieces were put on since the board last matched the
     game; ``hints``: show the legal destinations of a lifted piece; ``move_stack``: the moves
     played; ``batch``: the moves the last reconnect recorded (all shown while they are the
-    last moves)."""
+    last moves); ``expected``: the computer's move for the hands to make (``referee.expect``)."""
     s = board
     e = pos.occupied()
     out: dict[int, Role] = {}
@@ -60,6 +62,9 @@ def led_intents(
             common = set.intersection(*(set(c.captured) for c in live)) & s
             put(common, Role.REMOVE)
             put(set().union(*(set(c.captured) for c in live)) & s - common, Role.CAPTURABLE)
+    elif expected is not None and r is None and not ended:
+        for intent in expected_leds(pos, expected, s):  # the computer's move, for the hands to make
+            put((intent.square,), intent.role)
     elif r is not None and r.kind is ReportKind.REQUIRED_CAPTURE:
         put(r.extra, Role.EXTRA)
         put(set(r.missing) - set(r.params.get("must_capture", ())), Role.MISSING)

@@ -6,6 +6,8 @@ and what the players entered.
     {"t": 0.640, "square": 17, "event": "place"}
     {"t": 9.120, "cell": "b1", "event": "place"}
     {"t": 95.00, "action": "resign", "side": "black"}
+    {"t": 0.010, "action": "computer", "side": "black", "level": 3}
+    {"t": 12.40, "action": "computer-move", "move": "9-13"}
     {"t": 97.50, "link": "down"}
     {"t": 130.2, "link": "up", "board": [1, 2, 3, 18], "cells": ["b1"]}
     {"t": 130.2, "link": "reconstructed", "moves": ["c3-d4", "f6-e5"]}
@@ -14,6 +16,12 @@ and what the players entered.
     {"t": 150.0, "action": "clock-adjust", "white": 600, "black": 540.5}
     {"t": 155.0, "action": "clock-resume", "source": "arbiter"}
     {"t": 900.2, "action": "flag", "side": "black"}
+
+``computer`` lines: the computer plays ``side`` (at ``level``, 1-10) from then on; without
+``side``, nobody any more (its engine failed: the players go on). ``computer-move``: the
+computer's move in the position of that moment (``from-to``, or ``fromxtoxcaptured...`` in
+square numbers); the referee accepts only that move from the hands on the computer's turn
+(``referee.expect``). Readers before these lines refuse them as unknown actions.
 
 ``link`` lines (a board behind a link, e.g. the Pico's serial line): the link went
 ``down``; it is ``up`` again with the whole occupancy then (``board``: occupied squares,
@@ -47,6 +55,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,6 +67,7 @@ from rules import Color, DraughtsError, Geometry, Position, find_variant, geomet
 from rules.errors import shown
 
 LOG_FORMAT = 1
+_MOVE = re.compile(r"[0-9]{1,2}(-[0-9]{1,2}|(x[0-9]{1,2}){2,})")
 MAX_LINE = 64 * 1024  # characters of one line of a log
 
 
@@ -122,6 +132,10 @@ def event_to_json(ev: LogEvent) -> dict[str, Any]:
             out["side"] = ev.side.value
         if ev.result is not None:
             out["result"] = ev.result
+        if ev.move is not None:
+            out["move"] = ev.move
+        if ev.level is not None:
+            out["level"] = ev.level
         return out
     where = "cell" if isinstance(ev.key, str) else "square"
     return {"t": round(ev.t, 4), where: ev.key, "event": "place" if ev.occupied else "lift"}
@@ -271,6 +285,22 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
         if raw not in ("white", "black"):
             raise LogError(n, f"resign needs 'side': 'white' or 'black', not {shown(raw)}", source)
         side = Color(raw)
+    move = None
+    level = None
+    if name == "computer":
+        raw = obj.get("side")
+        if raw not in ("white", "black", None):
+            raise LogError(n, f"computer's 'side' must be 'white', 'black' or absent, not {shown(raw)}", source)
+        side = None if raw is None else Color(raw)
+        level = obj.get("level")
+        if level is not None and (isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10):
+            raise LogError(n, f"computer's 'level' must be 1-10, not {shown(level)}", source)
+    if name == "computer-move":
+        move = obj.get("move")
+        if not isinstance(move, str) or not _MOVE.fullmatch(move):
+            raise LogError(
+                n, f"computer-move needs 'move' in square numbers (22-17, 26x17x21), not {shown(move)}", source
+            )
     result = None
     if name == "result":
         result = obj.get("result")
@@ -280,7 +310,7 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
             parse_result(result)
         except ValueError:
             raise LogError(n, f"invalid result {shown(result)}", source) from None
-    return Action(t, name, side, result)
+    return Action(t, name, side, result, move, level)
 
 
 def _clock_action(obj: dict[str, Any], t: float, n: int, source: str) -> ClockAction:

@@ -50,6 +50,7 @@ class ReportKind(enum.Enum):
     CLOCK_PAUSED = "clock-paused"  # the arbiter paused the clocks (or the power went)
     CLOCK_RESUMED = "clock-resumed"
     CLOCK_ADJUSTED = "clock-adjusted"  # the arbiter set the times
+    COMPUTER_MOVE = "computer-move"  # the hands did not play the computer's move (or moved while it thinks)
 
 
 @dataclass(frozen=True)

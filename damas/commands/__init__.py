@@ -11,6 +11,7 @@ ORDER = (
     "perft",
     "moves",
     "hub",
+    "analyze",
     "replay",
     "selftest",
     "play",

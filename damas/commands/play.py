@@ -41,6 +41,21 @@ def register(sub: Any) -> None:
     resume.add_argument("--resume", dest="resume", action="store_true", default=None, help="resume an unfinished game")
     resume.add_argument("--no-resume", dest="resume", action="store_false", help="start a new game")
     p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    p.add_argument(
+        "--opponent",
+        choices=["human", "engine"],
+        help="engine: play against the computer (default: the config's engine.opponent, else human)",
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        choices=range(1, 11),
+        metavar="1-10",
+        help="the computer's level: 1 a beginner can beat, 10 its best (default: engine.level, else 3)",
+    )
+    p.add_argument(
+        "--side", choices=["white", "black"], help="the side the computer plays (default: engine.side, else black)"
+    )
     p.set_defaults(func=run)
 
 

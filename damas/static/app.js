@@ -204,6 +204,7 @@ function render() {
   }
   $("status").innerHTML = status;
   renderLink();
+  renderComputer();
   const active = $("active");
   if (state.active) {
     active.innerHTML = '<span class="kind"></span><span class="msg"></span>';
@@ -214,6 +215,7 @@ function render() {
     active.dataset.kind = state.active.kind;
   } else { active.style.display = "none"; active.dataset.kind = ""; }
   renderHistory();
+  renderAnalysis();
   $("download").href = `/games/${state.game}.pdn`;
   renderReports();
   for (const key of ["White", "Black", "Event"]) {
@@ -359,7 +361,9 @@ function renderHistory() {
     if (m.setup) { parts.push({ text: `/FEN "${m.setup}"/`, cls: "setup", index: i }); first = true; return; }
     if (m.white) parts.push({ text: `${number}.`, cls: "num" });
     else if (first) parts.push({ text: `${number}...`, cls: "num" });
-    parts.push({ text: m.took ? `${m.pdn} (${m.took})` : m.pdn, cls: "mv", index: i }); // with a clock: the time the move took
+    // with a clock: the time the move took; after an analysis its ? or ?? (the lines below say why)
+    const text = m.pdn + (m.mark || "");
+    parts.push({ text: m.took ? `${text} (${m.took})` : text, cls: "mv", index: i });
     if (!m.white) number++;
     first = false;
   });
@@ -480,12 +484,63 @@ $("newgameform").onsubmit = (ev) => {
   if ($("ng-white").value.trim()) tags.White = $("ng-white").value.trim();
   if ($("ng-black").value.trim()) tags.Black = $("ng-black").value.trim();
   if (Object.keys(tags).length) body.tags = tags;
+  Object.assign(body, computerFields()); // against the computer: its side and level
   $("formerror").textContent = "";
   post("/api/action", body, true).then((j) => {
     if (j.ok) { view = null; return; }
     $("formerror").textContent = j.error || "";
   });
 };
+
+// the computer: thinking, its move to make on the board, a hint, or why it stopped
+let computerFormSet = false;
+function renderComputer() {
+  const c = state.computer || {};
+  const box = $("computer");
+  let text = "";
+  let kind = "";
+  if (c.error) { text = c.error; kind = "error"; }
+  else if (c.side && c.move) { text = state.ui.computer_move.replace("{move}", c.move); kind = "move"; }
+  else if (c.side && c.thinking) { text = state.ui.thinking; kind = "thinking"; }
+  else if (c.hint) { text = state.ui.hint_is.replace("{move}", c.hint); kind = "hint"; }
+  else if (c.hint_pending) { text = state.ui.hint_wait; kind = "hint"; }
+  box.textContent = text;
+  box.dataset.state = kind;
+  box.style.display = text ? "block" : "none";
+  const over = state.result !== "*" || state.termination;
+  $("hint").style.display = c.hints && !over && c.side !== state.turn ? "inline-block" : "none";
+  if (!computerFormSet) { // the form starts as the game in play is set up
+    computerFormSet = true;
+    $("opponent").value = c.side ? "engine" : "human";
+    if (c.side) $("computerside").value = c.side;
+    if (c.level) $("level").value = String(c.level);
+  }
+}
+
+function renderAnalysis() {
+  const a = state.analysis;
+  const box = $("analysis");
+  box.style.display = a ? "block" : "none";
+  if (!a) return;
+  box.innerHTML = "";
+  let head = state.ui.analyzing.replace("{done}", a.done).replace("{total}", a.total);
+  if (a.error) head = a.error;
+  else if (a.finished) head = a.lines.length ? state.ui.analysis_done.replace("{count}", a.lines.length) : state.ui.no_marks;
+  const p = document.createElement("div");
+  p.textContent = head;
+  box.appendChild(p);
+  for (const line of a.finished ? a.lines : []) {
+    const div = document.createElement("div");
+    div.className = "mark";
+    div.textContent = line;
+    box.appendChild(div);
+  }
+}
+
+function computerFields() {
+  if ($("opponent").value !== "engine") return { opponent: "human" };
+  return { opponent: "engine", side: $("computerside").value, level: Number($("level").value) };
+}
 
 function writeBanner() {
   let el = $("writeerror");
@@ -675,12 +730,14 @@ $("lang").onchange = (e) => {
 for (const b of document.querySelectorAll("[data-action]")) {
   b.onclick = () => post("/api/action", { action: b.dataset.action, side: b.dataset.side });
 }
+$("hint").onclick = () => post("/api/action", { action: "hint" });
+$("analyze").onclick = () => post("/api/action", { action: "analyze" });
 $("setupmode").onclick = () => setSetup(true);
 $("setupcancel").onclick = () => setSetup(false);
 $("setupclear").onclick = () => { setup = {}; renderSetup(); };
 $("setupstart").onclick = () => {
   const fen = setupFen();
-  post("/api/action", { action: "new-game", fen }).then((j) => { if (j.ok) setSetup(false); });
+  post("/api/action", { action: "new-game", fen, ...computerFields() }).then((j) => { if (j.ok) setSetup(false); });
 };
 $("tag-result").onchange = (e) => { resultChoice = { game: state.game, value: e.target.value }; };
 $("savetags").onclick = () => {

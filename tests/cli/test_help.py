@@ -41,7 +41,7 @@ def test_variant_options_name_the_variants_of_the_rules() -> None:
             if "--variant" in action.option_strings:
                 seen += 1
                 assert action.help and all(v in action.help for v in VARIANTS), f"{name}: {action.help}"
-    assert seen == 9  # demo, perft, moves, hub, replay, selftest, play, emulator, pdn check
+    assert seen == 10  # demo, perft, moves, hub, analyze, replay, selftest, play, emulator, pdn check
 
 
 def test_each_command_shows_one_example_the_parser_accepts() -> None:

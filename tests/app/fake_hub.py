@@ -1,0 +1,94 @@
+"""A Hub engine that misbehaves on purpose (the app's engine client is tested against it).
+
+    python tests/app/fake_hub.py MODE [GOOD]
+
+It answers the first GOOD searches (default 0) properly, with the first legal move, then:
+
+* ``crash-start``: exits at once, with a message on standard error;
+* ``silent``: never answers ``hub``;
+* ``crash``: dies on ``go`` (standard error says why);
+* ``hang``: never answers ``go`` (and ignores ``stop``);
+* ``flood``: answers ``go`` with ``info`` lines without end, never a move;
+* ``nonsense``: answers ``done move=hello``;
+* ``illegal``: answers a move that is not legal in the position;
+* ``noise``: writes garbage lines before a proper answer (which the client must take);
+* ``international``: has no variant parameter (Scan's International only), otherwise good.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from engine.hub import HUB_VARIANTS, format_line, move_text, parse_hub_move, parse_line, parse_position
+from rules import Game, Position
+
+
+def main() -> int:
+    mode = sys.argv[1]
+    good = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    if mode == "crash-start":
+        print("fake engine: cannot load its weights", file=sys.stderr)
+        return 3
+    variant = "normal"
+    game = Game("international")
+    searches = 0
+
+    def say(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    for line in sys.stdin:
+        command, values, _flags = parse_line(line)
+        if command == "hub":
+            if mode == "silent":
+                continue
+            say(format_line("id", name="fake", version="1"))
+            if mode != "international":
+                say(format_line("param", name="variant", value="normal", type="enum", values=" ".join(HUB_VARIANTS)))
+            say("wait")
+        elif command == "set-param" and values.get("name") == "variant":
+            variant = values["value"]
+        elif command == "init":
+            say("ready")
+        elif command == "pos":
+            name = HUB_VARIANTS[variant]
+            start = parse_position(values["pos"], name) if "pos" in values else Position.start(name)
+            game = Game(name, start)
+            for text in values.get("moves", "").split():
+                game.push(parse_hub_move(game.position, text))
+        elif command == "go":
+            searches += 1
+            if searches <= good or mode in ("noise", "international"):
+                if mode == "noise":
+                    say("%%% garbage")
+                    say('info depth="unterminated')
+                    say("=value-without-a-name")
+                    say("bogus-command x=1")
+                say(format_line("done", move=move_text(next(iter(game.legal_moves)))))
+            elif mode == "crash":
+                print("fake engine: segmentation fault", file=sys.stderr)
+                sys.stderr.flush()
+                return 139
+            elif mode == "nonsense":
+                say("done move=hello")
+            elif mode == "illegal":
+                legal = {move_text(m) for m in game.legal_moves}
+                count = game.position.geometry.count
+                bad = next(f"{a}-{b}" for a in range(1, count) for b in range(a + 1, count) if f"{a}-{b}" not in legal)
+                say(format_line("done", move=bad))
+            elif mode == "flood":
+                while True:  # info lines without end, and never a move
+                    say("info depth=1 score=0.00")
+            # hang: nothing
+        elif command == "ping":
+            say("pong")
+        elif command == "quit":
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

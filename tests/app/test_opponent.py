@@ -1,0 +1,197 @@
+"""The app's engine client (issue 12.3): our own ``damas hub`` as the external engine, and
+small engines that misbehave on purpose (tests/app/fake_hub.py). Whatever the engine does,
+the client never waits without a bound, and a failure is one line naming the engine and what it did."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from damas.opponent import (
+    EngineSettings,
+    HubEngine,
+    LocalEngine,
+    limits_for,
+    settings_from_config,
+)
+from engine import Limits
+from rules import Color, Game, Position
+
+FAKE = Path(__file__).with_name("fake_hub.py")
+
+
+def fake(mode: str, good: int = 0) -> str:
+    return shlex.join([sys.executable, str(FAKE), mode, str(good)])
+
+
+def answer_of(engine: HubEngine | LocalEngine, timeout: float = 60.0) -> object:
+    answer = engine.wait(timeout)
+    assert answer is not None, "no answer in time"
+    return answer
+
+
+@pytest.mark.parametrize("variant", ["brazilian", "portuguese", "international"])
+def test_our_hub_engine_plays_legal_moves_through_the_client(variant: str) -> None:
+    engine = HubEngine(variant, level=2, tt_mb=4)
+    try:
+        game = Game(variant)
+        for _ in range(4):
+            engine.ask(game, limits_for(2))
+            answer = engine.wait(60)
+            assert answer is not None and answer.error is None, answer
+            assert answer.move in game.legal_moves
+            game.push(answer.move)
+        assert engine.name.startswith("damas")
+    finally:
+        engine.close()
+    assert engine.proc is not None and engine.proc.poll() is not None  # no engine left running
+
+
+def test_the_client_sends_the_game_since_its_last_set_up() -> None:
+    """A set-up (an accepted irregularity) starts the position the engine is given; the moves after it
+    follow, so the engine sees repetitions. Here the only legal move from the set-up is answered."""
+    engine = HubEngine("brazilian", level=1, tt_mb=4)
+    try:
+        game = Game("brazilian")
+        game.push(next(iter(game.legal_moves)))
+        setup = Position.from_fen("W:W18:B14,K1", "brazilian")  # white 18 must take 14
+        game.setup(setup)
+        engine.ask(game, Limits(depth=2))
+        answer = engine.wait(60)
+        assert answer is not None and answer.error is None
+        assert answer.move in setup.legal_moves and answer.move.captured == (14,)
+    finally:
+        engine.close()
+
+
+def test_a_cancelled_search_never_answers() -> None:
+    engine = HubEngine("international", level=10, tt_mb=4)
+    try:
+        game = Game("international")
+        engine.ask(game, Limits(move_time=30))  # long: cancelled at once
+        time.sleep(0.5)
+        engine.cancel()
+        game.push(list(game.legal_moves)[3])
+        started = time.monotonic()
+        ticket = engine.ask(game, Limits(depth=1))
+        answer = engine.wait(30)
+        assert answer is not None and answer.ticket == ticket and answer.move in game.legal_moves
+        assert time.monotonic() - started < 20  # the 30 s search was stopped, not waited for
+        assert engine.poll() is None
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(
+    ("mode", "good", "said"),
+    [
+        ("crash-start", 0, "exited with status 3 after 'hub': fake engine: cannot load its weights"),
+        ("silent", 0, "did not answer 'hub' in time"),
+        ("crash", 1, "exited with status 139 after 'go think': fake engine: segmentation fault"),
+        ("hang", 1, "did not answer 'go think' in time"),
+        ("flood", 0, "did not answer 'go think' in time"),
+        ("nonsense", 0, "answered 'hello', which is not a move"),
+        ("illegal", 1, "answered an illegal move '1-2'"),
+    ],
+)
+def test_a_misbehaving_engine_fails_with_one_line(mode: str, good: int, said: str) -> None:
+    engine = HubEngine("brazilian", fake(mode, good), timeout=1.0)
+    try:
+        game = Game("brazilian")
+        for _ in range(good):  # it plays well at first
+            engine.ask(game, Limits(move_time=0.1))
+            answer = engine.wait(30)
+            assert answer is not None and answer.error is None and answer.move in game.legal_moves
+            game.push(answer.move)
+        started = time.monotonic()
+        engine.ask(game, Limits(move_time=0.1))
+        answer = engine.wait(30)
+        assert answer is not None and answer.move is None and answer.error is not None
+        assert time.monotonic() - started < 15
+        assert said in answer.error
+        assert answer.error.startswith(f"the engine ({fake(mode, good)}) ")
+        assert "\n" not in answer.error and engine.failed == answer.error
+        # failed for good: a later question gets no answer, and the process is gone
+        engine.ask(game, Limits(move_time=0.1))
+        assert engine.wait(0.5) is None
+        assert engine.proc is None or engine.proc.poll() is not None
+    finally:
+        engine.close()
+
+
+def test_garbage_lines_are_ignored() -> None:
+    engine = HubEngine("portuguese", fake("noise"), timeout=2.0)
+    try:
+        game = Game("portuguese")
+        engine.ask(game, Limits(move_time=0.1))
+        answer = engine.wait(30)
+        assert answer is not None and answer.error is None and answer.move == next(iter(game.legal_moves))
+    finally:
+        engine.close()
+
+
+def test_an_engine_without_our_variant_says_so() -> None:
+    engine = HubEngine("brazilian", fake("international"), timeout=2.0)
+    try:
+        engine.ask(Game("brazilian"), Limits(move_time=0.1))
+        answer = engine.wait(30)
+        assert answer is not None and answer.error is not None
+        assert "plays only International draughts (it has no variant parameter), not brazilian" in answer.error
+    finally:
+        engine.close()
+    engine = HubEngine("international", fake("international"), timeout=2.0)
+    try:
+        game = Game("international")
+        engine.ask(game, Limits(move_time=0.1))
+        answer = engine.wait(30)
+        assert answer is not None and answer.error is None and answer.move in game.legal_moves
+    finally:
+        engine.close()
+
+
+def test_a_missing_program_is_one_line() -> None:
+    engine = HubEngine("brazilian", "/nonexistent/scan hub", timeout=1.0)
+    try:
+        answer = engine.wait(10)
+        assert answer is not None and answer.error is not None
+        assert answer.error == "the engine (/nonexistent/scan hub) cannot be started: No such file or directory"
+    finally:
+        engine.close()
+
+
+def test_local_engine_answers_in_its_thread() -> None:
+    engine = LocalEngine("brazilian", level=3, tt_mb=2, seed=1)
+    try:
+        game = Game("brazilian")
+        engine.ask(game, limits_for(3))
+        answer = engine.wait(60)
+        assert answer is not None and answer.move in game.legal_moves
+    finally:
+        engine.close()
+
+
+def test_engine_settings_from_the_configuration() -> None:
+    s = settings_from_config(
+        {"command": "scan hub", "level": 7, "side": "white", "opponent": "engine", "move_time": 2, "hints": "always"},
+        "board.toml",
+    )
+    assert s == EngineSettings("scan hub", 7, Color.WHITE, "engine", 2.0, "always")
+    assert s.allows_hint("tournament") and EngineSettings().allows_hint("casual")
+    assert not EngineSettings().allows_hint("tournament") and not EngineSettings(hints="never").allows_hint("casual")
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"level": 11}, "board.toml: engine.level must be a level 1-10, not 11"),
+        ({"side": "red"}, 'board.toml: engine.side must be "white" or "black" (the side the computer plays), not'),
+        ({"command": ""}, "board.toml: engine.command must be the command line of a Hub engine"),
+        ({"command": "scan 'hub"}, 'board.toml: engine.command: No closing quotation in "scan \'hub"'),
+        ({"move_time": 0}, "board.toml: engine.move_time must be seconds between 0.01 and 3600, not 0"),
+        ({"colour": 1}, "board.toml: unknown setting engine.colour (known: command, level, side"),
+    ]
+    for table, said in cases:
+        with pytest.raises(ValueError) as err:
+            settings_from_config(table, "board.toml")
+        assert str(err.value).startswith(said), str(err.value)
