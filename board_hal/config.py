@@ -62,9 +62,10 @@ class Config:
     looks: dict[Role, Look] = field(default_factory=lambda: looks_from_config(None))
     debounce: float = 0.05
     app: dict[str, Any] = field(default_factory=dict)  # the app's own settings ([app])
+    hall: dict[str, Any] = field(default_factory=dict)  # publishing to the tournament hall ([hall])
 
 
-_TOP = {"variant", "board", "gpio", "pico", "leds", "app"}
+_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "hall"}
 _BOARD = {"backend", "rotation", "white_side", "size", "debounce"}
 _GPIO = {"rows", "columns", "scan_rate", "leds"}
 _GPIO_LEDS = {"data", "clock", "latch"}
@@ -228,7 +229,23 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
     except ValueError as exc:
         raise ConfigError(f"{src}: leds.colours: {exc}") from None
     cfg.app = _app(_table(data, "app", src), src)
+    cfg.hall = _hall(_table(data, "hall", src), src)
     return cfg
+
+
+_HALL = {"broker", "board_id", "username", "password", "tls_ca"}
+
+
+def _hall(hall: dict[str, Any], src: str) -> dict[str, Any]:
+    """The ``[hall]`` settings (broker URL, board id, credentials, TLS CA file): text each."""
+    for key, value in hall.items():
+        if key not in _HALL:
+            raise ConfigError(f"{src}: unknown setting hall.{key[:40]} (one of {', '.join(sorted(_HALL))})")
+        if _is_int(value) and key == "board_id":
+            continue
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"{src}: hall.{key} must be text, not {_short(value)}")
+    return hall
 
 
 def _app(app: dict[str, Any], src: str) -> dict[str, Any]:

@@ -629,6 +629,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_hub_parser(sub)
 
+    from damas.hall_command import add_parser as add_hall_parser
+
+    add_hall_parser(sub)
+
     p = _command(
         sub,
         "replay",
@@ -678,6 +682,8 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--resume", dest="resume", action="store_true", default=None, help="resume an unfinished game")
     resume.add_argument("--no-resume", dest="resume", action="store_false", help="start a new game")
     p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    p.add_argument("--broker", help="publish the games to the tournament hall: mqtt://host:1883 (default: [hall])")
+    p.add_argument("--board-id", help="this board's id in the hall (default: [hall] board_id)")
     p.set_defaults(func=cmd_play)
 
     p = _command(

@@ -16,6 +16,7 @@ from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
 from damas.i18n import RECORDS_ERROR, TERMINATIONS, UI, message
 from damas.log import Throttle
+from damas.publish import Publisher
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
 from damas.viewers import Viewers
@@ -60,6 +61,7 @@ class PlayApp:
         self.pending: deque[Transition | LinkStatus] = deque()  # what the board saw and could not be journaled yet
         self.write_error: str | None = None  # why the records cannot be written (the board is paused)
         self._retry_at = 0.0
+        self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         session.listeners.append(self._changed)
 
     @property
@@ -164,6 +166,8 @@ class PlayApp:
         """One turn of the board loop: what the board saw and what time did is shown at once,
         on the LEDs and on every page."""
         self.pump()
+        if self.publisher is not None:
+            self.publisher.poll(self.session, self.version)
         await self.flush()
 
     async def flush(self) -> None:
@@ -325,6 +329,28 @@ class PlayApp:
         except StoreError as exc:
             raise ValueError(str(exc)) from None
         self._mark()
+
+    def assign(self, data: dict[str, Any]) -> None:
+        """The hall's next game for this board (players, colours, round, event): the game in play
+        takes the names while it has no move yet, else the next game starts with them once this
+        one is over. An assignment already taken is not taken again."""
+        given = {
+            "White": data.get("white"),
+            "Black": data.get("black"),
+            "Round": data.get("round"),
+            "Event": data.get("event"),
+        }
+        tags = {k: str(v) for k, v in given.items() if v not in (None, "")}
+        _check_tags(tags)
+        current = self.session.tags()
+        if all(current.get(k) == v for k, v in tags.items()):
+            return  # already this game
+        if not self.session.referee.game.steps():
+            self.correct(self.session.row.id, tags, None)
+        elif self.session.ended:
+            self.new_game(tags=tags)
+        else:
+            raise ValueError(f"game {self.session.row.id} is in play: round {tags.get('Round', '?')} waits for its end")
 
     # -- views ------------------------------------------------------------------------------------
     def game_pdn(self, game_id: int) -> str:

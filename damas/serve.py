@@ -8,6 +8,8 @@ import datetime
 import errno
 import ipaddress
 import logging
+import os
+import re
 import signal
 import socket
 import sys
@@ -23,10 +25,12 @@ from board_hal.factory import open_board
 from board_hal.simulated import SimulatedBoard
 from damas.cli import UserError
 from damas.play import PlayApp, reconcile, sim_occupancy
+from damas.publish import Publisher
 from damas.recover import recover
 from damas.session import DamagedGame, GameSession
 from damas.store import DAMAGED, INTERRUPTED, Store, StoreError, default_path
 from damas.web import SERVED, build_app, make_token
+from hall.protocol import Broker, BrokerError
 from rules import DraughtsError, Position, find_variant
 
 log = logging.getLogger(__name__)
@@ -168,6 +172,35 @@ def _open_game(
     return io, session, sim
 
 
+BOARD_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _hall_settings(args: argparse.Namespace, config: Any) -> tuple[Broker, str] | None:
+    """Where to publish the games (``--broker``/``--board-id``, else ``[hall]``), or None."""
+    cfg = config.hall
+    url = getattr(args, "broker", None) or cfg.get("broker")
+    board = getattr(args, "board_id", None) or cfg.get("board_id")
+    if not url:
+        if board is not None:
+            raise UserError("--board-id needs a broker (--broker mqtt://host:1883, or broker in [hall])")
+        return None
+    if board is None:
+        raise UserError("publishing to the hall needs this board's id (--board-id 7, or board_id in [hall])")
+    board = str(board)
+    if not BOARD_ID.fullmatch(board):
+        raise UserError(f"bad board id {board[:40]!r} (1 to 32 letters, digits, - or _)")
+    try:
+        broker = Broker.parse(
+            url,
+            username=cfg.get("username") or board,
+            password=cfg.get("password") or os.environ.get("DAMAS_MQTT_PASSWORD"),
+            tls_ca=cfg.get("tls_ca"),
+        )
+    except BrokerError as exc:
+        raise UserError(str(exc)) from None
+    return broker, board
+
+
 def serve(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
@@ -182,6 +215,7 @@ def serve(args: argparse.Namespace) -> int:
     port = int(args.port or app_cfg.get("port") or 8080)
     if args.fen:
         Position.from_fen(args.fen, variant)  # a bad FEN: one line, before anything starts
+    hall = _hall_settings(args, config)
     # the port first: a program that cannot serve touches no records
     socks = _bind(host, port)
     try:
@@ -201,12 +235,19 @@ def serve(args: argparse.Namespace) -> int:
     play = PlayApp(
         store, io, session, token=token, language=args.lang or app_cfg.get("language"), window=config.debounce
     )
+    if hall is not None:
+        broker, board_id = hall
+        play.publisher = Publisher(store, board_id, broker, assign=play.assign)
+        play.publisher.start()
+        log.info("board %s publishes its games to the hall's broker %s", board_id, broker.url())
     app = build_app(play)
     shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
     try:
         asyncio.run(_run(app, host, socks, url, play, open_browser=sim is not None and not args.no_browser))
     finally:
+        if play.publisher is not None:
+            play.publisher.close()
         io.close()
         store.close()
         for sock in socks:
