@@ -6,6 +6,7 @@ and the next port is tried, so no port is ever released between choosing and bin
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -68,7 +69,10 @@ class Mosquitto:
             f"listener {port} 127.0.0.1\n"
             "persistence false\n"
             "log_dest stderr\n"
-            "max_queued_messages 100000\n" + (self.extra if self.extra else "allow_anonymous true\n")
+            "max_queued_messages 100000\n"
+            # started by root, Mosquitto would become user "mosquitto", who cannot read our files
+            + ("user root\n" if hasattr(os, "geteuid") and os.geteuid() == 0 else "")
+            + (self.extra if self.extra else "allow_anonymous true\n")
         )
         return conf
 
