@@ -31,7 +31,7 @@ from hall.tournament import (
     read_players_csv,
     standings,
 )
-from rules import Color, find_variant, parse_result
+from rules import Color, Position, find_variant, parse_result
 from rules.pdn import write_pdn
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,8 @@ class Hall:
         self.connected = False
         self.client: mqtt.Client | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._cache: tuple[int, str] | None = None
+        self.built = 0.0  # when the page's state was last built (time.monotonic)
         self._load()
 
     def _load(self) -> None:
@@ -430,7 +432,6 @@ class Hall:
                 "variant": g.variant,
                 "title": find_variant(g.variant).title,
                 "size": geo.size,
-                "squares": {str(q): list(geo.coord(q)) for q in geo.squares()},
                 "pieces": {str(q): p.symbol for q, p in pos.pieces().items()},
                 "white": g.tags.get("White", "?"),
                 "black": g.tags.get("Black", "?"),
@@ -445,6 +446,13 @@ class Hall:
             }
         return out
 
+    def state_json(self) -> str:
+        """The page's state as JSON, built once per version (every page waiting gets the same)."""
+        if self._cache is None or self._cache[0] != self.version:
+            self._cache = (self.version, json.dumps(self.state(), separators=(",", ":")))
+            self.built = time.monotonic()
+        return self._cache[1]
+
     def state(self) -> dict[str, Any]:
         r = self.current_round()
         names = {p.id: p.name for p in self.store.players()}
@@ -454,13 +462,21 @@ class Hall:
              "result": p.result, "confirmed": p.confirmed, "game": (g.key if (g := self.game_for(p)) else None)}
             for p in self.store.pairings() if p.round == r
         ]  # fmt: skip
+        boards = [self.board_state(b) for b in self.board_ids()]
+        geometry = {}
+        for b in boards:
+            v = b["game"] and b["game"]["variant"]
+            if v and v not in geometry:
+                geo = Position.start(v).geometry
+                geometry[v] = {str(q): list(geo.coord(q)) for q in geo.squares()}
         return {
             "version": self.version,
             "event": self.event,
+            "geometry": geometry,
             "connected": self.connected,
             "round": r,
             "rounds": self.planned,
-            "boards": [self.board_state(b) for b in self.board_ids()],
+            "boards": boards,
             "alerts": self.alerts(),
             "pairings": pairings,
         }

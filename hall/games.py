@@ -38,6 +38,7 @@ class HallGame:
     started: float | None = None
     last_t: float | None = None
     error: str | None = None  # a message that could not be folded: the game is out of sync
+    _pos: Position | None = None  # the position after the steps (cached until the next fold)
 
     @property
     def key(self) -> str:
@@ -65,13 +66,16 @@ class HallGame:
         return changed
 
     def position(self) -> Position:
-        pos = self.start or Position.start(self.variant or "brazilian")
-        for kind, what, _c, _t in self.steps:
-            pos = what if kind == "setup" else pos.apply(what)
-        return pos
+        if self._pos is None:
+            pos = self.start or Position.start(self.variant or "brazilian")
+            for kind, what, _c, _t in self.steps:
+                pos = what if kind == "setup" else pos.apply(what)
+            self._pos = pos
+        return self._pos
 
     def _fold(self, m: dict[str, Any]) -> None:
         kind = m["type"]
+        self._pos = None
         if kind == "start":
             self.variant = find_variant(m["variant"]).name
             self.start = Position.from_fen(m["fen"], self.variant) if m.get("fen") else Position.start(self.variant)

@@ -46,6 +46,14 @@ class Options:
 
 def run(opts: Options) -> int:
     broker_proc: Mosquitto | None = None
+    players = None
+    if opts.players:  # (a file that cannot be read stops everything before it starts)
+        try:
+            players = read_players_csv(Path(opts.players).read_text(encoding="utf-8-sig"))
+        except OSError as exc:
+            raise HallError(f"cannot read {opts.players}: {exc.strerror or exc}") from None
+        except TournamentError as exc:
+            raise HallError(f"{opts.players}: {exc}") from None
     try:
         if opts.broker:
             broker = Broker.parse(opts.broker, username=opts.username, password=opts.password, tls_ca=opts.tls_ca)
@@ -72,15 +80,11 @@ def run(opts: Options) -> int:
                 settings["auto_confirm"] = opts.auto_confirm
             if opts.boards:
                 store.set("boards", ",".join(b.strip() for b in opts.boards.split(",") if b.strip()))
-            if opts.players:
-                try:
-                    text = Path(opts.players).read_text(encoding="utf-8-sig")
-                except OSError as exc:
-                    raise HallError(f"cannot read {opts.players}: {exc.strerror or exc}") from None
+            if players is not None:
                 if store.players():
                     log.warning("the hall has players already: %s not imported", opts.players)
                 else:
-                    hall.add_players(read_players_csv(text))
+                    hall.add_players(players)
             hall.settings(settings)
         except TournamentError as exc:
             store.close()

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import hmac
 import html
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from rules.pdn import write_pdn
 STATIC = Path(__file__).with_name("static")
 HALL = web.AppKey("hall", Hall)
 WAIT = 25.0  # seconds a long poll waits for a change
+PACE = 0.1  # seconds: under load, a new state at most this often (every page shares each one)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -95,7 +97,10 @@ async def _state(request: web.Request) -> web.Response:
     if since is not None and since.isdigit() and int(since) >= hall.version:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(hall.changed.wait(), WAIT)
-    return web.json_response(hall.state(), headers={"Cache-Control": "no-store"})
+        wait = hall.built + PACE - time.monotonic()
+        if wait > 0:  # many changes a second: gather them into one state
+            await asyncio.sleep(wait)
+    return web.Response(text=hall.state_json(), content_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 def _pdn(text: str) -> web.Response:

@@ -20,7 +20,7 @@ function clock(seconds) {
 function svgBoard(g) {
   const n = g.size;
   const parts = [`<svg viewBox="0 0 ${n} ${n}" role="img" aria-label="board"><rect width="${n}" height="${n}" fill="#f0d9b5"/>`];
-  for (const [q, [f, r]] of Object.entries(g.squares)) {
+  for (const [q, [f, r]] of Object.entries(state.geometry[g.variant])) {
     const x = f, y = n - 1 - r;
     parts.push(`<rect x="${x}" y="${y}" width="1" height="1" fill="#946f51"/>`);
     const p = g.pieces[q];
