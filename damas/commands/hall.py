@@ -7,6 +7,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from damas.commands.common import command
+from damas.errors import UserError
+
 
 def default_db() -> str:
     """``$DAMAS_HALL_DB``, else ``hall.sqlite3`` in the user's data directory (XDG)."""
@@ -17,16 +20,15 @@ def default_db() -> str:
     return str(Path(base) / "damas" / "hall.sqlite3")
 
 
-def add_parser(sub: Any) -> None:
-    """Register ``damas hall`` on the main parser's sub-commands."""
-    p = sub.add_parser(
+def register(sub: Any) -> None:
+    p = command(
+        sub,
         "hall",
-        help="the tournament hall: collect the boards' games over MQTT, the hall page, pairings and standings",
+        "the tournament hall: collect the boards' games over MQTT, the hall page, pairings and standings",
+        "damas hall --broker mqtt://hall:secret@127.0.0.1:1883 --players players.csv --rounds 7",
         description="The tournament hall: every board's games through an MQTT broker (a private Mosquitto on "
         "the loopback interface when no --broker is given), the live hall page, the broadcast feed /live.pdn, "
         "Swiss pairings (FIDE Dutch), standings and the FENACEF tie-break.",
-        epilog="example:\n  damas hall --broker mqtt://hall:secret@127.0.0.1:1883 --players players.csv --rounds 7",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "--broker",
@@ -51,12 +53,12 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="a finished game's result goes to the standings without the arbiter confirming it",
     )
-    p.set_defaults(func=cmd_hall)
+    p.set_defaults(func=run)
 
 
-def cmd_hall(args: argparse.Namespace) -> int:
-    from damas.cli import UserError
-    from hall.serve import HallError, Options, run
+def run(args: argparse.Namespace) -> int:
+    from hall.serve import HallError, Options
+    from hall.serve import run as run_hall
 
     if not 1 <= args.port <= 65535:
         raise UserError(f"--port must be between 1 and 65535, not {args.port}")
@@ -77,6 +79,6 @@ def cmd_hall(args: argparse.Namespace) -> int:
         auto_confirm=args.auto_confirm,
     )
     try:
-        return run(opts)
+        return run_hall(opts)
     except HallError as exc:
         raise UserError(str(exc)) from None
