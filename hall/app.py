@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 ASK_AGAIN = 2.0  # seconds before the hall asks a board again for what it still misses
 TIME_CONTROL = 21 * 60  # FENACEF Art. 4: 21 minutes per player
+#: the referee's reports that end an alert (the board matches the game again)
+CLEARS = (None, "setup-ok", "restored", "reconstructed")
 
 
 class Hall:
@@ -298,7 +300,7 @@ class Hall:
                 out.append({"board": board, "kind": "out-of-sync", "message": f"board {board} is out of sync: {why}"})
             if g.result == "*" and g.reports:
                 last = g.reports[-1]
-                if last.get("kind") not in (None, "info"):
+                if last.get("kind") not in CLEARS:
                     out.append(
                         {
                             "board": board,

@@ -5,7 +5,6 @@ arbiter pairs a round and enters a W.O. from the page; the printable pages."""
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -66,11 +65,26 @@ def test_the_hall_page_shows_the_boards_live_and_the_arbiter_acts_from_it(
         page.locator("#pairform button").click()
         page.locator("#pairingrows tr").nth(1).wait_for()
         assert page.locator("#round").inner_text() == "Round 1 of 5"
+        # the pairing goes to board 1 (its game is over): its next game has the players and round
+        cells = page.locator("#pairingrows tr").first.locator("td")
+        assert cells.nth(1).inner_text() == "1"
+        white, black = cells.nth(2).inner_text(), cells.nth(3).inner_text()
+        card = page.locator('.card[data-board="1"]')
+        wait_until(
+            lambda: white in card.inner_text() and black in card.inner_text() and "R1" in card.inner_text(),
+            timeout=15,
+            what="board 1 to take the pairing",
+        )
+        gid, _text = boards[0].export()
+        assert f'[White "{white}"]' in hall.get("/round/1.pdn") and '[Round "1"]' in hall.get("/round/1.pdn")
+        sheet = hall.get(f"/games/1-{gid + 1}/sheet")
+        assert f"Score sheet: {white} - {black}" in sheet and "signature" in sheet
+        assert f"<td>{white}</td>" in hall.get("/pairings/1")
         page.locator('select[data-act="result"][data-table="1"]').select_option("+/-")
         wait_until(lambda: "+/-" in page.locator("#pairingrows tr").first.inner_text(), what="the W.O. on the page")
+        assert f"<td>{white}</td><td>{black}</td><td>+/-</td>" in hall.get("/pairings/1")
         page.screenshot(path=str(OUTPUT / "hall-arbiter.png"), full_page=True)
         standings = hall.get("/standings")
-        white = page.locator("#pairingrows tr").first.locator("td").nth(2).inner_text()
         assert re.search(rf"<td>1</td><td>{white}</td><td></td><td>\d+</td><td>1</td><td>2</td>", standings)
         assert "@page { size: A4" in hall.get("/static/print.css")
         # without the token, nothing changes
@@ -82,7 +96,6 @@ def test_the_hall_page_shows_the_boards_live_and_the_arbiter_acts_from_it(
         )
         assert status == 403
         assert hall.get("/api/state")["round"] == 1
-        time.sleep(0)  # (the page stays open until the fixture closes it)
     finally:
         for b in boards:
             b.stop()
