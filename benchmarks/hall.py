@@ -35,6 +35,7 @@ from rules import Position  # noqa: E402
 from rules.pdn import load_pdn  # noqa: E402
 
 HZ = os.sysconf("SC_CLK_TCK")
+WORKERS = 4  # processes of simulated boards (the boards' own CPU is not the hall's)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -71,13 +72,15 @@ def game_messages(board: str, game: int, pg: object) -> list[dict[str, object]]:
 
 
 class Boards:
-    def __init__(self, n: int, broker: Broker, pace: float, games: list[object]) -> None:
-        self.sent: dict[tuple[str, int, int], float] = {}  # (board, game, plies) -> when published
+    """Boards ``first`` .. ``first + n - 1``, each an MQTT client with its thread."""
+
+    def __init__(self, first: int, n: int, broker: Broker, pace: float, games: list[object]) -> None:
+        self.sent: dict[tuple[str, int, int], float] = {}  # (board, game, plies) -> when published (time.time)
         self.lock = threading.Lock()
         self.stop = threading.Event()
         self.clients = []
         self.threads = []
-        for i in range(n):
+        for i in range(first, first + n):
             board = str(i + 1)
             c = new_client(broker, f"bench-board-{board}")
             c.connect(broker.host, broker.port)
@@ -100,7 +103,7 @@ class Boards:
                     return
                 if m["type"] == "move":
                     with self.lock:
-                        self.sent[(board, game, int(m["ply"]))] = time.monotonic()  # type: ignore[call-overload]
+                        self.sent[(board, game, int(m["ply"]))] = time.time()  # type: ignore[call-overload]
                 c.publish(board_topic(board, "game"), json.dumps(m), qos=1)  # type: ignore[attr-defined]
                 if m["type"] == "move":
                     time.sleep(pace)
@@ -116,8 +119,18 @@ class Boards:
             c.loop_stop()  # type: ignore[attr-defined]
 
 
-def watch(url: str, boards: Boards, stop: threading.Event, latencies: list[float]) -> None:
-    """The hall page: long polls, and for each board's game, the plies that became visible."""
+def worker(first: int, n: int, broker_url: str, pace: float, seconds: float, out: str) -> None:
+    """A process of simulated boards: plays for ``seconds``, then writes when each ply was sent."""
+    games = load_pdn(ROOT / "tests/data/games/brazilian/lidraughts-brazilian.pdn")
+    boards = Boards(first, n, Broker.parse(broker_url), pace, list(games))
+    boards.start()
+    time.sleep(seconds)
+    boards.close()
+    Path(out).write_text(json.dumps([[b, g, p, t] for (b, g, p), t in boards.sent.items()]))
+
+
+def watch(url: str, stop: threading.Event, seen_at: dict[tuple[str, int, int], float]) -> None:
+    """The hall page: long polls, and notes when each board's ply first became visible."""
     seen: dict[str, tuple[str, int]] = {}
     version = -1
     while not stop.is_set():
@@ -127,7 +140,7 @@ def watch(url: str, boards: Boards, stop: threading.Event, latencies: list[float
         except OSError:
             time.sleep(0.1)
             continue
-        now = time.monotonic()
+        now = time.time()
         version = state["version"]
         for b in state["boards"]:
             g = b["game"]
@@ -137,11 +150,8 @@ def watch(url: str, boards: Boards, stop: threading.Event, latencies: list[float
             game = int(g["id"].rsplit("-", 1)[1])
             old = seen.get(board)
             first = old[1] + 1 if old and old[0] == g["id"] else 1
-            with boards.lock:
-                for ply in range(first, g["plies"] + 1):
-                    t = boards.sent.get((board, game, ply))
-                    if t is not None:
-                        latencies.append(now - t)
+            for ply in range(first, g["plies"] + 1):
+                seen_at.setdefault((board, game, ply), now)
             seen[board] = (g["id"], g["plies"])
 
 
@@ -157,20 +167,38 @@ def run(n: int, seconds: float, pace: float, games: list[object]) -> dict[str, f
         url = f"http://127.0.0.1:{port}"
         try:
             _wait(url)
-            boards = Boards(n, Broker.parse(broker.url), pace, games)
             assert broker.proc is not None
-            cpu0 = (cpu_seconds(broker.proc.pid), cpu_seconds(hall.pid), time.monotonic())
-            latencies: list[float] = []
+            per = (n + WORKERS - 1) // WORKERS
+            outs = [f"{tmp}/sent{k}.json" for k in range(WORKERS)]
+            workers = [
+                subprocess.Popen(
+                    [sys.executable, __file__, "--worker", f"{k * per + 1},{min(per, n - k * per)}", "--broker",
+                     broker.url, "--pace", str(pace), "--seconds", str(seconds), "--out", outs[k]],
+                    cwd=ROOT,
+                )
+                for k in range(WORKERS)
+                if n - k * per > 0
+            ]  # fmt: skip
+            seen_at: dict[tuple[str, int, int], float] = {}
             stop = threading.Event()
-            watcher = threading.Thread(target=watch, args=(url, boards, stop, latencies), daemon=True)
+            watcher = threading.Thread(target=watch, args=(url, stop, seen_at), daemon=True)
             watcher.start()
-            boards.start()
-            time.sleep(seconds)
+            time.sleep(1.0)  # the boards connect
+            cpu0 = (cpu_seconds(broker.proc.pid), cpu_seconds(hall.pid), time.monotonic())
+            time.sleep(seconds - 2.0)
             cpu1 = (cpu_seconds(broker.proc.pid), cpu_seconds(hall.pid), time.monotonic())
             mem = (rss_mb(broker.proc.pid), rss_mb(hall.pid))
-            boards.close()
+            for w in workers:
+                w.wait(60)
+            time.sleep(1.0)  # the last plies reach the page
             stop.set()
             watcher.join(35)
+            latencies = []
+            for out in outs[: len(workers)]:
+                for b, g, p, t in json.loads(Path(out).read_text()):
+                    seen = seen_at.get((b, g, p))
+                    if seen is not None:
+                        latencies.append(seen - t)
         finally:
             hall.terminate()
             hall.wait(10)
@@ -215,7 +243,14 @@ def main() -> None:
     p.add_argument(
         "--pace", type=float, default=1.0, help="seconds between two plies of a board (default 1: 10x human)"
     )
+    p.add_argument("--worker", help=argparse.SUPPRESS)  # FIRST,COUNT: run boards (the benchmark starts these)
+    p.add_argument("--broker", help=argparse.SUPPRESS)
+    p.add_argument("--out", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.worker:
+        first, count = (int(x) for x in args.worker.split(","))
+        worker(first, count, args.broker, args.pace, args.seconds, args.out)
+        return
     games = [g for name in ("brazilian/lidraughts-brazilian.pdn",) for g in load_pdn(ROOT / "tests/data/games" / name)]
     print(f"hall: boards at one ply per {args.pace:g} s each, {args.seconds:g} s per run; move -> hall page update")
     print(

@@ -82,6 +82,7 @@ function render() {
       $("onesheet").href = `/games/${g.id}/sheet`;
     }
   }
+  $("pairings").hidden = !state.pairings.length && !token;
   $("pairingrows").innerHTML = state.pairings.map((p) => {
     const result = p.black === null ? "bye (1)" : p.result ? `${p.result}${p.confirmed ? "" : " ?"}` : "";
     const actions = p.black === null ? "" :
