@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from damas.session import GameSession
+from damas.store import StoreError
 from hall.protocol import Broker, assign_topic, board_topic, control_topic, new_client
 from rules import Move, Position
 
@@ -117,6 +119,7 @@ class Publisher:
         self.assignment: dict[str, Any] | None = None  # the hall's next game, until the board takes it
         self._waiting: str | None = None
         self._closing = False
+        self._failed: str | None = None  # why the outbox could not be written (said once)
         self._requests: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self.connected = threading.Event()
         self.client = new_client(broker, f"damas-board-{board}")
@@ -174,10 +177,17 @@ class Publisher:
         key = (session.row.id, version)
         retry = False
         if key != self._version:
-            self._version = key
             retry = True
-            if self.sync(session):
-                self._status(session.row.id)
+            try:
+                if self.sync(session):
+                    self._status(session.row.id)
+            except (sqlite3.Error, StoreError) as exc:  # the board plays on; the next turn tries again
+                if str(exc) != self._failed:
+                    log.error("cannot write the hall's outbox (%s): the hall waits for this board", exc)
+                    self._failed = str(exc)
+            else:
+                self._version = key
+                self._failed = None
         while True:
             try:
                 what, data = self._requests.get_nowait()
@@ -281,13 +291,14 @@ class Publisher:
         if not news:
             return False
         rows = []
-        for msg in news:
-            msg.update(board=self.board, game=game, seq=p.seq)
-            _fold(p, msg)
+        for i, msg in enumerate(news):
+            msg.update(board=self.board, game=game, seq=p.seq + i)
             rows.append((game, msg["seq"], json.dumps(msg, separators=(",", ":"))))
         with self.db:  # one transaction: the messages are durable before they go out
             self.db.execute("BEGIN")
             self.db.executemany("INSERT INTO hall_outbox VALUES (?, ?, ?)", rows)
+        for msg in news:  # (only once they are written: a failed write is tried again whole)
+            _fold(p, msg)
         for _g, _s, text in rows:
             self._send(text)
         return True

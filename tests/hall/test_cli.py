@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import damas, one_line_error
 
 
@@ -38,3 +40,15 @@ def test_hall_help_and_a_bad_broker(tmp_path: Path) -> None:
     one_line_error(r, "bad broker URL", "no host")
     r = damas("hall", "--db", str(tmp_path / "h.sqlite3"), "--players", str(tmp_path / "none.csv"))
     one_line_error(r, "cannot read", "none.csv")
+
+
+def test_without_mosquitto_the_hall_says_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hall.broker
+    from hall.serve import HallError, Options, run
+
+    monkeypatch.setattr(hall.broker, "mosquitto_path", lambda: None)
+    with pytest.raises(HallError) as err:
+        run(Options(db=str(tmp_path / "h.sqlite3")))
+    assert str(err.value) == hall.broker.INSTALL
+    assert "apt-get install mosquitto" in str(err.value) and "\n" not in str(err.value)
+    assert not (tmp_path / "h.sqlite3").exists()
