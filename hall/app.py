@@ -210,7 +210,8 @@ class Hall:
         if seq < g.next_seq or seq in g.pending:
             return  # a duplicate (a resend, or the broker's redelivery)
         self.store.add_messages([(board, game, seq, json.dumps(msg, separators=(",", ":")))])
-        g.add(msg)
+        if g.add(msg) and msg.get("type") in ("start", "move", "undo"):
+            g.seen_at = self.clock()
         self.seen[board] = self.clock()
         if g.gap:
             self._ask(board, game)
@@ -288,6 +289,7 @@ class Hall:
     # -- alerts -------------------------------------------------------------------------------------
     def alerts(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
+        now = self.clock()
         for board in self.board_ids():
             status = self.boards.get(board)
             if status is not None and status.get("online") is False:
@@ -308,9 +310,11 @@ class Hall:
                             "message": f"board {board}: {last.get('message')}",
                         }
                     )
-            if g.result == "*":
+            if g.result == "*" and g.variant:
+                thinking = g.turn().value  # whose clock runs since the last move came
+                since = max(0.0, now - g.seen_at) if g.seen_at is not None else 0.0
                 for side in ("white", "black"):
-                    if g.clock.get(side, 0.0) > TIME_CONTROL:
+                    if g.clock.get(side, 0.0) + (since if side == thinking else 0.0) > TIME_CONTROL:
                         out.append({"board": board, "kind": "flag", "message": f"board {board}: {side}'s flag fell"})
         return out
 

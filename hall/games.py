@@ -38,6 +38,7 @@ class HallGame:
     started: float | None = None
     last_t: float | None = None
     error: str | None = None  # a message that could not be folded: the game is out of sync
+    seen_at: float | None = None  # when the hall got the last move (the clock of the side to move runs on)
     _pos: Position | None = None  # the position after the steps (cached until the next fold)
 
     @property
@@ -76,6 +77,12 @@ class HallGame:
     def _fold(self, m: dict[str, Any]) -> None:
         kind = m["type"]
         self._pos = None
+        try:
+            self._fold_one(m, kind)
+        finally:
+            self._pos = None
+
+    def _fold_one(self, m: dict[str, Any], kind: str) -> None:
         if kind == "start":
             self.variant = find_variant(m["variant"]).name
             self.start = Position.from_fen(m["fen"], self.variant) if m.get("fen") else Position.start(self.variant)
