@@ -69,7 +69,7 @@ class Mosquitto:
             f"listener {port} 127.0.0.1\n"
             "persistence false\n"
             "log_dest stderr\n"
-            "max_queued_messages 100000\n"
+            "max_queued_messages 100000\nmax_inflight_messages 100\n"
             # started by root, Mosquitto would become user "mosquitto", who cannot read our files
             + ("user root\n" if hasattr(os, "geteuid") and os.geteuid() == 0 else "")
             + (self.extra if self.extra else "allow_anonymous true\n")
