@@ -176,6 +176,15 @@ def test_a_board_result_reaches_the_standings_after_the_arbiter_confirms_it(tmp_
         g2 = next(p for p in second if p.black is not None)
         swapped = hall.swap_colours(2, g2.table)
         assert (swapped.white, swapped.black) == (g2.black, g2.white)
+        # with auto-confirm, the board's result counts at once (and the swapped colours are followed)
+        hall.settings({"auto_confirm": True})
+        tags = {"White": names[swapped.white], "Black": names[swapped.black], "Round": "2"}
+        for seq, msg in enumerate([{**start, "tags": tags}, {"type": "result", "result": "1-0", "termination": None}]):
+            hall.receive("damas/board/7/game", _json({**msg, "board": "7", "game": 4, "seq": seq}))
+        (p2,) = [p for p in store.pairings() if p.round == 2 and p.black is not None]
+        assert (p2.result, p2.confirmed) == ("2-0", True)
+        points = {s["name"]: s["points"] for s in hall.table()}
+        assert points[names[swapped.white]] >= 2
     finally:
         store.close()
 
