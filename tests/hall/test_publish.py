@@ -134,8 +134,11 @@ def test_what_a_board_publishes_rebuilds_its_export_through_takeback_outage_and_
                 text = json.dumps(m, sort_keys=True)
                 assert by_seq.setdefault(m["seq"], text) == text
         assert sorted(set(seqs)) == list(range(max(seqs) + 1))  # no gap, nothing numbered twice
-        status = listener.status[-1]
-        assert status["online"] is True and status["games"] == {str(g): max(seqs)}
+        wait_until(
+            lambda: bool(listener.status) and listener.status[-1].get("games") == {str(g): max(seqs)},
+            what="the board's status naming the game's last seq",
+        )
+        assert listener.status[-1]["online"] is True
         pub.close()
         wait_until(lambda: listener.status[-1]["online"] is False, what="the board's offline status")
     finally:
