@@ -482,6 +482,8 @@ class Hall:
             "connected": self.connected,
             "round": r,
             "rounds": self.planned,
+            "tiebreak": self.reading,
+            "auto_confirm": self.auto_confirm,
             "boards": boards,
             "alerts": self.alerts(),
             "pairings": pairings,

@@ -83,6 +83,9 @@ function render() {
     }
   }
   $("pairings").hidden = !state.pairings.length && !token;
+  if (token && !$("settingsform").contains(document.activeElement)) {
+    $("srounds").value = state.rounds; $("stiebreak").value = state.tiebreak; $("sauto").checked = state.auto_confirm;
+  }
   $("pairingrows").innerHTML = state.pairings.map((p) => {
     const result = p.black === null ? "bye (1)" : p.result ? `${p.result}${p.confirmed ? "" : " ?"}` : "";
     const actions = p.black === null ? "" :
