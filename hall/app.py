@@ -297,7 +297,10 @@ class Hall:
             g = self.current_game(board)
             if g is None:
                 continue
-            if g.gap or g.error:
+            games = status.get("games") if status is not None else None
+            last = games.get(str(g.game)) if isinstance(games, dict) else None
+            behind = isinstance(last, int) and last >= g.next_seq  # the board has sent more than the hall has
+            if g.gap or g.error or behind:
                 why = g.error or f"waiting for message {g.next_seq}"
                 out.append({"board": board, "kind": "out-of-sync", "message": f"board {board} is out of sync: {why}"})
             if g.result == "*" and g.reports:

@@ -53,6 +53,10 @@ def test_alerts_come_and_go_with_what_the_boards_send(tmp_path: Path) -> None:
         # a status naming more of a game than the hall has: it asks for the rest
         hall.receive("damas/board/4/status", json.dumps({"board": "4", "online": True, "games": {"2": 7}}).encode())
         assert hall.asked[("4", 2)][0] == 0
+        hall.receive(
+            "damas/board/4/status", json.dumps({"board": "4", "online": True, "game": 2, "games": {"2": 7}}).encode()
+        )
+        assert ("4", "out-of-sync") in _kinds(hall)  # the board's game has messages the hall has not got
         # after a restart the hall has it all again, from its own database
         again = Hall(store, None, token="t")
         assert again.games[("3", 1)].pdn() == hall.games[("3", 1)].pdn()
