@@ -328,6 +328,8 @@ class PlayApp:
             self.store.correct(game_id, tags, result)
         except StoreError as exc:
             raise ValueError(str(exc)) from None
+        if self.publisher is not None and game_id != self.session.row.id:
+            self.publisher.corrected.add(game_id)  # the hall gets the correction too
         self._mark()
 
     def assign(self, data: dict[str, Any]) -> None:

@@ -37,7 +37,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from damas.session import GameSession
+from damas.session import GameSession, export_game
 from damas.store import StoreError
 from hall.protocol import Broker, assign_topic, board_topic, control_topic, new_client
 from rules import Move, Position
@@ -119,6 +119,7 @@ class Publisher:
         self.assignment: dict[str, Any] | None = None  # the hall's next game, until the board takes it
         self._waiting: str | None = None
         self._closing = False
+        self.corrected: set[int] = set()  # earlier games whose records were corrected (published next turn)
         self._failed: str | None = None  # why the outbox could not be written (said once)
         self._requests: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self.connected = threading.Event()
@@ -179,7 +180,12 @@ class Publisher:
         if key != self._version:
             retry = True
             try:
-                if self.sync(session):
+                changed = self.sync(session)
+                while self.corrected:
+                    game = min(self.corrected)
+                    changed = self.sync_stored(game) or changed
+                    self.corrected.discard(game)
+                if changed:
                     self._status(session.row.id)
             except (sqlite3.Error, StoreError) as exc:  # the board plays on; the next turn tries again
                 if str(exc) != self._failed:
@@ -288,6 +294,23 @@ class Publisher:
             )
         if pg.result != p.result:
             news.append({"type": "result", "result": pg.result, "termination": self.store.game(game).termination})
+        return self._emit(game, p, news)
+
+    def sync_stored(self, game: int) -> bool:
+        """A finished game's corrected tags or result (``damas play``'s records page): published
+        as the game's next messages. A game the hall never had is left alone."""
+        p = self._outbox(game)
+        if p.steps is None:
+            return False
+        pg = export_game(self.store, game)
+        news: list[dict[str, Any]] = []
+        if pg.tags != p.tags or pg.intro != p.intro:
+            news.append({"type": "tags", "tags": pg.tags, "intro": pg.intro})
+        if pg.result != p.result:
+            news.append({"type": "result", "result": pg.result, "termination": self.store.game(game).termination})
+        return self._emit(game, p, news)
+
+    def _emit(self, game: int, p: Published, news: list[dict[str, Any]]) -> bool:
         if not news:
             return False
         rows = []

@@ -42,6 +42,11 @@ def test_damas_play_publishes_to_the_hall_and_takes_its_pairing(tmp_path: Path, 
         assert hall.get("/live.pdn") == hall.get("/round/1.pdn")
         assert '[Round "1"]' in hall.get("/live.pdn")
         wait_until(same, timeout=10, what="the finished game at the hall")
+        # a finished game's record corrected on the board: the hall's copy follows
+        board.post("/api/games/1/tags", {"tags": {"Site": "Recife"}, "result": "1/2-1/2"})
+        assert '[Site "Recife"]' in board.get("/games/1.pdn")
+        wait_until(same, timeout=10, what="the correction at the hall")
+        assert '[Result "1/2-1/2"]' in hall.get("/games/9-1.pdn")
     finally:
         board.stop()
         hall.stop()
