@@ -166,9 +166,9 @@ class PlayApp:
         """One turn of the board loop: what the board saw and what time did is shown at once,
         on the LEDs and on every page."""
         self.pump()
-        if self.publisher is not None:
-            self.publisher.poll(self.session, self.version)
         await self.flush()
+        if self.publisher is not None:  # after the page and the LEDs: the hall comes second
+            self.publisher.poll(self.session, self.version)
 
     async def flush(self) -> None:
         """Light and push what changed since the last push, if anything did (the board loop and
