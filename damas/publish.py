@@ -13,8 +13,10 @@ Topics (``PREFIX`` = ``damas``; the board's id is its MQTT user name in producti
 - ``damas/board/<id>/game`` (QoS 1): ``{"board", "game", "seq", "type", ...}``, ``type`` one of
   ``start`` (variant, fen, mode, tags, intro), ``move`` (step, ply, move, path, comments, t,
   clock), ``setup`` (step, fen), ``undo`` (steps: how many steps stay; a withdrawn move),
-  ``tags`` (tags, intro), ``result`` (result, termination), ``report`` (kind, message, squares, t).
-- ``damas/board/<id>/status`` (QoS 1, retained): ``{"board", "online", "t", "game", "games"}``
+  ``tags`` (tags, intro), ``result`` (result, termination), ``report`` (kind, message, squares, t);
+  ``tags`` and ``result`` also come after the game when its record is corrected on the board.
+- ``damas/board/<id>/status`` (QoS 1, retained): ``{"board", "online", "t", "game", "games"}`` (``t``: when
+  the board last published, its last event; ``game``: the game in play)
   (``games``: the last seq of each recent game); the last will is the same with ``online`` false.
 - ``damas/control/<id>`` (from the hall): ``{"resend": game, "from": seq}``;
   ``damas/control/<id>/assign`` (retained): the next game's players, colours, round and event.
