@@ -60,8 +60,8 @@ def game_messages(board: str, game: int, pg: object) -> list[dict[str, object]]:
     pos = Position.start(pg.variant)  # type: ignore[attr-defined]
     for i, pm in enumerate(pg.moves):  # type: ignore[attr-defined]
         msgs.append(
-            {"type": "move", "step": i, "ply": i + 1, "move": pos.move_pdn(pm.move),
-             "path": pos.move_pdn(pm.move, full=True), "comments": [], "t": None,
+            {"type": "move", "step": i, "ply": i + 1, "move": pos.pdn(pm.move),
+             "path": pos.pdn(pm.move, full=True), "comments": [], "t": None,
              "clock": {"white": 0.0, "black": 0.0}}
         )  # fmt: skip
         pos = pos.apply(pm.move)

@@ -363,7 +363,7 @@ def _steps(pg: Any) -> list[tuple[Step, str, str]]:
             pos = pg.setups[i]
             out.append((("setup", pos.fen()), "", ""))
         move: Move = pm.move
-        out.append((("move", pos.move_pdn(move, full=True), tuple(pm.comments)), pos.move_pdn(move), pos.turn.value))
+        out.append((("move", pos.pdn(move, full=True), tuple(pm.comments)), pos.pdn(move), pos.turn.value))
         pos = pos.apply(move)
     if len(pg.moves) in pg.setups:
         out.append((("setup", pg.setups[len(pg.moves)].fen()), "", ""))

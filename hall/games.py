@@ -98,7 +98,7 @@ class HallGame:
             step = int(m["step"])
             self._cut(step)
             pos = self.position()
-            move = pos.parse_move(str(m["path"]))
+            move = pos.parse_pdn(str(m["path"]))
             self.steps.append(("move", move, [str(c) for c in m.get("comments", [])], str(m.get("move") or "")))
             self.times.append(m.get("t"))
             if isinstance(m.get("clock"), dict):

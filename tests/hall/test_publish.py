@@ -62,7 +62,7 @@ def _move(s: GameSession, a: int, b: int, t: float, captured: tuple[int, ...] = 
 
 def _any(s: GameSession, t: float) -> float:
     """The first legal move of the side to move, by hand."""
-    m = s.referee.position.legal_moves()[0]
+    m = next(iter(s.referee.position.legal_moves))
     return _move(s, m.from_square, m.to_square, t, tuple(m.captured))
 
 
