@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/pdn.py
 	$(BIN)/python benchmarks/engine.py --quick
 	$(BIN)/python benchmarks/clock.py
+	$(BIN)/python benchmarks/hall.py
 
 clean:
 	rm -rf $(VENV) .bench .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

@@ -83,9 +83,10 @@ class Config:
     app: dict[str, Any] = field(default_factory=dict)  # the app's own settings ([app])
     clock: ClockConfig = field(default_factory=ClockConfig)
     engine: dict[str, Any] = field(default_factory=dict)  # the computer opponent ([engine]; checked by the app)
+    hall: dict[str, Any] = field(default_factory=dict)  # publishing to the tournament hall ([hall])
 
 
-_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock", "engine"}
+_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock", "engine", "hall"}
 _BOARD = {"backend", "rotation", "white_side", "size", "debounce", "leds"}
 _GPIO = {"rows", "columns", "scan_rate", "leds"}
 _GPIO_LEDS = {"data", "clock", "latch"}
@@ -252,6 +253,7 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
     cfg.app = _app(_table(data, "app", src), src)
     cfg.clock = _clock(_table(data, "clock", src), src, cfg)
     cfg.engine = _table(data, "engine", src)
+    cfg.hall = _hall(_table(data, "hall", src), src)
     return cfg
 
 
@@ -332,6 +334,21 @@ def _plug_in(cfg: Config, data: Mapping[str, Any], board: Mapping[str, Any], ove
             if pin in used and not (what.startswith("the SPI") and used[pin].split(" (")[0] == what.split(" (")[0]):
                 raise ConfigError(f"{src}: {what}: GPIO {pin} is used twice ({used[pin]} and {what})")
             used[pin] = what
+
+
+_HALL = {"broker", "board_id", "username", "password", "tls_ca"}
+
+
+def _hall(hall: dict[str, Any], src: str) -> dict[str, Any]:
+    """The ``[hall]`` settings (broker URL, board id, credentials, TLS CA file): text each."""
+    for key, value in hall.items():
+        if key not in _HALL:
+            raise ConfigError(f"{src}: unknown setting hall.{key[:40]} (one of {', '.join(sorted(_HALL))})")
+        if _is_int(value) and key == "board_id":
+            continue
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"{src}: hall.{key} must be text, not {_short(value)}")
+    return hall
 
 
 def _app(app: dict[str, Any], src: str) -> dict[str, Any]:

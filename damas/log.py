@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 #: the packages whose loggers ``-v``/``-q`` set; others (aiohttp, asyncio) show warnings only
-OURS = ("damas", "firmware_bridge", "board_hal", "referee", "rules", "engine")
+OURS = ("damas", "firmware_bridge", "board_hal", "referee", "rules", "engine", "hall")
 _PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
 
 

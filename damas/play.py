@@ -37,6 +37,7 @@ from damas.i18n import (
 )
 from damas.log import Throttle
 from damas.opponent import EngineSettings, open_engine
+from damas.publish import Publisher
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
 from damas.viewers import Viewers
@@ -100,6 +101,7 @@ class PlayApp:
         self.engine_settings = engine or EngineSettings()
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
         self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.analysis)
+        self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         session.listeners.append(self._changed)
 
     @property
@@ -243,6 +245,8 @@ class PlayApp:
         on the LEDs and on every page."""
         self.pump()
         await self.flush()
+        if self.publisher is not None:  # after the page and the LEDs: the hall comes second
+            self.publisher.poll(self.session, self.version)
 
     async def flush(self) -> None:
         """Light and push what changed since the last push, if anything did (the board loop and
@@ -533,7 +537,31 @@ class PlayApp:
             self.store.correct(game_id, tags, result)
         except StoreError as exc:
             raise ValueError(str(exc)) from None
+        if self.publisher is not None and game_id != self.session.row.id:
+            self.publisher.corrected.add(game_id)  # the hall gets the correction too
         self._mark()
+
+    def assign(self, data: dict[str, Any]) -> None:
+        """The hall's next game for this board (players, colours, round, event): the game in play
+        takes the names while it has no move yet, else the next game starts with them once this
+        one is over. An assignment already taken is not taken again."""
+        given = {
+            "White": data.get("white"),
+            "Black": data.get("black"),
+            "Round": data.get("round"),
+            "Event": data.get("event"),
+        }
+        tags = {k: str(v) for k, v in given.items() if v not in (None, "")}
+        _check_tags(tags)
+        current = self.session.tags()
+        if all(current.get(k) == v for k, v in tags.items()):
+            return  # already this game
+        if not self.session.referee.game.steps():
+            self.correct(self.session.row.id, tags, None)
+        elif self.session.ended:
+            self.new_game(tags=tags)
+        else:
+            raise ValueError(f"game {self.session.row.id} is in play: round {tags.get('Round', '?')} waits for its end")
 
     # -- views ------------------------------------------------------------------------------------
     def game_pdn(self, game_id: int) -> str:

@@ -9,6 +9,8 @@ import datetime
 import errno
 import ipaddress
 import logging
+import os
+import re
 import signal
 import socket
 import sys
@@ -27,10 +29,12 @@ from damas.computer import computer_tag
 from damas.errors import UserError
 from damas.opponent import EngineSettings, settings_from_config
 from damas.play import PlayApp, reconcile, sim_occupancy
+from damas.publish import Publisher
 from damas.recover import recover
 from damas.session import DamagedGame, GameSession
 from damas.store import DAMAGED, INTERRUPTED, Store, default_path
 from damas.web import SERVED, build_app, make_token
+from hall.protocol import Broker, BrokerError
 from referee.clock import ClockError, parse_control
 from rules import Color, Position, find_variant
 
@@ -206,6 +210,35 @@ def _open_game(
     return io, session, sim
 
 
+BOARD_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _hall_settings(args: argparse.Namespace, config: Any) -> tuple[Broker, str] | None:
+    """Where to publish the games (``--broker``/``--board-id``, else ``[hall]``), or None."""
+    cfg = config.hall
+    url = getattr(args, "broker", None) or cfg.get("broker")
+    board = getattr(args, "board_id", None) or cfg.get("board_id")
+    if not url:
+        if board is not None:
+            raise UserError("--board-id needs a broker (--broker mqtt://host:1883, or broker in [hall])")
+        return None
+    if board is None:
+        raise UserError("publishing to the hall needs this board's id (--board-id 7, or board_id in [hall])")
+    board = str(board)
+    if not BOARD_ID.fullmatch(board):
+        raise UserError(f"bad board id {board[:40]!r} (1 to 32 letters, digits, - or _)")
+    try:
+        broker = Broker.parse(
+            url,
+            username=cfg.get("username") or board,
+            password=cfg.get("password") or os.environ.get("DAMAS_MQTT_PASSWORD"),
+            tls_ca=cfg.get("tls_ca"),
+        )
+    except BrokerError as exc:
+        raise UserError(str(exc)) from None
+    return broker, board
+
+
 def serve(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     app_cfg = config.app
@@ -219,6 +252,7 @@ def serve(args: argparse.Namespace) -> int:
         Position.from_fen(args.fen, variant)  # a bad FEN: one line, before anything starts
     clock = _clock_control(args, config)  # a bad time control too
     engine = _engine_settings(args, config)
+    hall = _hall_settings(args, config)
     # the port first: a program that cannot serve touches no records
     socks = _bind(host, port)
     try:
@@ -255,6 +289,11 @@ def serve(args: argparse.Namespace) -> int:
     opponent = getattr(args, "opponent", None) or engine.opponent
     if opponent == "engine" and session.seq == 0:  # a new game (a resumed one knows its players)
         _start_computer(play, engine)
+    if hall is not None:
+        broker, board_id = hall
+        play.publisher = Publisher(store, board_id, broker, assign=play.assign)
+        play.publisher.start()
+        log.info("board %s publishes its games to the hall's broker %s", board_id, broker.url())
     app = build_app(play)
     shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
@@ -262,6 +301,8 @@ def serve(args: argparse.Namespace) -> int:
         asyncio.run(_run(app, host, socks, url, play, open_browser=sim is not None and not args.no_browser))
     finally:
         play.close()
+        if play.publisher is not None:
+            play.publisher.close()
         io.close()
         if buttons is not None:
             buttons.close()

@@ -31,6 +31,11 @@ def test_the_wheel_carries_what_an_installed_user_runs(tmp_path: Path) -> None:
         "board_hal/examples/gpio-8x8.toml",
         "damas/deploy/damas.service",
         "damas/deploy/99-damas-pico.rules",
+        "hall/static/hall.html",
+        "hall/static/hall.js",
+        "hall/static/print.css",
+        "hall/mosquitto.conf",
+        "hall/mosquitto.acl",
     ):
         assert needed in names, needed
     assert any(n.endswith("licenses/LICENSE") for n in names)

@@ -12,6 +12,7 @@ ORDER = (
     "moves",
     "hub",
     "analyze",
+    "hall",
     "replay",
     "selftest",
     "play",

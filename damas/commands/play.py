@@ -56,6 +56,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--side", choices=["white", "black"], help="the side the computer plays (default: engine.side, else black)"
     )
+    p.add_argument("--broker", help="publish the games to the tournament hall: mqtt://host:1883 (default: [hall])")
+    p.add_argument("--board-id", help="this board's id in the hall (default: [hall] board_id)")
     p.set_defaults(func=run)
 
 

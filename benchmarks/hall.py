@@ -1,0 +1,270 @@
+"""The tournament hall under load: N boards publishing real games at 10x human speed through a
+real Mosquitto to ``damas hall``; what a hall page sees.
+
+    python benchmarks/hall.py [--boards 10,50,100,200] [--seconds 20] [--pace 1.0]
+
+Each simulated board is an MQTT client sending what ``damas play --broker`` sends (the same
+messages, QoS 1, its retained status), one ply every ``pace`` seconds (a human plays about one
+ply in 10 s: 1.0 is 10x human speed), games from tests/data replayed one after another. A page
+client long-polls ``/api/state`` as the hall page does and notes, for every ply, the time from
+its publication to the first state that shows it: p50 and p99. The broker's and the hall's CPU
+(share of one core over the run) and memory (RSS at the end) are read from /proc.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from hall.broker import Mosquitto  # noqa: E402
+from hall.protocol import Broker, board_topic, new_client  # noqa: E402
+from rules import Position  # noqa: E402
+from rules.pdn import load_pdn  # noqa: E402
+
+HZ = os.sysconf("SC_CLK_TCK")
+WORKERS = 4  # processes of simulated boards (the boards' own CPU is not the hall's)
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / HZ
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def game_messages(board: str, game: int, pg: object) -> list[dict[str, object]]:
+    """What the board publishes for a game: start, each move, the result."""
+    tags = dict(pg.tags)  # type: ignore[attr-defined]
+    tags["Round"] = "1"
+    msgs: list[dict[str, object]] = [
+        {"type": "start", "variant": pg.variant.name, "fen": None, "mode": "tournament", "tags": tags, "intro": []}  # type: ignore[attr-defined]
+    ]
+    pos = Position.start(pg.variant)  # type: ignore[attr-defined]
+    for i, pm in enumerate(pg.moves):  # type: ignore[attr-defined]
+        msgs.append(
+            {"type": "move", "step": i, "ply": i + 1, "move": pos.pdn(pm.move),
+             "path": pos.pdn(pm.move, full=True), "comments": [], "t": None,
+             "clock": {"white": 0.0, "black": 0.0}}
+        )  # fmt: skip
+        pos = pos.apply(pm.move)
+    msgs.append({"type": "result", "result": pg.result, "termination": None})  # type: ignore[attr-defined]
+    for seq, m in enumerate(msgs):
+        m.update(board=board, game=game, seq=seq)
+    return msgs
+
+
+class Boards:
+    """Boards ``first`` .. ``first + n - 1``, each an MQTT client with its thread."""
+
+    def __init__(self, first: int, n: int, broker: Broker, pace: float, games: list[object]) -> None:
+        self.sent: dict[tuple[str, int, int], float] = {}  # (board, game, plies) -> when published (time.time)
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.clients = []
+        self.threads = []
+        for i in range(first, first + n):
+            board = str(i + 1)
+            c = new_client(broker, f"bench-board-{board}")
+            c.connect(broker.host, broker.port)
+            c.loop_start()
+            self.clients.append(c)
+            t = threading.Thread(target=self._play, args=(c, board, pace, games, random.Random(i)), daemon=True)
+            self.threads.append(t)
+
+    def start(self) -> None:
+        for t in self.threads:
+            t.start()
+
+    def _play(self, c: object, board: str, pace: float, games: list[object], rng: random.Random) -> None:
+        time.sleep(rng.random() * pace)  # the boards do not move in step
+        game = 0
+        while not self.stop.is_set():
+            game += 1
+            for m in game_messages(board, game, rng.choice(games)):
+                if self.stop.is_set():
+                    return
+                if m["type"] == "move":
+                    with self.lock:
+                        self.sent[(board, game, int(m["ply"]))] = time.time()  # type: ignore[call-overload]
+                c.publish(board_topic(board, "game"), json.dumps(m), qos=1)  # type: ignore[attr-defined]
+                if m["type"] == "move":
+                    time.sleep(pace)
+            status = {"board": board, "online": True, "t": time.time(), "game": game, "games": {str(game): 0}}
+            c.publish(board_topic(board, "status"), json.dumps(status), qos=1, retain=True)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.stop.set()
+        for t in self.threads:
+            t.join(5)
+        for c in self.clients:
+            c.disconnect()  # type: ignore[attr-defined]
+            c.loop_stop()  # type: ignore[attr-defined]
+
+
+def worker(first: int, n: int, broker_url: str, pace: float, seconds: float, out: str) -> None:
+    """A process of simulated boards: plays for ``seconds``, then writes when each ply was sent."""
+    games = load_pdn(ROOT / "tests/data/games/brazilian/lidraughts-brazilian.pdn")
+    boards = Boards(first, n, Broker.parse(broker_url), pace, list(games))
+    boards.start()
+    time.sleep(seconds)
+    boards.close()
+    Path(out).write_text(json.dumps([[b, g, p, t] for (b, g, p), t in boards.sent.items()]))
+
+
+def watch(url: str, stop: threading.Event, seen_at: dict[tuple[str, int, int], float]) -> None:
+    """The hall page: long polls, and notes when each board's ply first became visible."""
+    seen: dict[str, tuple[str, int]] = {}
+    version = -1
+    while not stop.is_set():
+        try:
+            with urllib.request.urlopen(f"{url}/api/state?since={version}", timeout=30) as r:
+                state = json.loads(r.read())
+        except OSError:
+            time.sleep(0.1)
+            continue
+        now = time.time()
+        version = state["version"]
+        for b in state["boards"]:
+            g = b["game"]
+            if not g:
+                continue
+            board = b["board"]
+            game = int(g["id"].rsplit("-", 1)[1])
+            old = seen.get(board)
+            first = old[1] + 1 if old and old[0] == g["id"] else 1
+            for ply in range(first, g["plies"] + 1):
+                seen_at.setdefault((board, game, ply), now)
+            seen[board] = (g["id"], g["plies"])
+
+
+def run(n: int, seconds: float, pace: float, games: list[object]) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="damas-bench-hall-") as tmp:
+        broker = Mosquitto(Path(tmp) / "mosquitto").start()
+        port = _free_port()
+        hall = subprocess.Popen(
+            [sys.executable, "-m", "damas", "-qq", "hall", "--broker", broker.url, "--db", f"{tmp}/hall.sqlite3",
+             "--port", str(port)],
+            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait(url)
+            assert broker.proc is not None
+            per = (n + WORKERS - 1) // WORKERS
+            outs = [f"{tmp}/sent{k}.json" for k in range(WORKERS)]
+            workers = [
+                subprocess.Popen(
+                    [sys.executable, __file__, "--worker", f"{k * per + 1},{min(per, n - k * per)}", "--broker",
+                     broker.url, "--pace", str(pace), "--seconds", str(seconds), "--out", outs[k]],
+                    cwd=ROOT,
+                )
+                for k in range(WORKERS)
+                if n - k * per > 0
+            ]  # fmt: skip
+            seen_at: dict[tuple[str, int, int], float] = {}
+            stop = threading.Event()
+            watcher = threading.Thread(target=watch, args=(url, stop, seen_at), daemon=True)
+            watcher.start()
+            time.sleep(1.0)  # the boards connect
+            cpu0 = (cpu_seconds(broker.proc.pid), cpu_seconds(hall.pid), time.monotonic())
+            time.sleep(seconds - 2.0)
+            cpu1 = (cpu_seconds(broker.proc.pid), cpu_seconds(hall.pid), time.monotonic())
+            mem = (rss_mb(broker.proc.pid), rss_mb(hall.pid))
+            for w in workers:
+                w.wait(60)
+            time.sleep(1.0)  # the last plies reach the page
+            stop.set()
+            watcher.join(35)
+            latencies = []
+            for out in outs[: len(workers)]:
+                for b, g, p, t in json.loads(Path(out).read_text()):
+                    seen = seen_at.get((b, g, p))
+                    if seen is not None:
+                        latencies.append(seen - t)
+        finally:
+            hall.terminate()
+            hall.wait(10)
+            broker.close()
+    wall = cpu1[2] - cpu0[2]
+    lat = sorted(latencies)
+    return {
+        "boards": n,
+        "plies": len(lat),
+        "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
+        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else float("nan"),
+        "broker_cpu": 100 * (cpu1[0] - cpu0[0]) / wall,
+        "hall_cpu": 100 * (cpu1[1] - cpu0[1]) / wall,
+        "broker_mb": mem[0],
+        "hall_mb": mem[1],
+    }
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait(url: str) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url + "/api/state", timeout=5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the hall did not start")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--boards", default="10,50,100,200", help="board counts to run (default 10,50,100,200)")
+    p.add_argument("--seconds", type=float, default=20.0, help="seconds of play per board count (default 20)")
+    p.add_argument(
+        "--pace", type=float, default=1.0, help="seconds between two plies of a board (default 1: 10x human)"
+    )
+    p.add_argument("--worker", help=argparse.SUPPRESS)  # FIRST,COUNT: run boards (the benchmark starts these)
+    p.add_argument("--broker", help=argparse.SUPPRESS)
+    p.add_argument("--out", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.worker:
+        first, count = (int(x) for x in args.worker.split(","))
+        worker(first, count, args.broker, args.pace, args.seconds, args.out)
+        return
+    games = [g for name in ("brazilian/lidraughts-brazilian.pdn",) for g in load_pdn(ROOT / "tests/data/games" / name)]
+    print(f"hall: boards at one ply per {args.pace:g} s each, {args.seconds:g} s per run; move -> hall page update")
+    print(
+        f"{'boards':>6} {'plies':>6} {'p50 ms':>8} {'p99 ms':>8} {'broker CPU':>11} {'hall CPU':>9} "
+        f"{'broker MB':>10} {'hall MB':>8}"
+    )
+    for n in (int(x) for x in args.boards.split(",")):
+        r = run(n, args.seconds, args.pace, games)
+        print(
+            f"{r['boards']:>6} {r['plies']:>6} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} {r['broker_cpu']:>10.1f}% "
+            f"{r['hall_cpu']:>8.1f}% {r['broker_mb']:>10.1f} {r['hall_mb']:>8.1f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,381 @@
+"""A board's games published to the tournament hall over MQTT (``damas play --broker``).
+
+The board stays the source of truth: what it publishes is first written to an *outbox* in its
+own SQLite database (table ``hall_outbox``: one row per message, numbered per game), and only
+then handed to paho-mqtt's network thread (QoS 1). So a broker or a network that is down costs
+nothing: the board keeps playing and recording, and when the connection comes back it sends the
+whole current game again; the hall keeps each (board, game, seq) once, so nothing is duplicated,
+and asks for what it missed (a gap in the sequence numbers, or a game the board's status names
+that the hall has not got to the end of).
+
+Topics (``PREFIX`` = ``damas``; the board's id is its MQTT user name in production, see README):
+
+- ``damas/board/<id>/game`` (QoS 1): ``{"board", "game", "seq", "type", ...}``, ``type`` one of
+  ``start`` (variant, fen, mode, tags, intro), ``move`` (step, ply, move, path, comments, t,
+  clock), ``setup`` (step, fen), ``undo`` (steps: how many steps stay; a withdrawn move),
+  ``tags`` (tags, intro), ``result`` (result, termination), ``report`` (kind, message, squares, t);
+  ``tags`` and ``result`` also come after the game when its record is corrected on the board.
+- ``damas/board/<id>/status`` (QoS 1, retained): ``{"board", "online", "t", "game", "games"}`` (``t``: when
+  the board last published, its last event; ``game``: the game in play)
+  (``games``: the last seq of each recent game); the last will is the same with ``online`` false.
+- ``damas/control/<id>`` (from the hall): ``{"resend": game, "from": seq}``;
+  ``damas/control/<id>/assign`` (retained): the next game's players, colours, round and event.
+
+Everything that touches the database runs in the board loop (``poll``); paho's thread only
+queues what it heard, so a slow network never holds the loop up.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from damas.session import GameSession, export_game
+from damas.store import StoreError
+from hall.protocol import Broker, assign_topic, board_topic, control_topic, new_client
+from rules import Move, Position
+
+log = logging.getLogger(__name__)
+
+RECENT = 5  # games named in the status message (the hall asks for any it has not finished)
+
+_OUTBOX = """
+CREATE TABLE IF NOT EXISTS hall_outbox (
+    game_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+)
+"""
+
+# -- what a game is, as the hall rebuilds it ---------------------------------------------------
+Step = tuple[Any, ...]  # ("move", path, comments) or ("setup", fen)
+
+
+@dataclass
+class Published:
+    """What the outbox says one game is so far (folded from its messages)."""
+
+    seq: int = 0  # the next seq
+    steps: list[Step] | None = None
+    tags: dict[str, str] | None = None
+    intro: list[str] | None = None
+    result: str = "*"
+    reports: int = 0
+
+
+def _fold(p: Published, msg: dict[str, Any]) -> None:
+    kind = msg["type"]
+    p.seq = msg["seq"] + 1
+    if kind == "start":
+        p.steps, p.tags, p.intro = [], dict(msg["tags"]), list(msg["intro"])
+    elif kind == "move":
+        assert p.steps is not None
+        del p.steps[msg["step"] :]
+        p.steps.append(("move", msg["path"], tuple(msg["comments"])))
+    elif kind == "setup":
+        assert p.steps is not None
+        del p.steps[msg["step"] :]
+        p.steps.append(("setup", msg["fen"]))
+    elif kind == "undo":
+        assert p.steps is not None
+        del p.steps[msg["steps"] :]
+    elif kind == "tags":
+        p.tags, p.intro = dict(msg["tags"]), list(msg["intro"])
+    elif kind == "result":
+        p.result = msg["result"]
+    elif kind == "report":
+        p.reports += 1
+
+
+class Publisher:
+    """Publishes the game a :class:`damas.play.PlayApp` plays (call :meth:`poll` every loop turn)."""
+
+    def __init__(
+        self,
+        store: Any,
+        board: str,
+        broker: Broker,
+        *,
+        assign: Callable[[dict[str, Any]], None] | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.board = board
+        self.broker = broker
+        self.assign = assign
+        self.clock = clock
+        self.db = store.db
+        self.db.execute(_OUTBOX)
+        self.games: dict[int, Published] = {}
+        self._version: tuple[int, int] | None = None
+        self.assignment: dict[str, Any] | None = None  # the hall's next game, until the board takes it
+        self._waiting: str | None = None
+        self._closing = False
+        self.corrected: set[int] = set()  # earlier games whose records were corrected (published next turn)
+        self._failed: str | None = None  # why the outbox could not be written (said once)
+        self._requests: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+        self.connected = threading.Event()
+        self.client = new_client(broker, f"damas-board-{board}")
+        will = json.dumps({"board": board, "online": False})
+        self.client.will_set(board_topic(board, "status"), will, qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    # -- paho's thread: only queue what happened -----------------------------------------------
+    def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        if reason.is_failure:
+            log.warning("the broker %s refused the board: %s", self.broker.url(), reason)
+            return
+        client.subscribe([(control_topic(self.board), 1), (assign_topic(self.board), 1)])
+        self.connected.set()
+        self._requests.put(("connected", None))
+
+    def _on_disconnect(self, _c: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        if self.connected.is_set() and not self._closing:
+            log.warning("lost the broker %s (%s): the board records on and catches up later", self.broker.url(), reason)
+        self.connected.clear()
+
+    def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            data = json.loads(msg.payload)
+        except ValueError:
+            log.warning("ignored a control message that is not JSON on %s", msg.topic)
+            return
+        if not isinstance(data, dict):
+            return
+        if msg.topic == assign_topic(self.board):
+            self._requests.put(("assign", data))
+        elif "resend" in data:
+            self._requests.put(("resend", data))
+
+    # -- the board loop ---------------------------------------------------------------------------
+    def start(self) -> None:
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
+        self.client.loop_start()
+
+    def close(self) -> None:
+        self._closing = True
+        if self.connected.is_set():
+            info = self.client.publish(
+                board_topic(self.board, "status"), json.dumps({"board": self.board, "online": False}), 1, True
+            )
+            info.wait_for_publish(1.0)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def poll(self, session: GameSession, version: int) -> None:
+        """Publish what changed in the game, then answer what the hall asked (the loop calls this
+        every turn; it costs nothing when neither the view's version moved nor a request came)."""
+        key = (session.row.id, version)
+        retry = False
+        if key != self._version:
+            retry = True
+            try:
+                changed = self.sync(session)
+                while self.corrected:
+                    game = min(self.corrected)
+                    changed = self.sync_stored(game) or changed
+                    self.corrected.discard(game)
+                if changed:
+                    self._status(session.row.id)
+            except (sqlite3.Error, StoreError) as exc:  # the board plays on; the next turn tries again
+                if str(exc) != self._failed:
+                    log.error("cannot write the hall's outbox (%s): the hall waits for this board", exc)
+                    self._failed = str(exc)
+            else:
+                self._version = key
+                self._failed = None
+        while True:
+            try:
+                what, data = self._requests.get_nowait()
+            except queue.Empty:
+                break
+            if what == "connected":
+                self._status(session.row.id)
+                self._resend(session.row.id, 0)  # the whole current game, again
+            elif what == "resend":
+                try:
+                    game, first = int(data["resend"]), max(0, int(data.get("from", 0)))
+                except (TypeError, ValueError, KeyError):
+                    log.warning("ignored a bad resend request %.80r", data)
+                else:
+                    self._resend(game, first)
+            elif what == "assign":
+                self.assignment = data
+                self._waiting = None
+                retry = True
+        if retry and self.assignment is not None and self.assign is not None:
+            try:
+                self.assign(self.assignment)
+            except ValueError as exc:
+                if str(exc) != self._waiting:  # said once; tried again whenever the game changes
+                    log.info("the hall's assignment waits: %s", exc)
+                    self._waiting = str(exc)
+            else:
+                self.assignment = None
+
+    def _outbox(self, game: int) -> Published:
+        p = self.games.get(game)
+        if p is None:
+            p = Published()
+            for (text,) in self.db.execute(
+                "SELECT message FROM hall_outbox WHERE game_id=? ORDER BY seq", (game,)
+            ).fetchall():
+                _fold(p, json.loads(text))
+            self.games[game] = p
+        return p
+
+    def sync(self, session: GameSession) -> bool:
+        """Write to the outbox (durably, in one transaction) and publish what the game gained since
+        the last messages; True when there was something."""
+        game = session.row.id
+        p = self._outbox(game)
+        pg = session.pdn_game()
+        row = session.row
+        news: list[dict[str, Any]] = []
+        if p.steps is None:
+            start = pg.start_position
+            news.append(
+                {
+                    "type": "start",
+                    "variant": pg.variant.name,
+                    "fen": None if start == Position.start(pg.variant) else start.fen(),
+                    "mode": row.mode,
+                    "tags": pg.tags,
+                    "intro": pg.intro,
+                    "started": row.started,
+                }
+            )
+            steps: list[Step] = []
+        else:
+            steps = list(p.steps)
+            if pg.tags != p.tags or pg.intro != p.intro:
+                news.append({"type": "tags", "tags": pg.tags, "intro": pg.intro})
+        now = _steps(pg)
+        same = 0
+        while same < min(len(steps), len(now)) and steps[same] == now[same][0]:
+            same += 1
+        if same < len(steps):
+            news.append({"type": "undo", "steps": same})
+        times = session.referee.clock
+        plies = sum(1 for s in now[:same] if s[0][0] == "move")
+        for step, extra, _side in now[same:]:
+            if step[0] == "setup":
+                news.append({"type": "setup", "step": same, "fen": step[1]})
+            else:
+                t = times[plies] if plies < len(times) else None
+                news.append(
+                    {
+                        "type": "move",
+                        "step": same,
+                        "ply": plies + 1,
+                        "move": extra,
+                        "path": step[1],
+                        "comments": list(step[2]),
+                        "t": t,
+                        "clock": _used(row.started, times[: plies + 1], [x[2] for x in now if x[0][0] == "move"]),
+                    }
+                )
+                plies += 1
+            same += 1
+        reports = session.reports()
+        for r in reports[p.reports :]:
+            news.append(
+                {"type": "report", "kind": r.kind.value, "message": r.message, "squares": list(r.squares), "t": r.t}
+            )
+        if pg.result != p.result:
+            news.append({"type": "result", "result": pg.result, "termination": self.store.game(game).termination})
+        return self._emit(game, p, news)
+
+    def sync_stored(self, game: int) -> bool:
+        """A finished game's corrected tags or result (``damas play``'s records page): published
+        as the game's next messages. A game the hall never had is left alone."""
+        p = self._outbox(game)
+        if p.steps is None:
+            return False
+        pg = export_game(self.store, game)
+        news: list[dict[str, Any]] = []
+        if pg.tags != p.tags or pg.intro != p.intro:
+            news.append({"type": "tags", "tags": pg.tags, "intro": pg.intro})
+        if pg.result != p.result:
+            news.append({"type": "result", "result": pg.result, "termination": self.store.game(game).termination})
+        return self._emit(game, p, news)
+
+    def _emit(self, game: int, p: Published, news: list[dict[str, Any]]) -> bool:
+        if not news:
+            return False
+        rows = []
+        for i, msg in enumerate(news):
+            msg.update(board=self.board, game=game, seq=p.seq + i)
+            rows.append((game, msg["seq"], json.dumps(msg, separators=(",", ":"))))
+        with self.db:  # one transaction: the messages are durable before they go out
+            self.db.execute("BEGIN")
+            self.db.executemany("INSERT INTO hall_outbox VALUES (?, ?, ?)", rows)
+        for msg in news:  # (only once they are written: a failed write is tried again whole)
+            _fold(p, msg)
+        for _g, _s, text in rows:
+            self._send(text)
+        return True
+
+    def _send(self, text: str) -> None:
+        if self.connected.is_set():  # else the reconnect sends the whole game again
+            self.client.publish(board_topic(self.board, "game"), text, qos=1)
+
+    def _status(self, current: int) -> None:
+        if not self.connected.is_set():
+            return
+        games = {
+            str(g): int(s)
+            for g, s in self.db.execute(
+                "SELECT game_id, MAX(seq) FROM hall_outbox GROUP BY game_id ORDER BY game_id DESC LIMIT ?", (RECENT,)
+            ).fetchall()
+        }
+        status = {"board": self.board, "online": True, "t": self.clock(), "game": current, "games": games}
+        self.client.publish(board_topic(self.board, "status"), json.dumps(status), qos=1, retain=True)
+
+    def _resend(self, game: int, first: int) -> None:
+        if not self.connected.is_set():
+            return
+        for (text,) in self.db.execute(
+            "SELECT message FROM hall_outbox WHERE game_id=? AND seq>=? ORDER BY seq", (game, first)
+        ).fetchall():
+            self.client.publish(board_topic(self.board, "game"), text, qos=1)
+
+
+def _steps(pg: Any) -> list[tuple[Step, str, str]]:
+    """A PDN game's steps (set-ups and moves with their comments), each with its display text and
+    the side that made it."""
+    out: list[tuple[Step, str, str]] = []
+    pos: Position = pg.start_position
+    for i, pm in enumerate(pg.moves):
+        if i in pg.setups:
+            pos = pg.setups[i]
+            out.append((("setup", pos.fen()), "", ""))
+        move: Move = pm.move
+        out.append((("move", pos.pdn(move, full=True), tuple(pm.comments)), pos.pdn(move), pos.turn.value))
+        pos = pos.apply(move)
+    if len(pg.moves) in pg.setups:
+        out.append((("setup", pg.setups[len(pg.moves)].fen()), "", ""))
+    return out
+
+
+def _used(started: float, times: list[float], sides: list[str]) -> dict[str, float]:
+    """Seconds each side has used up to the last of these moves (the first move's time counts from
+    the game's start)."""
+    used = {"white": 0.0, "black": 0.0}
+    last = started
+    for t, side in zip(times, sides, strict=False):
+        used[side] += max(0.0, t - last)
+        last = t
+    return {k: round(v, 2) for k, v in used.items()}

@@ -1,0 +1,158 @@
+"""One board's game as the hall rebuilds it from the board's messages (see ``damas/publish.py``).
+
+Messages are folded in sequence order; one that comes early (a gap before it) waits in
+``pending`` until the missing ones arrive. The PDN is written by the same writer the board's
+export uses, from the same tags, set-ups, moves, comments and result, so the two are equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import Color, DraughtsError, Position, find_variant
+from rules.pdn import PdnGame, PdnMove
+
+
+class BadMessage(ValueError):
+    """A message the hall cannot fold (one line: which board, game and seq, and why)."""
+
+
+@dataclass
+class HallGame:
+    board: str
+    game: int
+    next_seq: int = 0  # every message before this one has been folded
+    pending: dict[int, dict[str, Any]] = field(default_factory=dict)
+    variant: str | None = None
+    start: Position | None = None
+    mode: str = "casual"
+    tags: dict[str, str] = field(default_factory=dict)
+    intro: list[str] = field(default_factory=list)
+    steps: list[tuple[str, Any, list[str], str]] = field(default_factory=list)  # (kind, Move|Position, comments, text)
+    times: list[float | None] = field(default_factory=list)
+    clock: dict[str, float] = field(default_factory=lambda: {"white": 0.0, "black": 0.0})
+    result: str = "*"
+    termination: str | None = None
+    reports: list[dict[str, Any]] = field(default_factory=list)
+    started: float | None = None
+    last_t: float | None = None
+    error: str | None = None  # a message that could not be folded: the game is out of sync
+    seen_at: float | None = None  # when the hall got the last move (the clock of the side to move runs on)
+    _pos: Position | None = None  # the position after the steps (cached until the next fold)
+
+    @property
+    def key(self) -> str:
+        return f"{self.board}-{self.game}"
+
+    @property
+    def gap(self) -> bool:
+        return bool(self.pending)
+
+    def add(self, msg: dict[str, Any]) -> bool:
+        """Take a message (a duplicate is ignored); True when the game changed."""
+        seq = msg.get("seq")
+        if not isinstance(seq, int) or seq < self.next_seq or seq in self.pending:
+            return False
+        self.pending[seq] = msg
+        changed = False
+        while self.next_seq in self.pending:
+            m = self.pending.pop(self.next_seq)
+            try:
+                self._fold(m)
+            except (KeyError, TypeError, ValueError, DraughtsError, AssertionError) as exc:
+                self.error = f"board {self.board} game {self.game} message {self.next_seq}: {exc}"
+            self.next_seq += 1
+            changed = True
+        return changed
+
+    def position(self) -> Position:
+        if self._pos is None:
+            pos = self.start or Position.start(self.variant or "brazilian")
+            for kind, what, _c, _t in self.steps:
+                pos = what if kind == "setup" else pos.apply(what)
+            self._pos = pos
+        return self._pos
+
+    def _fold(self, m: dict[str, Any]) -> None:
+        kind = m["type"]
+        self._pos = None
+        try:
+            self._fold_one(m, kind)
+        finally:
+            self._pos = None
+
+    def _fold_one(self, m: dict[str, Any], kind: str) -> None:
+        if kind == "start":
+            self.variant = find_variant(m["variant"]).name
+            self.start = Position.from_fen(m["fen"], self.variant) if m.get("fen") else Position.start(self.variant)
+            self.mode = str(m.get("mode") or "casual")
+            self.tags = {str(k): str(v) for k, v in m["tags"].items()}
+            self.intro = [str(x) for x in m.get("intro", [])]
+            self.started = m.get("started")
+            self.steps, self.times = [], []
+            return
+        if self.variant is None:
+            raise ValueError("a message before the game's start")
+        if kind == "move":
+            step = int(m["step"])
+            self._cut(step)
+            pos = self.position()
+            move = pos.parse_pdn(str(m["path"]))
+            self.steps.append(("move", move, [str(c) for c in m.get("comments", [])], str(m.get("move") or "")))
+            self.times.append(m.get("t"))
+            if isinstance(m.get("clock"), dict):
+                self.clock = {k: float(m["clock"].get(k, 0.0)) for k in ("white", "black")}
+            if m.get("t") is not None:
+                self.last_t = float(m["t"])
+        elif kind == "setup":
+            self._cut(int(m["step"]))
+            self.steps.append(("setup", Position.from_fen(str(m["fen"]), self.variant), [], ""))
+        elif kind == "undo":
+            self._cut(int(m["steps"]))
+        elif kind == "tags":
+            self.tags = {str(k): str(v) for k, v in m["tags"].items()}
+            self.intro = [str(x) for x in m.get("intro", [])]
+        elif kind == "result":
+            self.result = str(m["result"])
+            self.termination = m.get("termination")
+        elif kind == "report":
+            self.reports.append({k: m.get(k) for k in ("kind", "message", "squares", "t")})
+            if m.get("t") is not None:
+                self.last_t = float(m["t"])
+        else:
+            raise ValueError(f"unknown message type {str(kind)[:30]!r}")
+
+    def _cut(self, steps: int) -> None:
+        if not 0 <= steps <= len(self.steps):
+            raise ValueError(f"step {steps} is beyond the {len(self.steps)} steps known")
+        kept_moves = sum(1 for s in self.steps[:steps] if s[0] == "move")
+        del self.steps[steps:]
+        del self.times[kept_moves:]
+
+    @property
+    def plies(self) -> int:
+        return sum(1 for s in self.steps if s[0] == "move")
+
+    def last_move(self) -> str | None:
+        for kind, _w, _c, text in reversed(self.steps):
+            if kind == "move":
+                return str(text)
+        return None
+
+    def turn(self) -> Color:
+        return self.position().turn
+
+    def pdn_game(self) -> PdnGame:
+        variant = find_variant(self.variant or "brazilian")
+        pg = PdnGame(variant, dict(self.tags), self.start, intro=list(self.intro))
+        for kind, what, comments, _t in self.steps:
+            if kind == "setup":
+                pg.setups[len(pg.moves)] = what
+            else:
+                pg.moves.append(PdnMove(what, comments=list(comments)))
+        pg.result = self.result
+        return pg
+
+    def pdn(self) -> str:
+        return self.pdn_game().pdn()

@@ -1,0 +1,157 @@
+// The hall page: every board as a small live board (long poll on /api/state), or one board
+// (/board/ID); the arbiter's controls when the address carries the hall's token (?token=...).
+"use strict";
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const token = params.get("token") || sessionStorage.getItem("hall-token") || "";
+if (token) { sessionStorage.setItem("hall-token", token); document.body.classList.add("arbiter-on"); }
+const only = location.pathname.startsWith("/board/") ? decodeURIComponent(location.pathname.slice(7)) : null;
+let state = null;
+let version = -1;
+let received = 0; // when the last state arrived (the clocks tick on from there)
+
+function esc(s) { return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`); }
+
+function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function svgBoard(g) {
+  const n = g.size;
+  const parts = [`<svg viewBox="0 0 ${n} ${n}" role="img" aria-label="board"><rect width="${n}" height="${n}" fill="#f0d9b5"/>`];
+  for (const [q, [f, r]] of Object.entries(state.geometry[g.variant])) {
+    const x = f, y = n - 1 - r;
+    parts.push(`<rect x="${x}" y="${y}" width="1" height="1" fill="#946f51"/>`);
+    const p = g.pieces[q];
+    if (p) {
+      const white = p.toLowerCase() === "w";
+      parts.push(`<circle data-square="${q}" data-piece="${p}" cx="${x + .5}" cy="${y + .5}" r=".38" fill="${white ? "#f7f7f2" : "#1d1d1d"}" stroke="${white ? "#777" : "#000"}" stroke-width=".05"/>`);
+      if (p === p.toUpperCase()) parts.push(`<circle cx="${x + .5}" cy="${y + .5}" r=".16" fill="none" stroke="#d4a000" stroke-width=".08"/>`);
+    }
+  }
+  parts.push("</svg>");
+  return parts.join("");
+}
+
+function used(g, side) {
+  // the time each side has used; the side to move goes on ticking since the state came
+  const extra = g.result === "*" && g.turn === side ? (Date.now() - received) / 1000 : 0;
+  return (g.clock[side] || 0) + extra;
+}
+
+function card(b, alerting) {
+  const g = b.game;
+  const cls = ["card", b.online ? "" : "offline", alerting ? "alerting" : ""].join(" ");
+  if (!g) return `<a class="${cls}" href="/board/${encodeURIComponent(b.board)}" data-board="${esc(b.board)}"><h3>Board ${esc(b.board)}</h3><p>no game yet</p></a>`;
+  const res = g.result !== "*" ? `<span class="result">${esc(g.result)}</span>` : `<span>${g.plies} plies</span>`;
+  return `<a class="${cls}" href="/board/${encodeURIComponent(b.board)}" data-board="${esc(b.board)}">
+    <h3><span>Board ${esc(b.board)}${g.round ? ` · R${esc(g.round)}` : ""}</span>${res}</h3>
+    ${svgBoard(g)}
+    <div class="players">
+      <span class="${g.turn === "white" && g.result === "*" ? "turn" : ""}">○ ${esc(g.white)}</span><span class="clock" data-side="white">${clock(used(g, "white"))}</span>
+      <span class="${g.turn === "black" && g.result === "*" ? "turn" : ""}">● ${esc(g.black)}</span><span class="clock" data-side="black">${clock(used(g, "black"))}</span>
+    </div>
+    <div class="last">${g.last ? "last: " + esc(g.last) : "&nbsp;"}</div></a>`;
+}
+
+function render() {
+  if (!state) return;
+  $("event").textContent = state.event || "The hall";
+  $("round").textContent = state.round ? `Round ${state.round} of ${state.rounds}` : "";
+  $("broker").textContent = state.connected ? "broker connected" : "broker unreachable";
+  $("broker").className = "pill" + (state.connected ? "" : " down");
+  $("pairingslink").href = `/pairings/${state.round || 1}`;
+  $("alerts").innerHTML = state.alerts.map((a) => `<p class="alert ${esc(a.kind)}" data-board="${esc(a.board)}">${esc(a.message)}</p>`).join("");
+  const alerting = new Set(state.alerts.map((a) => a.board));
+  if (only === null) {
+    $("boards").innerHTML = state.boards.map((b) => card(b, alerting.has(b.board))).join("");
+  } else {
+    $("boards").hidden = true; $("one").hidden = false; $("back").hidden = false;
+    const b = state.boards.find((x) => x.board === only);
+    const g = b && b.game;
+    $("onetitle").textContent = g ? `Board ${only}: ${g.white} – ${g.black}` : `Board ${only}: no game yet`;
+    if (g) {
+      $("bigboard").innerHTML = svgBoard(g);
+      $("oneclock").innerHTML = `○ <span class="clock">${clock(used(g, "white"))}</span> · ● <span class="clock">${clock(used(g, "black"))}</span>`;
+      $("oneresult").innerHTML = g.result !== "*" ? `Result: <span class="result">${esc(g.result)}</span>` : `${g.turn} to move`;
+      const items = [];
+      for (let i = 0; i < g.moves.length; i += 2) items.push(`<li>${esc(g.moves[i])} ${esc(g.moves[i + 1] || "")}</li>`);
+      $("onemoves").innerHTML = items.join("");
+      $("onepdn").href = `/games/${g.id}.pdn`;
+      $("onesheet").href = `/games/${g.id}/sheet`;
+    }
+  }
+  $("pairings").hidden = !state.pairings.length && !token;
+  if (token && !$("settingsform").contains(document.activeElement)) {
+    $("srounds").value = state.rounds; $("stiebreak").value = state.tiebreak; $("sauto").checked = state.auto_confirm;
+  }
+  $("pairingrows").innerHTML = state.pairings.map((p) => {
+    const result = p.black === null ? "bye (1)" : p.result ? `${p.result}${p.confirmed ? "" : " ?"}` : "";
+    const actions = p.black === null ? "" :
+      `<button data-act="swap" data-table="${p.table}">swap colours</button>` +
+      (p.result && !p.confirmed ? `<button data-act="confirm" data-table="${p.table}">confirm</button>` : "") +
+      `<select data-act="result" data-table="${p.table}"><option value="">result…</option><option>2-0</option><option>1-1</option><option>0-2</option><option value="+/-">W.O. white</option><option value="-/+">W.O. black</option><option value="-/-">both absent</option></select>`;
+    return `<tr><td>${p.table}</td><td>${esc(p.board || "")}</td><td>${esc(p.white)}</td><td>${esc(p.black ?? "—")}</td><td>${esc(result)}</td><td class="arbiter">${actions}</td></tr>`;
+  }).join("");
+}
+
+function tick() { // the clocks of the games in play, between two states
+  if (!state) return;
+  for (const b of state.boards) {
+    if (!b.game || b.game.result !== "*") continue;
+    const el = only === null ? document.querySelector(`.card[data-board="${CSS.escape(b.board)}"]`) : $("one");
+    if (!el) continue;
+    for (const c of el.querySelectorAll(".clock[data-side]")) c.textContent = clock(used(b.game, c.dataset.side));
+  }
+}
+
+async function poll() {
+  for (;;) {
+    try {
+      const r = await fetch(`/api/state?since=${version}`, { cache: "no-store" });
+      if (r.ok) {
+        state = await r.json();
+        version = state.version;
+        received = Date.now();
+        render();
+        continue;
+      }
+    } catch (e) { /* the hall restarts: try again */ }
+    await new Promise((ok) => setTimeout(ok, 1000));
+  }
+}
+
+async function act(path, body) {
+  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Hall-Token": token }, body: JSON.stringify(body) });
+  const data = await r.json().catch(() => ({}));
+  $("message").textContent = r.ok ? "" : data.error || `error ${r.status}`;
+  return r.ok;
+}
+
+$("pairingrows").addEventListener("click", (e) => {
+  const b = e.target.closest("button[data-act]");
+  if (b) act(`/api/${b.dataset.act}`, { round: state.round, table: Number(b.dataset.table) });
+});
+$("pairingrows").addEventListener("change", (e) => {
+  const s = e.target.closest("select[data-act]");
+  if (s && s.value) act("/api/result", { round: state.round, table: Number(s.dataset.table), result: s.value });
+});
+$("pairform").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const boards = $("pairboards").value.split(",").map((x) => x.trim()).filter(Boolean);
+  act("/api/pair", boards.length ? { boards } : {});
+});
+$("playerform").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act("/api/players", { name: $("pname").value, rating: Number($("prating").value) || 0, club: $("pclub").value }).then((ok) => ok && e.target.reset());
+});
+$("csvform").addEventListener("submit", (e) => { e.preventDefault(); act("/api/players", { csv: $("csv").value }); });
+$("settingsform").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const body = { tiebreak: $("stiebreak").value, auto_confirm: $("sauto").checked };
+  if ($("srounds").value) body.rounds = Number($("srounds").value);
+  act("/api/settings", body);
+});
+setInterval(tick, 1000);
+poll();

@@ -1,0 +1,104 @@
+"""The hall's own SQLite database: every message every board sent (the games are rebuilt from
+them), the boards' last status, the players and the pairings with their results."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from hall.tournament import Pairing, Player
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS boards (board TEXT PRIMARY KEY, status TEXT NOT NULL, seen REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS messages (
+    board TEXT NOT NULL, game INTEGER NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL,
+    PRIMARY KEY (board, game, seq)
+);
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, rating INTEGER NOT NULL, club TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS pairings (
+    round INTEGER NOT NULL, tbl INTEGER NOT NULL, white INTEGER NOT NULL, black INTEGER,
+    result TEXT, board TEXT, confirmed INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (round, tbl)
+);
+"""
+
+
+class HallStoreError(Exception):
+    """The hall's database cannot be used (one line naming the file)."""
+
+
+class HallStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # (the boards keep the truth: a lost tail is resent)
+            self.db.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise HallStoreError(f"{self.path}: not a usable hall database ({exc})") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- settings ---------------------------------------------------------------------------------
+    def get(self, key: str, default: str | None = None) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return default if row is None else str(row[0])
+
+    def set(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # -- what the boards sent -------------------------------------------------------------------
+    def add_messages(self, rows: list[tuple[str, int, int, str]]) -> None:
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany("INSERT OR IGNORE INTO messages VALUES (?, ?, ?, ?)", rows)
+
+    def messages(self) -> list[tuple[str, int, int, dict[str, Any]]]:
+        return [
+            (str(b), int(g), int(s), json.loads(body))
+            for b, g, s, body in self.db.execute(
+                "SELECT board, game, seq, body FROM messages ORDER BY board, game, seq"
+            )
+        ]
+
+    def set_status(self, board: str, status: dict[str, Any], seen: float) -> None:
+        self.db.execute("INSERT OR REPLACE INTO boards VALUES (?, ?, ?)", (board, json.dumps(status), seen))
+
+    def statuses(self) -> dict[str, tuple[dict[str, Any], float]]:
+        return {
+            str(b): (json.loads(s), float(t)) for b, s, t in self.db.execute("SELECT board, status, seen FROM boards")
+        }
+
+    # -- the tournament -------------------------------------------------------------------------
+    def players(self) -> list[Player]:
+        return [Player(*r) for r in self.db.execute("SELECT id, name, rating, club FROM players ORDER BY id")]
+
+    def add_player(self, name: str, rating: int = 0, club: str = "") -> Player:
+        cur = self.db.execute("INSERT INTO players (name, rating, club) VALUES (?, ?, ?)", (name, rating, club))
+        assert cur.lastrowid is not None
+        return Player(cur.lastrowid, name, rating, club)
+
+    def pairings(self) -> list[Pairing]:
+        return [
+            Pairing(r, t, w, b, res, board, bool(c))
+            for r, t, w, b, res, board, c in self.db.execute(
+                "SELECT round, tbl, white, black, result, board, confirmed FROM pairings ORDER BY round, tbl"
+            )
+        ]
+
+    def save_pairing(self, p: Pairing) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO pairings VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (p.round, p.table, p.white, p.black, p.result, p.board, int(p.confirmed)),
+        )
+
+    def delete_round(self, round_no: int) -> None:
+        self.db.execute("DELETE FROM pairings WHERE round=?", (round_no,))

@@ -1,0 +1,284 @@
+"""The hall's web server (aiohttp).
+
+Watching is open:
+
+* ``GET /`` the hall page: every board as a small live board (players, clocks, result), the
+  arbiter's alerts, the round's pairings; ``GET /board/{id}`` one board's live view;
+* ``GET /api/state?since=V`` the page's state as JSON; with ``since`` it waits (up to 25 s) until
+  the state is newer than version V (the page's long poll);
+* ``GET /live.pdn`` every game of the current round (what broadcast relays poll),
+  ``GET /round/{n}.pdn`` a round's games, ``GET /games/{board}-{game}.pdn`` one game;
+* printable pages (A4): ``GET /pairings/{n}``, ``GET /standings``, ``GET /games/{board}-{game}/sheet``.
+
+Actions need the hall's token (header ``X-Hall-Token`` or ``?token=``; the page keeps the one
+in its address), with a JSON body: ``POST /api/players`` ``{"name", "rating", "club"}`` or
+``{"csv": "..."}``; ``POST /api/pair`` ``{"boards": ["1", "2", ...]}`` (optional: the board ids
+for tables 1, 2, ...); ``POST /api/result`` ``{"round", "table", "result"}`` (2-0, 1-1, 0-2;
++/- -/+ -/- for a W.O.); ``POST /api/confirm`` and ``POST /api/swap`` ``{"round", "table"}``;
+``POST /api/settings`` ``{"rounds", "tiebreak", "auto_confirm", "event", "boards"}``.
+A bad request is a 400 with ``{"error": "..."}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import html
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from hall.app import Hall
+from hall.tournament import TournamentError
+from rules.pdn import write_pdn
+
+STATIC = Path(__file__).with_name("static")
+HALL = web.AppKey("hall", Hall)
+WAIT = 25.0  # seconds a long poll waits for a change
+PACE = 0.1  # seconds: under load, a new state at most this often (every page shares each one)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _error(status: int, text: str) -> web.Response:
+    return web.json_response({"error": text}, status=status)
+
+
+@web.middleware
+async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    if request.method == "POST":
+        hall = request.app[HALL]
+        given = request.headers.get("X-Hall-Token") or request.query.get("token") or ""
+        if not hmac.compare_digest(given.encode(), hall.token.encode()):
+            return _error(403, "this action needs the hall's token (X-Hall-Token or ?token=)")
+        if request.content_type != "application/json":
+            return _error(415, "send JSON (Content-Type: application/json)")
+    try:
+        return await handler(request)
+    except (TournamentError, ValueError) as exc:
+        return _error(400, str(exc))
+    except LookupError as exc:
+        return _error(404, str(exc))
+
+
+def build_app(hall: Hall) -> web.Application:
+    app = web.Application(middlewares=[_guard], client_max_size=1 << 20)
+    app[HALL] = hall
+    r = app.router
+    r.add_get("/", _page)
+    r.add_get("/board/{board}", _page)
+    r.add_get("/api/state", _state)
+    r.add_get("/live.pdn", _live)
+    r.add_get("/round/{n}.pdn", _round_pdn)
+    r.add_get("/games/{key}.pdn", _game_pdn)
+    r.add_get("/games/{key}/sheet", _sheet)
+    r.add_get("/pairings/{n}", _pairings_page)
+    r.add_get("/standings", _standings_page)
+    r.add_post("/api/players", _players)
+    r.add_post("/api/pair", _pair)
+    r.add_post("/api/result", _result)
+    r.add_post("/api/confirm", _confirm)
+    r.add_post("/api/swap", _swap)
+    r.add_post("/api/settings", _settings)
+    r.add_static("/static/", STATIC)
+    return app
+
+
+async def _page(_request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "hall.html", headers={"Cache-Control": "no-cache"})
+
+
+async def _state(request: web.Request) -> web.Response:
+    hall = request.app[HALL]
+    since = request.query.get("since")
+    if since is not None and since.isdigit() and int(since) >= hall.version:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(hall.changed.wait(), WAIT)
+        wait = hall.built + PACE - time.monotonic()
+        if wait > 0:  # many changes a second: gather them into one state
+            await asyncio.sleep(wait)
+    return web.Response(text=hall.state_json(), content_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+def _pdn(text: str) -> web.Response:
+    return web.Response(text=text, content_type="application/x-chess-pdn", headers={"Cache-Control": "no-cache"})
+
+
+async def _live(request: web.Request) -> web.Response:
+    return _pdn(request.app[HALL].live_pdn())
+
+
+async def _round_pdn(request: web.Request) -> web.Response:
+    n = request.match_info["n"]
+    if not n.isdigit():
+        raise LookupError(f"no round {n[:20]!r}")
+    return _pdn(write_pdn([g.pdn_game() for g in request.app[HALL].round_games(int(n))]))
+
+
+async def _game_pdn(request: web.Request) -> web.Response:
+    return _pdn(request.app[HALL].find(request.match_info["key"]).pdn())
+
+
+async def _json(request: web.Request) -> dict[str, Any]:
+    try:
+        data = await request.json()
+    except ValueError:
+        raise ValueError("the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise ValueError("the body must be a JSON object")
+    return data
+
+
+def _int(data: dict[str, Any], key: str) -> int:
+    v = data.get(key)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ValueError(f"{key} must be a number, not {str(v)[:20]!r}")
+    return v
+
+
+async def _players(request: web.Request) -> web.Response:
+    hall = request.app[HALL]
+    data = await _json(request)
+    if "csv" in data:
+        added = hall.import_csv(str(data["csv"]))
+    else:
+        name = str(data.get("name") or "").strip()
+        if not name:
+            raise ValueError("a player needs a name")
+        rating = data.get("rating") or 0
+        if not isinstance(rating, int):
+            raise ValueError(f"rating must be a number, not {str(rating)[:20]!r}")
+        added = [hall.store.add_player(name[:100], rating, str(data.get("club") or "")[:100])]
+        hall.bump()
+    return web.json_response({"added": [{"id": p.id, "name": p.name} for p in added]})
+
+
+async def _pair(request: web.Request) -> web.Response:
+    hall = request.app[HALL]
+    data = await _json(request)
+    boards = data.get("boards")
+    if boards is not None and not (isinstance(boards, list) and all(isinstance(b, str | int) for b in boards)):
+        raise ValueError("boards must be a list of board ids")
+    new = hall.pair_next([str(b) for b in boards] if boards else None)
+    return web.json_response({"round": new[0].round if new else 0, "tables": len(new)})
+
+
+async def _result(request: web.Request) -> web.Response:
+    data = await _json(request)
+    p = request.app[HALL].set_result(_int(data, "round"), _int(data, "table"), str(data.get("result") or ""))
+    return web.json_response({"round": p.round, "table": p.table, "result": p.result})
+
+
+async def _confirm(request: web.Request) -> web.Response:
+    data = await _json(request)
+    p = request.app[HALL].confirm(_int(data, "round"), _int(data, "table"))
+    return web.json_response({"round": p.round, "table": p.table, "result": p.result})
+
+
+async def _swap(request: web.Request) -> web.Response:
+    data = await _json(request)
+    p = request.app[HALL].swap_colours(_int(data, "round"), _int(data, "table"))
+    return web.json_response({"round": p.round, "table": p.table, "white": p.white, "black": p.black})
+
+
+async def _settings(request: web.Request) -> web.Response:
+    hall = request.app[HALL]
+    data = await _json(request)
+    if "boards" in data:
+        boards = data.pop("boards")
+        if not isinstance(boards, list):
+            raise ValueError("boards must be a list of board ids")
+        hall.store.set("boards", ",".join(str(b) for b in boards))
+    hall.settings(data)
+    return web.json_response({"ok": True})
+
+
+# -- printable pages ------------------------------------------------------------------------------
+def _html(title: str, body: str) -> web.Response:
+    text = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title>"
+        '<link rel="stylesheet" href="/static/print.css"></head><body>'
+        '<p class="noprint"><a href="/">← the hall</a> · <a href="javascript:print()">print</a></p>'
+        f"{body}</body></html>"
+    )
+    return web.Response(text=text, content_type="text/html")
+
+
+def _esc(v: object) -> str:
+    return html.escape(str(v))
+
+
+async def _pairings_page(request: web.Request) -> web.Response:
+    hall = request.app[HALL]
+    n = request.match_info["n"]
+    if not n.isdigit():
+        raise LookupError(f"no round {n[:20]!r}")
+    r = int(n)
+    names = {p.id: p.name for p in hall.store.players()}
+    rows = []
+    for p in hall.store.pairings():
+        if p.round != r:
+            continue
+        black = "bye (1 point)" if p.black is None else names.get(p.black, "?")
+        result = "" if p.result is None else p.result + ("" if p.confirmed else " (to confirm)")
+        rows.append(
+            f"<tr><td>{p.table}</td><td>{_esc(p.board or '')}</td><td>{_esc(names.get(p.white, '?'))}</td>"
+            f"<td>{_esc(black)}</td><td>{_esc(result)}</td></tr>"
+        )
+    if not rows:
+        raise LookupError(f"round {r} is not paired")
+    title = f"{hall.event or 'Tournament'}: round {r} of {hall.planned}"
+    body = (
+        f"<h1>{_esc(title)}</h1><table><thead><tr><th>Table</th><th>Board</th><th>White</th><th>Black</th>"
+        f"<th>Result</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    return _html(title, body)
+
+
+async def _standings_page(request: web.Request) -> web.Response:
+    hall = request.app[HALL]
+    reading = "literal" if hall.reading == "literal" else "progressive"
+    rows = "".join(
+        f"<tr><td>{s['rank']}</td><td>{_esc(s['name'])}</td><td>{_esc(s['club'])}</td><td>{s['rating'] or ''}</td>"
+        f"<td>{s['games']}</td><td>{s['points']}</td><td>{s['tiebreak']}</td></tr>"
+        for s in hall.table()
+    )
+    title = f"{hall.event or 'Tournament'}: standings after round {hall.current_round()} of {hall.planned}"
+    body = (
+        f"<h1>{_esc(title)}</h1><table><thead><tr><th>#</th><th>Player</th><th>Club</th><th>Rating</th>"
+        f"<th>Rounds</th><th>Points</th><th>DIP</th></tr></thead><tbody>{rows}</tbody></table>"
+        f'<p class="note">Win 2, draw 1, loss 0; bye 1 point; W.O. a win for the player present. DIP: '
+        f"Desempenho Individual Progressivo (FENACEF Art. 5, {reading} reading) over the first "
+        f"{hall.planned // 2} rounds.</p>"
+    )
+    return _html(title, body)
+
+
+async def _sheet(request: web.Request) -> web.Response:
+    hall = request.app[HALL]
+    g = hall.find(request.match_info["key"])
+    moves = [t for k, _w, _c, t in g.steps if k == "move"]
+    white_first = g.start is None or g.start.turn.value == "white"
+    if not white_first:
+        moves = ["…", *moves]
+    rows = "".join(
+        f"<tr><td>{i // 2 + 1}</td><td>{_esc(moves[i])}</td>"
+        f"<td>{_esc(moves[i + 1]) if i + 1 < len(moves) else ''}</td></tr>"
+        for i in range(0, len(moves), 2)
+    )
+    t = g.tags
+    title = f"Score sheet: {t.get('White', '?')} - {t.get('Black', '?')}"
+    body = (
+        f"<h1>{_esc(title)}</h1><p>{_esc(t.get('Event', hall.event))} · round {_esc(t.get('Round', '?'))} · "
+        f"board {_esc(g.board)} · {_esc(t.get('Date', ''))}</p>"
+        '<table class="sheet"><thead><tr><th>#</th><th>White</th><th>Black</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>"
+        f"<p>Result: <b>{_esc(g.result)}</b></p>"
+        "<p class=\"signatures\"><span>White's signature</span><span>Black's signature</span>"
+        "<span>Arbiter</span></p>"
+    )
+    return _html(title, body)

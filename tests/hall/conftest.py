@@ -1,0 +1,209 @@
+"""Fixtures of the hall's tests: a real Mosquitto on a free loopback port, the hall in its own
+process, simulated boards in theirs, and a TCP relay that can cut one board off the network."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hall.broker import Mosquitto, mosquitto_path
+from tests.app.server import free_port
+from tests.conftest import ROOT
+
+
+@pytest.fixture
+def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
+    """Mosquitto on a free loopback port (it binds the port itself; a port taken meanwhile is
+    retried on another). Missing: the test skips with the reason (fails under CI)."""
+    if mosquitto_path() is None:
+        reason = "Mosquitto is not installed (apt-get install mosquitto)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    m = Mosquitto(tmp_path / "mosquitto").start()
+    yield m
+    m.close()
+
+
+class HallProcess:
+    """``damas hall`` in a subprocess (its page on a free port)."""
+
+    def __init__(self, db: Path, broker: str, *extra: str) -> None:
+        self.db = db
+        self.broker = broker
+        self.extra = extra
+        self.port = free_port()
+        self.proc: subprocess.Popen[str] | None = None
+        self.token = "test-token"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> HallProcess:
+        for _attempt in range(5):
+            cmd = [sys.executable, "-m", "damas", "-q", "hall", "--broker", self.broker, "--db", str(self.db)]
+            cmd += ["--port", str(self.port), "--token", self.token, *self.extra]
+            self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, text=True)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    break
+                try:
+                    self.get("/api/state")
+                    return self
+                except (OSError, urllib.error.URLError):
+                    time.sleep(0.05)
+            else:
+                raise AssertionError("the hall did not start")
+            self.port = free_port()  # the port was taken meanwhile: again on another
+        raise AssertionError("the hall would not start")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=30) as r:
+            body = r.read().decode()
+            return json.loads(body) if r.headers.get_content_type() == "application/json" else body
+
+    def post(self, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+        req = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "X-Hall-Token": token or self.token},
+        )
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+
+class BoardProcess:
+    """A simulated board (``tests.hall.board_sim``) in its own process."""
+
+    def __init__(self, tmp: Path, board: str, broker: str, pdn: Path, index: int, plies: int, gap: float) -> None:
+        self.board = board
+        self.out = tmp / f"board{board}.out"
+        cmd = [sys.executable, "-m", "tests.hall.board_sim", "--db", str(tmp / f"board{board}.sqlite3")]
+        cmd += ["--broker", broker, "--board-id", board, "--pdn", str(pdn), "--index", str(index)]
+        cmd += ["--plies", str(plies), "--gap", str(gap), "--out", str(self.out)]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, text=True)
+
+    def done(self) -> bool:
+        if self.proc.poll() is not None:
+            raise AssertionError(f"board {self.board} exited ({self.proc.returncode}) before its game was played")
+        return self.out.exists()
+
+    def export(self) -> tuple[int, str]:
+        gid, pdn = self.out.read_text().split("\n", 1)
+        return int(gid), pdn
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Relay:
+    """A TCP relay between boards and the broker: ``cut()`` drops every connection through it and
+    refuses new ones until ``mend()`` (the board's network is down; the broker is not)."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.port = int(self.listener.getsockname()[1])
+        self.cut_off = False
+        self.conns: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            client.settimeout(None)
+            if self.cut_off:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=2)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.conns += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, a: socket.socket, b: socket.socket) -> None:
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        with self.lock:
+            for s in (a, b):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+                s.close()
+                if s in self.conns:
+                    self.conns.remove(s)
+
+    def cut(self) -> None:
+        self.cut_off = True
+        with self.lock:
+            for s in self.conns:
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+                s.close()
+            self.conns.clear()
+
+    def mend(self) -> None:
+        self.cut_off = False
+
+    def close(self) -> None:
+        self.closed = True
+        self.cut()
+        self.listener.close()
