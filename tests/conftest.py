@@ -20,8 +20,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from rules import Game, Move, Position
+
+# make mutation (tools/mutation.py) runs the tests with --hypothesis-profile=mutation: no time
+# limit per example (mutmut's call tracing makes every call slower) and the same examples every
+# run, so that a mutant's verdict does not depend on luck
+settings.register_profile("mutation", deadline=None, derandomize=True, database=None)
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("DAMAS_TEST_DATA", ROOT / "tests" / "data"))  # (tests of a missing-data path move it)
