@@ -67,6 +67,8 @@ def pyproject(target: str) -> str:
         + f"also_copy = {json.dumps(ALSO)}\n"
         + f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
         + f"pytest_add_cli_args = {json.dumps(pytest_args)}\n"
+        # a mutant that loops is given up on after 5 times its tests' own time (mutmut: 15)
+        + "timeout_multiplier = 5.0\n"
     )
 
 
