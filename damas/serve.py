@@ -18,16 +18,16 @@ from typing import Any
 
 from aiohttp import web
 
-from board_hal.config import ConfigError, load_config
+from board_hal.config import load_config
 from board_hal.factory import open_board
 from board_hal.simulated import SimulatedBoard
-from damas.cli import UserError
+from damas.errors import UserError
 from damas.play import PlayApp, reconcile, sim_occupancy
 from damas.recover import recover
 from damas.session import DamagedGame, GameSession
-from damas.store import DAMAGED, INTERRUPTED, Store, StoreError, default_path
+from damas.store import DAMAGED, INTERRUPTED, Store, default_path
 from damas.web import SERVED, build_app, make_token
-from rules import DraughtsError, Position, find_variant
+from rules import Position, find_variant
 
 log = logging.getLogger(__name__)
 
@@ -128,10 +128,7 @@ def _open_game(
         else:
             store.abandon(row.id, INTERRUPTED)
             row = None
-    try:
-        io = open_board(config, variant, clock=time.time)
-    except ConfigError as exc:
-        raise UserError(str(exc)) from None
+    io = open_board(config, variant, clock=time.time)
     io.start()  # the scanning thread or the serial reader: the first reading comes before anything else
     sim = io.sensors if isinstance(io.sensors, SimulatedBoard) else None
     try:
@@ -159,9 +156,6 @@ def _open_game(
             session = GameSession.start(store, variant, args.fen, mode, squares, tags, window=config.debounce)
             for note in notes:
                 log.warning("%s; started game %d", note, session.row.id)
-    except (StoreError, DraughtsError) as exc:
-        io.close()
-        raise UserError(str(exc)) from None
     except BaseException:
         io.close()
         raise
@@ -169,10 +163,7 @@ def _open_game(
 
 
 def serve(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        raise UserError(str(exc)) from None
+    config = load_config(args.config)
     app_cfg = config.app
     variant = find_variant(args.variant or config.variant or app_cfg.get("variant") or "brazilian").name
     mode = args.mode or app_cfg.get("mode") or "casual"
@@ -186,10 +177,10 @@ def serve(args: argparse.Namespace) -> int:
     socks = _bind(host, port)
     try:
         store = Store(args.db or app_cfg.get("database") or default_path(), exclusive=True, quarantine=True)
-    except StoreError as exc:
+    except BaseException:
         for sock in socks:
             sock.close()
-        raise UserError(str(exc)) from None
+        raise
     try:
         io, session, sim = _open_game(args, config, store, variant, mode)
     except BaseException:

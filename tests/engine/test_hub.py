@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from damas.hub import parse_line, parse_position, position_text
+from engine.hub import parse_line, parse_position, position_text
 from rules import Game, Position
 from tests.conftest import damas, one_line_error
 
@@ -123,7 +123,7 @@ def done_move(line: str) -> tuple[str, dict[str, str]]:
 
 
 def legal_texts(game: Game) -> set[str]:
-    from damas.hub import move_text
+    from engine.hub import move_text
 
     return {move_text(m) for m in game.legal_moves()}
 

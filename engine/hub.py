@@ -1,4 +1,4 @@
-"""``damas hub``: the engine behind the Hub protocol, version 2 (Scan's protocol).
+"""The engine behind the Hub protocol, version 2 (Scan's protocol); ``damas hub`` runs it.
 
 The GUI writes one command per line on standard input; the engine answers on standard
 output. The search runs in a thread, so that ``stop``, ``ponder-hit`` and ``ping`` are
@@ -11,8 +11,6 @@ variant's official numbering (``w``/``b`` men, ``W``/``B`` kings, ``e`` empty); 
 
 from __future__ import annotations
 
-import argparse
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -201,7 +199,16 @@ def parse_level(values: dict[str, str], flags: list[str]) -> Limits:
 
 # -- the engine side ---------------------------------------------------------------------------------
 class Hub:
-    def __init__(self, out: TextIO, *, variant: str = "normal", level: int = 10, tt_mb: int = DEFAULT_TT_MB) -> None:
+    def __init__(
+        self,
+        out: TextIO,
+        *,
+        variant: str = "normal",
+        level: int = 10,
+        tt_mb: int = DEFAULT_TT_MB,
+        version: str = "unknown",
+    ) -> None:
+        self.version = version  # what ``id`` answers: the program's version, given by who runs the engine
         self.out = out
         self.lock = threading.Lock()
         self.params: dict[str, str] = {
@@ -277,9 +284,7 @@ class Hub:
         return True
 
     def cmd_hub(self, values: dict[str, str], flags: list[str]) -> None:
-        from damas.cli import _version
-
-        self.send(format_line("id", name=NAME, version=_version(), author=AUTHOR))
+        self.send(format_line("id", name=NAME, version=self.version, author=AUTHOR))
         self.send(
             format_line(
                 "param", name="variant", value=self.params["variant"], type="enum", values=" ".join(HUB_VARIANTS)
@@ -410,8 +415,17 @@ class Hub:
             self.out.flush()
 
 
-def run(stdin: TextIO, stdout: TextIO, *, variant: str = "normal", level: int = 10, tt_mb: int = DEFAULT_TT_MB) -> int:
-    hub = Hub(stdout, variant=variant, level=level, tt_mb=tt_mb)
+def run(
+    stdin: TextIO,
+    stdout: TextIO,
+    *,
+    variant: str = "normal",
+    level: int = 10,
+    tt_mb: int = DEFAULT_TT_MB,
+    version: str = "unknown",
+) -> int:
+    """Serve one GUI on ``stdin``/``stdout`` until ``quit`` or the end of its input."""
+    hub = Hub(stdout, variant=variant, level=level, tt_mb=tt_mb, version=version)
     while True:
         line = stdin.readline()
         if not line:  # the GUI is gone
@@ -421,33 +435,3 @@ def run(stdin: TextIO, stdout: TextIO, *, variant: str = "normal", level: int = 
             if hub.thread is not None:
                 hub.thread.join(timeout=1.0)
             return 0
-
-
-def add_parser(sub: Any) -> None:
-    """Register ``damas hub`` on the main parser's sub-commands."""
-    p = sub.add_parser(
-        "hub",
-        help="the engine for draughts GUIs: the Hub protocol (version 2) on stdin/stdout",
-        description="The engine for draughts GUIs: the Hub protocol (version 2) on standard input and output.",
-        epilog="example:\n  damas hub --variant brazilian  # then send: hub, init, level depth=6, go think",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument(
-        "--variant",
-        choices=list(HUB_VARIANTS),
-        default="normal",
-        help="the initial variant parameter: normal (the Hub name of international), brazilian or portuguese",
-    )
-    p.add_argument(
-        "--level", type=int, choices=range(1, len(LEVELS) + 1), default=10, metavar="1-10", help="the initial level"
-    )
-    p.add_argument("--tt-size", type=int, default=DEFAULT_TT_MB, help="transposition table size in MB (default 64)")
-    p.set_defaults(func=cmd_hub)
-
-
-def cmd_hub(args: argparse.Namespace) -> int:
-    if not 1 <= args.tt_size <= 4096:
-        from damas.cli import UserError
-
-        raise UserError(f"--tt-size must be 1-4096 MB, not {args.tt_size}")
-    return run(sys.stdin, sys.stdout, variant=args.variant, level=args.level, tt_mb=args.tt_size)

@@ -1,0 +1,37 @@
+"""``damas games``: list the recorded games."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+from typing import Any
+
+from damas.commands.common import command, open_store, report_damage
+
+SHOWN = {"interrupted": "interrupted by a restart"}
+
+
+def register(sub: Any) -> None:
+    p = command(sub, "games", "list the recorded games", "damas games --limit 10")
+    p.add_argument("--db", help="the game database")
+    p.add_argument("--limit", type=int, default=50, help="show at most this many, the latest first (default 50)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    with open_store(args.db) as store:
+        rows = store.games(limit=args.limit)
+        if not rows and not store.skipped:
+            print(f"no games in {store.path}")
+        elif rows:
+            print(f"{'id':>4}  {'started':<16}  {'variant':<13}  {'white - black':<28}  {'result':<8}  moves  status")
+        for r in rows:
+            started = datetime.datetime.fromtimestamp(r.started).strftime("%Y-%m-%d %H:%M")
+            players = f"{r.tags.get('White', '?')} - {r.tags.get('Black', '?')}"
+            status = SHOWN.get(r.state, r.state) + (f" ({'; '.join(r.damage)})" if r.damage else "")
+            print(
+                f"{r.id:>4}  {started:<16}  {r.variant[:13]:<13}  {players[:28]:<28}  {r.result[:8]:<8}  {r.moves:>5}"
+                f"  {status}"
+            )
+        report_damage(store, store.skipped, "")
+    return 1 if store.skipped else 0

@@ -1,0 +1,39 @@
+"""``damas play``: the board (or the simulated board) with the live web page."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from damas.commands.common import command, variants_help
+
+
+def register(sub: Any) -> None:
+    p = command(
+        sub,
+        "play",
+        "play on the board (or the simulated board) with the live web page",
+        "damas play --variant international --white Ana --black Rui --event 'Club night'",
+    )
+    p.add_argument("--variant", help=variants_help("default: config, else brazilian"))
+    p.add_argument("--fen", help="start from this position (K for kings)")
+    p.add_argument("--white", help="White's name")
+    p.add_argument("--black", help="Black's name")
+    p.add_argument("--event", help="the event's name")
+    p.add_argument("--mode", choices=["casual", "tournament"], help="casual (default) or tournament")
+    p.add_argument("--config", help="board configuration (TOML; see hardware/); without it, the simulated board")
+    p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1; other hosts need a token)")
+    p.add_argument("--port", type=int, default=None, help="port (default 8080)")
+    p.add_argument("--db", help="the game database (default: the user's data directory)")
+    p.add_argument("--lang", choices=["en", "pt"], help="language of the page (default: config, else the browser's)")
+    resume = p.add_mutually_exclusive_group()
+    resume.add_argument("--resume", dest="resume", action="store_true", default=None, help="resume an unfinished game")
+    resume.add_argument("--no-resume", dest="resume", action="store_false", help="start a new game")
+    p.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from damas.serve import serve  # aiohttp and the board: only for the command that needs them
+
+    return serve(args)

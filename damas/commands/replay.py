@@ -1,0 +1,109 @@
+"""``damas replay``: run a recorded event log through the live pipeline (debounce -> referee)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from damas.commands.common import GAME_ID, MAX_DEBOUNCE, command, game_id, open_store, variants_help
+from damas.errors import UserError
+from referee import GameEnd, MoveMade, Pipeline, Referee, Report, Takeback, Verdict, parse_log
+from referee.log import MAX_LINE, event_to_json
+from rules import Position, find_variant
+
+
+def register(sub: Any) -> None:
+    p = command(sub, "replay", "run a recorded event log through the referee", "damas replay --game 3 --pdn game3.pdn")
+    p.add_argument("log", metavar="LOG", nargs="?", help="a JSON-lines event log ('-' for standard input)")
+    p.add_argument("--game", type=game_id, help="replay a recorded game's journal from the database instead")
+    p.add_argument("--db", help="the game database (default: the user's data directory)")
+    p.add_argument("--variant", help=variants_help("default: the log's"))
+    p.add_argument("--fen", help="override the log's start position")
+    p.add_argument("--mode", choices=["casual", "tournament"], help="override the log's mode (default casual)")
+    p.add_argument("--pdn", metavar="OUT", help="write the recorded game as PDN")
+    p.add_argument("--json", action="store_true", help="one JSON object per verdict")
+    p.add_argument("--debounce", type=float, default=0.05, help="debounce window in seconds (default 0.05)")
+    p.set_defaults(func=run)
+
+
+def verdict_line(v: Verdict) -> str:
+    """One verdict as ``damas replay`` prints it."""
+    if isinstance(v, MoveMade):
+        return f"{v.t:9.3f}  move {v.ply}: {v.pdn}"
+    if isinstance(v, Takeback):
+        return f"{v.t:9.3f}  takeback: ply {v.ply} withdrawn"
+    if isinstance(v, Report):
+        guide = []
+        if v.missing:
+            guide.append("missing " + " ".join(map(str, v.missing)))
+        if v.extra:
+            guide.append("extra " + " ".join(map(str, v.extra)))
+        tail = f" [{'; '.join(guide)}]" if guide else ""
+        return f"{v.t:9.3f}  {v.kind.value}: {v.message}{tail}"
+    if isinstance(v, GameEnd):
+        return f"{v.t:9.3f}  end: {v.result} ({v.termination})"
+    return str(v)
+
+
+def _bounded_lines(f: IO[str]) -> Iterator[str]:
+    """The lines of a text file, none read beyond MAX_LINE + 1 characters (the log reader
+    refuses a longer line): an endless line such as /dev/zero's costs no memory."""
+    while line := f.readline(MAX_LINE + 1):
+        yield line
+
+
+def _journal_lines(args: argparse.Namespace) -> list[str]:
+    """A recorded game's journal as log lines (header first)."""
+    from damas.session import load_log
+
+    gid = args.game if args.game is not None else int(args.log)
+    with open_store(args.db) as store:
+        header, events, problem = load_log(store, store.game(gid), partial=True)
+    if problem is not None:
+        print(f"damas: warning: {problem}: replaying the events before it", file=sys.stderr)
+    args.log = f"game {gid}"
+    return [json.dumps(header.to_json())] + [json.dumps(event_to_json(e)) for e in events]
+
+
+def run(args: argparse.Namespace) -> int:
+    if not (math.isfinite(args.debounce) and 0 <= args.debounce <= MAX_DEBOUNCE):
+        raise UserError(f"--debounce must be seconds between 0 and {MAX_DEBOUNCE:g}, not {args.debounce}")
+    try:
+        if args.game is not None or (args.log and GAME_ID.fullmatch(args.log) and not Path(args.log).exists()):
+            header, events = parse_log(_journal_lines(args), args.log, args.variant)
+        elif args.log is None:
+            raise UserError("give an event log file, '-' for standard input, or --game ID")
+        elif args.log == "-":
+            header, events = parse_log(_bounded_lines(sys.stdin), "<stdin>", args.variant)
+        else:
+            with open(args.log, encoding="utf-8") as f:
+                header, events = parse_log(_bounded_lines(f), args.log, args.variant)
+    except UnicodeDecodeError:
+        raise UserError(f"{args.log}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {args.log}: {exc.strerror or exc}") from None
+    variant = find_variant(args.variant or header.variant or "brazilian")
+    fen = args.fen or header.fen
+    if fen:
+        Position.from_fen(fen, variant)  # a bad FEN is a user error, reported as such
+    mode = args.mode or header.mode or "casual"
+    ref = Referee(variant, fen, mode=mode, board=header.board)
+    pipeline = Pipeline(ref, window=args.debounce)
+    for v in pipeline.run(events):
+        if args.json:
+            print(json.dumps(v.to_json(), ensure_ascii=False))
+        else:
+            print(verdict_line(v))
+    if args.pdn:
+        tags = {k.capitalize(): str(val) for k, val in header.extra.items() if k in ("white", "black", "event")}
+        text = ref.pdn_game(tags).pdn()
+        try:
+            Path(args.pdn).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot write {args.pdn}: {exc.strerror or exc}") from None
+    return 0
