@@ -101,26 +101,34 @@ create_mutants(1)
 def verdicts(target: str) -> dict[str, int | None]:
     """Every mutant of the target and its exit code (None: not tested yet), from mutmut's .meta files."""
     out: dict[str, int | None] = {}
-    for meta in sorted((WORK / target / "mutants").rglob("*.py.meta")):
+    mutants = WORK / target / "mutants"
+    for meta in sorted(mutants.rglob("*.py.meta")):
+        if not (ROOT / meta.relative_to(mutants)).with_suffix("").exists():
+            continue  # a file since removed from the project (left in mutants/)
         out.update(json.loads(meta.read_text(encoding="utf-8")).get("exit_code_by_key", {}))
     return out
 
 
 def run(target: str, sample: int | None) -> int:
+    """Test the target's mutants (or a sample of them) that no test has killed yet: new ones,
+    those whose function changed, and the survivors of the last run (new tests may kill them)."""
     work = prepare(target)
-    print(f"== {target}: mutating {', '.join(TARGETS[target][0])}", flush=True)
-    cmd = ["nice", "-n", "15", mutmut(), "run", "--max-children", "1"]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    subprocess.run([sys.executable, "-c", GENERATE], cwd=work, env=env, check=True, stdout=subprocess.DEVNULL)
+    codes = verdicts(target)
+    names = sorted(codes)
     if sample is not None:
-        subprocess.run([sys.executable, "-c", GENERATE], cwd=work, env=env, check=True, stdout=subprocess.DEVNULL)
-        names = sorted(verdicts(target))
-        # the same sample every time (a re-run after new tests re-tests the same mutants)
-        chosen = random.Random(f"{target}-{sample}").sample(names, min(sample, len(names)))
-        print(f"   a random sample of {len(chosen)} of its {len(names)} mutants", flush=True)
-        (work / "sample.txt").write_text("\n".join(sorted(chosen)) + "\n", encoding="utf-8")
-        cmd += sorted(chosen)
+        # the same sample every time, so that a re-run after new tests re-tests the same mutants
+        names = sorted(random.Random(f"{target}-{sample}").sample(names, min(sample, len(names))))
+        (work / "sample.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
     else:
         (work / "sample.txt").unlink(missing_ok=True)
+    todo = [n for n in names if STATUS.get(codes[n]) not in ("killed", "timeout")]
+    of = f" (a random sample of {len(names)} of {len(codes)})" if sample is not None else ""
+    print(f"== {target}: {', '.join(TARGETS[target][0])}: {len(todo)} of {len(names)} mutants to test{of}", flush=True)
+    if not todo:
+        return 0
+    cmd = ["nice", "-n", "15", mutmut(), "run", "--max-children", "1", *todo]
     return subprocess.run(cmd, cwd=work, env=env, check=False).returncode
 
 
