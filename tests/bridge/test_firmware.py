@@ -111,6 +111,7 @@ def test_leds_patterns_and_bad_frames() -> None:
         + b"\x00"  # a truncated frame: ignored
         + link.encode(link.LEDS, 2, link.pack_leds([(0, 255, 0, 0, link.STEADY), (9, 0, 0, 255, link.FAST)]))
         + link.encode(link.LEDS, 3, b"\x05\x00")  # a bad payload: answered with an error frame
+        + link.encode(link.LEDS, 4, b"\x05")  # too short to hold its count: the same
     )
     clock[0] = 100_000  # fast blinkers are on in the first half of each 250 ms
     fw.step()
@@ -118,9 +119,10 @@ def test_leds_patterns_and_bad_frames() -> None:
     clock[0] += 130
     fw.step()
     assert fw.np.shown[0] == (255, 0, 0) and fw.np.shown[9] == (0, 0, 0)
-    assert fw.bad_in == 2
+    assert fw.bad_in == 2  # the garbage and the truncated frame
+    # the error frames say what was wrong: the text the host shows as the board's last error
     errors = [link.unpack_error(p) for k, _s, p in stream.frames() if k == link.ERROR]
-    assert errors and errors[0][1].startswith("bad leds")
+    assert errors == [(1, "bad leds: leds size does not match its count"), (1, "bad leds: short leds")]
 
 
 def test_config_and_repl_escape() -> None:
