@@ -162,3 +162,13 @@ def test_mpy_cross_compiles_every_firmware_file(path: str, tmp_path: Path) -> No
     r = subprocess.run([str(exe), "-o", str(tmp_path / "out.mpy"), str(ROOT / path)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "out.mpy").stat().st_size > 0
+
+
+def test_a_config_of_the_wrong_size_is_answered_with_an_error_frame_naming_it() -> None:
+    fw, _matrix, stream, _clock, _modules = make()
+    before = (fw.scan_hz, fw.debounce_ms, fw.heartbeat_ms)
+    stream.inbox = link.encode(link.CONFIG, 1, link.pack_config(100, 30, 250)[:5])
+    fw.step()
+    assert (fw.scan_hz, fw.debounce_ms, fw.heartbeat_ms) == before
+    errors = [link.unpack_error(p) for k, _s, p in stream.frames() if k == link.ERROR]
+    assert errors == [(1, "bad config: bad config size")]

@@ -120,3 +120,10 @@ def test_hello_carries_every_byte_value_and_a_newer_firmware_may_say_more() -> N
     for short in (b"", hello[:6]):
         with pytest.raises(ValueError):
             link.unpack_hello(short)
+
+
+def test_config_and_error_fields_are_unsigned_and_an_error_text_is_cut_at_200_bytes() -> None:
+    assert link.unpack_config(link.pack_config(65535, 65535, 65535)) == (65535, 65535, 65535)
+    code, text = link.unpack_error(link.pack_error(255, "é" * 150))  # 300 bytes of UTF-8
+    assert code == 255 and text == "é" * 100  # 200 bytes: whole characters here
+    assert len(link.pack_error(1, "x" * 500)) == 1 + 200
