@@ -23,7 +23,7 @@ too) passes through unchanged, only ``window`` later.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 DEFAULT_WINDOW = 0.05
@@ -35,21 +35,21 @@ class Transition:
     or a cell name; ``occupied`` is True for a place, False for a lift."""
 
     t: float
-    key: Hashable
+    key: int | str
     occupied: bool
 
 
 class Debouncer:
     """Per-square debouncing with an injectable clock (the transitions' times)."""
 
-    def __init__(self, window: float = DEFAULT_WINDOW, initial: Mapping[Hashable, bool] | None = None) -> None:
+    def __init__(self, window: float = DEFAULT_WINDOW, initial: Mapping[int | str, bool] | None = None) -> None:
         if window < 0:
             raise ValueError(f"debounce window must not be negative: {window!r}")
         self.window = window
-        self.stable: dict[Hashable, bool] = dict(initial or {})
-        self._pending: dict[Hashable, Transition] = {}
+        self.stable: dict[int | str, bool] = dict(initial or {})
+        self._pending: dict[int | str, Transition] = {}
 
-    def state(self, key: Hashable) -> bool:
+    def state(self, key: int | str) -> bool:
         return self.stable.get(key, False)
 
     def feed(self, tr: Transition) -> list[Transition]:

@@ -82,7 +82,7 @@ class SelfTest:
                 return None
             for tr in self.io.poll(timeout=min(left, 0.2)):
                 if tr.occupied == want:
-                    return self.layout.cell_of_key(tr.key)  # type: ignore[arg-type]
+                    return self.layout.cell_of_key(tr.key)
 
     def run(self) -> SelfTestResult:
         res = SelfTestResult()

@@ -1,3 +1,3 @@
-"""The damas app: command line, and (later) the live board, records and web page."""
+"""The damas app: the command line, the live board loop, the game records and the web page."""
 
 __version__ = "0.1.0"

@@ -134,7 +134,7 @@ class GameSession:
         if isinstance(ev.key, str):
             (self.raw_cells.add if ev.occupied else self.raw_cells.discard)(ev.key)
         else:
-            (self.raw.add if ev.occupied else self.raw.discard)(ev.key)  # type: ignore[arg-type]
+            (self.raw.add if ev.occupied else self.raw.discard)(ev.key)
 
     def feed(self, ev: Transition | Action | LinkStatus) -> list[Verdict]:
         """A raw event: journal it durably, then run it through the pipeline. When it cannot

@@ -26,16 +26,27 @@ read again, silently, in both modes.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from board_hal.debounce import Transition
+from referee.candidates import (
+    Candidate,
+    CandidateCache,
+    may_slide_on,
+    pseudo_plain,
+    route_followed,
+    route_like,
+    slides_past,
+    stopped_mid_chain,
+)
+from referee.diagnose import classify, names, required_capture
+from referee.leds import led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
-from referee.vocabulary import GameEnd, LedIntent, MoveMade, Report, ReportKind, Role, Takeback, Verdict
-from rules import CaptureLaw, Color, Game, Move, Position, find_variant
-from rules.engine import engine_for
+from referee.vocabulary import GameEnd, LedIntent, MoveMade, Report, ReportKind, Takeback, Verdict
+from rules import Color, Game, Move, Position, find_variant
 from rules.pdn import PdnGame
 from rules.variants import Variant
 
@@ -82,70 +93,21 @@ LINK_STATES = ("down", "up", "reconstructed")
 RECONSTRUCTED_COMMENT = "reconstructed: played while the board was not connected"
 
 
-def _key(ev: Transition) -> int:
-    """The square of a square event (the referee keeps only those in ``events``)."""
-    assert isinstance(ev.key, int)
-    return ev.key
-
-
 @dataclass(frozen=True)
-class _Candidate:
-    """A legal move seen from a base position, with what its execution may look like."""
+class _Raised:
+    """The state a report (or alarm) was last raised for, so that the same state raises it
+    once: ``what``, the report's kind or one of the referee's own occasions, and the board
+    (squares, non-playing cells) it judged."""
 
-    base: Position
-    move: Move
-    before: frozenset[int]
-    after: frozenset[int]
-    landings: frozenset[int]
-    origin: int
-    dest: int
-    captured: frozenset[int]
-
-    def in_progress(self, s: frozenset[int]) -> bool:
-        """Could ``s`` be the board part-way through this move?"""
-        missing = self.before - s
-        added = s - self.before
-        if not missing <= ({self.origin} | self.captured):
-            return False
-        if len(added) > 1 or not added <= ({self.dest} | self.landings):
-            return False
-        return not (added and self.origin in s)
+    what: ReportKind | Literal["capture", "stopped", "over", "setup", "link-gap"]
+    board: frozenset[int] = frozenset()
+    cells: frozenset[str] = frozenset()
 
 
-def _candidates(pos: Position) -> list[_Candidate]:
-    out = []
-    before = pos.occupied()
-    for m in pos.legal_moves():
-        routes = pos.routes(m)
-        landings = frozenset(sq for r in routes for sq in r.path[1:-1])
-        after = pos.apply(m).occupied()
-        out.append(_Candidate(pos, m, before, after, landings, m.from_square, m.to_square, frozenset(m.captured)))
-    return out
-
-
-def _stopped_mid_chain(live: list[_Candidate], s: frozenset[int], e: frozenset[int]) -> bool:
-    """Is the capturing piece standing on an intermediate landing square (of every
-    capture still possible), not on a final one?"""
-    added = s - e
-    return bool(live) and bool(added) and all(added <= c.landings - {c.dest} for c in live)
-
-
-def _slides_past(pos: Position, short: Move, long: Move) -> bool:
-    """Does ``long`` take the same piece the same way as ``short``, then further along the
-    same line (``short``'s destination strictly inside ``long``'s last leg)?"""
-    if (
-        short.from_square != long.from_square
-        or set(short.captured) != set(long.captured)
-        or len(short.path) != len(long.path)
-        or short.path[-2] != long.path[-2]
-    ):
-        return False
-    geo = pos.geometry
-    (fa, ra), (fb, rb), (fs, rs) = geo.coord(long.path[-2]), geo.coord(long.to_square), geo.coord(short.to_square)
-    if abs(fb - fa) != abs(rb - ra):
-        return False
-    n, k = abs(fb - fa), abs(fs - fa)
-    return 0 < k < n and (fs - fa) * n == k * (fb - fa) and (rs - ra) * n == k * (rb - ra)
+def _squares(events: Iterable[Transition], *, placed: bool) -> list[int]:
+    """The squares pieces were put on (``placed``) or lifted from, in order (the referee
+    keeps only square events)."""
+    return [ev.key for ev in events if ev.occupied == placed and isinstance(ev.key, int)]
 
 
 class Referee:
@@ -177,7 +139,7 @@ class Referee:
         self.report: Report | None = None  # the active report (an irregular state)
         self.reports: list[Report] = []  # every report, for the record
         self.clock: list[float] = []  # time of each move
-        self._reported: object = None
+        self._reported: _Raised | None = None
         self._deadline: float | None = None
         self._irregular: Position | None = None
         self._since = 0.0  # time of the last square or cell event: the board has been still since
@@ -186,8 +148,7 @@ class Referee:
         if self._setup:
             self._deadline = -math.inf  # report the set-up at the first tick
         self._touch_noticed: set[int] = set()
-        self._cache: dict[Position, list[_Candidate]] = {}
-        self._free = engine_for(dataclasses.replace(self.variant, capture_law=CaptureLaw.FREE, name="free"))
+        self._candidates = CandidateCache()
         self.t = 0.0
         self.reconstructed: set[int] = set()  # plies recorded from the occupancy after a link gap
         self._batch: tuple[Move, ...] = ()  # the moves the last reconnect recorded (lit until the next move)
@@ -201,19 +162,11 @@ class Referee:
     def ended(self) -> bool:
         return self.game.outcome() is not None
 
-    def _cands(self, pos: Position) -> list[_Candidate]:
-        c = self._cache.get(pos)
-        if c is None:
-            if len(self._cache) > 64:
-                self._cache.clear()
-            c = self._cache[pos] = _candidates(pos)
-        return c
-
     def _name(self, sq: int) -> str:
         return self.position.square_text(sq)
 
     def _names(self, squares: Iterable[int]) -> str:
-        return ", ".join(self._name(s) for s in sorted(squares))
+        return names(self.position, squares)
 
     def _prev(self) -> Position | None:
         """The position before the last move (None at the start or after a set-up)."""
@@ -283,9 +236,9 @@ class Referee:
                 self.cells.discard(key)
         else:
             if event.occupied:
-                self.occupied.add(_key(event))
+                self.occupied.add(key)
             else:
-                self.occupied.discard(_key(event))
+                self.occupied.discard(key)
             self.events.append(event)
             if len(self.events) > MAX_EVENTS:
                 del self.events[: len(self.events) - MAX_EVENTS]
@@ -372,8 +325,8 @@ class Referee:
                 return
             if s == e and not self.cells:
                 self._reported = None
-            elif self._reported != "over" and self._held():
-                self._reported = "over"
+            elif self._reported != _Raised("over") and self._held():
+                self._reported = _Raised("over")
                 self._emit_report(
                     out, ReportKind.GAME_OVER, sorted(s ^ e), "the game is over: no more moves", active=False
                 )
@@ -384,16 +337,16 @@ class Referee:
         if s == e:
             self._sync(out)
             return
-        cands = self._cands(pos)
+        cands = self._candidates.of(pos)
         for c in cands:
             if c.after == s:
-                if self._may_slide_on(c) and not self._held():
+                if may_slide_on(c, self._candidates.of(c.base)) and not self._held():
                     self._deadline = None  # a king on its way: the move is read once it stops
                     return
                 self._commit(c, out)
                 return
         if self._irregular is not None:
-            for c in self._cands(self._irregular):
+            for c in self._candidates.of(self._irregular):
                 if c.after == s:
                     self._accept(c, out)
                     return
@@ -410,14 +363,14 @@ class Referee:
                     )
                 self._deadline = None
                 return
-            for c in self._cands(prev):
+            for c in self._candidates.of(prev):
                 if c.after != s or c.move == last:
                     continue
                 # the board is the result of another move from the previous position
                 if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
                     self._takeback(out)
                     # read again: the removals and touches were judged with the first reading
-                    self._commit(self._cands(self.position)[self._index(self.position, c.move)], out, again=last)
+                    self._commit(self._candidates.find(self.position, c.move), out, again=last)
                 elif self._held():
                     moved_again = any(ev.key == last.to_square and not ev.occupied for ev in self.events)
                     shown = prev.move_pdn(c.move)
@@ -457,7 +410,7 @@ class Referee:
         if live or self._in_progress(s):
             # a move under way; a capture paused on an intermediate landing is reported
             # only once the board has been still there (it may be a touch-down)
-            self._deadline = self.t + self.settle_time if _stopped_mid_chain(live, s, e) else None
+            self._deadline = self.t + self.settle_time if stopped_mid_chain(live, s, e) else None
             if not live and self._irregular is None:
                 # a takeback or correction under way (the last move's piece lifted, its captured
                 # pieces put back): if the board stays so, it is out of step with the game
@@ -470,28 +423,11 @@ class Referee:
             return
         self._deadline = self.t + self.settle_time
 
-    def _index(self, pos: Position, move: Move) -> int:
-        for i, c in enumerate(self._cands(pos)):
-            if c.move == move:
-                return i
-        raise ValueError(move)
-
-    def _may_slide_on(self, c: _Candidate) -> bool:
-        """Could the king that stopped at ``c``'s destination be sliding on along the same line
-        (another legal move of the same piece, the same captures, further along its last leg)?"""
-        piece = c.base.piece_at(c.origin)
-        if piece is None or not piece.king:
-            return False
-        return any(
-            c2.origin == c.origin and c2.dest != c.dest and _slides_past(c.base, c.move, c2.move)
-            for c2 in self._cands(c.base)
-        )
-
-    def _slid_on(self, prev: Position, last: Move, c: _Candidate) -> bool:
+    def _slid_on(self, prev: Position, last: Move, c: Candidate) -> bool:
         """Is ``c`` the last move's king slid on along the same line soon after it stopped
         (a slow drag read as the move too early)? Then it is the same move, in both modes."""
         piece = prev.piece_at(last.from_square)
-        if piece is None or not piece.king or not _slides_past(prev, last, c.move):
+        if piece is None or not piece.king or not slides_past(prev, last, c.move):
             return False
         lifts = [ev.t for ev in self.events if ev.key == last.to_square and not ev.occupied]
         return bool(lifts) and bool(self.clock) and lifts[0] - self.clock[-1] <= self.settle_time
@@ -503,14 +439,14 @@ class Referee:
         if prev is None or self.game.entered is not None or self.cells:
             return False
         last = self.game.move_stack[-1]
-        for c in self._cands(prev):
+        for c in self._candidates.of(prev):
             if c.after == s and c.move != last and (self._slid_on(prev, last, c) or self._removals_told(last, c)):
                 self._takeback(out)
-                self._commit(self._cands(self.position)[self._index(self.position, c.move)], out, again=last)
+                self._commit(self._candidates.find(self.position, c.move), out, again=last)
                 return True
         return False
 
-    def _removals_told(self, last: Move, c: _Candidate) -> bool:
+    def _removals_told(self, last: Move, c: Candidate) -> bool:
         """Is ``c`` the last move's travel (same origin, same destination, the piece not moved
         again) with other captured pieces: a piece that was not captured was taken off by
         mistake and put back, and the removals now tell the move apart? Then it is the same move."""
@@ -524,19 +460,19 @@ class Referee:
             bases.append(prev)
         if self._irregular is not None:
             bases.append(self._irregular)
-        return any(c.in_progress(s) for b in bases for c in self._cands(b))
+        return any(c.in_progress(s) for b in bases for c in self._candidates.of(b))
 
     def _sync(self, out: list[Verdict]) -> None:
         """The board matches the game: adjustments, a restored irregularity."""
         pos = self.position
-        lifted = {_key(ev) for ev in self.events if not ev.occupied}
+        lifted = set(_squares(self.events, placed=False))
         # a circular capture passes through the start position: keep waiting for the removals
-        if any(c.origin == c.dest and c.origin in lifted for c in self._cands(pos)):
+        if any(c.origin == c.dest and c.origin in lifted for c in self._candidates.of(pos)):
             if self.report is not None:
                 self._clear_report(out)
             return
         if self.mode == "tournament":
-            movable = {c.origin for c in self._cands(pos)}
+            movable = {c.origin for c in self._candidates.of(pos)}
             for sq in sorted(lifted & movable - self._touch_noticed):
                 piece = pos.piece_at(sq)
                 if piece is not None and piece.color is pos.turn:
@@ -545,7 +481,7 @@ class Referee:
                         out,
                         ReportKind.TOUCH_MOVE,
                         (sq,),
-                        f"touch-move: the piece on {self._name(sq)} was touched and must be moved "
+                        f"the piece on {self._name(sq)} was touched and must be moved "
                         "(unless it was an announced adjustment)",
                         active=False,
                         params={"touched": sq},
@@ -556,26 +492,16 @@ class Referee:
         self._deadline = None
         self.events.clear()
 
-    def _route(self, c: _Candidate) -> Move:
-        """The route the hands followed (touch-downs), else the canonical one."""
-        routes = c.base.routes(c.move)
-        if len(routes) == 1:
-            return routes[0]
-        touched = [_key(ev) for ev in self.events if ev.occupied and ev.key in c.landings]
-        best, score = routes[0], -1
-        for r in routes:
-            landings = iter(r.path[1:-1])
-            n = sum(1 for sq in touched if any(sq == x for x in landings))  # in order
-            if n > score:
-                best, score = r, n
-        return best
-
-    def _procedure(self, c: _Candidate, route: Move, out: list[Verdict]) -> None:
+    def _procedure(self, c: Candidate, route: Move, out: list[Verdict]) -> None:
         """Tournament mode: note removals before the landing or out of jump order."""
         if self.mode != "tournament" or not c.captured:
             return
         # a captured piece is removed by its last lift (a touch put back before does not count)
-        final = {_key(ev): i for i, ev in enumerate(self.events) if not ev.occupied and ev.key in c.captured}
+        final = {
+            ev.key: i
+            for i, ev in enumerate(self.events)
+            if isinstance(ev.key, int) and not ev.occupied and ev.key in c.captured
+        }
         removals = sorted(final, key=final.__getitem__)
         # the piece first put on its destination ends the travel (a brush of it later does not)
         landing_times = [i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest]
@@ -590,20 +516,20 @@ class Referee:
         if notes:
             self._emit_report(out, ReportKind.PROCEDURE, c.captured, "; ".join(notes) + " (INT 4.11)", active=False)
 
-    def _commit(self, c: _Candidate, out: list[Verdict], *, again: Move | None = None) -> None:
+    def _commit(self, c: Candidate, out: list[Verdict], *, again: Move | None = None) -> None:
         """Record ``c`` (``again``: the move it replaces, whose route it follows up to its last leg)."""
         pos = self.position
-        route = self._route(c)
+        route = route_followed(c, _squares(self.events, placed=True))
         if again is not None:
-            route = next((r for r in c.base.routes(c.move) if r.path[:-1] == again.path[:-1]), route)
+            route = route_like(c, again, route)
         pdn = pos.move_pdn(route)
         if again is None:
             self._procedure(c, route, out)
         if self.mode == "tournament" and again is None:
             # a piece touched before the move first landed (not one brushed after it, while it was read)
             landed = min((i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest), default=None)
-            lifted = {_key(ev) for ev in self.events[:landed] if not ev.occupied}
-            movable = {m.origin for m in self._cands(pos)}  # touch-move binds a piece that can be played
+            lifted = set(_squares(self.events[:landed], placed=False))
+            movable = {m.origin for m in self._candidates.of(pos)}  # touch-move binds a piece that can be played
             own_touched = {
                 sq
                 for sq in lifted & movable - {c.origin} - self._touch_noticed
@@ -614,7 +540,7 @@ class Referee:
                     out,
                     ReportKind.TOUCH_MOVE,
                     (sq, c.origin),
-                    f"touch-move: the piece on {self._name(sq)} was touched but {self._name(c.origin)} was played",
+                    f"the piece on {self._name(sq)} was touched but {self._name(c.origin)} was played",
                     active=False,
                     params={"touched": sq, "played": c.origin},
                 )
@@ -630,7 +556,7 @@ class Referee:
         out.append(MoveMade(self.game.ply, route, pdn, self.t))
         self._end(out)
 
-    def _accept(self, c: _Candidate, out: list[Verdict]) -> None:
+    def _accept(self, c: Candidate, out: list[Verdict]) -> None:
         """Tournament: the opponent played on from an irregular position; it stands."""
         assert self._irregular is not None
         self._emit_report(
@@ -644,7 +570,7 @@ class Referee:
         self.report = None
         self.game.setup(self._irregular)
         self._irregular = None
-        self._commit(self._cands(self.position)[self._index(self.position, c.move)], out)
+        self._commit(self._candidates.find(self.position, c.move), out)
 
     def _takeback(self, out: list[Verdict]) -> None:
         ply = self.game.ply
@@ -666,17 +592,17 @@ class Referee:
             return False
         missing, added = e - s, s - e
         own = set(pos.squares(pos.turn))
-        cands = self._cands(pos)
+        cands = self._candidates.of(pos)
         origins = {c.origin for c in cands}
         lifted_wrong = len(missing) == 1 and not added and missing <= own - origins
         plain = False
         if len(missing) == 1 and len(added) == 1 and missing <= own:
             (a,) = missing
             (b,) = added
-            plain = self._pseudo_plain(pos, a, b)
+            plain = pseudo_plain(pos, a, b)
         if not (lifted_wrong or plain):
             return False
-        key = ("capture", s)
+        key = _Raised("capture", s)
         if self._reported == key:
             return True
         raised = self.report is not None and self.report.kind is ReportKind.REQUIRED_CAPTURE
@@ -686,44 +612,15 @@ class Referee:
         self._report_required(out, s, e)
         return True
 
-    def _required(self, taken: int = 0) -> tuple[list[int], str, dict[str, object]]:
-        """Squares, message and parameters of a required-capture report (``taken``: the
-        number of pieces an insufficient capture took)."""
-        cands = self._cands(self.position)
-        must = sorted({c.origin for c in cands})
-        capturable = sorted({sq for c in cands for sq in c.captured})
-        n = max(len(c.captured) for c in cands)
-        law = ""
-        if taken and taken < n:
-            law = f"the law requires taking {n} pieces: "
-        elif taken:
-            law = "the law requires taking the most kings: "
-        msg = f"{law}a capture is compulsory: capture with {self._names(must)}"
-        return must, msg, {"must_capture": must, "capturable": capturable}
+    def _required(self) -> tuple[list[int], str, dict[str, object]]:
+        """Squares, message and parameters of a required-capture report."""
+        return required_capture(self.position, self._candidates.of(self.position))
 
     def _report_required(self, out: list[Verdict], s: frozenset[int], target: frozenset[int]) -> None:
         must, msg, params = self._required()
         self._emit_report(
             out, ReportKind.REQUIRED_CAPTURE, must, msg, missing=target - s, extra=s - target, params=params
         )
-
-    def _pseudo_plain(self, pos: Position, a: int, b: int) -> bool:
-        """Would a -> b be a plain move if no capture were compulsory?"""
-        own_m, own_k, opp_m, opp_k, side = pos._sides()
-        geo = pos.geometry
-        for o, d, _cm, _p, _r in pos.engine.quiet_moves(own_m, own_k, opp_m, opp_k, side):
-            if geo.square_of_bit[o] == a and geo.square_of_bit[d] == b:
-                return True
-        return False
-
-    def _pseudo_captures(self, pos: Position) -> list[tuple[int, int, frozenset[int]]]:
-        own_m, own_k, opp_m, opp_k, side = pos._sides()
-        sq = pos.geometry.square_of_bit
-        out = []
-        for o, d, _cm, _p, routes in self._free.captures(own_m, own_k, opp_m, opp_k, side):
-            assert routes is not None
-            out.append((sq[o], sq[d], frozenset(sq[b] for b in routes[0][1])))
-        return out
 
     def _irregular_report(
         self,
@@ -736,7 +633,7 @@ class Referee:
         target: frozenset[int],
         params: dict[str, object] | None = None,
     ) -> None:
-        key = (kind, s)
+        key = _Raised(kind, s)
         if self._reported == key:
             return
         self._reported = key
@@ -749,8 +646,8 @@ class Referee:
         s = frozenset(self.occupied)
         e = pos.occupied()
         if self._setup:
-            if self._reported != ("setup", s, frozenset(self.cells)):
-                self._reported = ("setup", s, frozenset(self.cells))
+            if self._reported != _Raised("setup", s, frozenset(self.cells)):
+                self._reported = _Raised("setup", s, frozenset(self.cells))
                 missing, extra = e - s, s - e
                 parts = []
                 if missing:
@@ -770,10 +667,10 @@ class Referee:
             return
         if self.ended:
             return
-        live = [c for c in self._cands(pos) if c.in_progress(s)]
-        if not self.cells and _stopped_mid_chain(live, s, e):
+        live = [c for c in self._candidates.of(pos) if c.in_progress(s)]
+        if not self.cells and stopped_mid_chain(live, s, e):
             must, msg, params = self._required()
-            key = ("stopped", s)
+            key = _Raised("stopped", s)
             if self._reported != key:
                 self._reported = key
                 self._emit_report(
@@ -786,214 +683,26 @@ class Referee:
                     params=params,
                 )
             return
-        kind, squares, message, target, params = self._classify(s, e)
-        self._irregular_report(out, s, kind, squares, message, target=target, params=params)
-
-    def _classify(
-        self, s: frozenset[int], e: frozenset[int]
-    ) -> tuple[ReportKind, Iterable[int], str, frozenset[int], dict[str, object]]:
-        pos = self.position
-        turn = pos.turn
-        missing, added = e - s, s - e
-        if self.cells:
-            return (
-                ReportKind.OFF_SQUARE,
-                missing,
-                f"a piece stands on {', '.join(sorted(self.cells))}, which is not a playing square",
-                e,
-                {},
-            )
-        cands = self._cands(pos)
-        # a capture made, but its pieces still on the board while the opponent moves
-        for c in cands:
-            left = s - c.after
-            gone = c.after - s
-            if c.captured and left and left <= c.captured and c.dest in s and c.origin not in s - {c.dest}:
-                if not gone:
-                    break  # a capture in progress, just not finished: the LEDs show what to remove
-                self._irregular = None
-                return (
-                    ReportKind.CAPTURED_PIECE_LEFT,
-                    left,
-                    f"remove the captured piece{'s' if len(left) > 1 else ''} on {self._names(left)} "
-                    "before the next move",
-                    c.after,
-                    {},
-                )
-        own = set(pos.squares(turn))
-        opp = set(pos.squares(turn.other))
-        if len(missing) + len(added) >= 4 or (added and len(missing & own) >= 2) or len(added) >= 2:
-            return (
-                ReportKind.KNOCKED_OVER,
-                missing | added,
-                f"pieces are out of place: put back {self._names(missing)}" if missing else "pieces are out of place",
-                e,
-                {},
-            )
-        if len(added) == 1 and missing:
-            (b,) = added
-            movers = [a for a in missing if pos.piece_at(a) is not None]
-            moved = [a for a in movers if a in own] or [a for a in movers if a in opp]
-            a = moved[0]
-            piece = pos.piece_at(a)
-            assert piece is not None
-            self._irregular = self._irregular_position(pos, a, b, missing - {a})
-            if piece.color is not turn:
-                return (
-                    ReportKind.WRONG_SIDE,
-                    (a, b),
-                    f"it is {turn.value}'s move: put the piece back on {self._name(a)}",
-                    e,
-                    {},
-                )
-            captures = self._pseudo_captures(pos)
-            taken = frozenset(missing - {a})
-            larger = any(x[:2] == (a, b) and x[2] == taken for x in captures)
-            if pos.has_captures() and (larger or self._pseudo_plain(pos, a, b)):
-                must, msg, params = self._required(len(taken) if larger else 0)
-                return (ReportKind.REQUIRED_CAPTURE, must, msg, e, params)
-            if taken & own:
-                return (
-                    ReportKind.OWN_PIECE_REMOVED,
-                    taken & own,
-                    f"your own piece on {self._names(taken & own)} was removed: put it back",
-                    e,
-                    {},
-                )
-            if not piece.king and self._backward(pos, a, b):
-                return (ReportKind.BACKWARD_MAN, (a, b), f"a man cannot move backward ({self._name(a)})", e, {})
-            return (
-                ReportKind.ILLEGAL_SQUARE,
-                (a, b),
-                f"the piece on {self._name(a)} cannot go to {self._name(b)}",
-                e,
-                {},
-            )
-        if not added and missing:
-            if missing & own and len(missing) == 1:
-                (a,) = missing
-                if not any(c.origin == a for c in cands):
-                    return (
-                        ReportKind.NO_LEGAL_MOVE,
-                        (a,),
-                        f"the piece on {self._name(a)} has no legal move: put it back",
-                        e,
-                        {},
-                    )
-            if missing & own:
-                return (
-                    ReportKind.OWN_PIECE_REMOVED,
-                    missing & own,
-                    f"put back the piece on {self._names(missing & own)}",
-                    e,
-                    {},
-                )
-            if len(missing) == 1 and not pos.has_captures():
-                return (
-                    ReportKind.WRONG_SIDE,
-                    missing,
-                    f"it is {turn.value}'s move: put the piece back on {self._names(missing)}",
-                    e,
-                    {},
-                )
-            return (
-                ReportKind.WRONG_PIECE_REMOVED,
-                missing,
-                f"the piece on {self._names(missing)} was not captured: put it back",
-                e,
-                {},
-            )
-        if added and not missing:
-            return (ReportKind.UNEXPLAINED, added, f"remove the extra piece on {self._names(added)}", e, {})
-        return (
-            ReportKind.UNEXPLAINED,
-            missing | added,
-            f"the board does not match the game: put back {self._names(missing)}, remove {self._names(added)}",
-            e,
-            {},
-        )
-
-    def _backward(self, pos: Position, a: int, b: int) -> bool:
-        ra = pos.geometry.coord(a)[1]
-        rb = pos.geometry.coord(b)[1]
-        return rb < ra if pos.turn is Color.WHITE else rb > ra
-
-    def _irregular_position(self, pos: Position, a: int, b: int, removed: Iterable[int]) -> Position | None:
-        """The position an irregular move leaves (tournament: it may stand)."""
-        if self.mode != "tournament":
-            return None
-        pieces = pos.pieces()
-        piece = pieces.pop(a)
-        for sq in removed:
-            pieces.pop(sq, None)
-        geo = pos.geometry
-        far = geo.size - 1 if piece.color is Color.WHITE else 0
-        king = piece.king or geo.coord(b)[1] == far
-        pieces[b] = type(piece)(piece.color, king)
-        groups: dict[tuple[Color, bool], list[int]] = {}
-        for sq, p in pieces.items():
-            groups.setdefault((p.color, p.king), []).append(sq)
-        return Position(
-            pos.variant,
-            white_men=groups.get((Color.WHITE, False), []),
-            white_kings=groups.get((Color.WHITE, True), []),
-            black_men=groups.get((Color.BLACK, False), []),
-            black_kings=groups.get((Color.BLACK, True), []),
-            turn=piece.color.other,
-        )
+        d = classify(pos, s, self.cells, self._candidates.of(pos), tournament=self.mode == "tournament")
+        if d.sets_irregular:
+            self._irregular = d.irregular
+        self._irregular_report(out, s, d.kind, d.squares, d.message, target=d.target, params=d.params)
 
     # -- LEDs ---------------------------------------------------------------------------------
     def led_intents(self) -> list[LedIntent]:
         """What the LEDs should show now."""
-        pos = self.position
-        s = frozenset(self.occupied)
-        e = pos.occupied()
-        out: dict[int, Role] = {}
-
-        def put(squares: Iterable[int], role: Role) -> None:
-            for sq in squares:
-                out.setdefault(sq, role)
-
-        r = self.report
-        if self._setup:
-            put(e - s, Role.MISSING)
-            put(s - e, Role.EXTRA)
-        elif r is not None and r.kind is ReportKind.REQUIRED_CAPTURE:
-            put(r.extra, Role.EXTRA)
-            put(set(r.missing) - set(r.params.get("must_capture", ())), Role.MISSING)
-            put(r.params.get("must_capture", ()), Role.MUST_CAPTURE)
-            put(r.params.get("capturable", ()), Role.CAPTURABLE)
-        elif r is not None and r.kind not in (ReportKind.TOUCH_MOVE, ReportKind.PROCEDURE):
-            put(r.missing, Role.MISSING)
-            put(r.extra, Role.EXTRA)
-            put(r.squares, Role.ERROR)
-        elif s != e and not self.ended:
-            live = [c for c in self._cands(pos) if c.in_progress(s)]
-            lifted = e - s
-            origins = {c.origin for c in live if c.origin in lifted}
-            put(origins, Role.FROM)
-            for c in live:
-                if c.dest in s - e:
-                    put((c.dest,), Role.TO)
-            touched = {_key(ev) for ev in self.events if ev.occupied}
-            put({sq for c in live for sq in c.landings} & touched, Role.PATH)
-            if live:
-                landed = [c for c in live if c.dest in s - e or (c.dest == c.origin and c.dest in s)]
-                group = landed or live
-                common = set.intersection(*(set(c.captured) for c in group)) & s
-                some = set().union(*(set(c.captured) for c in group)) & s
-                if landed or lifted & {c.origin for c in live}:
-                    put(common, Role.REMOVE)
-                    put(some - common, Role.CAPTURABLE)
-                if self.hints and self.mode == "casual":
-                    put({c.dest for c in live if c.origin in origins and c.dest not in s}, Role.HINT)
-        elif self.game.move_stack:
-            n = len(self._batch)
-            shown = self._batch if n > 1 and tuple(self.game.move_stack[-n:]) == self._batch else ()
-            for last in reversed(shown or self.game.move_stack[-1:]):  # after a reconnect: every move it recorded
-                put((last.from_square,), Role.FROM)
-                put((last.to_square,), Role.TO)
-        return [LedIntent(sq, role) for sq, role in sorted(out.items())]
+        return led_intents(
+            self.position,
+            frozenset(self.occupied),
+            self._candidates,
+            setup=self._setup,
+            report=self.report,
+            ended=self.ended,
+            touched=_squares(self.events, placed=True),
+            hints=self.hints and self.mode == "casual",
+            move_stack=self.game.move_stack,
+            batch=self._batch,
+        )
 
     # -- record -------------------------------------------------------------------------------
     def pdn_game(self, tags: dict[str, str] | None = None) -> PdnGame:
@@ -1028,7 +737,8 @@ class Referee:
         self.occupied = set(s)
         self.cells = new_cells
         e = self.position.occupied()
-        under_way = any(c.in_progress(s) and c.after != s for c in self._cands(self.position))  # a piece in the hand
+        # a piece in the hand
+        under_way = any(c.in_progress(s) and c.after != s for c in self._candidates.of(self.position))
         if not (self._setup or self.ended or self.cells or under_way) and s != e:
             found = reconstruct(self.position, s, max_plies)
             if found.unique:
@@ -1041,7 +751,7 @@ class Referee:
                 self.events.clear()
                 self._irregular = None
                 self._deadline = None
-                self._reported = ("link-gap", s)
+                self._reported = _Raised("link-gap", s)
                 self._emit_report(
                     out,
                     ReportKind.LINK_GAP,

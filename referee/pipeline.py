@@ -8,7 +8,7 @@ with the next event's time), so a log replays to exactly what live play showed.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 
 from board_hal.debounce import DEFAULT_WINDOW, Debouncer, Transition
 from referee.core import Action, Link, Referee
@@ -19,7 +19,7 @@ from referee.vocabulary import Verdict
 class Pipeline:
     def __init__(self, referee: Referee, window: float = DEFAULT_WINDOW) -> None:
         self.referee = referee
-        initial: dict[Hashable, bool] = {sq: True for sq in referee.occupied}
+        initial: dict[int | str, bool] = {sq: True for sq in referee.occupied}
         initial.update({c: True for c in referee.cells})
         self.debouncer = Debouncer(window, initial)
 
@@ -68,7 +68,7 @@ class Pipeline:
     def resync(self, link: Link) -> list[Verdict]:
         """The board's whole occupancy after a gap: it replaces whatever was still
         settling (the board debounces too), and the referee reconciles."""
-        initial: dict[Hashable, bool] = {sq: True for sq in link.board}
+        initial: dict[int | str, bool] = {sq: True for sq in link.board}
         initial.update({c: True for c in link.cells})
         self.debouncer = Debouncer(self.debouncer.window, initial)
         plies = MAX_PLIES if link.lost is None else min(MAX_PLIES, link.lost)

@@ -23,7 +23,8 @@ from referee import (
     parse_log,
     reconstruct,
 )
-from referee.core import RECONSTRUCTED_COMMENT, _candidates
+from referee.candidates import candidates
+from referee.core import RECONSTRUCTED_COMMENT
 from referee.log import dump_log, event_to_json
 from rules import Game, Move, Position, find_variant
 from rules.pdn import read_pdn
@@ -64,7 +65,7 @@ def brute(pos: Position, target: frozenset[int], plies: int) -> list[tuple[tuple
     def walk(p: Position, seq: tuple[Move, ...], left: int) -> Iterator[tuple[tuple[Move, ...], bool]]:
         if p.occupied() == target:
             yield seq, False
-        elif seq and left and any(c.in_progress(target) and c.after != target for c in _candidates(p)):
+        elif seq and left and any(c.in_progress(target) and c.after != target for c in candidates(p)):
             yield seq, True
         if left:
             for m, child in p.children():

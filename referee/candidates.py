@@ -1,0 +1,161 @@
+"""Candidate matching: the legal moves from a position, and what their execution may look
+like on the board.
+
+A move is read by comparing the sensed occupancy with each candidate's result (distinct
+legal moves never leave the same occupancy) and with its intermediate states: the origin
+lifted, touch-downs on its landing squares, captured pieces removed in any order, before
+or after the landing. The touch-downs then pick the route written in the record.
+
+The pseudo-legal look-ups the diagnosis needs (a plain move or a capture a player might
+try when the law forbids it) live here too, one small function each.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rules import CaptureLaw, Move, Position
+from rules.engine import engine_for
+
+#: positions whose candidates are kept (the game's, the previous one, an irregular one, ...)
+CACHE_SIZE = 64
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A legal move seen from a base position, with what its execution may look like."""
+
+    base: Position
+    move: Move
+    before: frozenset[int]
+    after: frozenset[int]
+    landings: frozenset[int]
+    origin: int
+    dest: int
+    captured: frozenset[int]
+
+    def in_progress(self, s: frozenset[int]) -> bool:
+        """Could ``s`` be the board part-way through this move?"""
+        missing = self.before - s
+        added = s - self.before
+        if not missing <= ({self.origin} | self.captured):
+            return False
+        if len(added) > 1 or not added <= ({self.dest} | self.landings):
+            return False
+        return not (added and self.origin in s)
+
+
+def candidates(pos: Position) -> list[Candidate]:
+    """Every legal move from ``pos`` as a candidate."""
+    out = []
+    before = pos.occupied()
+    for m in pos.legal_moves():
+        routes = pos.routes(m)
+        landings = frozenset(sq for r in routes for sq in r.path[1:-1])
+        after = pos.apply(m).occupied()
+        out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, frozenset(m.captured)))
+    return out
+
+
+class CandidateCache:
+    """The candidates of the positions the referee looks at, computed once each."""
+
+    def __init__(self) -> None:
+        self._cache: dict[Position, list[Candidate]] = {}
+
+    def of(self, pos: Position) -> list[Candidate]:
+        c = self._cache.get(pos)
+        if c is None:
+            if len(self._cache) > CACHE_SIZE:
+                self._cache.clear()
+            c = self._cache[pos] = candidates(pos)
+        return c
+
+    def find(self, pos: Position, move: Move) -> Candidate:
+        """The candidate of ``move`` from ``pos`` (ValueError if it is not legal there)."""
+        for c in self.of(pos):
+            if c.move == move:
+                return c
+        raise ValueError(move)
+
+
+def stopped_mid_chain(live: list[Candidate], s: frozenset[int], e: frozenset[int]) -> bool:
+    """Is the capturing piece standing on an intermediate landing square (of every
+    capture still possible), not on a final one?"""
+    added = s - e
+    return bool(live) and bool(added) and all(added <= c.landings - {c.dest} for c in live)
+
+
+def slides_past(pos: Position, short: Move, long: Move) -> bool:
+    """Does ``long`` take the same piece the same way as ``short``, then further along the
+    same line (``short``'s destination strictly inside ``long``'s last leg)?"""
+    if (
+        short.from_square != long.from_square
+        or set(short.captured) != set(long.captured)
+        or len(short.path) != len(long.path)
+        or short.path[-2] != long.path[-2]
+    ):
+        return False
+    geo = pos.geometry
+    (fa, ra), (fb, rb), (fs, rs) = geo.coord(long.path[-2]), geo.coord(long.to_square), geo.coord(short.to_square)
+    if abs(fb - fa) != abs(rb - ra):
+        return False
+    n, k = abs(fb - fa), abs(fs - fa)
+    return 0 < k < n and (fs - fa) * n == k * (fb - fa) and (rs - ra) * n == k * (rb - ra)
+
+
+def may_slide_on(c: Candidate, others: Iterable[Candidate]) -> bool:
+    """Could the king that stopped at ``c``'s destination be sliding on along the same line
+    (another legal move of the same piece, the same captures, further along its last leg)?
+    ``others``: the candidates from ``c``'s base position."""
+    piece = c.base.piece_at(c.origin)
+    if piece is None or not piece.king:
+        return False
+    return any(c2.origin == c.origin and c2.dest != c.dest and slides_past(c.base, c.move, c2.move) for c2 in others)
+
+
+def route_followed(c: Candidate, touched: Sequence[int]) -> Move:
+    """The route the hands followed (``touched``: the squares pieces were put on, in order),
+    else the canonical one."""
+    routes = c.base.routes(c.move)
+    if len(routes) == 1:
+        return routes[0]
+    on_route = [sq for sq in touched if sq in c.landings]
+    best, score = routes[0], -1
+    for r in routes:
+        landings = iter(r.path[1:-1])
+        n = sum(1 for sq in on_route if any(sq == x for x in landings))  # in order
+        if n > score:
+            best, score = r, n
+    return best
+
+
+def route_like(c: Candidate, earlier: Move, default: Move) -> Move:
+    """``c``'s route that follows ``earlier``'s path up to its last leg (a move read again),
+    else ``default``."""
+    return next((r for r in c.base.routes(c.move) if r.path[:-1] == earlier.path[:-1]), default)
+
+
+def pseudo_plain(pos: Position, a: int, b: int) -> bool:
+    """Would a -> b be a plain move if no capture were compulsory?"""
+    own_m, own_k, opp_m, opp_k, side = pos._sides()
+    geo = pos.geometry
+    for o, d, _cm, _p, _r in pos.engine.quiet_moves(own_m, own_k, opp_m, opp_k, side):
+        if geo.square_of_bit[o] == a and geo.square_of_bit[d] == b:
+            return True
+    return False
+
+
+def pseudo_captures(pos: Position) -> list[tuple[int, int, frozenset[int]]]:
+    """Every capture the side to move could make if any capture were allowed (not only the
+    largest the law requires): (origin, destination, captured squares)."""
+    free = engine_for(dataclasses.replace(pos.variant, capture_law=CaptureLaw.FREE, name="free"))
+    own_m, own_k, opp_m, opp_k, side = pos._sides()
+    sq = pos.geometry.square_of_bit
+    out = []
+    for o, d, _cm, _p, routes in free.captures(own_m, own_k, opp_m, opp_k, side):
+        assert routes is not None
+        out.append((sq[o], sq[d], frozenset(sq[b] for b in routes[0][1])))
+    return out

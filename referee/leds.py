@@ -1,0 +1,83 @@
+"""LED intents: what the LEDs should show for the referee's present state.
+
+The referee says *what* a square means (a :class:`~referee.vocabulary.Role`); each LED
+backend renders the roles in its own colours or patterns. One role per square: the first
+that applies wins, in the order below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from referee.candidates import CandidateCache
+from referee.vocabulary import LedIntent, Report, ReportKind, Role
+from rules import Move, Position
+
+
+def led_intents(
+    pos: Position,
+    board: frozenset[int],
+    candidates: CandidateCache,
+    *,
+    setup: bool,
+    report: Report | None,
+    ended: bool,
+    touched: Iterable[int],
+    hints: bool,
+    move_stack: Sequence[Move],
+    batch: tuple[Move, ...],
+) -> list[LedIntent]:
+    """The (square, role) pairs for the game's position ``pos`` and the sensed ``board``.
+
+    ``setup``: the board is being set up; ``report``: the active report; ``ended``: the game
+    is over; ``touched``: the squares pieces were put on since the board last matched the
+    game; ``hints``: show the legal destinations of a lifted piece; ``move_stack``: the moves
+    played; ``batch``: the moves the last reconnect recorded (all shown while they are the
+    last moves)."""
+    s = board
+    e = pos.occupied()
+    out: dict[int, Role] = {}
+
+    def put(squares: Iterable[int], role: Role) -> None:
+        for sq in squares:
+            out.setdefault(sq, role)
+
+    r = report
+    if setup:
+        put(e - s, Role.MISSING)
+        put(s - e, Role.EXTRA)
+    elif r is not None and r.kind is ReportKind.REQUIRED_CAPTURE:
+        put(r.extra, Role.EXTRA)
+        put(set(r.missing) - set(r.params.get("must_capture", ())), Role.MISSING)
+        put(r.params.get("must_capture", ()), Role.MUST_CAPTURE)
+        put(r.params.get("capturable", ()), Role.CAPTURABLE)
+    elif r is not None and r.kind not in (ReportKind.TOUCH_MOVE, ReportKind.PROCEDURE):
+        put(r.missing, Role.MISSING)
+        put(r.extra, Role.EXTRA)
+        put(r.squares, Role.ERROR)
+    elif s != e and not ended:
+        live = [c for c in candidates.of(pos) if c.in_progress(s)]
+        lifted = e - s
+        origins = {c.origin for c in live if c.origin in lifted}
+        put(origins, Role.FROM)
+        for c in live:
+            if c.dest in s - e:
+                put((c.dest,), Role.TO)
+        put({sq for c in live for sq in c.landings} & set(touched), Role.PATH)
+        if live:
+            landed = [c for c in live if c.dest in s - e or (c.dest == c.origin and c.dest in s)]
+            group = landed or live
+            common = set.intersection(*(set(c.captured) for c in group)) & s
+            some = set().union(*(set(c.captured) for c in group)) & s
+            if landed or lifted & {c.origin for c in live}:
+                put(common, Role.REMOVE)
+                put(some - common, Role.CAPTURABLE)
+            if hints:
+                put({c.dest for c in live if c.origin in origins and c.dest not in s}, Role.HINT)
+    elif move_stack:
+        n = len(batch)
+        shown = batch if n > 1 and tuple(move_stack[-n:]) == batch else ()
+        for last in reversed(shown or move_stack[-1:]):  # after a reconnect: every move it recorded
+            put((last.from_square,), Role.FROM)
+            put((last.to_square,), Role.TO)
+    return [LedIntent(sq, role) for sq, role in sorted(out.items())]
