@@ -127,3 +127,32 @@ def test_config_and_error_fields_are_unsigned_and_an_error_text_is_cut_at_200_by
     code, text = link.unpack_error(link.pack_error(255, "é" * 150))  # 300 bytes of UTF-8
     assert code == 255 and text == "é" * 100  # 200 bytes: whole characters here
     assert len(link.pack_error(1, "x" * 500)) == 1 + 200
+
+
+def test_deframer_counts_each_frame_it_throws_away() -> None:
+    # what the host reports as dropped frames (and the firmware as bad input): one per bad frame
+    d = link.Deframer()
+    good = link.encode(link.SNAPSHOT, 1, link.pack_snapshot(8, 8, [0, 9], 5))
+    damaged = bytearray(link.encode(link.SNAPSHOT, 2, link.pack_snapshot(8, 8, [1], 6)))
+    damaged[5] ^= 0x10  # a flipped bit: the CRC no longer matches
+    out = d.feed(good + bytes(damaged) + b"\x55" * (4 * link.MAX_FRAME) + good)
+    assert [seq for _kind, seq, _payload in out] == [1, 1]
+    assert d.dropped == 3  # the damaged frame; the garbage once when it overflowed, once for its rest
+
+
+def test_a_frame_without_a_payload_decodes_to_an_empty_one() -> None:
+    frame = link.encode(link.HELLO, 7)
+    assert frame[0] == 0 and frame[-1] == 0
+    assert link.decode(frame[1:-1]) == (link.HELLO, 7, b"")
+
+
+def test_cobs_decode_refuses_a_zero_inside_a_block() -> None:
+    for bad in (b"\x03\x00a", b"\x03a\x00", b"\x02a\x03b\x00"):
+        with pytest.raises(ValueError):
+            link.cobs_decode(bad)
+
+
+def test_an_error_text_cut_inside_a_character_is_still_shown() -> None:
+    # 1 + 2 x 150 bytes cut at 200: the last character is cut in half; the host shows the rest
+    code, text = link.unpack_error(link.pack_error(2, "a" + "é" * 150))
+    assert code == 2 and text == "a" + "é" * 99 + "\ufffd"
