@@ -1,0 +1,50 @@
+"""The files behind the records: where they live by default, where a damaged database is
+moved, and which files are never taken for a damas database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from damas.store import DamagedStore, Store, default_path, journals_dir
+from tests.store.test_damage import build
+
+
+def test_the_records_live_in_the_users_data_directory_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DAMAS_DB", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert default_path() == tmp_path / ".local" / "share" / "damas" / "games.sqlite3"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_path() == tmp_path / "data" / "damas" / "games.sqlite3"
+    monkeypatch.setenv("DAMAS_DB", str(tmp_path / "mine.sqlite3"))
+    assert default_path() == tmp_path / "mine.sqlite3"
+
+
+def test_a_damaged_database_is_moved_aside_beside_itself(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    data = bytearray(db.read_bytes())
+    data[4096 : 2 * 4096] = b"\xa5" * 4096  # a page of garbage
+    db.write_bytes(bytes(data))
+    with Store(db, exclusive=True, quarantine=True) as store:
+        assert store.quarantined is not None
+        aside, _why = store.quarantined
+    assert aside.parent == db.parent and aside.name.startswith("g.sqlite3.damaged-"), aside
+    assert aside.read_bytes() == bytes(data)
+    with Store(db) as store:  # and an empty database in its place
+        assert store.games() == []
+
+
+def test_a_file_that_is_not_sqlite_is_never_moved_aside(tmp_path: Path) -> None:
+    # a user's notes given as --db by mistake, beside a folder that looks like journal copies
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n" * 1000, encoding="utf-8")
+    journals_dir(notes).mkdir()
+    with pytest.raises(DamagedStore, match="not a usable damas database"):
+        Store(notes, exclusive=True, quarantine=True)
+    assert notes.read_text(encoding="utf-8") == "my notes\n" * 1000
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["notes.txt", "notes.txt.journals", "notes.txt.lock"])
