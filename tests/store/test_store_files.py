@@ -48,3 +48,11 @@ def test_a_file_that_is_not_sqlite_is_never_moved_aside(tmp_path: Path) -> None:
         Store(notes, exclusive=True, quarantine=True)
     assert notes.read_text(encoding="utf-8") == "my notes\n" * 1000
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["notes.txt", "notes.txt.journals", "notes.txt.lock"])
+
+
+def test_a_new_database_gets_the_folders_it_needs(tmp_path: Path) -> None:
+    # a first start on a fresh system: ~/.local/share (and damas/ in it) may not exist yet
+    db = tmp_path / ".local" / "share" / "damas" / "games.sqlite3"
+    with Store(db) as store:
+        assert store.games() == []
+    assert db.is_file()
