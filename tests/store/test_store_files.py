@@ -3,6 +3,7 @@ moved, and which files are never taken for a damas database."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,17 @@ def test_a_new_database_gets_the_folders_it_needs(tmp_path: Path) -> None:
     with Store(db) as store:
         assert store.games() == []
     assert db.is_file()
+
+
+def test_a_game_whose_stored_fields_are_unreadable_says_which_and_keeps_what_is_known(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET header='[1, 2', tags='{\"Black\": ' WHERE id=3")
+    con.close()
+    with Store(db) as store:
+        row = store.game(3)
+    assert row.damage == ["its tags are not readable", "its header fields are not readable"]
+    # the log header is rebuilt from the row's own columns
+    assert row.header == {"format": 1, "variant": "brazilian", "fen": None, "mode": "tournament"}
+    assert row.tags == {}
