@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from damas.session import GameSession
 from damas.store import DamagedStore, Store, default_path, journals_dir
+from rules import Position
 from tests.store.test_damage import build
 
 
@@ -64,6 +66,7 @@ def test_a_game_whose_stored_fields_are_unreadable_says_which_and_keeps_what_is_
     build(db)
     with sqlite3.connect(db) as con:
         con.execute("UPDATE games SET header='[1, 2', tags='{\"Black\": ' WHERE id=3")
+        con.execute("UPDATE games SET ended='yesterday' WHERE id=1")
     con.close()
     with Store(db) as store:
         row = store.game(3)
@@ -71,3 +74,24 @@ def test_a_game_whose_stored_fields_are_unreadable_says_which_and_keeps_what_is_
     # the log header is rebuilt from the row's own columns
     assert row.header == {"format": 1, "variant": "brazilian", "fen": None, "mode": "tournament"}
     assert row.tags == {}
+    with Store(db) as store:
+        assert store.game(1).ended is None  # not a time: not taken for one
+
+
+def test_a_new_game_never_overwrites_a_copy_left_by_a_lost_game(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    copy = journals_dir(db) / "3.jsonl"
+    lost = copy.read_bytes()
+    # the database loses game 3's row (but not its copy): the next game gets id 3 again
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM journal WHERE game_id=3")
+        con.execute("DELETE FROM moves WHERE game_id=3")
+        con.execute("DELETE FROM games WHERE id=3")
+    con.close()
+    with Store(db) as store:
+        s = GameSession.start(store, "brazilian", None, "casual", Position.start("brazilian").occupied(), {})
+        assert s.row.id == 3
+    orphans = list(journals_dir(db).glob("3.*.orphan.jsonl"))
+    assert len(orphans) == 1 and orphans[0].read_bytes() == lost
+    assert copy.read_bytes() != lost  # the new game's own copy
