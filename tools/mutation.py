@@ -123,13 +123,21 @@ def run(target: str, sample: int | None) -> int:
         (work / "sample.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
     else:
         (work / "sample.txt").unlink(missing_ok=True)
-    todo = [n for n in names if STATUS.get(codes[n]) not in ("killed", "timeout")]
     of = f" (a random sample of {len(names)} of {len(codes)})" if sample is not None else ""
-    print(f"== {target}: {', '.join(TARGETS[target][0])}: {len(todo)} of {len(names)} mutants to test{of}", flush=True)
-    if not todo:
-        return 0
-    cmd = ["nice", "-n", "15", mutmut(), "run", "--max-children", "1", *todo]
-    return subprocess.run(cmd, cwd=work, env=env, check=False).returncode
+    # twice at most: a changed configuration makes mutmut itself forget results as it starts
+    for _round in range(2):
+        codes = verdicts(target)
+        todo = [n for n in names if STATUS.get(codes[n]) not in ("killed", "timeout")]
+        if _round and not [n for n in todo if codes[n] is None]:
+            break
+        print(f"== {target}: {', '.join(TARGETS[target][0])}: {len(todo)} of {len(names)} mutants to test{of}")
+        if not todo:
+            break
+        cmd = ["nice", "-n", "15", mutmut(), "run", "--max-children", "1", *todo]
+        code = subprocess.run(cmd, cwd=work, env=env, check=False).returncode
+        if code != 0:
+            return code
+    return 0
 
 
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped", 36: "timeout"}
