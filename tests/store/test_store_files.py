@@ -3,13 +3,15 @@ moved, and which files are never taken for a damas database."""
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from damas.session import GameSession
-from damas.store import DamagedStore, Store, default_path, journals_dir
+from damas.store import DamagedStore, Store, StoreError, default_path, journals_dir
 from rules import Position
 from tests.store.test_damage import build
 
@@ -95,3 +97,32 @@ def test_a_new_game_never_overwrites_a_copy_left_by_a_lost_game(tmp_path: Path) 
     orphans = list(journals_dir(db).glob("3.*.orphan.jsonl"))
     assert len(orphans) == 1 and orphans[0].read_bytes() == lost
     assert copy.read_bytes() != lost  # the new game's own copy
+
+
+def test_the_copies_live_in_a_folder_named_after_the_database(tmp_path: Path) -> None:
+    # the layout a backup or `damas recover --from` relies on: <db>.journals/<id>.jsonl
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    assert sorted(p.name for p in (tmp_path / "g.sqlite3.journals").glob("*.jsonl")) == [
+        "1.jsonl",
+        "2.jsonl",
+        "3.jsonl",
+    ]
+
+
+def test_a_failed_write_leaves_the_copy_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    copy = journals_dir(db) / "3.jsonl"
+    before = copy.read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with Store(db) as store:
+        monkeypatch.setattr(os, "fsync", full)  # the disk fills up as the copy's line is written
+        with pytest.raises(StoreError, match=r"3\.jsonl: cannot write: No space left on device"):
+            store.append(3, 8, {"t": 3004.0, "square": 23, "event": "lift"})
+        monkeypatch.undo()
+    # no half line (nor the whole one, not durable) is left for the next append to follow
+    assert copy.read_bytes() == before
