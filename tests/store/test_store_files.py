@@ -4,16 +4,18 @@ moved, and which files are never taken for a damas database."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from board_hal.debounce import Transition
 from damas.session import GameSession
 from damas.store import DamagedStore, Store, StoreError, default_path, journals_dir
 from rules import Position
-from tests.store.test_damage import build
+from tests.store.test_damage import build, play
 
 
 def test_the_records_live_in_the_users_data_directory_by_default(
@@ -126,3 +128,23 @@ def test_a_failed_write_leaves_the_copy_as_it_was(tmp_path: Path, monkeypatch: p
         monkeypatch.undo()
     # no half line (nor the whole one, not durable) is left for the next append to follow
     assert copy.read_bytes() == before
+
+
+def test_the_moves_table_holds_each_move_its_squares_captures_and_time(tmp_path: Path) -> None:
+    # the records other programs read straight from SQLite: moves with times (DESIGN.md §6)
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        s = GameSession.start(store, "brazilian", None, "casual", Position.start("brazilian").occupied(), {})
+        t = play(s, [(22, 18), (9, 14)], 100.0)
+        for tr in (Transition(t, 18, False), Transition(t + 0.3, 14, False), Transition(t + 0.6, 9, True)):
+            s.feed(tr)
+        s.tick(t + 3)
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT ply, from_sq, to_sq, captured, t FROM moves ORDER BY ply").fetchall()
+    con.close()
+    assert [(ply, a, b, json.loads(c)) for ply, a, b, c, _t in rows] == [
+        (1, 22, 18, []),
+        (2, 9, 14, []),
+        (3, 18, 9, [14]),
+    ]
+    assert [round(r[4], 1) for r in rows] == [100.3, 101.3, round(t + 0.6, 1)]
