@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import binascii
 import random
+import struct
 import zlib
 
 import pytest
@@ -135,9 +136,11 @@ def test_deframer_counts_each_frame_it_throws_away() -> None:
     good = link.encode(link.SNAPSHOT, 1, link.pack_snapshot(8, 8, [0, 9], 5))
     damaged = bytearray(link.encode(link.SNAPSHOT, 2, link.pack_snapshot(8, 8, [1], 6)))
     damaged[5] ^= 0x10  # a flipped bit: the CRC no longer matches
-    out = d.feed(good + bytes(damaged) + b"\x55" * (4 * link.MAX_FRAME) + good)
+    out = d.feed(good + bytes(damaged) + b"\x55" * (2 * link.MAX_FRAME + 10) + good)
     assert [seq for _kind, seq, _payload in out] == [1, 1]
-    assert d.dropped == 3  # the damaged frame; the garbage once when it overflowed, once for its rest
+    # the damaged frame; the garbage once when it outgrew the buffer (2 KiB: memory stays bounded),
+    # once for its rest at the next delimiter
+    assert d.dropped == 3
 
 
 def test_a_frame_without_a_payload_decodes_to_an_empty_one() -> None:
@@ -156,3 +159,14 @@ def test_an_error_text_cut_inside_a_character_is_still_shown() -> None:
     # 1 + 2 x 150 bytes cut at 200: the last character is cut in half; the host shows the rest
     code, text = link.unpack_error(link.pack_error(2, "a" + "é" * 150))
     assert code == 2 and text == "a" + "é" * 99 + "\ufffd"
+
+
+def test_a_frame_of_another_protocol_version_is_dropped_not_fatal() -> None:
+    body = struct.pack("<BBH", link.VERSION + 1, link.SNAPSHOT, 9) + link.pack_snapshot(8, 8, [3], 1)
+    raw = body + struct.pack("<I", link.crc32(body))
+    frame = b"\x00" + link.cobs_encode(raw) + b"\x00"
+    with pytest.raises(ValueError, match=f"protocol version {link.VERSION + 1}"):
+        link.decode(frame[1:-1])
+    d = link.Deframer()
+    assert d.feed(frame + link.encode(link.HELLO, 1)) == [(link.HELLO, 1, b"")]
+    assert d.dropped == 1
