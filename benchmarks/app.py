@@ -160,7 +160,7 @@ async def play(url: str, db: Path, pid: int, readers: int, idle: int) -> Figures
         sockets = [await http.ws_connect(url.replace("http", "ws") + "ws", compress=15) for _ in range(readers)]
         tasks = [asyncio.create_task(read(ws, seen[i])) for i, ws in enumerate(sockets)]
         while game.outcome() is None and game.ply < PLIES:
-            move = rng.choice(game.legal_moves())
+            move = rng.choice(list(game.legal_moves))
             game.push(move)
             steps = [("lift", move.from_square), ("place", move.to_square)] + [("lift", c) for c in move.captured]
             for i, (op, sq) in enumerate(steps):

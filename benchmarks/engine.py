@@ -227,7 +227,7 @@ def peer_match(games: int, move_time: float, peers: list[str]) -> None:
                     theirs = peer.get_best_move(board)
                     board.push(theirs)
                     target = Position.from_fen(fen_of(board), variant)
-                    matches = [m for m in game.legal_moves() if game.position.apply(m) == target]
+                    matches = [m for m in game.legal_moves if game.position.apply(m) == target]
                     assert len(matches) >= 1, f"cannot follow py-draughts' {theirs} in {game.fen()}"
                     game.push(matches[0])
             sc = score_of(game, ours_color)

@@ -10,6 +10,10 @@ folder:
 Both sides count the leaves in bulk (perft(1) = the number of legal moves), the
 usual convention; every count is checked against the published tables. Each figure is
 the best of three runs, for every contender alike.
+
+The last part is the issue's measure: International perft(7), ours and py-draughts'
+``turbo.perft_from_board`` taking turns (``--rounds`` rounds, CPU time), the ratio of each
+round and their median: on a loaded machine only figures taken side by side compare.
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ def peer_perft(board: Any, depth: int) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="one depth less everywhere")
+    parser.add_argument("--rounds", type=int, default=7, help="side-by-side rounds against turbo (default 7)")
     args = parser.parse_args()
     d = 1 if args.quick else 0
     print(f"Python {sys.version.split()[0]}")
@@ -106,7 +111,28 @@ def main() -> int:
         rate = report("py-draughts turbo.perft_from_board", variant, depth, nodes, secs)
         if nodes == PUBLISHED.get((variant, depth)):
             print(f"{'':<34} damas / py-draughts turbo: {ours[(variant, depth)] / rate:.2f}x")
+    side_by_side(turbo, draughts.StandardBoard, 7 - d, args.rounds)
     return 0
+
+
+def side_by_side(turbo: Any, board: Any, depth: int, rounds: int) -> None:
+    """International perft(depth): ours and turbo's in turns, CPU time, the ratio per round."""
+    print(f"\nInternational perft({depth}) side by side, CPU seconds (ours, turbo, turbo/ours):")
+    pos = Position.start("international")
+    ratios = []
+    for i in range(rounds):
+        start = time.process_time()
+        n1 = perft(pos, depth)
+        ours = time.process_time() - start
+        start = time.process_time()
+        n2 = turbo.perft_from_board(board(), depth)
+        theirs = time.process_time() - start
+        assert n1 == n2 == PUBLISHED.get(("international", depth), n1), (n1, n2)
+        ratios.append(theirs / ours)
+        rates = f"({n1 / ours:,.0f} n/s)  {theirs:.3f} s ({n2 / theirs:,.0f} n/s)"
+        print(f"  round {i + 1}: {ours:.3f} s {rates}  {ratios[-1]:.2f}x")
+    ratios.sort()
+    print(f"  median {ratios[len(ratios) // 2]:.2f}x (lowest {ratios[0]:.2f}x, highest {ratios[-1]:.2f}x)")
 
 
 if __name__ == "__main__":

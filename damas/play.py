@@ -357,7 +357,7 @@ class PlayApp:
             if isinstance(entry, Position):
                 moves.append({"setup": entry.fen()})
             else:
-                moves.append({"pdn": p.move_pdn(entry), "white": p.turn is Color.WHITE})
+                moves.append({"pdn": p.pdn(entry), "white": p.turn is Color.WHITE})
         outcome = ref.game.outcome()
         row = self.store.game(s.row.id)
         result = row.result if (row.result_locked or outcome is not None) else "*"

@@ -117,7 +117,7 @@ class GameSession:
             if isinstance(entry, Move):  # (set-ups of accepted irregularities are not moves)
                 ply = len(rows) + 1
                 rows.append(
-                    (ply, pos.move_pdn(entry), entry.from_square, entry.to_square, list(entry.captured), times[ply - 1])
+                    (ply, pos.pdn(entry), entry.from_square, entry.to_square, list(entry.captured), times[ply - 1])
                 )
         return rows
 

@@ -8,7 +8,7 @@ the game's draw rules inside the search, time management and levels 1-10.
 >>> from engine import Engine, Limits
 >>> game = Game("portuguese")
 >>> result = Engine("portuguese", level=10).search(game, Limits(depth=3))
->>> result.move in game.legal_moves(), result.depth
+>>> result.move in game.legal_moves, result.depth
 (True, 3)
 """
 

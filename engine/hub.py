@@ -144,12 +144,12 @@ def parse_hub_move(pos: Position, text: str) -> Move:
             if len(numbers) < 3:
                 raise ValueError
             key = (numbers[0], numbers[1], frozenset(numbers[2:]))
-            for m in pos.legal_moves():
+            for m in pos.legal_moves:
                 if m.captured and m.key == key:
                     return m
         else:
             a, b = (int(x) for x in t.split("-"))
-            for m in pos.legal_moves():
+            for m in pos.legal_moves:
                 if not m.captured and m.from_square == a and m.to_square == b:
                     return m
     except ValueError:

@@ -112,7 +112,7 @@ class Engine:
     >>> from rules import Game
     >>> eng = Engine("brazilian", level=3, seed=1)
     >>> result = eng.search(Game("brazilian"), Limits(depth=2))
-    >>> result.move in Game("brazilian").legal_moves()
+    >>> result.move in Game("brazilian").legal_moves
     True
     """
 

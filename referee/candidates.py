@@ -6,18 +6,16 @@ legal moves never leave the same occupancy) and with its intermediate states: th
 lifted, touch-downs on its landing squares, captured pieces removed in any order, before
 or after the landing. The touch-downs then pick the route written in the record.
 
-The pseudo-legal look-ups the diagnosis needs (a plain move or a capture a player might
-try when the law forbids it) live here too, one small function each.
+The pseudo-legal moves the diagnosis needs (a plain move or a capture a player might try
+when the law forbids it) are the rules' own: :attr:`rules.Position.pseudo_legal_moves`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rules import CaptureLaw, Move, Position
-from rules.engine import engine_for
+from rules import Move, Position
 
 #: positions whose candidates are kept (the game's, the previous one, an irregular one, ...)
 CACHE_SIZE = 64
@@ -51,7 +49,7 @@ def candidates(pos: Position) -> list[Candidate]:
     """Every legal move from ``pos`` as a candidate."""
     out = []
     before = pos.occupied()
-    for m in pos.legal_moves():
+    for m in pos.legal_moves:
         routes = pos.routes(m)
         landings = frozenset(sq for r in routes for sq in r.path[1:-1])
         after = pos.apply(m).occupied()
@@ -136,26 +134,3 @@ def route_like(c: Candidate, earlier: Move, default: Move) -> Move:
     """``c``'s route that follows ``earlier``'s path up to its last leg (a move read again),
     else ``default``."""
     return next((r for r in c.base.routes(c.move) if r.path[:-1] == earlier.path[:-1]), default)
-
-
-def pseudo_plain(pos: Position, a: int, b: int) -> bool:
-    """Would a -> b be a plain move if no capture were compulsory?"""
-    own_m, own_k, opp_m, opp_k, side = pos._sides()
-    geo = pos.geometry
-    for o, d, _cm, _p, _r in pos.engine.quiet_moves(own_m, own_k, opp_m, opp_k, side):
-        if geo.square_of_bit[o] == a and geo.square_of_bit[d] == b:
-            return True
-    return False
-
-
-def pseudo_captures(pos: Position) -> list[tuple[int, int, frozenset[int]]]:
-    """Every capture the side to move could make if any capture were allowed (not only the
-    largest the law requires): (origin, destination, captured squares)."""
-    free = engine_for(dataclasses.replace(pos.variant, capture_law=CaptureLaw.FREE, name="free"))
-    own_m, own_k, opp_m, opp_k, side = pos._sides()
-    sq = pos.geometry.square_of_bit
-    out = []
-    for o, d, _cm, _p, routes in free.captures(own_m, own_k, opp_m, opp_k, side):
-        assert routes is not None
-        out.append((sq[o], sq[d], frozenset(sq[b] for b in routes[0][1])))
-    return out

@@ -36,7 +36,6 @@ from referee.candidates import (
     Candidate,
     CandidateCache,
     may_slide_on,
-    pseudo_plain,
     route_followed,
     route_like,
     slides_past,
@@ -373,7 +372,7 @@ class Referee:
                     self._commit(self._candidates.find(self.position, c.move), out, again=last)
                 elif self._held():
                     moved_again = any(ev.key == last.to_square and not ev.occupied for ev in self.events)
-                    shown = prev.move_pdn(c.move)
+                    shown = prev.pdn(c.move)
                     self._irregular = prev.apply(c.move)
                     self._irregular_report(
                         out,
@@ -522,7 +521,7 @@ class Referee:
         route = route_followed(c, _squares(self.events, placed=True))
         if again is not None:
             route = route_like(c, again, route)
-        pdn = pos.move_pdn(route)
+        pdn = pos.pdn(route)
         if again is None:
             self._procedure(c, route, out)
         if self.mode == "tournament" and again is None:
@@ -599,7 +598,7 @@ class Referee:
         if len(missing) == 1 and len(added) == 1 and missing <= own:
             (a,) = missing
             (b,) = added
-            plain = pseudo_plain(pos, a, b)
+            plain = Move((a, b)) in pos.pseudo_legal_moves  # a plain move, were no capture compulsory
         if not (lifted_wrong or plain):
             return False
         key = _Raised("capture", s)
@@ -777,7 +776,7 @@ class Referee:
         texts = []
         pos = self.position
         for m in moves:
-            texts.append(pos.move_pdn(m))
+            texts.append(pos.pdn(m))
             pos = pos.apply(m)
         self._emit_report(
             out,

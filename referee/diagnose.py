@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from referee.candidates import Candidate, pseudo_captures, pseudo_plain
+from referee.candidates import Candidate
 from referee.vocabulary import ReportKind
-from rules import Color, Position
+from rules import Color, Move, Position
 
 
 @dataclass(frozen=True)
@@ -154,10 +154,11 @@ def classify(
             return irregular(
                 ReportKind.WRONG_SIDE, (a, b), f"it is {turn.value}'s move: put the piece back on {pos.square_text(a)}"
             )
-        captures = pseudo_captures(pos)
         taken = frozenset(missing - {a})
-        larger = any(x[:2] == (a, b) and x[2] == taken for x in captures)
-        if pos.has_captures() and (larger or pseudo_plain(pos, a, b)):
+        # a capture the law does not allow, or a plain move while a capture is compulsory
+        tried = pos.pseudo_legal_moves
+        larger = bool(taken) and Move((a, b), tuple(taken)) in tried
+        if pos.has_captures() and (larger or Move((a, b)) in tried):
             must, msg, params = required_capture(pos, cands, len(taken) if larger else 0)
             return irregular(ReportKind.REQUIRED_CAPTURE, must, msg, params=params)
         if taken & own:

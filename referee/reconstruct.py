@@ -18,9 +18,9 @@ Pure: positions in, moves out; it imports only ``rules``.
 
 >>> from rules import Position
 >>> start = Position.start("brazilian")
->>> after = start.apply(start.parse_move("c3-d4"))
+>>> after = start.apply(start.parse_pdn("c3-d4"))
 >>> r = reconstruct(start, after.occupied())
->>> r.unique, [start.move_pdn(m) for m in r.moves]
+>>> r.unique, [start.pdn(m) for m in r.moves]
 (True, ['c3-d4'])
 """
 
@@ -129,7 +129,7 @@ def under_way(pos: Position, occ: frozenset[int], s: frozenset[int]) -> bool:
     added = s - occ
     if not missing or len(added) > 1:
         return False
-    for move in pos.legal_moves():
+    for move in pos.legal_moves:
         origin, dest = move.from_square, move.to_square
         if not missing <= {origin, *move.captured}:
             continue

@@ -17,6 +17,8 @@ from rules.errors import (
     DraughtsError,
     IllegalMoveError,
     InvalidFenError,
+    InvalidMoveError,
+    InvalidResultError,
     InvalidSquareError,
     PdnSyntaxError,
     UnknownVariantError,
@@ -25,7 +27,7 @@ from rules.game import Game, Outcome, Termination, parse_result
 from rules.geometry import Geometry, Square, geometry_for
 from rules.move import Move
 from rules.perft import perft
-from rules.position import Piece, Position
+from rules.position import LegalMoves, Piece, Position, PseudoLegalMoves
 from rules.variants import (
     BLACK,
     BRAZILIAN,
@@ -56,12 +58,16 @@ __all__ = [
     "Geometry",
     "IllegalMoveError",
     "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidResultError",
     "InvalidSquareError",
+    "LegalMoves",
     "Move",
     "Outcome",
     "PdnSyntaxError",
     "Piece",
     "Position",
+    "PseudoLegalMoves",
     "Square",
     "Termination",
     "UnknownVariantError",

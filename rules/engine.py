@@ -116,12 +116,17 @@ class Engine:
                 cand |= own_m & (opp << -off) & (empty << -(off + off))
         return cand
 
-    def captures(self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
-        """The legal captures (after the capture law), deduplicated, with all routes."""
+    def captures(
+        self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int, law: CaptureLaw | None = None
+    ) -> list[RawMove]:
+        """The legal captures (after the capture law), deduplicated, with all routes.
+
+        ``law`` replaces the variant's capture law (:meth:`pseudo_captures` passes ``FREE``).
+        """
         opp = opp_m | opp_k
         occ = own_m | own_k | opp
         empty = self.mask & ~occ
-        found: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        found: list[RawRoute] = []
         men = self.men_that_capture(own_m, opp, empty, side)
         if men:
             dirs = self.man_cap_dirs[side]
@@ -141,7 +146,8 @@ class Engine:
             o, d = path[0], path[-1]
             return [(o, d, cm, bool((own_m >> o) & 1 and (promo >> d) & 1), ((path, caps),))]
         # the capture law
-        law = self.law
+        if law is None:
+            law = self.law
         if law is not CaptureLaw.FREE:
             best = max(len(c) for _, c in found)
             found = [r for r in found if len(r[1]) == best]
@@ -164,6 +170,12 @@ class Engine:
             promotes = bool((own_m >> o) & 1 and (promo >> d) & 1)
             out.append((o, d, cm, promotes, tuple(routes)))
         return out
+
+    def pseudo_captures(self, own_m: int, own_k: int, opp_m: int, opp_k: int, side: int) -> list[RawMove]:
+        """Every capture the pieces could make, whatever the capture law says: each piece
+        still takes all it can along its route (a man or king keeps jumping while it can, a
+        king lands where its capture continues), but no route is preferred to another."""
+        return self.captures(own_m, own_k, opp_m, opp_k, side, CaptureLaw.FREE)
 
     def _man_dfs(
         self,
@@ -241,6 +253,25 @@ class Engine:
                 for b in lands:
                     out.append(((*path, b), tuple(caps)))
             caps.pop()
+
+
+def make_move(raw: RawMove, own_m: int, own_k: int, opp_m: int, opp_k: int) -> tuple[int, int, int, int]:
+    """The one make-move: the pieces after ``raw``, seen from the side to move next
+    (``opp_m, opp_k, own_m, own_k``: the opponent's men and kings first)."""
+    o, d, cm, promotes, _routes = raw
+    ob, db = 1 << o, 1 << d
+    if own_m & ob:
+        # (not ^ for the destination: a capture may end on the square it started from)
+        if promotes:
+            own_m ^= ob
+            own_k |= db
+        else:
+            own_m = (own_m & ~ob) | db
+    else:
+        own_k = (own_k & ~ob) | db
+    if cm:
+        return opp_m & ~cm, opp_k & ~cm, own_m, own_k
+    return opp_m, opp_k, own_m, own_k
 
 
 @cache

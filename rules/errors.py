@@ -37,8 +37,12 @@ class InvalidFenError(DraughtsError, ValueError):
     """A FEN string that cannot be read."""
 
 
+class InvalidMoveError(DraughtsError, ValueError):
+    """Move text that cannot be read as a move (``"32x"``, ``"hello"``, a square off the board)."""
+
+
 class IllegalMoveError(DraughtsError, ValueError):
-    """A move that is not legal in the position (or cannot be parsed)."""
+    """A move that is not legal in the position."""
 
 
 class AmbiguousMoveError(IllegalMoveError):
@@ -58,6 +62,10 @@ class PdnSyntaxError(DraughtsError, ValueError):
         self.line = line
         where = f"{source}:{line}: " if line else f"{source}: "
         super().__init__(where + message)
+
+
+class InvalidResultError(DraughtsError, ValueError):
+    """Text that is not a game result in any PDN style."""
 
 
 class PdnTagError(DraughtsError, ValueError):

@@ -17,9 +17,9 @@ import enum
 from dataclasses import dataclass
 from itertools import pairwise
 
-from rules.errors import IllegalMoveError
+from rules.errors import IllegalMoveError, InvalidResultError, shown_text
 from rules.move import Move
-from rules.position import Position
+from rules.position import LegalMoves, NoMoves, Position
 from rules.variants import Color, EndingRule, Variant, find_variant
 
 
@@ -52,7 +52,10 @@ class Outcome:
 def parse_result(text: str) -> Color | str | None:
     """A PDN result in any style: the winner, None for a draw, or ``"*"`` when unknown.
 
-    Raises ``ValueError`` for text that is not a result.
+    Raises :class:`InvalidResultError` (a ``ValueError``) for text that is not a result.
+
+    >>> parse_result("2-0"), parse_result("1/2-1/2"), parse_result("*")
+    (<Color.WHITE: 'white'>, None, '*')
     """
     t = text.strip().replace("½", "1/2")
     if t in ("1-0", "2-0"):
@@ -63,7 +66,7 @@ def parse_result(text: str) -> Color | str | None:
         return None
     if t in ("*", "0-0", "?", ""):
         return "*"
-    raise ValueError(f"invalid result: {text!r}")
+    raise InvalidResultError(f"invalid result: {shown_text(text)}")
 
 
 @dataclass(frozen=True)
@@ -124,10 +127,13 @@ class Game:
     def fen(self) -> str:
         return self.position.fen()
 
-    def legal_moves(self) -> list[Move]:
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves as a live view (``in``, ``len``, iteration); none once the game
+        has ended."""
         if self.outcome() is not None:
-            return []
-        return self.position.legal_moves()
+            return NoMoves(self.position)
+        return self.position.legal_moves
 
     def copy(self) -> Game:
         g = Game.__new__(Game)
@@ -170,7 +176,8 @@ class Game:
         return legal
 
     def push_pdn(self, text: str) -> Move:
-        return self.push(self.position.parse_move(text))
+        """Play the move that PDN move text names (see :meth:`rules.Position.parse_pdn`)."""
+        return self.push(self.position.parse_pdn(text))
 
     def setup(self, position: Position) -> None:
         """Continue from a set-up position (PDN 3.0 ``/FEN "..."/`` in the move text)."""

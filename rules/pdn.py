@@ -34,7 +34,15 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from rules.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, PdnSyntaxError, PdnTagError, shown
+from rules.errors import (
+    AmbiguousMoveError,
+    DraughtsError,
+    InvalidMoveError,
+    InvalidResultError,
+    PdnSyntaxError,
+    PdnTagError,
+    shown,
+)
 from rules.game import Game, parse_result
 from rules.move import Move
 from rules.position import Position
@@ -448,7 +456,7 @@ class PdnGame:
             elif need_number:
                 words.append(f"{number}...")
             need_number = bool(pm.comments)
-            words.append(pos.move_pdn(pm.move) + "".join(n for n in pm.nags if not n.startswith("$")))
+            words.append(pos.pdn(pm.move) + "".join(n for n in pm.nags if not n.startswith("$")))
             words.extend(n for n in pm.nags if n.startswith("$"))
             words.extend(f"{{{c}}}" for c in pm.comments)
             if pos.turn is Color.BLACK:
@@ -498,7 +506,7 @@ def _escape(value: str) -> str:
 def _styled_result(result: str, variant: Variant, style: str) -> str:
     try:
         winner = parse_result(result)
-    except ValueError:
+    except InvalidResultError:
         return "*"
     if winner == "*":
         return "*"
@@ -664,7 +672,7 @@ def _replay(pg: PdnGame, moves: list[tuple[_Token, list[_Token]]], setups: dict[
     def candidates(pos: Position, text: str) -> list[Move]:
         try:
             return pos.match_moves(text)
-        except IllegalMoveError:
+        except InvalidMoveError:
             return []
 
     def fits(pos: Position, i: int, budget: int) -> bool:
@@ -686,7 +694,7 @@ def _replay(pg: PdnGame, moves: list[tuple[_Token, list[_Token]]], setups: dict[
         pos = position_after_setup(i, pos)
         try:
             cands = pos.match_moves(tok.text)
-        except IllegalMoveError as exc:
+        except InvalidMoveError as exc:
             raise PdnSyntaxError(
                 f"{pg.title()}: move {_move_label(pos, pg, i)}{tok.text!r}: {exc}", source=source, line=tok.line
             ) from None
@@ -694,7 +702,7 @@ def _replay(pg: PdnGame, moves: list[tuple[_Token, list[_Token]]], setups: dict[
             cands = [c for c in cands if fits(pos.apply(c), i + 1, 8)] or cands[:0]
         if not cands:
             why = "illegal move" if not pos.match_moves(tok.text) else "no reading of it lets the game go on"
-            legal = " ".join(pos.move_pdn(m) for m in pos.legal_moves()) or "none"
+            legal = " ".join(pos.pdn(m) for m in pos.legal_moves) or "none"
             raise PdnSyntaxError(
                 f"{pg.title()}: move {_move_label(pos, pg, i)}{tok.text!r}: {why} (legal: {legal})",
                 source=source,
@@ -769,7 +777,7 @@ def _build(raw: _RawGame, source: str, index: int, variant: Variant | None) -> P
         try:
             if parse_result(tag_result) != "*":
                 result = tag_result
-        except ValueError:
+        except InvalidResultError:
             pass
     pg.result = result
     return pg

@@ -4,12 +4,14 @@ A :class:`Position` is an immutable value (hashable, comparable). :class:`rules.
 adds the history, the draw rules and the result on top of it.
 
 >>> p = Position.start("international")
->>> len(p.legal_moves())
+>>> len(p.legal_moves)
 9
 >>> p.fen()
 'W:W31-50:B1-20'
->>> p.parse_move("32-28")
+>>> p.parse_pdn("32-28")
 Move(path=(32, 28))
+>>> p.pdn(Move((32, 28)))
+'32-28'
 """
 
 from __future__ import annotations
@@ -18,8 +20,15 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from rules.engine import Engine, RawMove, engine_for
-from rules.errors import AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidSquareError, shown_text
+from rules.engine import Engine, RawMove, engine_for, make_move
+from rules.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    InvalidSquareError,
+    shown_text,
+)
 from rules.geometry import Geometry, Square
 from rules.move import Move
 from rules.variants import Color, Variant, find_variant
@@ -43,7 +52,7 @@ _SQUARE_RE = re.compile(r"[a-jA-J](?:10|[1-9])|[0-9]{1,2}")
 class Position:
     """The pieces and the side to move, for one variant."""
 
-    __slots__ = ("_legal", "bk", "bm", "engine", "turn", "variant", "wk", "wm")
+    __slots__ = ("_legal", "_pseudo", "bk", "bm", "engine", "turn", "variant", "wk", "wm")
 
     def __init__(
         self,
@@ -78,6 +87,7 @@ class Position:
         self.wm, self.wk, self.bm, self.bk = wm, wk, bm, bk
         self.turn = turn
         self._legal: list[RawMove] | None = None
+        self._pseudo: list[RawMove] | None = None
 
     @classmethod
     def _from_bits(cls, v: Variant, eng: Engine, wm: int, wk: int, bm: int, bk: int, turn: Color) -> Position:
@@ -185,9 +195,11 @@ class Position:
         path, caps = routes[route]
         return Move(tuple(sq[b] for b in path), tuple(sq[b] for b in caps), promotes)
 
-    def legal_moves(self) -> list[Move]:
-        """Every distinct legal move (one route each; see :meth:`routes`)."""
-        return [self._to_move(r) for r in self._raw_moves()]
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves, as a live view: ``move in pos.legal_moves``, ``len(...)``,
+        ``bool(...)``, iteration (one route per move; see :meth:`routes`)."""
+        return LegalMoves(self)
 
     def has_legal_moves(self) -> bool:
         return bool(self._raw_moves())
@@ -197,13 +209,46 @@ class Position:
         return bool(raw) and raw[0][4] is not None
 
     def capture_moves(self) -> list[Move]:
-        return [m for m in self.legal_moves() if m.captured]
+        """The legal captures (empty when no capture is possible)."""
+        return [self._to_move(r) for r in self._raw_moves() if r[4] is not None]
 
-    def _find_raw(self, move: Move) -> RawMove | None:
+    def _pseudo_raw_moves(self) -> list[RawMove]:
+        if self._pseudo is None:
+            own_m, own_k, opp_m, opp_k, side = self._sides()
+            eng = self.engine
+            self._pseudo = eng.pseudo_captures(own_m, own_k, opp_m, opp_k, side) + eng.quiet_moves(
+                own_m, own_k, opp_m, opp_k, side
+            )
+        return self._pseudo
+
+    @property
+    def pseudo_legal_moves(self) -> PseudoLegalMoves:
+        """The moves the pieces could make by their way of moving alone, ignoring that a
+        capture is compulsory and the capture law (majority, quantity then quality): every
+        plain move and every capture a piece can complete (it still jumps while it can).
+        A live view like :attr:`legal_moves`, which it contains.
+
+        What a player may try on a real board: the referee tells a wrong move of this kind
+        ("a capture is compulsory", "the law requires taking 2 pieces") from an impossible one.
+
+        >>> p = Position.from_fen("W:W28,33:B22,23,12", "international")
+        >>> [str(m) for m in p.legal_moves]
+        ['28x17x8']
+        >>> sorted(str(m) for m in p.pseudo_legal_moves)
+        ['28x17x8', '28x19', '33-29']
+        """
+        return PseudoLegalMoves(self)
+
+    def pseudo_captures(self) -> list[Move]:
+        """Every capture of :attr:`pseudo_legal_moves`: what each piece can take, before the
+        capture law picks among them."""
+        return [self._to_move(r) for r in self._pseudo_raw_moves() if r[4] is not None]
+
+    def _find_raw(self, move: Move, raws: list[RawMove] | None = None) -> RawMove | None:
         key = move.key
-        for raw in self._raw_moves():
+        sq = self.engine.geo.square_of_bit
+        for raw in self._raw_moves() if raws is None else raws:
             o, d, _cm, _p, routes = raw
-            sq = self.engine.geo.square_of_bit
             if sq[o] != key[0] or sq[d] != key[1]:
                 continue
             caps = frozenset(sq[b] for b in routes[0][1]) if routes else frozenset()
@@ -237,23 +282,11 @@ class Position:
         return self._to_move(raw)
 
     def _apply_raw(self, raw: RawMove) -> Position:
-        o, d, cm, promotes, _routes = raw
         own_m, own_k, opp_m, opp_k, side = self._sides()
-        ob, db = 1 << o, 1 << d
-        if own_m & ob:
-            own_m ^= ob
-            if promotes:
-                own_k |= db
-            else:
-                own_m |= db
-        else:
-            own_k = (own_k ^ ob) | db
-        if cm:
-            opp_m &= ~cm
-            opp_k &= ~cm
+        next_m, next_k, mover_m, mover_k = make_move(raw, own_m, own_k, opp_m, opp_k)
         if side == 0:
-            return Position._from_bits(self.variant, self.engine, own_m, own_k, opp_m, opp_k, Color.BLACK)
-        return Position._from_bits(self.variant, self.engine, opp_m, opp_k, own_m, own_k, Color.WHITE)
+            return Position._from_bits(self.variant, self.engine, mover_m, mover_k, next_m, next_k, Color.BLACK)
+        return Position._from_bits(self.variant, self.engine, next_m, next_k, mover_m, mover_k, Color.WHITE)
 
     def apply(self, move: Move) -> Position:
         """The position after a legal move (raises :class:`IllegalMoveError` otherwise)."""
@@ -271,42 +304,46 @@ class Position:
         style = notation or self.variant.notation
         return self.engine.geo.square_name(square) if style == "algebraic" else str(square)
 
-    def move_pdn(self, move: Move, notation: str | None = None, *, full: bool | None = None) -> str:
+    def pdn(self, move: Move, notation: str | None = None, *, full: bool | None = None) -> str:
         """PDN text of a legal move: ``32-28``, ``26x37``, or the whole path when the
         origin and destination alone would be ambiguous (``47x38x24x13x36``)."""
         if full is None:
             full = False
             if move.captured:
-                same_ends = [
-                    m for m in self.legal_moves() if m.from_square == move.from_square and m.to_square == move.to_square
-                ]
-                full = len(same_ends) > 1
+                sq = self.engine.geo.square_of_bit
+                ends = (move.from_square, move.to_square)
+                full = sum(1 for r in self._raw_moves() if (sq[r[0]], sq[r[1]]) == ends) > 1
         sep = "x" if move.captured else "-"
         squares = move.path if (full and move.captured) else (move.path[0], move.path[-1])
         return sep.join(self.square_text(s, notation) for s in squares)
 
-    def parse_move(self, text: str) -> Move:
+    def parse_pdn(self, text: str) -> Move:
         """The legal move that PDN move text names (numbers or algebraic squares,
-        ``-``/``x``/``:`` separators, full or partial capture paths)."""
+        ``-``/``x``/``:`` separators, full or partial capture paths).
+
+        Raises :class:`InvalidMoveError` for text that is not a move, :class:`IllegalMoveError`
+        for a move that is not legal here, :class:`AmbiguousMoveError` when it could be several.
+        """
         candidates = self.match_moves(text)
         if not candidates:
             raise IllegalMoveError(f"illegal move: {text!r} in {self.fen()!r}")
         if len(candidates) > 1:
-            alts = ", ".join(self.move_pdn(m, full=True) for m in candidates)
+            alts = ", ".join(self.pdn(m, full=True) for m in candidates)
             raise AmbiguousMoveError(f"ambiguous move: {text!r} could be {alts}", tuple(candidates))
         return candidates[0]
 
     def match_moves(self, text: str) -> list[Move]:
-        """Every legal move that the move text could mean (empty if none)."""
+        """Every legal move that the move text could mean (empty if none; raises
+        :class:`InvalidMoveError` for text that is not a move)."""
         geo = self.engine.geo
         raw_text = text.strip()
         tokens = _SQUARE_RE.findall(raw_text)
         if len(tokens) < 2 or _SQUARE_RE.sub("", raw_text).strip(" -x:X") != "":
-            raise IllegalMoveError(f"invalid move text: {text!r}")
+            raise InvalidMoveError(f"invalid move text: {text!r}")
         try:
             squares = [geo.parse_square(t) for t in tokens]
         except InvalidSquareError as exc:
-            raise IllegalMoveError(f"invalid move text: {text!r} ({exc})") from None
+            raise InvalidMoveError(f"invalid move text: {text!r} ({exc})") from None
         origin, dest, middle = squares[0], squares[-1], squares[1:-1]
         out: list[Move] = []
         sq = geo.square_of_bit
@@ -444,6 +481,67 @@ class Position:
             rows.append(f"{r + 1:>2} " + " ".join(cells))
         rows.append("   " + " ".join("abcdefghij"[: geo.size]))
         return "\n".join(rows)
+
+
+class LegalMoves:
+    """A live view of a position's legal moves (python-chess's ``LegalMoveGenerator``).
+
+    Cheap to make; the moves are generated on first use and kept by the position.
+    ``move in view`` compares as :class:`Move` does (origin, destination, captured set).
+
+    >>> moves = Position.start("international").legal_moves
+    >>> len(moves), Move((32, 28)) in moves, Move((32, 23)) in moves
+    (9, True, False)
+    """
+
+    __slots__ = ("_position",)
+
+    def __init__(self, position: Position) -> None:
+        self._position = position
+
+    def _raws(self) -> list[RawMove]:
+        return self._position._raw_moves()
+
+    def __bool__(self) -> bool:
+        return bool(self._raws())
+
+    def __len__(self) -> int:
+        return len(self._raws())
+
+    def count(self) -> int:
+        """The number of moves (``len``)."""
+        return len(self._raws())
+
+    def __iter__(self) -> Iterator[Move]:
+        to_move = self._position._to_move
+        for raw in self._raws():
+            yield to_move(raw)
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._position._find_raw(move, self._raws()) is not None
+
+    def __repr__(self) -> str:
+        pos = self._position
+        texts = ", ".join(pos.pdn(m) for m in self)
+        return f"<{type(self).__name__} ({texts})>"
+
+
+class PseudoLegalMoves(LegalMoves):
+    """A live view of a position's pseudo-legal moves (:attr:`Position.pseudo_legal_moves`)."""
+
+    __slots__ = ()
+
+    def _raws(self) -> list[RawMove]:
+        return self._position._pseudo_raw_moves()
+
+
+class NoMoves(LegalMoves):
+    """The legal moves of a game that has ended: none (:attr:`rules.Game.legal_moves`)."""
+
+    __slots__ = ()
+
+    def _raws(self) -> list[RawMove]:
+        return []
 
 
 def _is_subsequence(needle: list[int], hay: list[int]) -> bool:

@@ -87,7 +87,7 @@ def random_game(
         rng = random.Random(rng)
     game = Game(variant)
     while game.outcome() is None and game.ply < plies:
-        moves = game.legal_moves()
+        moves = list(game.legal_moves)
         caps = [m for m in moves if m.captured]
         take = bool(caps) and (capture_bias >= 1.0 or rng.random() < capture_bias)
         game.push(rng.choice(caps if take else moves))

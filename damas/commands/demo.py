@@ -26,10 +26,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"{game.variant.title} (seed {args.seed})\n")
     print(game.position.diagram(), "\n")
     while game.outcome() is None and game.ply < args.plies:
-        moves = game.legal_moves()
+        moves = list(game.legal_moves)
         captures = [m for m in moves if m.captured]
         move = rng.choice(captures or moves)
-        text = game.position.move_pdn(move)
+        text = game.position.pdn(move)
         game.push(move)
         if args.boards:
             print(f"{game.ply}. {text}\n{game.position.diagram()}\n")
@@ -39,6 +39,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"FEN {game.fen()}")
     print(
         "game over: "
-        + (outcome.termination.value if outcome else "not yet: " + str(len(game.legal_moves())) + " legal moves")
+        + (outcome.termination.value if outcome else "not yet: " + str(len(game.legal_moves)) + " legal moves")
     )
     return 0

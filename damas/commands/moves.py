@@ -23,14 +23,14 @@ def register(sub: Any) -> None:
 
 
 def _moves_line(pos: Position) -> str:
-    return " ".join(m.numeric() for m in pos.legal_moves())
+    return " ".join(m.numeric() for m in pos.legal_moves)
 
 
 def run(args: argparse.Namespace) -> int:
     v = find_variant(args.variant)
     if args.fen is not None:
         pos = Position.from_fen(args.fen, v)
-        for m in pos.legal_moves():
+        for m in pos.legal_moves:
             print(m.numeric())
         return 0
     failed = False

@@ -113,7 +113,7 @@ def moves_of(seed: int, plies: int) -> list[tuple[str, int]]:
     g = Game("brazilian")
     out: list[tuple[str, int]] = []
     while g.outcome() is None and g.ply < plies:
-        ms = g.legal_moves()
+        ms = list(g.legal_moves)
         m = rng.choice([x for x in ms if x.captured] or ms)
         g.push(m)
         out += [("lift", m.from_square), ("place", m.to_square)] + [("lift", c) for c in m.captured]

@@ -230,7 +230,7 @@ def played(tmp_path: Path) -> Iterator[tuple[Emulator, Server]]:
 def hands(emu: Emulator, pos: Position, texts: str, gap: float = 0.12) -> Position:
     """The players' hands on the emulated board: each move lifted, placed, captures removed."""
     for text in texts.split():
-        m = pos.parse_move(text)
+        m = pos.parse_pdn(text)
         for op, sq in [("lift", m.from_square), ("place", m.to_square), *(("lift", c) for c in m.captured)]:
             (emu.lift if op == "lift" else emu.place)(LAYOUT.cell_of(sq))
             time.sleep(gap)
@@ -356,7 +356,7 @@ def test_a_noisy_line_records_the_whole_game_or_asks_for_a_restore(tmp_path: Pat
     truth = [Position.start("brazilian")]
     texts = []
     for m in moves:
-        texts.append(truth[-1].move_pdn(m))
+        texts.append(truth[-1].pdn(m))
         truth.append(truth[-1].apply(m))
     faults = Faults(seed=1, flip=0.01, drop=0.01)
     with Emulator(8, faults=faults, heartbeat_ms=200, cells=start_cells()) as emu:

@@ -31,11 +31,11 @@ def test_demo_plays_the_seeded_game_it_prints() -> None:
     assert [m.move for m in game.moves] == moves and game.tags["Event"] == "damas demo"
     g = Game("brazilian")
     for m in moves:
-        text = g.position.move_pdn(m)
+        text = g.position.pdn(m)
         g.push(m)
         at = lines.index(f"{g.ply}. {text}")  # --boards: each move, then the board after it
         assert "\n".join(lines[at + 1 : at + 1 + len(g.position.diagram().splitlines())]) == g.position.diagram()
-    assert f"FEN {g.fen()}" in lines and lines[-1] == "game over: not yet: " + f"{len(g.legal_moves())} legal moves"
+    assert f"FEN {g.fen()}" in lines and lines[-1] == "game over: not yet: " + f"{len(g.legal_moves)} legal moves"
     one_line_error(damas("demo", "--variant", "chess"), "chess")
 
 

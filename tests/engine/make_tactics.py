@@ -44,7 +44,7 @@ def fresh(variant: str) -> Engine:
 
 def candidate(variant: str, game: Game, gain: int, margin: int) -> dict[str, object] | None:
     pos = game.position
-    if pos.has_captures() or len(pos.legal_moves()) < 2:
+    if pos.has_captures() or len(pos.legal_moves) < 2:
         return None
     shallow = fresh(variant).search(game, Limits(depth=2))
     deep_engine = fresh(variant)
@@ -54,7 +54,7 @@ def candidate(variant: str, game: Game, gain: int, margin: int) -> dict[str, obj
     if not forced_win and (deep.score - shallow.score < gain or deep.score < 80 or deep.move == shallow.move):
         return None
     # the only move: every other one searched on its own
-    for m in pos.legal_moves():
+    for m in pos.legal_moves:
         if m == deep.move:
             continue
         g = game.copy()

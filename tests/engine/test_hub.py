@@ -125,7 +125,7 @@ def done_move(line: str) -> tuple[str, dict[str, str]]:
 def legal_texts(game: Game) -> set[str]:
     from engine.hub import move_text
 
-    return {move_text(m) for m in game.legal_moves()}
+    return {move_text(m) for m in game.legal_moves}
 
 
 def test_handshake_lists_id_params_then_wait_and_init_answers_ready(hub: HubProcess) -> None:
@@ -163,7 +163,7 @@ def test_think_at_a_depth_gives_info_lines_and_a_legal_done(hub: HubProcess) -> 
     assert depths == sorted(depths) and depths[-1] == 4
     assert parse_line(infos[-1])[1]["pv"].split()[0] == move
     if "ponder" in values:
-        game.push(game.position.parse_move("18x9"))
+        game.push(game.position.parse_pdn("18x9"))
         assert values["ponder"] in legal_texts(game)
 
 

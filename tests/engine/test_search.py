@@ -62,13 +62,13 @@ def test_never_an_illegal_move_from_any_position_at_any_level(pos: Position, lev
     if game.outcome() is not None:
         assert result.move is None
         return
-    assert result.move in game.legal_moves()
+    assert result.move in game.legal_moves
     # the principal variation is a legal line
     g = game.copy()
     for m in result.pv:
         if g.outcome() is not None:
             break
-        assert m in g.legal_moves()
+        assert m in g.legal_moves
         g.push(m)
 
 
@@ -82,7 +82,7 @@ def test_every_level_plays_legal_games(variant: str) -> None:
     while game.outcome() is None and ply < 40:
         eng = engines[ply % 10]
         result = eng.search(game, Limits(depth=min(eng.level.depth, 2)))
-        assert result.move in game.legal_moves()
+        assert result.move in game.legal_moves
         assert result.move is not None
         game.push(result.move)
         ply += 1
@@ -99,7 +99,7 @@ def test_a_stop_from_another_thread_ends_an_infinite_search_with_a_legal_move() 
     result = Engine("international", tt_mb=4).search(game, Limits(infinite=True), stop, infos.append)
     timer.cancel()
     assert time.monotonic() - t0 < 10  # loose: the stop's latency is measured by the benchmark
-    assert result.move in game.legal_moves()
+    assert result.move in game.legal_moves
     assert infos and [i.depth for i in infos] == list(range(1, len(infos) + 1))
     assert infos[-1].pv[0] == result.move or result.depth == len(infos)
 
@@ -110,7 +110,7 @@ def test_timed_searches_return(limits: Limits) -> None:
     t0 = time.monotonic()
     result = Engine("brazilian", tt_mb=4).search(game, limits)
     assert time.monotonic() - t0 < 10  # loose; the overrun itself is measured by benchmarks/engine.py
-    assert result.move in game.legal_moves() and result.depth >= 1
+    assert result.move in game.legal_moves and result.depth >= 1
 
 
 def test_the_budget_of_each_clock() -> None:
@@ -130,7 +130,7 @@ def test_a_single_legal_move_is_played_at_once_under_a_clock() -> None:
     game.push_pdn("c3-d4")
     game.push_pdn("f6-e5")  # White must take
     result = Engine("brazilian", tt_mb=1).search(game, Limits(move_time=5.0))
-    assert result.move == game.legal_moves()[0] and result.time < 2.0
+    assert result.move == next(iter(game.legal_moves)) and result.time < 2.0
 
 
 # -- memory ---------------------------------------------------------------------------------------------
@@ -232,7 +232,7 @@ def replay(variant: str, fen: str, moves: list[str], **rules: int) -> Game:
 def test_the_side_ahead_avoids_the_third_repetition() -> None:
     # Black is two men up; 2-9 would bring the position about a third time (a draw)
     game = replay("brazilian", "W:Wa3,Ke3:Bf8,a7,g7,Kb6,Kc3", ["23-19", "9-2", "19-23", "2-9", "23-19", "9-2", "19-23"])
-    repeat = game.position.parse_move("2-9")
+    repeat = game.position.parse_pdn("2-9")
     result = Engine("brazilian", tt_mb=4).search(game, Limits(depth=6))
     assert result.move != repeat and result.score > 200
     # the same position without its history: 2-9 is a fine move (this is what the history changes)
@@ -241,7 +241,7 @@ def test_the_side_ahead_avoids_the_third_repetition() -> None:
 
 def test_the_side_behind_takes_the_third_repetition() -> None:
     game = replay("brazilian", "W:Wa5,h4,Kf2,Kh2,a1:BKb8,h6", ["28-32", "1-6", "32-28", "6-1", "28-32", "1-6", "32-28"])
-    repeat = game.position.parse_move("6-1")
+    repeat = game.position.parse_pdn("6-1")
     result = Engine("brazilian", tt_mb=4).search(game, Limits(depth=6))
     assert result.move == repeat and result.score == 0
     game.push(repeat)
@@ -291,7 +291,7 @@ def test_the_side_behind_plays_into_the_kings_only_draw() -> None:
 def test_a_forced_win_is_found_and_scored_as_one(variant: str, fen: str) -> None:
     game = Game(variant, fen)
     result = Engine(variant, tt_mb=4).search(game, Limits(depth=9))
-    assert result.move in game.legal_moves()
+    assert result.move in game.legal_moves
     assert result.score >= MATE_BOUND, result
 
 
@@ -322,7 +322,7 @@ def test_the_search_counts_small_endings_and_kings_only_moves_as_the_game_does(v
         state = game._states[-1]
         assert eng.root_ending == state.ending
         assert eng.root_quiet == state.quiet_king_plies
-        game.push(rng.choice(game.legal_moves()))
+        game.push(rng.choice(list(game.legal_moves)))
     assert game.outcome() is not None  # the counts ran out (or a capture ended it): both compared
 
 
@@ -352,7 +352,7 @@ def test_pondering_searches_on_until_the_ponder_hit_then_keeps_to_the_clock() ->
     result = Engine("brazilian", tt_mb=4).search(game, Limits(move_time=0.2), None, infos.append, ponder_hit=hit)
     took = time.monotonic() - t0
     timer.cancel()
-    assert result.move in game.legal_moves()
+    assert result.move in game.legal_moves
     assert took >= 1.0  # the 0.2 s budget did not count before the ponder hit
     assert took < 10  # loose; and then it did
 
@@ -366,5 +366,5 @@ def test_a_capture_that_ends_where_it_started_keeps_the_piece() -> None:
     result = Engine(pos.variant, level=1, seed=0, tt_mb=1).search(game, Limits(depth=2, nodes=4000))
     g = game.copy()
     for m in result.pv:
-        assert m in g.legal_moves(), (g.position.fen(), m)
+        assert m in g.legal_moves, (g.position.fen(), m)
         g.push(m)

@@ -42,9 +42,9 @@ def test_each_variant_has_at_least_20_verified_positions(variant: str) -> None:
     assert len(records) >= 20
     for rec in records:
         game = Game(variant, rec["fen"])
-        move = game.position.parse_move(rec["move"])
+        move = game.position.parse_pdn(rec["move"])
         assert not game.position.has_captures()  # a quiet move starts every shot
-        assert move in game.legal_moves()
+        assert move in game.legal_moves
         assert rec["verify_depth"] > rec["test_depth"] + 2
         assert rec["score"] >= 80 and rec["kind"] in ("shot", "forced win")
 
@@ -52,7 +52,7 @@ def test_each_variant_has_at_least_20_verified_positions(variant: str) -> None:
 def solve(rec: dict[str, Any]) -> None:
     variant = rec["variant"]
     game = Game(variant, rec["fen"])
-    expected = game.position.parse_move(rec["move"])
+    expected = game.position.parse_pdn(rec["move"])
     result = Engine(variant, level=10, seed=0, tt_mb=16).search(game, Limits(depth=rec["test_depth"]))
     assert result.move == expected, f"{rec['fen']}: played {result.move}, the shot is {rec['move']}"
 

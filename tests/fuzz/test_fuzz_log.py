@@ -23,7 +23,7 @@ def _valid_log(rng: random.Random) -> list[str]:
     lines = [json.dumps({"format": 1, "variant": "brazilian", "mode": rng.choice(["casual", "tournament"])})]
     t = 0.0
     for _ in range(rng.randint(1, 6)):
-        moves = g.legal_moves()
+        moves = list(g.legal_moves)
         if not moves:
             break
         m = rng.choice(moves)

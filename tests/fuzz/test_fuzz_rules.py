@@ -38,7 +38,7 @@ def test_fuzz_fen(cases: int) -> None:
         def case() -> None:
             pos = Position.from_fen(text, variant)  # noqa: B023
             assert Position.from_fen(pos.fen(), variant) == pos  # noqa: B023
-            pos.legal_moves()
+            list(pos.legal_moves)
 
         run_case(f"fen case {i} {text[:80]!r} ({variant})", case, (DraughtsError,))
 

@@ -96,7 +96,7 @@ class Hands:
         self.t += self.rng.uniform(0.07, 0.3) - 0.001
         self.place(sq)
         piece = pos.piece_at(sq)
-        movable = any(m.from_square == sq for m in pos.legal_moves())
+        movable = any(m.from_square == sq for m in pos.legal_moves)
         if not landed and piece is not None and piece.color is pos.turn and movable:
             self.touches.append((self.ply, sq))
 
@@ -125,7 +125,7 @@ class Hands:
         own = [sq for sq in pos.squares(pos.turn) if sq != exclude]
         if pos.has_captures():
             # lifting a piece that cannot capture is (rightly) reported: people adjust capturers
-            own = [sq for sq in {m.from_square for m in pos.legal_moves()} if sq != exclude]
+            own = [sq for sq in {m.from_square for m in pos.legal_moves} if sq != exclude]
         if not own:
             return
         sq = self.rng.choice(own)
@@ -133,7 +133,7 @@ class Hands:
         self.wait(0.15, 0.5)
         self.place(sq)
         self.wait(0.2, 0.6)
-        if any(m.from_square == sq for m in pos.legal_moves()):
+        if any(m.from_square == sq for m in pos.legal_moves):
             self.touches.append((self.ply, sq))
 
     def play(self, pos: Position, move: Move, fast: bool = False) -> Move:

@@ -104,7 +104,7 @@ def test_hint_lights_legal_destinations_casual_only() -> None:
 def test_backward_capture_by_a_man(variant: str) -> None:
     fen = {"brazilian": "W:W18,28:B22", "international": "W:W23:B28"}[variant]
     board = Board(variant, fen)
-    (m,) = Position.from_fen(fen, variant).legal_moves()
+    (m,) = Position.from_fen(fen, variant).legal_moves
     board.move(m.from_square, m.to_square, *m.captured)
     assert len(board.moves()) == 1 and board.kinds() == []
 
@@ -514,7 +514,7 @@ def _states_in_progress_from(prev: Position) -> list[frozenset[int]]:
 
     out = set()
     before = prev.occupied()
-    for m in prev.legal_moves():
+    for m in prev.legal_moves:
         spots: list[set[int]] = [set(), {m.to_square}] + [{sq} for r in prev.routes(m) for sq in r.path[1:-1]]
         caps = list(m.captured)
         subsets = [set(c) for n in range(len(caps) + 1) for c in combinations(caps, n)][:16]

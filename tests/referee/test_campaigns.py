@@ -175,7 +175,7 @@ def test_random_games_reconstruct(variant: str, seed: int) -> None:
 def test_long_king_captures_with_touch_downs_follow_the_hands_route(seed: int) -> None:
     for fen in ("W:WK47:B9,19,28,29,38", "W:WK47:B14,19,29,31,42", "W:WK38:B18,19,32,33", "W:WK2:B7,8,17,18"):
         start = Position.from_fen(fen, "international")
-        for move in start.legal_moves():
+        for move in start.legal_moves:
             style = Style(touchdown=1.0, brush=1.0)
             events, routes = game_log(start, [move], seed, style)
             _ref, verdicts = replay(start, events)
@@ -206,10 +206,10 @@ def inject(kind: str, pos: Position, hands: Hands, rng: random.Random) -> Staged
     """Events of a fault, then the board restored; None if the fault cannot be staged here."""
     own = pos.squares(pos.turn)
     empty = [sq for sq in pos.geometry.squares() if pos.piece_at(sq) is None]
-    capturers = tuple(sorted({m.from_square for m in pos.legal_moves()})) if pos.has_captures() else ()
+    capturers = tuple(sorted({m.from_square for m in pos.legal_moves})) if pos.has_captures() else ()
     if kind == "illegal":  # an own piece put on a square it cannot legally reach
         a = rng.choice(own)
-        legal_to = {m.to_square for m in pos.legal_moves() if m.from_square == a}
+        legal_to = {m.to_square for m in pos.legal_moves if m.from_square == a}
         targets = [b for b in empty if b not in legal_to]
         if not targets:
             return None
@@ -246,7 +246,7 @@ def inject(kind: str, pos: Position, hands: Hands, rng: random.Random) -> Staged
         return staged
     if kind == "knocked":  # a group of pieces knocked off their squares, then put back
         group = set(rng.sample(sorted(pos.occupied()), k=min(3, len(pos.occupied()))))
-        if any(group <= {m.from_square} | set(m.captured) for m in pos.legal_moves()):
+        if any(group <= {m.from_square} | set(m.captured) for m in pos.legal_moves):
             return None  # that is a capture under way, not a fault
         mine = tuple(sorted(group & set(own)))
         lifted = tuple(sorted(group))

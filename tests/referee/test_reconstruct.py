@@ -33,7 +33,7 @@ from rules.pdn import read_pdn
 def line(pos: Position, texts: str) -> tuple[list[Move], Position]:
     moves = []
     for text in texts.split():
-        m = pos.parse_move(text)
+        m = pos.parse_pdn(text)
         moves.append(m)
         pos = pos.apply(m)
     return moves, pos
@@ -42,7 +42,7 @@ def line(pos: Position, texts: str) -> tuple[list[Move], Position]:
 def pdn(pos: Position, moves: tuple[Move, ...] | list[Move]) -> list[str]:
     out = []
     for m in moves:
-        out.append(pos.move_pdn(m))
+        out.append(pos.pdn(m))
         pos = pos.apply(m)
     return out
 
@@ -81,7 +81,7 @@ def test_search_agrees_with_brute_force_on_random_positions() -> None:
         variant = ("brazilian", "international", "portuguese")[i % 3]
         g = Game(variant)
         for _ in range(rng.randint(0, 40)):
-            ms = g.legal_moves()
+            ms = list(g.legal_moves)
             if not ms:
                 break
             g.push(rng.choice([m for m in ms if m.captured] or ms))
@@ -147,7 +147,7 @@ def test_resync_records_a_unique_sequence_marked_reconstructed() -> None:
     assert text.count(RECONSTRUCTED_COMMENT) == 3
     assert [bool(m.comments) for m in read_pdn(text)[0].moves] == [False] * 6 + [True] * 3
     # a normal move afterwards is not marked
-    v = hands(ref, after.parse_move("d6-e5"), 11.0)
+    v = hands(ref, after.parse_pdn("d6-e5"), 11.0)
     assert [x.reconstructed for x in v if isinstance(x, MoveMade)] == [False]
     assert ref.pdn_game().pdn().count(RECONSTRUCTED_COMMENT) == 3
 
@@ -214,11 +214,11 @@ def test_resync_with_a_move_under_way_is_judged_as_usual() -> None:
     for i, m in enumerate(seen):
         hands(ref, m, float(i))
     (capture,), p1 = line(p, "d4xb6")
-    a7 = p1.parse_move("a7xc5").from_square
+    a7 = p1.parse_pdn("a7xc5").from_square
     out = ref.resync(p1.occupied() - {a7}, 20.0)
     assert [(v.pdn, v.reconstructed) for v in out if isinstance(v, MoveMade)] == [("d4xb6", True)]
     assert ref.report is None and (a7, Role.FROM) in {(i.square, i.role) for i in ref.led_intents()}
-    out = ref.feed(Transition(21.0, p1.parse_move("a7xc5").to_square, True))
+    out = ref.feed(Transition(21.0, p1.parse_pdn("a7xc5").to_square, True))
     out += ref.feed(Transition(21.2, capture.to_square, False))
     assert [(v.pdn, v.reconstructed) for v in out if isinstance(v, MoveMade)] == [("a7xc5", False)]
     # nothing changed across a gap: nothing happens

@@ -17,7 +17,7 @@ from tests.conftest import shared_path
 
 
 def moves(variant: str, fen: str) -> set[tuple[int, int, frozenset[int]]]:
-    return {m.key for m in Position.from_fen(fen, variant).legal_moves()}
+    return {m.key for m in Position.from_fen(fen, variant).legal_moves}
 
 
 def keys(*texts: str) -> set[tuple[int, int, frozenset[int]]]:
@@ -104,7 +104,7 @@ def test_int_4_8_captured_pieces_block_turkish_strike() -> None:
 
 def test_int_4_8_piece_cannot_be_jumped_twice_circular_capture() -> None:
     got = Position.from_fen("W:WK2:B7,8,17,18", "international")
-    (only,) = got.legal_moves()
+    (only,) = got.legal_moves
     assert only.key == (2, 2, frozenset({7, 8, 17, 18}))
     assert {r.path for r in got.routes(only)} == {(2, 11, 22, 13, 2), (2, 13, 22, 11, 2)}
 
@@ -142,7 +142,7 @@ def test_br_no_quality_law() -> None:
 
 def test_int_4_15_man_passing_crown_row_stays_man() -> None:
     pos = Position.from_fen("W:W13:B9,10", "international")
-    (move,) = pos.legal_moves()
+    (move,) = pos.legal_moves
     assert move.path == (13, 4, 15) and not move.promotes
     after = pos.apply(move)
     assert after.piece_at(15) == (after.piece_at(15)[0], False)  # type: ignore[index]
@@ -150,13 +150,13 @@ def test_int_4_15_man_passing_crown_row_stays_man() -> None:
 
 def test_br_man_passing_crown_row_stays_man() -> None:
     pos = Position.from_fen("W:W10:B7,8", "brazilian")
-    (move,) = pos.legal_moves()
+    (move,) = pos.legal_moves
     assert move.path == (10, 3, 12) and not move.promotes
 
 
 def test_int_3_7_promotion_on_ending_on_far_row() -> None:
     pos = Position.from_fen("W:W6:B45", "international")
-    got = {m.path: m.promotes for m in pos.legal_moves()}
+    got = {m.path: m.promotes for m in pos.legal_moves}
     assert got == {(6, 1): True}
     after = pos.apply(Move((6, 1)))
     assert after.piece_at(1).king  # type: ignore[union-attr]
@@ -165,7 +165,7 @@ def test_int_3_7_promotion_on_ending_on_far_row() -> None:
 def test_pt_2_2_6_promotion_and_no_king_move_in_same_turn() -> None:
     # a Portuguese man reaching the far row by capture is crowned but the move ends
     pos = Position.from_fen("W:W22:B26,K20", "portuguese")
-    (move,) = pos.legal_moves()
+    (move,) = pos.legal_moves
     assert move.captured == (26,) and move.promotes and move.to_square == 29
 
 
@@ -175,18 +175,18 @@ def test_int_4_8_circular_capture_ends_on_start_square_counted_once() -> None:
         "B1,2,3,4,5,6,7,8,10,11,12,13,14,15,16,17,19,22,23,24",
         "international",
     )
-    assert [m.key for m in pos.legal_moves()] == [(20, 20, frozenset({13, 14, 23, 24}))]
+    assert [m.key for m in pos.legal_moves] == [(20, 20, frozenset({13, 14, 23, 24}))]
 
 
 def test_br_circular_capture_by_a_man() -> None:
     pos = Position.from_fen("W:W18:B6,7,14,15", "brazilian")
-    (move,) = pos.legal_moves()
+    (move,) = pos.legal_moves
     assert move.key == (18, 18, frozenset({6, 7, 14, 15})) and not move.promotes
 
 
 def test_routes_keep_every_landing_path() -> None:
     pos = Position.from_fen("W:WK47:B14,19,29,31,42", "international")
-    for move in pos.legal_moves():
+    for move in pos.legal_moves:
         routes = {r.path for r in pos.routes(move)}
         assert all(r[0] == 47 and r[-1] == 36 for r in routes)
         assert len(routes) == 2
@@ -207,7 +207,7 @@ def test_positions_json_exact_moves_and_routes() -> None:
     for e in entries:
         pos = Position.from_fen(str(e["fen"]), str(e["variant"]))
         got = {}
-        for m in pos.legal_moves():
+        for m in pos.legal_moves:
             routes = sorted(
                 "x".join(map(str, r.path)) if r.captured else f"{r.path[0]}-{r.path[1]}" for r in pos.routes(m)
             )
@@ -218,7 +218,7 @@ def test_positions_json_exact_moves_and_routes() -> None:
         assert got == expected, e["id"]
         if "fen_algebraic" in e:
             assert Position.from_fen(str(e["fen_algebraic"]), str(e["variant"])) == pos, e["id"]
-            algebraic = {pos.move_pdn(m, full=True) for m in pos.legal_moves()}
+            algebraic = {pos.pdn(m, full=True) for m in pos.legal_moves}
             assert algebraic <= {
                 r
                 for x in e["legal_moves"]
@@ -230,5 +230,5 @@ def test_positions_json_exact_moves_and_routes() -> None:
 def test_start_position_moves(variant: str) -> None:
     pos = Position.start(variant)
     n = {"brazilian": 7, "portuguese": 7, "international": 9}[variant]
-    assert len(pos.legal_moves()) == n
-    assert all(not m.captured for m in pos.legal_moves())
+    assert len(pos.legal_moves) == n
+    assert all(not m.captured for m in pos.legal_moves)

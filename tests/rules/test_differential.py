@@ -46,7 +46,7 @@ def random_positions(variant: str, n: int, seed: int) -> list[Position]:
     while len(out) < n:
         pos = Position.start(variant)
         for _ply in range(rng.randint(20, 160)):
-            moves = pos.legal_moves()
+            moves = list(pos.legal_moves)
             if not moves:
                 break
             pos = pos.apply(rng.choice(moves))
@@ -103,7 +103,7 @@ def test_legal_moves_agree_with_pydraughts(variant: str) -> None:
     captures = sum(1 for p in positions if p.has_captures())
     assert kings > 100 and captures > 200, (kings, captures)  # the sample exercises kings and captures
     for pos in positions:
-        ours = {m.key for m in pos.legal_moves()}
+        ours = {m.key for m in pos.legal_moves}
         theirs = pydraughts_moves(variant, pos)
         assert ours == theirs, pos.fen()
 

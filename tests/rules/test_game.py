@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from rules import Color, Game, IllegalMoveError, Move, Position, Termination, find_variant
+from rules import Color, Game, IllegalMoveError, InvalidMoveError, Move, Position, Termination, find_variant
 
 
 def _quiet_options(game: Game, avoid: frozenset[int]) -> list[Move]:
@@ -14,7 +14,7 @@ def _quiet_options(game: Game, avoid: frozenset[int]) -> list[Move]:
     pos = game.position
     seen = {p.key for p in game.positions()}
     options = []
-    for m in pos.legal_moves():
+    for m in pos.legal_moves:
         piece = pos.piece_at(m.from_square)
         assert piece is not None
         if not piece.king or m.captured or m.to_square in avoid:
@@ -57,11 +57,11 @@ def sacrifice_then_quiet(game: Game, plies: int) -> Move:
     """The side to move puts a king where the opponent's king must take it (that king alone);
     then ``plies`` quiet king moves follow. Returns the capture."""
     pos = game.position
-    for offer in pos.legal_moves():
+    for offer in pos.legal_moves:
         after = pos.apply(offer)
         if offer.captured or not after.has_captures():
             continue
-        for capture in after.legal_moves():
+        for capture in after.legal_moves:
             taker, taken = after.piece_at(capture.from_square), [after.piece_at(sq) for sq in capture.captured]
             if taker is None or not taker.king or len(taken) != 1 or taken[0] is None or not taken[0].king:
                 continue
@@ -99,6 +99,8 @@ def test_illegal_push_is_refused_and_changes_nothing() -> None:
     with pytest.raises(IllegalMoveError):
         g.push(Move((22, 17, 12)))
     with pytest.raises(IllegalMoveError):
+        g.push_pdn("c3-e5")
+    with pytest.raises(InvalidMoveError):  # c4 is not a playing square: not a move at all
         g.push_pdn("c3-c4")
     assert g.ply == 0
 
@@ -121,7 +123,7 @@ def test_int_7_2_blocked_side_loses() -> None:
 
 def test_portuguese_result_style() -> None:
     g = Game("portuguese", "W:W14:B18")
-    (capture,) = g.legal_moves()
+    (capture,) = g.legal_moves
     g.push(capture)
     assert capture.captured == (18,)
     assert g.result() == "1-0"
@@ -244,7 +246,7 @@ def test_pt_3_2_1b_forced_rule_counts_from_the_rio() -> None:
     play_quiet(g, 8, avoid=rio)
     assert g.outcome() is None
     # a white king steps onto the rio: from here 2 moves each
-    onto = [m for m in g.legal_moves() if m.to_square in rio and not g.position.apply(m).has_captures()]
+    onto = [m for m in g.legal_moves if m.to_square in rio and not g.position.apply(m).has_captures()]
     g.push(onto[0])
     play_quiet(g, 3)
     assert g.outcome() is None

@@ -292,7 +292,7 @@ def test_write_multi_game_file_and_game_from_play() -> None:
 # -- tags: escaped on writing, refused when no reader could get them back (issue 16.3) -------
 def _tagged(tags: dict[str, str]) -> str:
     g = Game("international")
-    g.push(g.legal_moves()[0])
+    g.push(next(iter(g.legal_moves)))
     return PdnGame.from_game(g, tags).pdn()
 
 

@@ -23,7 +23,7 @@ def game_with_setup() -> PdnGame:
     # (a part that starts with Black to move trips pydraughts 0.6.7, which reads its first move twice)
     fen = "W:W" + ",".join(str(s) for s in white) + ":B" + ",".join(str(s) for s in black[1:])
     g.setup(Position.from_fen(fen, "brazilian"))
-    for move in list(g.position.legal_moves())[:1]:
+    for move in list(g.position.legal_moves)[:1]:
         g.push(move)
     pg = PdnGame.from_game(g, {"Event": "Club night", "White": "Ana", "Black": "Rui"}, result="1-0")
     assert pg.setups, "the sample needs a set-up"
@@ -55,10 +55,10 @@ def test_pydraughts_reads_every_game_only_in_compat_mode() -> None:
     compat = draughts_pdn.PDNReader(write_pdn([pg, other], compat=True))
     # what pydraughts makes of the strict file: the /FEN/ set-up is not a move it knows
     strict_moves = [list(g.moves) for g in strict.games]
-    assert strict_moves != [["c3-d4", "f6-e5", "d4xf6", "g7xe5"], [pg.setups[4].move_pdn(pg.moves[4].move)], ["c3-b4"]]
+    assert strict_moves != [["c3-d4", "f6-e5", "d4xf6", "g7xe5"], [pg.setups[4].pdn(pg.moves[4].move)], ["c3-b4"]]
     assert [list(g.moves) for g in compat.games] == [
         ["c3-d4", "f6-e5", "d4xf6", "g7xe5"],
-        [pg.setups[4].move_pdn(pg.moves[4].move)],
+        [pg.setups[4].pdn(pg.moves[4].move)],
         ["c3-b4"],
     ]
     assert compat.games[1].tags["FEN"] == pg.setups[4].fen()

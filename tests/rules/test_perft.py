@@ -7,6 +7,7 @@ default; the deep ones are in the slow group (``pytest -m slow``).
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -107,3 +108,30 @@ def test_perft_agrees_with_move_generation() -> None:
 
     for depth in range(1, 4):
         assert perft(pos, depth) == slow(pos, depth)
+
+
+@pytest.mark.parametrize("variant", sorted(START))
+def test_perft_walk_agrees_with_the_legal_moves_in_random_positions(variant: str) -> None:
+    """perft's own lean walk (leaves counted without listing moves, single jumps counted by
+    shifts, the capture law on bare masks) against the positions' legal moves, in positions
+    of random games: captures, chains, kings and the capture laws at work."""
+    rng = random.Random(12)
+    positions: list[Position] = []
+    while len(positions) < 1500:
+        pos = Position.start(variant)
+        for _ in range(rng.randint(10, 150)):
+            moves = list(pos.legal_moves)
+            if not moves:
+                break
+            pos = pos.apply(rng.choice(moves))
+            positions.append(pos)
+    seen = {"captures": 0, "chains": 0, "kings": 0, "law chose": 0}
+    for pos in positions[:1500]:
+        legal = list(pos.legal_moves)
+        assert perft(pos, 1) == len(legal), pos.fen()
+        assert perft(pos, 2) == sum(len(child.legal_moves) for _m, child in pos.children()), pos.fen()
+        seen["captures"] += bool(legal) and bool(legal[0].captured)
+        seen["chains"] += any(len(m.captured) > 1 for m in legal)
+        seen["kings"] += bool(pos.wk | pos.bk)
+        seen["law chose"] += len(pos.pseudo_captures()) > len(pos.capture_moves())
+    assert min(seen.values()) >= 10, seen  # the sample holds what the walk has shortcuts for

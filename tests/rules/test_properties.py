@@ -42,10 +42,10 @@ def test_fen_round_trip(pos: Position) -> None:
 
 @given(positions())
 def test_every_legal_move_parses_back_from_its_pdn(pos: Position) -> None:
-    for move in pos.legal_moves():
-        assert pos.parse_move(pos.move_pdn(move)) == move
+    for move in pos.legal_moves:
+        assert pos.parse_pdn(pos.pdn(move)) == move
         for route in pos.routes(move):
-            assert pos.parse_move(pos.move_pdn(route, full=True)) == move
+            assert pos.parse_pdn(pos.pdn(route, full=True)) == move
 
 
 @st.composite
@@ -53,7 +53,7 @@ def random_games(draw: st.DrawFn) -> Game:
     variant = draw(st.sampled_from(VARIANTS))
     game = Game(variant)
     for _ in range(draw(st.integers(0, 120))):
-        moves = game.legal_moves()
+        moves = list(game.legal_moves)
         if not moves:
             break
         game.push(moves[draw(st.integers(0, len(moves) - 1))])
