@@ -148,3 +148,28 @@ def test_the_moves_table_holds_each_move_its_squares_captures_and_time(tmp_path:
         (3, 18, 9, [14]),
     ]
     assert [round(r[4], 1) for r in rows] == [100.3, 101.3, round(t + 0.6, 1)]
+
+
+def test_probe_checks_that_the_database_and_the_copies_can_be_written(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        store.probe()  # writable: no error, and no probe file left behind
+        assert list(store.journals.iterdir()) == []
+        store.journals.rmdir()
+        store.journals.write_text("a file where the copies' folder should be", encoding="utf-8")
+        with pytest.raises(StoreError, match=r"g\.sqlite3\.journals: cannot write: "):
+            store.probe()
+
+
+def test_a_damaged_journal_row_is_named_by_its_game_and_seq(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE journal SET event='[1, 2]' WHERE game_id=3 AND seq=2")
+        con.execute("UPDATE journal SET seq='two' WHERE game_id=2 AND seq=1")
+    con.close()
+    with Store(db) as store:
+        with pytest.raises(StoreError, match=r"^game 3: journal row 2 is damaged \(not a JSON object\)$"):
+            list(store.journal(3))
+        with pytest.raises(StoreError, match=r"^game 2: its journal rows are damaged$"):
+            store.journal_rows(2)
