@@ -5,7 +5,12 @@ Every problem is one line naming the file and the setting::
     config.toml: gpio.rows: pin 5 is used twice (gpio.rows and gpio.columns)
 
 Example files for each backend live in ``hardware/``. ``DAMAS_BOARD_BACKEND`` in the
-environment overrides the backend (tests set it to ``simulated``).
+environment overrides the backend (tests set it to ``simulated``), and then the LEDs are
+that backend's own.
+
+Backends are plugged in by name (:mod:`board_hal.registry`): ``board.backend`` names the
+sensors, ``board.leds`` the LEDs; a backend's own table (``[mcp23017]``) is checked by the
+backend itself when the file is read.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from board_hal.layout import ROTATIONS, WHITE_SIDES
 from board_hal.leds import Look, Role, looks_from_config
 from rules import DraughtsError, find_variant
 
-BACKENDS = ("simulated", "gpio", "pico")
+BACKENDS = ("simulated", "gpio", "pico")  # the first built-ins; board_hal.registry.names() has them all
 MAX_CONFIG_BYTES = 1024 * 1024  # a configuration is a few hundred bytes; /dev/zero is not one
 _COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}")  # int(x, 16) would also take '+1', ' 1' and '١'
 
@@ -59,13 +64,15 @@ class Config:
     size: int | None = None
     gpio: GpioConfig | None = None
     pico: PicoConfig | None = None
+    leds_backend: str = "simulated"  # board.leds: the LED backend's name, or "none"
+    backend_settings: dict[str, Any] = field(default_factory=dict)  # each plugged-in backend's checked table
     looks: dict[Role, Look] = field(default_factory=lambda: looks_from_config(None))
     debounce: float = 0.05
     app: dict[str, Any] = field(default_factory=dict)  # the app's own settings ([app])
 
 
 _TOP = {"variant", "board", "gpio", "pico", "leds", "app"}
-_BOARD = {"backend", "rotation", "white_side", "size", "debounce"}
+_BOARD = {"backend", "rotation", "white_side", "size", "debounce", "leds"}
 _GPIO = {"rows", "columns", "scan_rate", "leds"}
 _GPIO_LEDS = {"data", "clock", "latch"}
 _PICO = {"port", "baudrate"}
@@ -121,7 +128,7 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
         raise ConfigError(f"{src}: not a valid TOML file: {str(exc).splitlines()[0][:100]}") from None
     except RecursionError:
         raise ConfigError(f"{src}: not a valid TOML file: nested too deeply") from None
-    _unknown(data, _TOP, "", src)
+    _unknown(data, _TOP | _backend_tables(), "", src)
     cfg = Config(source=src)
     if "variant" in data:
         if not isinstance(data["variant"], str):
@@ -134,13 +141,15 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
     _unknown(board, _BOARD, "board", src)
     backend = board.get("backend", "simulated")
     if not isinstance(backend, str):
-        raise ConfigError(f"{src}: board.backend must be one of {', '.join(BACKENDS)}, not {_short(backend)}")
+        raise ConfigError(f'{src}: board.backend must be a backend\'s name such as "gpio", not {_short(backend)}')
     cfg.backend = backend
     env = os.environ if env is None else env
-    if env.get(ENV_BACKEND):
+    overridden = bool(env.get(ENV_BACKEND))
+    if overridden:
         cfg.backend = env[ENV_BACKEND]
-    if cfg.backend not in BACKENDS:
-        raise ConfigError(f"{src}: board.backend: unknown backend {_short(cfg.backend)} (known: {', '.join(BACKENDS)})")
+    sensors = _registered(cfg.backend, "board.backend", src)
+    if not sensors.sensors:
+        raise ConfigError(f"{src}: board.backend: {cfg.backend} has no sensors (use it as board.leds)")
     rotation = board.get("rotation", 0)
     if not _is_int(rotation) or rotation not in ROTATIONS:  # 90.0 == 90, but a layout needs an int
         raise ConfigError(f"{src}: board.rotation must be 0, 90, 180 or 270, not {_short(rotation)}")
@@ -165,7 +174,11 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
 
     gpio = _table(data, "gpio", src)
     _unknown(gpio, _GPIO, "gpio", src)
-    if cfg.backend == "gpio" or gpio:
+    if gpio and cfg.backend != "gpio" and "rows" not in gpio and "columns" not in gpio:
+        # [gpio.leds] alone: a 74HC595 chain showing another backend's sensors (board.leds = "gpio")
+        chain = _gpio_leds(gpio, src)
+        cfg.gpio = GpioConfig([], [], 100.0, chain.get("data"), chain.get("clock"), chain.get("latch"))
+    elif cfg.backend == "gpio" or gpio:
         if "rows" not in gpio or "columns" not in gpio:
             raise ConfigError(f"{src}: the gpio backend needs gpio.rows and gpio.columns")
         rows = _pins(gpio["rows"], "gpio.rows", src)
@@ -178,14 +191,7 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
         for name, pins in (("gpio.rows", rows), ("gpio.columns", cols)):
             if len(pins) != n:
                 raise ConfigError(f"{src}: {name} has {len(pins)} pins; a {n}x{n} board needs {n}")
-        leds = _table(gpio, "leds", src, "gpio.leds")
-        _unknown(leds, _GPIO_LEDS, "gpio.leds", src)
-        led_pins: dict[str, int] = {}
-        if leds:
-            for key in ("data", "clock", "latch"):
-                if key not in leds:
-                    raise ConfigError(f"{src}: gpio.leds needs data, clock and latch pins (missing {key})")
-                led_pins[key] = _pins([leds[key]], f"gpio.leds.{key}", src)[0]
+        led_pins = _gpio_leds(gpio, src)
         seen: dict[int, str] = {}
         for name, pins in (
             ("gpio.rows", rows),
@@ -215,6 +221,8 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
             raise ConfigError(f"{src}: pico.baudrate must be a positive number (bits per second), not {_short(baud)}")
         cfg.pico = PicoConfig(port, baud)
 
+    _plug_in(cfg, data, board, overridden, src)
+
     leds_table = _table(data, "leds", src)
     _unknown(leds_table, _LEDS, "leds", src)
     colours = leds_table.get("colours", leds_table.get("colors", {}))
@@ -229,6 +237,85 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
         raise ConfigError(f"{src}: leds.colours: {exc}") from None
     cfg.app = _app(_table(data, "app", src), src)
     return cfg
+
+
+def _gpio_leds(gpio: Mapping[str, Any], src: str) -> dict[str, int]:
+    leds = _table(gpio, "leds", src, "gpio.leds")
+    _unknown(leds, _GPIO_LEDS, "gpio.leds", src)
+    led_pins: dict[str, int] = {}
+    if leds:
+        for key in ("data", "clock", "latch"):
+            if key not in leds:
+                raise ConfigError(f"{src}: gpio.leds needs data, clock and latch pins (missing {key})")
+            led_pins[key] = _pins([leds[key]], f"gpio.leds.{key}", src)[0]
+    seen: dict[int, str] = {}
+    for key, p in led_pins.items():
+        if p in seen:
+            raise ConfigError(f"{src}: gpio.leds.{key}: GPIO {p} is used twice ({seen[p]} and gpio.leds.{key})")
+        seen[p] = f"gpio.leds.{key}"
+    return led_pins
+
+
+def _backend_tables() -> set[str]:
+    """The configuration tables the registered backends read: each its own name's (found
+    without loading them: only the backends a configuration uses are imported)."""
+    from board_hal import registry
+
+    return set(registry.names())
+
+
+def _registered(name: str, where: str, src: str) -> Any:
+    from board_hal import registry
+
+    try:
+        return registry.get(name)
+    except registry.BackendError as exc:
+        raise ConfigError(f"{src}: {where}: {exc}") from None
+
+
+def _plug_in(cfg: Config, data: Mapping[str, Any], board: Mapping[str, Any], overridden: bool, src: str) -> None:
+    """``board.leds`` and the plugged-in backends' tables (each checked by its backend)."""
+    from board_hal import registry
+
+    sensors = _registered(cfg.backend, "board.backend", src)
+    leds = board.get("leds")
+    if overridden or leds is None:  # no hardware when the environment says so: the backend's own LEDs
+        leds = cfg.backend if sensors.leds else registry.NO_LEDS
+        if leds == "gpio" and (cfg.gpio is None or cfg.gpio.led_data is None):
+            leds = registry.NO_LEDS  # a matrix without a 74HC595 chain
+    if not isinstance(leds, str):
+        raise ConfigError(f'{src}: board.leds must be a backend\'s name such as "ws2812" or "none", not {_short(leds)}')
+    if leds != registry.NO_LEDS:
+        led_backend = _registered(leds, "board.leds", src)
+        if not led_backend.leds:
+            raise ConfigError(f"{src}: board.leds: {leds} has no LEDs")
+        if led_backend.leds_need_sensors and leds != cfg.backend:
+            raise ConfigError(f"{src}: board.leds: {leds}'s LEDs work only with its sensors (board.backend = {leds!r})")
+    cfg.leds_backend = leds
+    if cfg.backend == "gpio" or leds == "gpio":
+        if cfg.gpio is None:
+            raise ConfigError(f"{src}: the gpio backend needs a [gpio] table")
+        if leds == "gpio" and cfg.gpio.led_data is None:
+            raise ConfigError(f'{src}: board.leds = "gpio" needs gpio.leds (data, clock and latch pins)')
+    used: dict[int, str] = {}
+    if cfg.gpio is not None:
+        used.update({p: "gpio.rows" for p in cfg.gpio.rows})
+        used.update({p: "gpio.columns" for p in cfg.gpio.columns})
+        for key in ("data", "clock", "latch"):
+            pin = getattr(cfg.gpio, f"led_{key}")
+            if pin is not None:
+                used[pin] = f"gpio.leds.{key}"
+    for name in dict.fromkeys((cfg.backend, leds)):
+        if name == registry.NO_LEDS:
+            continue
+        backend = _registered(name, "board.backend", src)
+        settings = backend.check(_table(data, name, src), cfg)
+        cfg.backend_settings[name] = settings
+        pins: Mapping[int, str] = getattr(settings, "gpio_pins", dict)()
+        for pin, what in pins.items():
+            if pin in used and not (what.startswith("the SPI") and used[pin].split(" (")[0] == what.split(" (")[0]):
+                raise ConfigError(f"{src}: {what}: GPIO {pin} is used twice ({used[pin]} and {what})")
+            used[pin] = what
 
 
 def _app(app: dict[str, Any], src: str) -> dict[str, Any]:

@@ -1,16 +1,15 @@
-"""Create the board a configuration describes (lazily: hardware libraries are imported
-only for the backend in use)."""
+"""Create the board a configuration describes, through the backends registered by name
+(:mod:`board_hal.registry`; hardware libraries are imported only for the backends in use)."""
 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
-from board_hal.backends import BoardIO, Clock
+from board_hal import registry
+from board_hal.backends import BoardIO, Clock, LedBackend, SensorBackend
 from board_hal.config import Config, ConfigError
 from board_hal.layout import Layout
-from board_hal.simulated import SimulatedBoard
 
 
 def layout_for(config: Config, variant: str) -> Layout:
@@ -21,38 +20,42 @@ def layout_for(config: Config, variant: str) -> Layout:
     return lay
 
 
-def open_board(config: Config, variant: str, *, pin_factory: Any = None, clock: Clock = time.monotonic) -> BoardIO:
-    """The board of a configuration, for a variant (checked against the board's size)."""
+def open_board(
+    config: Config,
+    variant: str,
+    *,
+    pin_factory: Any = None,
+    clock: Clock = time.monotonic,
+    hardware: registry.Hardware | None = None,
+) -> BoardIO:
+    """The board of a configuration, for a variant (checked against the board's size):
+    ``board.backend``'s sensors and ``board.leds``' LEDs. ``hardware`` (or ``pin_factory``
+    and ``clock``) is what the backends open their hardware through."""
     layout = layout_for(config, variant)
-    if config.backend == "simulated":
-        return SimulatedBoard(layout, clock=clock).io()
-    if config.backend == "gpio":
-        assert config.gpio is not None
-        from board_hal.gpio import MatrixScanner, ShiftRegisterLeds
+    hw = hardware or registry.Hardware(clock=clock, pin_factory=pin_factory)
+    try:
+        sensor_backend = registry.get(config.backend)
+        led_name = config.leds_backend
+        same = led_name == config.backend
+        sensors, leds = sensor_backend.open(config, layout, hw, sensors=True, leds=same)
+        if sensors is None:
+            raise ConfigError(f"{config.source}: board.backend: {config.backend} opened no sensors")
+        if not same and led_name != registry.NO_LEDS:
+            try:
+                _, leds = registry.get(led_name).open(config, layout, hw, sensors=False, leds=True)
+            except BaseException:
+                sensors.close()
+                raise
+    except registry.BackendError as exc:
+        raise ConfigError(f"{config.source}: {exc}") from None
+    return _board(layout, sensors, leds)
 
-        g = config.gpio
-        try:
-            sensors = MatrixScanner(g.rows, g.columns, rate=g.scan_rate, pin_factory=pin_factory, clock=clock)
-            leds = None
-            if g.led_data is not None and g.led_clock is not None and g.led_latch is not None:
-                leds = ShiftRegisterLeds(
-                    layout.size,
-                    data=g.led_data,
-                    clock=g.led_clock,
-                    latch=g.led_latch,
-                    looks=config.looks,
-                    pin_factory=pin_factory,
-                )
-        except ConfigError:
-            raise
-        except Exception as exc:  # gpiozero: no pin factory, pin in use, not a Pi...
-            raise ConfigError(f"{config.source}: cannot open the GPIO pins: {exc}") from None
+
+def _board(layout: Layout, sensors: SensorBackend, leds: LedBackend | None) -> BoardIO:
+    try:
         return BoardIO(layout, sensors, leds)
-    if config.backend == "pico":
-        port = config.pico.port if config.pico else None
-        if port and "://" not in port and not Path(port).exists():
-            raise ConfigError(f"{config.source}: pico.port: {port} does not exist (is the Pico plugged in?)")
-        from firmware_bridge import open_pico
-
-        return open_pico(config, layout, clock=clock)
-    raise ConfigError(f"{config.source}: unknown backend {config.backend!r}")
+    except ValueError as exc:
+        sensors.close()
+        if leds is not None and leds is not sensors:  # type: ignore[comparison-overlap]
+            leds.close()
+        raise ConfigError(str(exc)) from None

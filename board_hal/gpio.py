@@ -44,6 +44,10 @@ class MatrixScanner(SensorBackend):
         from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
         self.rate = rate
+        self.row_pins = list(rows)
+        self.column_pins = list(columns)
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()  # before the pins: close() after a pin that failed to open needs it
         self._rows = []
         self._cols = []
         try:
@@ -57,8 +61,6 @@ class MatrixScanner(SensorBackend):
             self.close()
             raise
         self._state: frozenset[Cell] = self.scan()
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
 
     def scan(self) -> frozenset[Cell]:
         """One full pass over the matrix: the occupied cells."""
@@ -71,6 +73,28 @@ class MatrixScanner(SensorBackend):
                     found.append((r, c))
             row.off()
         return frozenset(found)
+
+    def line_wiring(self, axis: str, index: int) -> str:
+        """The pin of a row or a column (for the self-test's messages)."""
+        pins = self.row_pins if axis == "rows" else self.column_pins
+        return f"gpio.{axis}[{index}] = GPIO {pins[index]}"
+
+    def wiring_groups(self) -> list[tuple[str, list[Cell], str]]:
+        """The cells on each row wire and on each column wire, and what to check when none answers."""
+        n = len(self.row_pins)
+        rows = [
+            (f"row {r + 1}", [(r, c) for c in range(n)], f"check its wire, {self.line_wiring('rows', r)}")
+            for r in range(n)
+        ]
+        cols = [
+            (
+                f"column {'abcdefghij'[c]}",
+                [(r, c) for r in range(n)],
+                f"check its wire, {self.line_wiring('columns', c)}",
+            )
+            for c in range(n)
+        ]
+        return rows + cols
 
     def poll_once(self) -> None:
         """Scan and enqueue the changes since the last scan (what the thread does)."""

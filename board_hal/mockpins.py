@@ -98,3 +98,116 @@ class ShiftRegisterMock:
         self.latches += 1
         if self.frames is not None:
             self.frames.append(frozenset(i for i, on in enumerate(self.outputs) if on))
+
+
+class _LoadPin(MockPin):  # type: ignore[misc]
+    def __init__(self, factory: Any, info: Any, chain: ShiftInMock) -> None:
+        super().__init__(factory, info)
+        self.chain = chain
+
+    def _change_state(self, value: bool) -> bool:
+        changed = bool(super()._change_state(value))
+        if changed:
+            self.chain.load_changed(bool(value))
+        return changed
+
+
+class _ShiftClockPin(_LoadPin):
+    def _change_state(self, value: bool) -> bool:
+        changed = bool(MockPin._change_state(self, value))
+        if changed and value:
+            self.chain.rising_clock()
+        return changed
+
+
+class _SerialOutPin(MockPin):  # type: ignore[misc]
+    def __init__(self, factory: Any, info: Any, chain: ShiftInMock) -> None:
+        super().__init__(factory, info)
+        self.chain = chain
+
+    def _get_state(self) -> bool:
+        return self.chain.read_qh()
+
+
+class ShiftInMock:
+    """A chain of 74HC165s on mock pins, with reed switches on their inputs.
+
+    ``occupied`` cells pull their input low (the others are held high by their pull-ups).
+    SH/LD low copies the inputs (continuously, as the chip does while it is low); a rising
+    CLK edge with SH/LD high moves the chain one bit towards QH (a clock while loading does
+    nothing); QH is chip 0's H stage. ``dead`` chips drive nothing: their QH floats high
+    (so they and every chip behind them read "all open"). For the timing checks, ``loads``
+    and ``clocks`` count edges, and ``bad_reads`` counts QH reads while SH/LD was low (the
+    value then is the input, not the chain: a reader must not rely on it)."""
+
+    def __init__(
+        self,
+        load: int,
+        clock: int | None,
+        data: int | None,
+        cells: Sequence[Sequence[Cell | None]],
+        factory: MockFactory | None = None,
+    ) -> None:
+        self.factory = factory or MockFactory()
+        self.cells = [list(line) for line in cells]
+        self.load = self.factory.pin(load, pin_class=_LoadPin, chain=self)
+        # without clock and data pins, the chain hangs on SPI (spi_transfer: SCLK and MISO)
+        self.clock = None if clock is None else self.factory.pin(clock, pin_class=_ShiftClockPin, chain=self)
+        self.data = None if data is None else self.factory.pin(data, pin_class=_SerialOutPin, chain=self)
+        self.occupied: set[Cell] = set()
+        self.dead: set[int] = set()
+        self.stages: list[bool] = [True] * (8 * len(self.cells))  # in QH order: chip 0's H first
+        self.loads = 0
+        self.clocks = 0
+        self.since_load = 0
+        self.ignored_clocks = 0
+        self.bad_reads = 0
+        self.reads = 0
+        self._loading = False
+
+    def inputs(self) -> list[bool]:
+        """The input levels in chain (QH) order: chip 0's H, G ... A, chip 1's H ..."""
+        out = []
+        for line in self.cells:
+            for pin in range(7, -1, -1):
+                cell = line[pin]
+                out.append(not (cell is not None and cell in self.occupied))
+        return out
+
+    def load_changed(self, high: bool) -> None:
+        self._loading = not high
+        if not high:
+            self.loads += 1
+            self.since_load = 0
+            self.stages = self.inputs()
+
+    def rising_clock(self) -> None:
+        if self._loading:
+            self.ignored_clocks += 1  # SH/LD low: the load wins
+            return
+        self.clocks += 1
+        self.since_load += 1
+        # SER of the last chip is tied to ground: zeros come in behind the chain
+        self.stages = [*self.stages[1:], False]
+
+    def read_qh(self) -> bool:
+        self.reads += 1
+        if self._loading:
+            self.bad_reads += 1
+            self.stages = self.inputs()
+        # a dead chip drives no QH: the bits of it and of every chip behind it come in high
+        if self.dead and self.since_load >= 8 * min(self.dead):
+            return True
+        return self.stages[0]
+
+    def spi_transfer(self, data: Sequence[int]) -> list[int]:
+        """An SPI mode-0 transfer on SCLK/MISO: for each bit, MISO (QH) is sampled on the
+        rising edge that then shifts the chain (MSB first)."""
+        out = []
+        for _ in data:
+            byte = 0
+            for _ in range(8):
+                byte = byte << 1 | self.read_qh()
+                self.rising_clock()
+            out.append(byte)
+        return out

@@ -6,6 +6,16 @@ another rotation / White side would give, it says so::
 
     square 1 answered at cell h8: is the board rotated 180°?
 
+Wiring mistakes get one line each: two rows (or columns) swapped, a chip none of whose
+cells answers (a dead MCP23017, a 74HC165 that cuts off the rest of its chain; backends
+name their chips or wires through ``wiring_groups()``), and a LED strip laid differently from its
+configuration (a LED backend with ``explain()``: a few LEDs are lit and a piece put on
+each lit square shows where they really are)::
+
+    rows 3 and 4 are swapped: a3 answers at a4 and back (check GPIO 27 and GPIO 22)
+    74HC165 #3 and every chip after it answer nothing (cells a3-h8): check #3's power and its QH
+    the LED strip runs the other way: its first LED is at a8, not a1 (set ws2812.first = "a8", ...)
+
 The dialogue goes through one callback (``ask``) that receives a :class:`Prompt`; the
 command line prints it and the user acts, tests act on the simulated board.
 """
@@ -23,7 +33,7 @@ from board_hal.leds import Role
 
 @dataclass(frozen=True)
 class Prompt:
-    kind: str  # clear | leds | place | lift | done
+    kind: str  # clear | leds | place | lift | point (put a piece on the lit square) | done
     text: str
     square: int | None = None
     cell: Cell | None = None
@@ -37,11 +47,13 @@ class SelfTestResult:
     confirmed: list[int] = field(default_factory=list)
     orientation: str | None = None  # a suggestion when the answers fit another layout
     leds_ok: bool | None = None
+    wiring: list[str] = field(default_factory=list)  # wiring mistakes found (swapped lines, dead chips)
+    led_order: str | None = None  # how the LEDs really lie, when not as configured
     messages: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not (self.stuck or self.dead or self.misplaced) and self.leds_ok is not False
+        return not (self.stuck or self.dead or self.misplaced or self.led_order) and self.leds_ok is not False
 
 
 def cell_name(cell: Cell) -> str:
@@ -114,7 +126,6 @@ class SelfTest:
             got = self._wait(True)
             if got is None:
                 res.dead.append(sq)
-                res.messages.append(f"square {self._name(sq)}: no answer (dead sensor at cell {cell_name(expected)}?)")
                 continue
             if got != expected:
                 res.misplaced[sq] = got
@@ -122,9 +133,15 @@ class SelfTest:
                 res.confirmed.append(sq)
             self.ask(Prompt("lift", f"take the piece off square {self._name(sq)}", sq, got))
             self._wait(False)
-        # 4. orientation
+        self._dead(res)
+        # 4. orientation, or wires swapped
+        swaps: list[str] = []
         if res.misplaced:
             res.orientation = self._orientation(res)
+            swaps = [] if res.orientation else self._swaps(res)
+            res.wiring.extend(swaps)
+            res.messages.extend(swaps)
+        if res.misplaced and not swaps:
             first = next(iter(res.misplaced))
             text = f"square {first} answered at cell {cell_name(res.misplaced[first])}"
             if res.orientation:
@@ -132,8 +149,108 @@ class SelfTest:
             res.messages.append(text)
             for sq, cell in list(res.misplaced.items())[1:]:
                 res.messages.append(f"square {sq} answered at cell {cell_name(cell)}")
+        # 5. where the LEDs really are (a strip laid another way than configured)
+        explain = getattr(self.io.leds, "explain", None)
+        if explain is not None and not res.stuck and not res.dead and not res.misplaced:
+            self._led_order(res, explain)
         self.ask(Prompt("done", "self-test passed" if res.ok else "self-test found problems"))
         return res
+
+    def _dead(self, res: SelfTestResult) -> None:
+        """One line per dead square, or one per chip none of whose cells answered (on a chain
+        of shift registers, a dead chip silences every chip after it: one line for them all)."""
+        lay = self.layout
+        dead = {lay.cell_of(sq) for sq in res.dead}
+        tested = {lay.cell_of(sq) for sq in self.squares} - set(res.stuck)
+        wiring_groups = getattr(self.io.sensors, "wiring_groups", None)
+        explained: set[Cell] = set()
+        if wiring_groups is not None and dead:
+            groups = wiring_groups()
+            silent = [i for i, (_, cells, _) in enumerate(groups) if (t := tested & set(cells)) and t <= dead]
+            if getattr(self.io.sensors, "chain", False) and silent and silent == list(range(silent[0], len(groups))):
+                name, _, _ = groups[silent[0]]
+                cells = [c for _, cs, _ in groups[silent[0] :] for c in cs]
+                after = " and every chip after it" if silent[0] < len(groups) - 1 else ""
+                res.wiring.append(
+                    f"{name}{after} answer nothing (cells {_span(cells)}): check {name}'s power, "
+                    f"and its QH to the chip before it"
+                )
+                explained.update(cells)
+            else:
+                for i in silent:
+                    name, cells, hint = groups[i]
+                    res.wiring.append(f"no cell on {name} answers (cells {_span(cells)}): {hint}")
+                    explained.update(cells)
+            res.messages.extend(res.wiring)
+        for sq in res.dead:
+            cell = lay.cell_of(sq)
+            if cell not in explained:
+                res.messages.append(f"square {self._name(sq)}: no answer (dead sensor at cell {cell_name(cell)}?)")
+
+    def _swaps(self, res: SelfTestResult) -> list[str]:
+        """Two rows (or columns) of the wiring exchanged: each misplaced piece answered on
+        the same column (row) of the other line, and the other line's pieces on this one."""
+        lay = self.layout
+        pairs = {lay.cell_of(sq): got for sq, got in res.misplaced.items()}
+        for axis, name in ((0, "rows"), (1, "columns")):
+            other = 1 - axis
+            if not all(e[other] == g[other] for e, g in pairs.items()):
+                continue
+            lines: dict[int, int] = {}
+            if any(lines.setdefault(e[axis], g[axis]) != g[axis] for e, g in pairs.items()):
+                continue
+            if not all(lines.get(b, a) == a for a, b in lines.items()):
+                continue
+            out = []
+            for a, b in sorted(lines.items()):
+                if a > b:
+                    continue
+                ea = next(e for e in pairs if e[axis] == a)
+                eb = (b, ea[1]) if axis == 0 else (ea[0], b)
+                text = f"{name} {_line(axis, a)} and {_line(axis, b)} are swapped: {cell_name(ea)} answers at"
+                text += f" {cell_name(eb)} and back"
+                hint = self._line_wiring(name, a, b, ea, eb)
+                out.append(text + (f" (check {hint})" if hint else ""))
+            return out
+        return []
+
+    def _line_wiring(self, name: str, a: int, b: int, ea: Cell, eb: Cell) -> str | None:
+        sensors = self.io.sensors
+        lines = getattr(sensors, "line_wiring", None)
+        if lines is not None:
+            wa, wb = lines(name, a), lines(name, b)
+            return f"{wa} and {wb}" if wa and wb else None
+        wiring = getattr(sensors, "wiring", None)
+        if wiring is not None:
+            wa, wb = wiring(ea), wiring(eb)
+            return f"{cell_name(ea)} on {wa}, {cell_name(eb)} on {wb}" if wa and wb else None
+        return None
+
+    def _led_order(self, res: SelfTestResult, explain: Callable[[dict[Cell, Cell]], str | None]) -> None:
+        """Light the LEDs meant for a few cells; a piece on each lit square says where it is."""
+        leds = self.io.leds
+        assert leds is not None
+        probes = getattr(leds, "probes", None)
+        cells = probes() if probes is not None else []
+        seen: dict[Cell, Cell] = {}
+        self.io.poll()
+        for cell in cells:
+            leds.show({cell: Role.TEST})
+            answer = self.ask(Prompt("point", "put a piece on the lit square", cell=cell))
+            if answer is False:  # nobody here can see the LEDs (the simulated hands)
+                break
+            got = self._wait(True)
+            if got is None:
+                res.messages.append("no piece on the lit square: the LEDs' order was not checked")
+                break
+            seen[cell] = got
+            self.ask(Prompt("lift", "take the piece off", None, got))
+            self._wait(False)
+        leds.show({})
+        if seen:
+            res.led_order = explain(seen)
+            if res.led_order:
+                res.messages.append(res.led_order)
 
     def _orientation(self, res: SelfTestResult) -> str | None:
         answers = {sq: res.misplaced.get(sq, self.layout.cell_of(sq)) for sq in res.confirmed + list(res.misplaced)}
@@ -150,3 +267,16 @@ class SelfTest:
                         f'is the board rotated {turn}°? (set board.rotation = {rotation}, board.white_side = "{side}")'
                     )
         return None
+
+
+def _line(axis: int, index: int) -> str:
+    """A row by its number, a column by its letter (as cells are named)."""
+    return str(index + 1) if axis == 0 else "abcdefghij"[index]
+
+
+def _span(cells: list[Cell]) -> str:
+    """Cells for a message: the first and the last of them, in reading order."""
+    ordered = sorted(cells)
+    if len(ordered) <= 2:
+        return ", ".join(cell_name(c) for c in ordered)
+    return f"{cell_name(ordered[0])}-{cell_name(ordered[-1])}"

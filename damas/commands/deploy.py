@@ -11,7 +11,17 @@ import board_hal
 from damas.commands.common import command, shipped
 from damas.errors import UserError
 
-EXAMPLES = ("simulated", "gpio-8x8", "gpio-10x10", "pico")
+EXAMPLES = (
+    "simulated",
+    "gpio-8x8",
+    "gpio-10x10",
+    "pico",
+    "mcp23017-8x8",
+    "mcp23017-10x10",
+    "74hc165-8x8",
+    "74hc165-10x10",
+    "ws2812-8x8",
+)
 
 
 def register(sub: Any) -> None:

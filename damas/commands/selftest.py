@@ -42,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
                 sim.place(p.square)
             elif p.kind == "lift" and p.square is not None:
                 sim.lift(p.square)
+            elif p.kind == "point":
+                return False  # simulated hands cannot see where a real LED is lit
             return True if p.kind == "leds" and p.text.endswith("(y/n)") else None
         if p.kind == "leds" and p.text.endswith("(y/n)"):
             return input("  answer y or n: ").strip().lower().startswith("y")

@@ -1,0 +1,67 @@
+"""The backends this package has always had, registered by name like any other
+(``pyproject.toml``: ``[project.entry-points."damas.backends"]``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from board_hal.config import ConfigError
+from board_hal.registry import Backend, Hardware
+
+if TYPE_CHECKING:
+    from board_hal.backends import LedBackend, SensorBackend
+    from board_hal.config import Config
+    from board_hal.layout import Layout
+
+
+class Simulated(Backend):
+    summary = "the simulated board (no hardware): sensors and LEDs"
+    sensors = True
+    leds = True
+    leds_need_sensors = True
+
+    def open(
+        self, config: Config, layout: Layout, hw: Hardware, *, sensors: bool, leds: bool
+    ) -> tuple[SensorBackend | None, LedBackend | None]:
+        from board_hal.simulated import SimulatedBoard
+
+        board = SimulatedBoard(layout, clock=hw.clock)
+        return board, (board if leds else None)
+
+
+class Gpio(Backend):
+    summary = "a reed-switch diode matrix on the Pi's GPIO; single-colour LEDs on a 74HC595 chain"
+    sensors = True
+    leds = True
+
+    def open(
+        self, config: Config, layout: Layout, hw: Hardware, *, sensors: bool, leds: bool
+    ) -> tuple[SensorBackend | None, LedBackend | None]:
+        from board_hal.gpio import MatrixScanner, ShiftRegisterLeds
+
+        g = config.gpio
+        if g is None:
+            raise ConfigError(f"{config.source}: the gpio backend needs a [gpio] table")
+        scanner: SensorBackend | None = None
+        chain: LedBackend | None = None
+        try:
+            if sensors:
+                scanner = MatrixScanner(g.rows, g.columns, rate=g.scan_rate, pin_factory=hw.pin_factory, clock=hw.clock)
+            if leds and g.led_data is not None and g.led_clock is not None and g.led_latch is not None:
+                chain = ShiftRegisterLeds(
+                    layout.size,
+                    data=g.led_data,
+                    clock=g.led_clock,
+                    latch=g.led_latch,
+                    looks=config.looks,
+                    pin_factory=hw.pin_factory,
+                )
+        except Exception as exc:  # gpiozero: no pin factory, pin in use, not a Pi...
+            if scanner is not None:
+                scanner.close()
+            raise ConfigError(f"{config.source}: cannot open the GPIO pins: {exc}") from None
+        return scanner, chain
+
+
+SIMULATED = Simulated()
+GPIO = Gpio()

@@ -1,0 +1,190 @@
+"""The schematics of the plugged-in designs, as text: ``python hardware/schematics.py``
+writes ``schematic-mcp23017.svg``, ``schematic-74hc165.svg`` and ``schematic-ws2812.svg``.
+
+Drawn with schemdraw like ``schematic.py`` (the direct-GPIO build), so a change to a
+circuit is a change to this file that can be reviewed in a diff. Each shows the first
+chip (or the first LEDs) and how the next ones join; the wiring-*.md files have the full
+tables.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import schemdraw
+import schemdraw.elements as elm
+
+HERE = Path(__file__).resolve().parent
+
+
+def _drawing(title: str) -> schemdraw.Drawing:
+    schemdraw.use("svg")
+    d = schemdraw.Drawing(show=False, fontsize=11)
+    d.config(unit=2.0)
+    d += elm.Label().label(title, loc="right").at((0, 13))
+    d += elm.Label().label(" ").at((-3, 0))  # room on the left for the pins' names
+    return d
+
+
+def _switch_to_ground(d: schemdraw.Drawing, at: object, label: str, lead: float = 1.0) -> None:
+    """An input: a reed switch from the pin to ground (the pull-up holds it high when open)."""
+    d += elm.Line().at(at).right(lead)
+    d += elm.Switch().right(1.6).label(label, fontsize=9)
+    d += elm.Ground(lead=False)
+
+
+def draw_mcp23017() -> bytes:
+    d = _drawing("MCP23017 sensors (wiring-mcp23017.md)")
+    ic = (
+        elm.Ic(
+            pins=[
+                # left pins are listed from the bottom up
+                elm.IcPin(name="VSS", side="L", pin="10"),
+                elm.IcPin(name="A2", side="L", pin="17"),
+                elm.IcPin(name="A1", side="L", pin="16"),
+                elm.IcPin(name="A0", side="L", pin="15"),
+                elm.IcPin(name="VDD", side="L", pin="9"),
+                elm.IcPin(name="~RESET", side="L", pin="18"),
+                elm.IcPin(name="INTA", side="L", pin="20"),
+                elm.IcPin(name="SCL", side="L", pin="12"),
+                elm.IcPin(name="SDA", side="L", pin="13"),
+                elm.IcPin(name="GPB7", side="R", pin="8"),
+                elm.IcPin(name="GPB0", side="R", pin="1"),
+                elm.IcPin(name="GPA7", side="R", pin="28"),
+                elm.IcPin(name="GPA0", side="R", pin="21"),
+            ],
+            edgepadW=1.5,
+            pinspacing=1.1,
+            size=(3.5, 11),
+        )
+        .at((9, 0))
+        .label("MCP23017 (0x20)", loc="top")
+    )
+    d += ic
+    d += elm.Line().at(ic.SDA).left(5).label("SDA (GPIO 2, pin 3)", loc="left")
+    d += elm.Line().at(ic.SCL).left(5).label("SCL (GPIO 3, pin 5)", loc="left")
+    d += elm.Line().at(ic.INTA).left(5).label("INT (GPIO 17, pin 11)", loc="left")
+    d += elm.Line().at(getattr(ic, "~RESET")).left(1.5)
+    d += elm.Vdd().label("3V3")
+    d += elm.Line().at(ic.VDD).left(1.0)
+    d += elm.Vdd().label("3V3")
+    d += elm.Line().at(ic.A0).left(1.0)
+    d += elm.Ground(lead=False)
+    d += elm.Line().at(ic.A1).left(2.0)
+    d += elm.Ground(lead=False)
+    d += elm.Line().at(ic.A2).left(3.0)
+    d += elm.Ground(lead=False)
+    d += elm.Line().at(ic.VSS).left(0.8)
+    d += elm.Ground(lead=False)
+    for pin, label in (("GPA0", "a1"), ("GPA7", "h1"), ("GPB0", "a2"), ("GPB7", "h2")):
+        _switch_to_ground(d, getattr(ic, pin), f"reed {label}")
+    return bytes(d.get_imagedata("svg"))
+
+
+def draw_74hc165() -> bytes:
+    d = _drawing("74HC165 sensors (wiring-74hc165.md)")
+    ic = (
+        elm.Ic(
+            pins=[
+                elm.IcPin(name="SER", side="L", pin="10"),
+                elm.IcPin(name="QH", side="L", pin="9"),
+                elm.IcPin(name="CLK INH", side="L", pin="15"),
+                elm.IcPin(name="CLK", side="L", pin="2"),
+                elm.IcPin(name="SH/~LD", side="L", pin="1"),
+                elm.IcPin(name="A", side="R", pin="11"),
+                elm.IcPin(name="B", side="R", pin="12"),
+                elm.IcPin(name="H", side="R", pin="6"),
+            ],
+            edgepadW=1.5,
+            pinspacing=2.2,
+            size=(3.5, 11),
+        )
+        .at((9, 0))
+        .label("74HC165 #1 (nearest the Pi)", loc="top")
+    )
+    d += ic
+    d += elm.Line().at(getattr(ic, "SH/~LD")).left(5).label("LOAD (GPIO 22, pin 15)", loc="left")
+    d += elm.Line().at(ic.CLK).left(5).label("CLOCK (GPIO 27, pin 13)", loc="left")
+    d += elm.Line().at(getattr(ic, "CLK INH")).left(1.0)
+    d += elm.Ground(lead=False)
+    d += elm.Line().at(ic.QH).left(5).label("DATA (GPIO 17, pin 11)", loc="left")
+    d += elm.Line().at(ic.SER).left(1.5)
+    d += elm.Label().label("QH of #2 (…#n: SER to GND)", loc="left")
+    for pin, label in (("H", "h1"), ("B", "b1"), ("A", "a1")):
+        at = getattr(ic, pin)
+        d += elm.Dot().at(at)
+        d += elm.Line().at(at).right(0.8)
+        d += elm.Resistor().up(1.2).label("10 kΩ", fontsize=9, loc="top")
+        d += elm.Vdd().label("3V3", fontsize=9)
+        _switch_to_ground(d, at, f"reed {label}", lead=2.0)
+    return bytes(d.get_imagedata("svg"))
+
+
+def draw_ws2812() -> bytes:
+    d = _drawing("WS2812 LEDs on the Pi's SPI (wiring-ws2812.md)")
+    buf = (
+        elm.Ic(
+            pins=[
+                elm.IcPin(name="1A", side="L", pin="2"),
+                elm.IcPin(name="1~OE", side="L", pin="1"),
+                elm.IcPin(name="1Y", side="R", pin="3"),
+            ],
+            edgepadW=1.2,
+            pinspacing=1.2,
+            size=(3, 3),
+        )
+        .at((6, 4))
+        .label("74AHCT125 (5 V)", loc="top")
+    )
+    d += buf
+    d += elm.Line().at(buf["1A"]).left(4).label("MOSI (GPIO 10, pin 19)", loc="left")
+    d += elm.Line().at(buf["1~OE"]).left(1.0)
+    d += elm.Ground(lead=False)
+    d += elm.Resistor().at(buf["1Y"]).right(2.5).label("330 Ω", fontsize=9)
+    x = 12.0
+    for i, label in enumerate(("LED 0 (a1)", "LED 1 (b1)", "LED n-1")):
+        led = elm.Ic(
+            pins=[
+                elm.IcPin(name="DIN", side="L"),
+                elm.IcPin(name="DOUT", side="R"),
+                elm.IcPin(name="VDD", side="T"),
+                elm.IcPin(name="GND", side="B"),
+            ],
+            size=(3.2, 2.0),
+            plblsize=10,
+        ).at((x + i * 5, 4.5))
+        d += led
+        d += elm.Label().at((x + i * 5 + 1.8, 3.2)).label(label, loc="right", fontsize=9)
+        d += elm.Line().at(led.VDD).up(0.8)
+        d += elm.Vdd().label("5V")
+        d += elm.Line().at(led.GND).down(0.6)
+        d += elm.Ground(lead=False)
+        if i < 2:
+            d += elm.Line().at(led.DOUT).right(1.8 if i == 0 else 0.6)
+            if i == 1:
+                d += elm.Line().linestyle(":").right(2.0)
+    cap = elm.Capacitor(polar=True).at((x - 1.5, 9.8)).down(2).label("1000 µF", fontsize=9, loc="bottom")
+    d += cap
+    d += elm.Vdd().at(cap.start).label("5V")
+    d += elm.Ground(lead=False).at(cap.end)
+    return bytes(d.get_imagedata("svg"))
+
+
+DRAWINGS: dict[str, Callable[[], bytes]] = {
+    "schematic-mcp23017.svg": draw_mcp23017,
+    "schematic-74hc165.svg": draw_74hc165,
+    "schematic-ws2812.svg": draw_ws2812,
+}
+
+
+def main() -> int:
+    for name, draw in DRAWINGS.items():
+        (HERE / name).write_bytes(draw())
+        print(f"wrote {HERE / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
