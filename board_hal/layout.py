@@ -95,6 +95,9 @@ class Layout:
     def cells(self) -> list[Cell]:
         return [(r, c) for r in range(self.size) for c in range(self.size)]
 
-    def describe(self, row: int, col: int) -> str:
-        """A cell's name as seen from White with the *standard* mounting (for messages)."""
-        return f"{'abcdefghij'[col]}{row + 1}"
+
+def cell_name(cell: Cell) -> str:
+    """A physical cell named as on a board standing in the standard mounting (``(1, 2)`` -> ``c2``):
+    how the self-test, the pin maps and the backends' messages name a cell."""
+    row, col = cell
+    return f"{'abcdefghij'[col]}{row + 1}"

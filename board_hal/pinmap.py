@@ -13,16 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from board_hal.layout import Cell
+from board_hal.layout import Cell, cell_name
 
 FILES = "abcdefghij"
 
 Fail = Callable[[str], Exception]
-
-
-def cell_name(cell: Cell) -> str:
-    row, col = cell
-    return f"{FILES[col]}{row + 1}"
 
 
 def parse_cell(name: str, size: int) -> Cell | None:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from board_hal.backends import BoardIO
-from board_hal.layout import ROTATIONS, WHITE_SIDES, Cell, Layout
+from board_hal.layout import ROTATIONS, WHITE_SIDES, Cell, Layout, cell_name
 from board_hal.leds import Role
 
 
@@ -54,12 +54,6 @@ class SelfTestResult:
     @property
     def ok(self) -> bool:
         return not (self.stuck or self.dead or self.misplaced or self.led_order) and self.leds_ok is not False
-
-
-def cell_name(cell: Cell) -> str:
-    """A physical cell named as on a board standing in the standard mounting."""
-    row, col = cell
-    return f"{'abcdefghij'[col]}{row + 1}"
 
 
 class SelfTest:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from board_hal import pinmap
 from board_hal.backends import Clock, LedBackend, stop_worker
-from board_hal.layout import Cell
+from board_hal.layout import Cell, cell_name
 from board_hal.leds import DEFAULT_LOOKS, Colour, Look, Pattern, Role, render_rgb
 from board_hal.registry import Backend, Hardware
 
@@ -47,7 +47,7 @@ def strip_cells(size: int, first: Cell = (0, 0), along: str = "rows", order: str
     """The cell under each LED of the strip, from LED 0 (at corner ``first``)."""
     r0, c0 = first
     if r0 not in (0, size - 1) or c0 not in (0, size - 1):
-        raise ValueError(f"the strip must start at a corner, not at {pinmap.cell_name(first)}")
+        raise ValueError(f"the strip must start at a corner, not at {cell_name(first)}")
     dr = 1 if r0 == 0 else -1
     dc = 1 if c0 == 0 else -1
     out: list[Cell] = []
@@ -74,7 +74,7 @@ class StripLayout:
         return strip_cells(size, self.first, self.along, self.order)
 
     def settings(self) -> str:
-        return f'ws2812.first = "{pinmap.cell_name(self.first)}", along = "{self.along}", order = "{self.order}"'
+        return f'ws2812.first = "{cell_name(self.first)}", along = "{self.along}", order = "{self.order}"'
 
 
 def every_layout(size: int) -> list[StripLayout]:
@@ -168,15 +168,15 @@ class Ws2812Leds(LedBackend):
         fits = [
             lay for lay in every_layout(self.size) if all(lay.cells(self.size)[meant[k]] == v for k, v in seen.items())
         ]
-        here = pinmap.cell_name(self.layout.first)
+        here = cell_name(self.layout.first)
         if not fits:
             k, v = next((k, v) for k, v in seen.items() if k != v)
             return (
-                f"the LED meant for cell {pinmap.cell_name(k)} lit at {pinmap.cell_name(v)}: "
+                f"the LED meant for cell {cell_name(k)} lit at {cell_name(v)}: "
                 f"the strip is wired in no order the settings describe (hardware/wiring-ws2812.md)"
             )
         fit = fits[0]
-        first = pinmap.cell_name(fit.first)
+        first = cell_name(fit.first)
         end = self.layout.cells(self.size)[-1]
         if fit.first == end and fit.order == self.layout.order:
             what = f"the LED strip runs the other way: its first LED is at {first}, not {here}"
@@ -238,7 +238,7 @@ class Ws2812(Backend):
         first_name = table.get("first", "a1")
         first = pinmap.parse_cell(first_name, n) if isinstance(first_name, str) else None
         if first is None or first not in corners(n):
-            names = ", ".join(pinmap.cell_name(c) for c in corners(n))
+            names = ", ".join(cell_name(c) for c in corners(n))
             raise fail(f"ws2812.first must be the corner cell of LED 0 ({names}), not {pinmap._short(first_name)}")
         along = table.get("along", "rows")
         if along not in ALONG:
