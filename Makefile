@@ -52,7 +52,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bridge.py
 	$(BIN)/python benchmarks/app.py
 	$(BIN)/python benchmarks/pdn.py
-	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/engine.py --quick
+	$(BIN)/python benchmarks/clock.py
 
 clean:
 	rm -rf $(VENV) .bench .mutation .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

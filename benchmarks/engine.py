@@ -1,16 +1,24 @@
-"""The engine: speed, depth, time discipline and strength, in one short run.
+"""The engine: speed, depth, time discipline and strength.
 
-    .venv/bin/python benchmarks/engine.py [--quick] [--games N] [--peer-games N]
+    .venv/bin/python benchmarks/engine.py                    # everything (hours: see below)
+    .venv/bin/python benchmarks/engine.py --quick            # a quick look (minutes)
+    .venv/bin/python benchmarks/engine.py --parts peer --pairings turbo-international --move-times 0.2 --games 40
 
 1. Nodes per second and the depth reached in 1 s, from the start and from three
    middle-game positions per variant (reached by a seeded level-5 game: the same every run).
 2. The worst overrun of the time budget over many searches (move time 0.05-0.5 s, clocks,
    a stop from another thread): it must stay within 10 % + 50 ms.
-3. Level 10 (0.2 s a move) against level 1, a few games per variant, both colours.
-4. A small match against py-draughts 1.10.1's SimpleEngine at 0.2 s a move (GPL-3.0: a
-   benchmark-only peer, loaded from ``.bench/py-draughts`` as ``make bench`` installs it;
-   never imported by the project), from a few openings with both colours, the draw rules
-   applied by :class:`rules.Game`.
+3. Level 10 (0.2 s a move) against level 1, 20 games per variant, both colours (goal 90 %).
+4. Matches against py-draughts 1.10.1 (GPL-3.0: a benchmark-only peer, loaded from
+   ``.bench/py-draughts`` as ``make bench`` installs it; never imported by the project) at
+   equal time per move (0.2 s and 1 s): SimpleEngine in Brazilian and International,
+   TurboEngine in International; 40 games per pairing from 20 two-move openings, each played
+   with both colours, the draw rules applied by :class:`rules.Game` (a game still running
+   after 300 plies counts as a draw). W/D/L and the score (goal 75 %).
+   Equal CPU: the games run one at a time in this one process and the two engines alternate,
+   so they never think at the same time; each gets the same wall-clock time a move, and the
+   mean time each really took is printed. A 40-game match takes about 40 x 120 plies x the
+   move time (0.2 s: ~20 min a pairing; 1 s: ~1.5 h).
 
 The machine's load shifts every figure: compare runs made side by side.
 """
@@ -148,7 +156,7 @@ def score_of(game: Game, color: Color) -> float:
 
 
 def level_match(games: int, move_time: float) -> None:
-    print(f"\n## Level 10 ({move_time:g} s a move) against level 1, {games} games per variant")
+    print(f"\n## Level 10 ({move_time:g} s a move) against level 1, {games} games per variant, both colours")
     for variant in VARIANTS:
         total = 0.0
         wdl = [0, 0, 0]
@@ -174,14 +182,50 @@ def level_match(games: int, move_time: float) -> None:
         print(f"{variant:<13} level 10: +{wdl[0]} ={wdl[1]} -{wdl[2]}  score {100 * total / games:.0f} %")
 
 
-OPENINGS = {
-    "brazilian": ["22-18 11-15", "23-19 10-14", "24-20 12-16", "21-17 9-13", "22-17 11-15", "23-18 12-16"],
-    "international": ["32-28 19-23", "33-29 18-22", "34-30 20-24", "31-27 17-21", "32-27 19-24", "33-28 16-21"],
+#: the first moves each side may open with (two plies make an opening: White's, then Black's)
+FIRST_MOVES = {
+    "brazilian": (
+        ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"],
+        ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"],
+    ),
+    "international": (
+        ["31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"],
+        ["16-21", "17-21", "17-22", "18-22", "18-23", "19-23", "19-24", "20-24", "20-25"],
+    ),
+}
+PAIRINGS = {
+    "simple-brazilian": ("SimpleEngine", "brazilian"),
+    "simple-international": ("SimpleEngine", "international"),
+    "turbo-international": ("TurboEngine", "international"),
 }
 
 
-def peer_match(games: int, move_time: float, peers: list[str]) -> None:
-    print(f"\n## Against py-draughts 1.10.1 ({', '.join(peers)}), {move_time:g} s a move each")
+def openings(variant: str, count: int) -> list[str]:
+    """``count`` distinct two-move openings, every White first move used in turn (the same
+    list every run: a seeded pick of Black's replies)."""
+    whites, blacks = FIRST_MOVES[variant]
+    rng = random.Random(2026)
+    pairs = [(w, b) for w in whites for b in blacks]
+    rng.shuffle(pairs)
+    pairs.sort(key=lambda wb: whites.index(wb[0]))
+    by_white: dict[str, list[str]] = {}
+    for w, b in pairs:
+        by_white.setdefault(w, []).append(b)
+    out: list[str] = []
+    while len(out) < min(count, len(pairs)):
+        for w in whites:
+            if by_white[w] and len(out) < count:
+                out.append(f"{w} {by_white[w].pop()}")
+    return out
+
+
+def peer_match(games: int, move_time: float, pairings: list[str], verbose: bool) -> None:
+    """Our engine (level 10) against a py-draughts engine, both at ``move_time`` a move.
+
+    Fair CPU: one process, one game at a time, the two engines alternating (never thinking at
+    once), each held to the same wall-clock time a move; the board bookkeeping between moves
+    (following the other side's move) is not counted in anybody's time."""
+    print(f"\n## Against py-draughts 1.10.1, {move_time:g} s a move each, {games} games per pairing")
     if not PEER.exists():
         print(f"py-draughts not found in {PEER}; `make bench` installs it")
         return
@@ -197,21 +241,19 @@ def peer_match(games: int, move_time: float, peers: list[str]) -> None:
     def fen_of(board: Any) -> str:
         return str(board.fen).replace("[FEN", "").replace("]", "").strip().strip('"')
 
-    pairings = [("SimpleEngine", "brazilian"), ("SimpleEngine", "international"), ("TurboEngine", "international")]
-    for peer_name, variant in pairings:
-        if peer_name.lower().replace("engine", "") not in peers:
-            continue
-        openings = OPENINGS[variant]
+    for name in pairings:
+        peer_name, variant = PAIRINGS[name]
+        book = openings(variant, max(1, (games + 1) // 2))
         wdl = [0, 0, 0]
         total = 0.0
+        think = [0.0, 0.0]
+        moves = [0, 0]
+        t_start = time.monotonic()
         for i in range(games):
-            opening = openings[(i // 2) % len(openings)].split()
+            opening = book[(i // 2) % len(book)].split()
             ours_color = Color.WHITE if i % 2 == 0 else Color.BLACK
             ours = Engine(variant, tt_mb=16)
-            if peer_name == "TurboEngine":
-                peer = TurboEngine(depth_limit=40, time_limit=move_time)
-            else:
-                peer = SimpleEngine(depth_limit=40, time_limit=move_time)
+            peer = (TurboEngine if peer_name == "TurboEngine" else SimpleEngine)(depth_limit=40, time_limit=move_time)
             game = Game(variant)
             board = boards[variant]()
             for text in opening:
@@ -219,12 +261,18 @@ def peer_match(games: int, move_time: float, peers: list[str]) -> None:
                 _sync(board, game, mv, fen_of)
             while game.outcome() is None and game.ply < 300:
                 if game.turn is ours_color:
+                    t0 = time.monotonic()
                     mv = ours.search(game, Limits(move_time=move_time)).move
+                    think[0] += time.monotonic() - t0
+                    moves[0] += 1
                     assert mv is not None
                     game.push(mv)
                     _sync(board, game, mv, fen_of)
                 else:
+                    t0 = time.monotonic()
                     theirs = peer.get_best_move(board)
+                    think[1] += time.monotonic() - t0
+                    moves[1] += 1
                     board.push(theirs)
                     target = Position.from_fen(fen_of(board), variant)
                     matches = [m for m in game.legal_moves if game.position.apply(m) == target]
@@ -235,12 +283,19 @@ def peer_match(games: int, move_time: float, peers: list[str]) -> None:
             wdl[0 if sc == 1 else 1 if sc == 0.5 else 2] += 1
             end = game.outcome()
             how = end.termination.value if end is not None else "ply limit"
-            print(
-                f"  {variant} v {peer_name} game {i + 1}: damas {'White' if ours_color is Color.WHITE else 'Black'}, "
-                f"{game.result()} ({how}, {game.ply} plies)",
-                flush=True,
-            )
-        print(f"{variant:<13} damas vs {peer_name}: +{wdl[0]} ={wdl[1]} -{wdl[2]}  score {100 * total / games:.0f} %")
+            if verbose:
+                print(
+                    f"  {name} game {i + 1} ({' '.join(opening)}): damas "
+                    f"{'White' if ours_color is Color.WHITE else 'Black'}, {game.result()} ({how}, {game.ply} plies)",
+                    flush=True,
+                )
+        mean = [think[k] / max(1, moves[k]) for k in (0, 1)]
+        print(
+            f"{variant:<13} damas v {peer_name:<12} {move_time:g} s: +{wdl[0]} ={wdl[1]} -{wdl[2]}  "
+            f"score {100 * total / games:.1f} % of {games} games ({len(book)} openings, both colours; "
+            f"mean time a move {mean[0]:.3f} s v {mean[1]:.3f} s; {time.monotonic() - t_start:.0f} s)",
+            flush=True,
+        )
 
 
 def _sync(board: Any, game: Game, move: Move, fen_of: Callable[[Any], str]) -> None:
@@ -256,22 +311,41 @@ def _sync(board: Any, game: Game, move: Move, fen_of: Callable[[Any], str]) -> N
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="fewer searches and games")
-    ap.add_argument("--games", type=int, default=4, help="level 10 v level 1 games per variant (default 4)")
-    ap.add_argument("--peer-games", type=int, default=4, help="games per variant against SimpleEngine (default 4)")
-    ap.add_argument("--peers", default="simple,turbo", help="py-draughts engines to play (default simple,turbo)")
-    ap.add_argument("--skip", default="", help="comma-separated parts to skip: speed,time,levels,peer")
+    ap.add_argument("--quick", action="store_true", help="a quick look: fewer searches, 4 games a match, 0.2 s only")
+    ap.add_argument("--parts", default="speed,time,levels,peer", help="what to run (default speed,time,levels,peer)")
+    ap.add_argument("--games", type=int, default=40, help="games per pairing against py-draughts (default 40)")
+    ap.add_argument(
+        "--pairings",
+        default=",".join(PAIRINGS),
+        help=f"comma-separated pairings against py-draughts (default all: {','.join(PAIRINGS)})",
+    )
+    ap.add_argument("--move-times", default="0.2,1", help="seconds a move for the matches (default 0.2,1)")
+    ap.add_argument("--level-games", type=int, default=20, help="level 10 v level 1 games per variant (default 20)")
+    ap.add_argument("--quiet", action="store_true", help="no line per game, only each match's result")
     args = ap.parse_args()
-    skip = set(args.skip.split(",")) if args.skip else set()
+    parts = set(args.parts.split(","))
+    pairings = [p for p in args.pairings.split(",") if p]
+    for p in parts - {"speed", "time", "levels", "peer"}:
+        ap.error(f"unknown part {p!r} (speed, time, levels, peer)")
+    for p in pairings:
+        if p not in PAIRINGS:
+            ap.error(f"unknown pairing {p!r} ({', '.join(PAIRINGS)})")
+    try:
+        move_times = [float(t) for t in args.move_times.split(",")]
+    except ValueError:
+        ap.error(f"--move-times must be seconds separated by commas, not {args.move_times!r}")
+    if args.quick:
+        move_times = move_times[:1]
     print(f"Python {sys.version.split()[0]}")
-    if "speed" not in skip:
+    if "speed" in parts:
         speed(1.0)
-    if "time" not in skip:
+    if "time" in parts:
         overruns(8 if args.quick else 24)
-    if "levels" not in skip:
-        level_match(2 if args.quick else args.games, 0.2)
-    if "peer" not in skip:
-        peer_match(2 if args.quick else args.peer_games, 0.2, args.peers.split(","))
+    if "levels" in parts:
+        level_match(2 if args.quick else args.level_games, 0.2)
+    if "peer" in parts:
+        for t in move_times:
+            peer_match(4 if args.quick else args.games, t, pairings, not args.quiet)
     return 0
 
 

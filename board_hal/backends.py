@@ -51,6 +51,19 @@ class LinkChange:
     lost: int | None = None
 
 
+SIDES = ("white", "black")
+
+
+@dataclass(frozen=True)
+class ButtonPress:
+    """A press of the game clock's button of ``side`` (``white``/``black``), seen at ``t``
+    (``source``: ``button`` for push buttons on the Pi's pins, ``pico`` for the Pico's inputs)."""
+
+    t: float
+    side: str
+    source: str = "button"
+
+
 @dataclass(frozen=True)
 class LinkStatus:
     """A :class:`LinkChange` seen through a layout: ``squares`` and non-playing ``cells``
@@ -93,7 +106,7 @@ class SensorBackend(Closable):
     def __init__(self, size: int, clock: Clock = time.monotonic) -> None:
         self.size = size
         self.clock = clock
-        self.transitions: queue.Queue[CellTransition | LinkChange] = queue.Queue()
+        self.transitions: queue.Queue[CellTransition | LinkChange | ButtonPress] = queue.Queue()
         self._link_up = True
 
     @property
@@ -160,7 +173,7 @@ class BoardIO(Closable):
         """The sensors' link: ``"up"`` or ``"down"`` (always up when wired directly)."""
         return self.sensors.link
 
-    def _drain(self, timeout: float | None) -> list[CellTransition | LinkChange]:
+    def _drain(self, timeout: float | None) -> list[CellTransition | LinkChange | ButtonPress]:
         try:
             first = self.sensors.transitions.get(timeout=timeout) if timeout else self.sensors.transitions.get_nowait()
         except queue.Empty:
@@ -185,15 +198,18 @@ class BoardIO(Closable):
         for item in self._drain(timeout):
             if isinstance(item, LinkChange):
                 out.extend(self._square_event(ct) for ct in item.changes)
-            else:
+            elif isinstance(item, CellTransition):
                 out.append(self._square_event(item))
         return out
 
-    def poll_events(self, timeout: float | None = None) -> list[Transition | LinkStatus]:
-        """Like :meth:`poll`, with the link's changes in their place among the transitions."""
-        out: list[Transition | LinkStatus] = []
+    def poll_events(self, timeout: float | None = None) -> list[Transition | LinkStatus | ButtonPress]:
+        """Like :meth:`poll`, with the link's changes in their place among the transitions, and
+        the presses of clock buttons wired to the board (the Pico's)."""
+        out: list[Transition | LinkStatus | ButtonPress] = []
         for item in self._drain(timeout):
-            if isinstance(item, LinkChange):
+            if isinstance(item, ButtonPress):
+                out.append(item)
+            elif isinstance(item, LinkChange):
                 squares: set[int] = set()
                 names: set[str] = set()
                 for cell in item.cells:

@@ -55,6 +55,18 @@ class PicoConfig:
 
 
 @dataclass
+class ClockConfig:
+    """``[clock]``: the game clock (the time control's text is checked by the app)."""
+
+    control: str | None = None  # e.g. "fenacef", "5+3"; None: no clock unless --clock
+    auto: bool = True  # casual mode: a recorded move presses the clock
+    low_time: float = 60.0  # seconds: the page warns below
+    buttons: dict[str, int] | None = None  # GPIO pins of the two push buttons: {"white": 20, "black": 21}
+    bounce: float = 0.05
+    controls: dict[str, str] = field(default_factory=dict)  # user-defined controls by name
+
+
+@dataclass
 class Config:
     source: str = "<defaults>"
     backend: str = "simulated"
@@ -69,9 +81,10 @@ class Config:
     looks: dict[Role, Look] = field(default_factory=lambda: looks_from_config(None))
     debounce: float = 0.05
     app: dict[str, Any] = field(default_factory=dict)  # the app's own settings ([app])
+    clock: ClockConfig = field(default_factory=ClockConfig)
 
 
-_TOP = {"variant", "board", "gpio", "pico", "leds", "app"}
+_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock"}
 _BOARD = {"backend", "rotation", "white_side", "size", "debounce", "leds"}
 _GPIO = {"rows", "columns", "scan_rate", "leds"}
 _GPIO_LEDS = {"data", "clock", "latch"}
@@ -236,6 +249,7 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
     except ValueError as exc:
         raise ConfigError(f"{src}: leds.colours: {exc}") from None
     cfg.app = _app(_table(data, "app", src), src)
+    cfg.clock = _clock(_table(data, "clock", src), src, cfg)
     return cfg
 
 
@@ -339,6 +353,52 @@ def _app(app: dict[str, Any], src: str) -> dict[str, Any]:
     if resume is not None and not isinstance(resume, bool):
         raise ConfigError(f"{src}: app.resume must be true or false, not {_short(resume)}")
     return app
+
+
+_CLOCK = {"control", "auto", "low_time", "buttons", "bounce", "controls"}
+
+
+def _clock(table: dict[str, Any], src: str, cfg: Config) -> ClockConfig:
+    """``[clock]``: control, auto, low_time, buttons = {white, black}, bounce, [clock.controls]."""
+    _unknown(table, _CLOCK, "clock", src)
+    out = ClockConfig()
+    control = table.get("control")
+    if control is not None and (not isinstance(control, str) or not control.strip()):
+        raise ConfigError(f'{src}: clock.control must be a time control such as "5+3", not {_short(control)}')
+    out.control = control
+    auto = table.get("auto", True)
+    if not isinstance(auto, bool):
+        raise ConfigError(f"{src}: clock.auto must be true or false, not {_short(auto)}")
+    out.auto = auto
+    for key, top in (("low_time", 3600), ("bounce", 1)):
+        value = table.get(key, getattr(out, key))
+        if not _is_number(value) or not 0 <= value <= top:
+            raise ConfigError(f"{src}: clock.{key} must be seconds between 0 and {top}, not {_short(value)}")
+        setattr(out, key, float(value))
+    buttons = table.get("buttons")
+    if buttons is not None:
+        if not isinstance(buttons, dict) or set(buttons) != {"white", "black"}:
+            raise ConfigError(f"{src}: clock.buttons must be {{white = pin, black = pin}}, not {_short(buttons)}")
+        pins = {side: _pins([buttons[side]], f"clock.buttons.{side}", src)[0] for side in ("white", "black")}
+        if pins["white"] == pins["black"]:
+            raise ConfigError(f"{src}: clock.buttons: GPIO {pins['white']} is used twice")
+        used: dict[int, str] = {}  # the pins the board's backends use
+        gpio = cfg.gpio
+        if gpio is not None:
+            used.update({p: "gpio" for p in gpio.rows + gpio.columns})
+            used.update({p: "gpio" for p in (gpio.led_data, gpio.led_clock, gpio.led_latch) if p is not None})
+        for settings in cfg.backend_settings.values():
+            used.update(getattr(settings, "gpio_pins", dict)())
+        for side, pin in pins.items():
+            if pin in used:
+                raise ConfigError(f"{src}: clock.buttons.{side}: GPIO {pin} is used by the board ({used[pin]})")
+        out.buttons = pins
+    controls = _table(table, "controls", src, "clock.controls")
+    for name, text in controls.items():
+        if not isinstance(text, str) or not text.strip():
+            raise ConfigError(f'{src}: clock.controls.{name[:40]} must be a time control ("5+3"), not {_short(text)}')
+    out.controls = {name.lower(): text for name, text in controls.items()}
+    return out
 
 
 def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -> Config:

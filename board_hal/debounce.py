@@ -90,3 +90,7 @@ class Debouncer:
 
     def pending(self) -> bool:
         return bool(self._pending)
+
+    def pending_states(self) -> dict[int | str, bool]:
+        """What the keys still in their window are changing to (the board as it is, unsettled)."""
+        return {key: tr.occupied for key, tr in self._pending.items()}

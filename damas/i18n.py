@@ -145,6 +145,7 @@ TERMINATIONS = {
         "resignation": "resignation",
         "agreement": "draw agreed",
         "result-entered": "result entered",
+        "time-forfeit": "loss on time",
     },
     "pt": {
         "no-pieces": "sem peças",
@@ -155,12 +156,76 @@ TERMINATIONS = {
         "resignation": "abandono",
         "agreement": "empate acordado",
         "result-entered": "resultado registado",
+        "time-forfeit": "derrota por tempo",
     },
 }
 
 
+# -- the game clock (its own block: the page's clock and its reports) ------------------------
+CLOCK_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "clock": "Clock",
+        "press_white": "White's clock button",
+        "press_black": "Black's clock button",
+        "press_hint": "Space bar: the button of the side whose clock runs",
+        "pause": "Pause the clocks",
+        "resume": "Resume the clocks",
+        "adjust": "Set the clocks",
+        "paused": "Clocks paused",
+        "paused_power": "Clocks paused after a power cut: the player to move presses the clock, or the arbiter resumes",
+        "flag": "Flag fallen",
+        "not_started": "The first press starts the clock of the side to move",
+        "took": "time taken",
+        "control": "Time control",
+        "auto": "pressed by the moves",
+        "white_time": "White's time (m:ss)",
+        "black_time": "Black's time (m:ss)",
+    },
+    "pt": {
+        "clock": "Relógio",
+        "press_white": "Botão do relógio das brancas",
+        "press_black": "Botão do relógio das pretas",
+        "press_hint": "Barra de espaço: o botão do lado cujo relógio corre",
+        "pause": "Parar os relógios",
+        "resume": "Retomar os relógios",
+        "adjust": "Acertar os relógios",
+        "paused": "Relógios parados",
+        "paused_power": "Relógios parados após uma falha de energia: o jogador da vez carrega no relógio, "
+        "ou o árbitro retoma",
+        "flag": "Tempo esgotado",
+        "not_started": "O primeiro toque põe a correr o relógio de quem joga",
+        "took": "tempo gasto",
+        "control": "Ritmo de jogo",
+        "auto": "acionado pelos lances",
+        "white_time": "Tempo das brancas (m:ss)",
+        "black_time": "Tempo das pretas (m:ss)",
+    },
+}
+
+#: the clock's reports, by kind: ``{side}`` is the side named in the report, ``{other}`` its opponent
+CLOCK_MESSAGES: dict[str, dict[str, str]] = {
+    "en": {},  # the referee's own sentences
+    "pt": {
+        "clock-early": "As {side} carregaram no relógio antes de retirar as peças capturadas ({squares}): "
+        "o relógio não mudou",
+        "clock-no-move": "As {side} carregaram no relógio sem ter jogado: o relógio não mudou",
+        "clock-wrong-side": "As {side} carregaram no relógio, mas é o relógio das {other} que corre",
+        "clock-not-pressed": "Jogou-se com o relógio das {side} a correr: as {side} não carregaram no relógio",
+        "flag-fall": "Acabou o tempo das {side}: perdem por tempo",
+        "clock-paused": "Relógios parados",
+        "clock-resumed": "Os relógios voltaram a correr",
+        "clock-adjusted": "O árbitro acertou os relógios",
+    },
+}
+_SIDES = {"pt": {"white": ("brancas", "pretas"), "black": ("pretas", "brancas")}}
+
+
 def message(report: Report, lang: str, names: Names) -> str:
     """A report's sentence in ``lang`` (``en`` keeps the referee's own words)."""
+    clock = CLOCK_MESSAGES.get(lang, {}).get(report.kind.value)
+    if clock is not None:
+        side, other = _SIDES.get(lang, {}).get(str(report.params.get("side")), ("-", "-"))
+        return clock.format(side=side, other=other, squares=names(report.squares) or "-")
     if lang != "pt":
         return report.message
     template = _PT.get(report.kind.value)

@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from board_hal.backends import BoardIO, LinkStatus
+from board_hal.buttons import ButtonPress, ClockButtons
 from board_hal.debounce import Transition
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
-from damas.i18n import RECORDS_ERROR, TERMINATIONS, UI, message
+from damas.i18n import CLOCK_WORDS, RECORDS_ERROR, TERMINATIONS, UI, message
 from damas.log import Throttle
 from damas.session import GameSession, export_game
 from damas.store import Store, StoreError
 from damas.viewers import Viewers
-from referee import Action
+from referee import Action, ClockAction
+from referee.clock import MAX_CLOCK_SECONDS, ClockError, duration_text, parse_control
 from referee.core import MODES
 from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.errors import PdnTagError, shown
@@ -43,6 +47,9 @@ class PlayApp:
         tags: dict[str, str] | None = None,
         window: float = 0.05,
         clock: Callable[[], float] = time.time,
+        buttons: ClockButtons | None = None,
+        low_time: float = 60.0,
+        clock_presets: dict[str, str] | None = None,
     ) -> None:
         self.store = store
         self.io = io
@@ -57,7 +64,11 @@ class PlayApp:
         self.version = 0  # changes whenever what the page or the LEDs show changes
         self._dirty = False  # a push to the page is due
         self._shown: tuple[Any, ...] | None = None  # the view the current version describes
-        self.pending: deque[Transition | LinkStatus] = deque()  # what the board saw and could not be journaled yet
+        self.buttons = buttons  # the game clock's push buttons on the Pi's pins
+        self.low_time = low_time  # seconds: the page warns below this
+        self.clock_presets = dict(clock_presets or {})
+        self._alive: tuple[Any, ...] | None = None  # what the clock showed when last written as alive
+        self.pending: deque[Transition | LinkStatus | ButtonPress] = deque()  # what could not be journaled yet
         self.write_error: str | None = None  # why the records cannot be written (the board is paused)
         self._retry_at = 0.0
         session.listeners.append(self._changed)
@@ -96,6 +107,7 @@ class PlayApp:
             self.write_error,
             self.io.link,
             s.link,
+            None if s.clock is None else s.clock.shown(self.clock()),
         )
 
     # -- the sensors and the timers ------------------------------------------------------------
@@ -103,13 +115,30 @@ class PlayApp:
         """Feed what the board saw (journalled first: see ``_feed_pending``), then let time pass;
         whenever that changes what is shown, a new version is due (``broadcast``, in the same
         turn, lights it and pushes it)."""
-        self.pending.extend(self.io.poll_events())  # square events, and the link's changes
+        seen: list[Transition | LinkStatus | ButtonPress] = list(self.io.poll_events())  # squares, link, Pico buttons
+        if self.buttons is not None:
+            seen += self.buttons.poll()
+            seen.sort(key=lambda ev: ev.t)  # (stable: the board's own events keep their order)
+        self.pending.extend(seen)
         self._feed_pending()
         if not self.pending:  # time passes for the referee only once every earlier event is in
             self.session.tick(self.clock())
         view = self._view()
         if view != self._shown:
             self._mark(view)
+            self._still_alive(view[-1])
+
+    def _still_alive(self, clock_shown: tuple[Any, ...] | None) -> None:
+        """While the game clock runs, note when what it shows changed (a resume after a power
+        cut brings it back as it was then: see ``GameSession.resume``)."""
+        s = self.session
+        if clock_shown is None or s.clock is None or not s.clock.clock.ticking or clock_shown == self._alive:
+            return
+        self._alive = clock_shown
+        try:
+            self.store.set_alive(s.row.id, max(self.clock(), s.last_t))
+        except StoreError as exc:  # the journal is what matters; this costs at most the outage's time
+            log.debug("cannot note the clock's time: %s", exc)
 
     # -- when the records cannot be written ---------------------------------------------------
     def _feed_pending(self) -> None:
@@ -149,13 +178,20 @@ class PlayApp:
         if self.write_error is not None:
             geo = self.session.referee.position.geometry
             return [(q, LedRole.ERROR) for q in geo.squares()]
-        return [(i.square, i.role) for i in self.session.referee.led_intents()]
+        intents = [(i.square, i.role) for i in self.session.referee.led_intents()]
+        keeper = self.session.clock
+        if keeper is not None and keeper.clock.flag is not None:  # a flag fell: the loser's pieces glow red
+            pos = self.session.referee.position
+            lost = set(pos.squares(keeper.clock.flag))
+            intents = [(q, r) for q, r in intents if q not in lost] + [(q, LedRole.ERROR) for q in sorted(lost)]
+        return intents
 
     def _next_wake(self) -> float:
         """Seconds until the loop should look again: the next tick, or sooner when a debounce
         window or a settle timer ends before it (the page then updates without waiting)."""
         pipe = self.session.pipeline
-        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline()) if d is not None]
+        flag = pipe.clock.next_deadline() if pipe.clock is not None else None
+        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag) if d is not None]
         if not due:
             return TICK
         return min(TICK, max(0.0, min(due) - self.clock()) + 0.001)
@@ -175,6 +211,14 @@ class PlayApp:
     async def run_loop(self) -> None:
         # a turn that fails fails again 20 ms later: one line, then at most one per 10 s
         throttle = Throttle(log, "error in the board loop", clock=self.clock)
+        wake = asyncio.Event()
+        if self.buttons is not None:  # a clock press is taken at once, not at the next tick
+            loop = asyncio.get_running_loop()
+
+            def wake_up() -> None:
+                loop.call_soon_threadsafe(wake.set)
+
+            self.buttons.on_press = wake_up
         while True:
             try:
                 await self.turn()
@@ -182,7 +226,12 @@ class PlayApp:
                 throttle.failed(exc)
             else:
                 throttle.ok()
-            await asyncio.sleep(self._next_wake())
+            if self.buttons is None:
+                await asyncio.sleep(self._next_wake())
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), self._next_wake())
+            wake.clear()
 
     async def broadcast(self) -> None:
         """Show the LEDs (the one place that writes them) and hand the new state to every page.
@@ -235,7 +284,17 @@ class PlayApp:
             tags = data.get("tags")
             if tags is not None:
                 _check_tags(tags)
-            self.new_game(fen, variant, mode, tags)
+            control = _text_or_none(data, "clock")
+            if control is not None:
+                try:
+                    parse_control(control, self.clock_presets)
+                except ClockError as exc:
+                    raise ValueError(str(exc)) from None
+            self.new_game(fen, variant, mode, tags, control)
+            return
+        if name in ("clock", "clock-pause", "clock-resume", "clock-adjust"):
+            self._clock_action(name, data, now)
+            self._mark()
             return
         if name == "resign":
             side = data.get("side")
@@ -250,7 +309,24 @@ class PlayApp:
             raise ValueError(f"unknown action {shown(name)}")
         self._mark()
 
-    def _enter(self, action: Action) -> None:
+    def _clock_action(self, name: str, data: dict[str, Any], now: float) -> None:
+        """A press on the page, or the arbiter's pause, resume or adjustment (journaled)."""
+        if self.session.clock is None:
+            raise ValueError("this game has no clock (start one with a time control: damas play --clock 21)")
+        if name == "clock":
+            side = data.get("side")
+            if side not in ("white", "black"):
+                raise ValueError(f"clock needs side: white or black, not {shown(side)}")
+            self._enter(ClockAction(now, "clock", Color(side), "page"))
+        elif name == "clock-adjust":
+            white, black = (_clock_seconds(data.get(k), k) for k in ("white", "black"))
+            if white is None and black is None:
+                raise ValueError("clock-adjust needs white or black: the time to show (seconds or m:ss)")
+            self._enter(ClockAction(now, name, None, "arbiter", white, black))
+        else:
+            self._enter(ClockAction(now, name, None, "arbiter"))
+
+    def _enter(self, action: Action | ClockAction) -> None:
         """What the players entered: journaled like the board's events (so a replay agrees),
         after them, and refused while the records cannot be written."""
         self._refuse_while_paused()
@@ -276,7 +352,9 @@ class PlayApp:
         variant: str | None = None,
         mode: str | None = None,
         tags: dict[str, str] | None = None,
+        clock: str | None = None,
     ) -> None:
+        """A new game (the clock as before, unless ``clock`` names another control)."""
         old = self.session
         v = find_variant(variant or old.row.variant).name
         if v != old.row.variant:
@@ -296,7 +374,19 @@ class PlayApp:
             carried = ("Event", "Site", "White", "Black")
             kept = {k: val for k, val in old.tags().items() if k in carried and _valid_tag(k, val)}
             kept.update({k: val for k, val in (tags or {}).items() if val})
-            session = GameSession.start(self.store, v, fen, mode or old.row.mode, squares, kept, window=self.window)
+            h = old.row.header
+            control = h.get("clock") if clock is None else parse_control(clock, self.clock_presets).text()
+            session = GameSession.start(
+                self.store,
+                v,
+                fen,
+                mode or old.row.mode,
+                squares,
+                kept,
+                window=self.window,
+                clock=control,
+                clock_auto=bool(h.get("clock_auto", False)),
+            )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
         sim = self.sim
@@ -306,6 +396,7 @@ class PlayApp:
                 sim.transitions.get_nowait()
         self.session = session
         self.session.listeners.append(self._changed)
+        self._alive = None
         self._mark()
 
     def correct(self, game_id: int, tags: Any, result: Any) -> None:
@@ -353,11 +444,17 @@ class PlayApp:
             return ", ".join(pos.square_text(q) for q in sorted(squares))
 
         moves: list[dict[str, Any]] = []
+        stamps = s.clock.stamps if s.clock is not None else []
         for p, entry in ref.game.steps():
             if isinstance(entry, Position):
                 moves.append({"setup": entry.fen()})
             else:
-                moves.append({"pdn": p.pdn(entry), "white": p.turn is Color.WHITE})
+                item: dict[str, Any] = {"pdn": p.pdn(entry), "white": p.turn is Color.WHITE}
+                ply = sum(1 for m in moves if "pdn" in m)
+                if ply < len(stamps):
+                    item["clock"] = stamps[ply].to_json()
+                    item["took"] = duration_text(stamps[ply].took)
+                moves.append(item)
         outcome = ref.game.outcome()
         row = self.store.game(s.row.id)
         result = row.result if (row.result_locked or outcome is not None) else "*"
@@ -399,6 +496,8 @@ class PlayApp:
             "write_error": None
             if self.write_error is None
             else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=self.write_error),
+            "clock": None if s.clock is None else {**s.clock.face(self.clock()), "low": self.low_time},
+            "clock_words": CLOCK_WORDS.get(lang, CLOCK_WORDS["en"]),
         }
 
 
@@ -414,6 +513,24 @@ def _text_or_none(data: dict[str, Any], key: str) -> str | None:
     if not isinstance(value, str):
         raise ValueError(f"{key} must be text, not {shown(value)}")
     return value
+
+
+def _clock_seconds(value: Any, key: str) -> float | None:
+    """A time the arbiter sets: seconds, or ``m:ss`` / ``h:mm:ss`` text."""
+    if value is None or value == "":
+        return None
+    seconds: float
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = float(value)
+    elif isinstance(value, str) and re.fullmatch(r"\d{1,3}(:\d{1,2}){0,2}(\.\d{1,3})?", value.strip()):
+        seconds = 0.0
+        for part in value.strip().split(":"):
+            seconds = seconds * 60 + float(part)
+    else:
+        raise ValueError(f"{key} must be a time (seconds, m:ss or h:mm:ss), not {shown(value)}")
+    if not 0 <= seconds <= MAX_CLOCK_SECONDS:
+        raise ValueError(f"{key} must be between 0 and {MAX_CLOCK_SECONDS // 3600} hours, not {shown(value)}")
+    return seconds
 
 
 def _check_result(result: Any) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
+from board_hal.buttons import ClockButtons
 from board_hal.config import load_config
 from board_hal.factory import open_board
 from board_hal.simulated import SimulatedBoard
@@ -27,6 +28,7 @@ from damas.recover import recover
 from damas.session import DamagedGame, GameSession
 from damas.store import DAMAGED, INTERRUPTED, Store, default_path
 from damas.web import SERVED, build_app, make_token
+from referee.clock import ClockError, parse_control
 from rules import Position, find_variant
 
 log = logging.getLogger(__name__)
@@ -104,8 +106,37 @@ def _bind(host: str, port: int) -> list[socket.socket]:
     return socks
 
 
+def _clock_control(args: argparse.Namespace, config: Any) -> str | None:
+    """The time control for a new game: ``--clock``, else the configuration's (None: no clock)."""
+    cfg = config.clock
+    given = getattr(args, "clock", None)
+    text = given if given is not None else cfg.control
+    if text is None:
+        return None
+    try:
+        control = parse_control(text, cfg.controls)
+    except ClockError as exc:
+        raise UserError(f"--clock: {exc}" if given is not None else f"{config.source}: clock.control: {exc}") from None
+    for name, other in cfg.controls.items():
+        try:
+            parse_control(other, cfg.controls)
+        except ClockError as exc:
+            raise UserError(f"{config.source}: clock.controls.{name}: {exc}") from None
+    return None if control.none else control.text()
+
+
+def _open_buttons(config: Any) -> ClockButtons | None:
+    pins = config.clock.buttons
+    if pins is None:
+        return None
+    try:
+        return ClockButtons(pins["white"], pins["black"], bounce=config.clock.bounce, clock=time.time)
+    except Exception as exc:  # gpiozero: no pin factory, pin in use, not a Pi...
+        raise UserError(f"{config.source}: clock.buttons: cannot open the GPIO pins: {exc}") from None
+
+
 def _open_game(
-    args: argparse.Namespace, config: Any, store: Store, variant: str, mode: str
+    args: argparse.Namespace, config: Any, store: Store, variant: str, mode: str, clock: str | None = None
 ) -> tuple[Any, GameSession, SimulatedBoard | None]:
     """The records (repaired from the journal copies when needed), the board, and the game
     to play: the unfinished one resumed, or a new one."""
@@ -153,7 +184,17 @@ def _open_game(
             for key, value in (("Event", args.event), ("White", args.white), ("Black", args.black)):
                 if value:
                     tags[key] = value
-            session = GameSession.start(store, variant, args.fen, mode, squares, tags, window=config.debounce)
+            session = GameSession.start(
+                store,
+                variant,
+                args.fen,
+                mode,
+                squares,
+                tags,
+                window=config.debounce,
+                clock=clock,
+                clock_auto=config.clock.auto,
+            )
             for note in notes:
                 log.warning("%s; started game %d", note, session.row.id)
     except BaseException:
@@ -173,6 +214,7 @@ def serve(args: argparse.Namespace) -> int:
     port = int(args.port or app_cfg.get("port") or 8080)
     if args.fen:
         Position.from_fen(args.fen, variant)  # a bad FEN: one line, before anything starts
+    clock = _clock_control(args, config)  # a bad time control too
     # the port first: a program that cannot serve touches no records
     socks = _bind(host, port)
     try:
@@ -181,16 +223,28 @@ def serve(args: argparse.Namespace) -> int:
         for sock in socks:
             sock.close()
         raise
+    buttons = None
     try:
-        io, session, sim = _open_game(args, config, store, variant, mode)
+        buttons = _open_buttons(config)
+        io, session, sim = _open_game(args, config, store, variant, mode, clock)
     except BaseException:
+        if buttons is not None:
+            buttons.close()
         for sock in socks:
             sock.close()
         store.close()
         raise
     token = None if _loopback(host) else make_token()
     play = PlayApp(
-        store, io, session, token=token, language=args.lang or app_cfg.get("language"), window=config.debounce
+        store,
+        io,
+        session,
+        token=token,
+        language=args.lang or app_cfg.get("language"),
+        window=config.debounce,
+        buttons=buttons,
+        low_time=config.clock.low_time,
+        clock_presets=config.clock.controls,
     )
     app = build_app(play)
     shown = "localhost" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
@@ -199,6 +253,8 @@ def serve(args: argparse.Namespace) -> int:
         asyncio.run(_run(app, host, socks, url, play, open_browser=sim is not None and not args.no_browser))
     finally:
         io.close()
+        if buttons is not None:
+            buttons.close()
         store.close()
         for sock in socks:
             sock.close()

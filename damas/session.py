@@ -14,11 +14,25 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from board_hal.backends import LinkStatus
+from board_hal.buttons import ButtonPress
 from board_hal.debounce import Transition
 from damas.store import GameRow, Store, StoreError
-from referee import Action, GameEnd, Link, MoveMade, Pipeline, Referee, Report, Takeback, Verdict
+from referee import (
+    Action,
+    ClockAction,
+    ClockKeeper,
+    GameEnd,
+    Link,
+    MoveMade,
+    Pipeline,
+    Referee,
+    Report,
+    Takeback,
+    Verdict,
+)
+from referee.clock import ClockError, parse_control
 from referee.log import LogError, LogEvent, LogHeader, event_to_json, parse_log
-from rules import Move
+from rules import Color, Move
 from rules.pdn import PdnGame
 
 Records = tuple[list[tuple[int, str, int, int, list[int], float]], list[int], list[tuple[float, str, list[int], str]]]
@@ -61,7 +75,8 @@ class GameSession:
         self.row = row
         h = row.header
         self.referee = Referee(row.variant, row.fen, mode=row.mode, board=h.get("board"))
-        self.pipeline = Pipeline(self.referee, window)
+        self.clock = _keeper(h, self.referee)
+        self.pipeline = Pipeline(self.referee, window, self.clock)
         self.seq = 0
         self.last_t = -math.inf
         self.history: list[Verdict] = []
@@ -85,16 +100,27 @@ class GameSession:
         tags: dict[str, str],
         *,
         window: float = 0.05,
+        clock: str | None = None,
+        clock_auto: bool = False,
     ) -> GameSession:
-        header = LogHeader(variant=variant, fen=fen, mode=mode, board=sorted(board)).to_json()
+        """A new game; ``clock``: its time control (None or ``none``: no clock), ``clock_auto``:
+        in casual mode, a recorded move presses the clock."""
+        extra: dict[str, Any] = {}
+        if clock is not None and not parse_control(clock).none:
+            extra = {"clock": clock, "clock_auto": clock_auto}
+        header = LogHeader(variant=variant, fen=fen, mode=mode, board=sorted(board), extra=extra).to_json()
         tags = {"Date": datetime.date.today().strftime("%Y.%m.%d"), **tags}  # every new game has its date
         game_id = store.new_game(variant, fen, mode, header, tags)
         return cls(store, store.game(game_id), window=window)
 
     @classmethod
     def resume(cls, store: Store, row: GameRow, *, window: float = 0.05, now: float | None = None) -> GameSession:
-        """Rebuild a game from its journal (nothing is written but the derived moves);
-        time then catches up with ``now``, as it did while the program was away.
+        """Rebuild a game from its journal (nothing is written but the derived moves, and the
+        clock's pause); time then catches up with ``now``, as it did while the program was away.
+
+        A running game clock comes back paused with the times it showed when the program
+        stopped (its last sign of life, :meth:`Store.alive`): no time is charged for the
+        outage; a press of the player to move, or the arbiter, resumes it.
         A journal that cannot be replayed raises :class:`DamagedGame`."""
         _header, events, _problem = load_log(store, row)
         s = cls(store, row, window=window)
@@ -103,7 +129,14 @@ class GameSession:
             s.history += s.pipeline.feed(ev)
             s.last_t = ev.t
             s.seq += 1
-        s.history += s.pipeline.advance(max(time.time() if now is None else now, s.last_t))
+        now = max(time.time() if now is None else now, s.last_t)
+        if s.clock is not None and s.clock.clock.ticking:
+            alive = store.alive(row.id)
+            stopped = min(now, max(s.last_t, alive if alive is not None else s.last_t))
+            s.history += s.pipeline.advance(stopped)  # a flag that fell before the outage falls again
+            if s.clock.clock.ticking:
+                s.feed(ClockAction(stopped, "clock-pause", source="power"))
+        s.history += s.pipeline.advance(now)
         store.rewrite_moves(row.id, s._move_rows())
         o = s.referee.game.outcome()
         if o is not None and row.ended is None:
@@ -122,29 +155,36 @@ class GameSession:
         return rows
 
     # -- live input ------------------------------------------------------------------------
-    def _apply_raw(self, ev: Transition | Action | Link) -> None:
+    def _apply_raw(self, ev: Transition | Action | Link | ClockAction) -> None:
         if isinstance(ev, Link):
             if ev.state in ("up", "down"):
                 self.link, self.link_since = ev.state, ev.t
             if ev.state == "up":
                 self.raw, self.raw_cells = set(ev.board), set(ev.cells)
             return
-        if isinstance(ev, Action):
+        if isinstance(ev, (Action, ClockAction)):
             return
         if isinstance(ev.key, str):
             (self.raw_cells.add if ev.occupied else self.raw_cells.discard)(ev.key)
         else:
             (self.raw.add if ev.occupied else self.raw.discard)(ev.key)
 
-    def feed(self, ev: Transition | Action | LinkStatus) -> list[Verdict]:
+    def feed(self, ev: Transition | Action | ClockAction | ButtonPress | LinkStatus) -> list[Verdict]:
         """A raw event: journal it durably, then run it through the pipeline. When it cannot
-        be journaled, :class:`StoreError` is raised and nothing has changed."""
+        be journaled, :class:`StoreError` is raised and nothing has changed.
+
+        Its time is taken as the journal writes it (to 0.1 ms), so that a replay of the
+        journal computes exactly what live play showed (the clock's times to the unit)."""
         if isinstance(ev, LinkStatus):
             return self.link_changed(ev)
-        t = max(ev.t, self.last_t)
+        if isinstance(ev, ButtonPress):
+            ev = ClockAction(ev.t, "clock", Color(ev.side), ev.source)
+        t = max(round(ev.t, 4), self.last_t)
         if t != ev.t:
             if isinstance(ev, Transition):
                 ev = Transition(t, ev.key, ev.occupied)
+            elif isinstance(ev, ClockAction):
+                ev = ClockAction(t, ev.action, ev.side, ev.source, ev.white, ev.black)
             else:
                 ev = Action(t, ev.action, ev.side, ev.result)
         self.store.append(self.row.id, self.seq, event_to_json(ev))
@@ -201,12 +241,25 @@ class GameSession:
                 reports.append((v.t, v.kind.value, list(v.squares), v.message))
             elif isinstance(v, GameEnd):
                 end = v
+                if v.termination == "time-forfeit" and self.clock is not None and self.clock.clock.flag is not None:
+                    self._note_flag(v.t, self.clock.clock.flag)
         self.history += verdicts
         self._unwritten.append(((moves, withdrawn, reports), end))
         self.write_records()
         for listener in list(self.listeners):
             listener(verdicts)
         return verdicts
+
+    def _note_flag(self, t: float, side: Color) -> None:
+        """A note in the journal that the flag fell (the replay derives it from the times; the
+        note makes the log reach that time). Never fatal: the times tell it anyway."""
+        t = max(round(t, 4), self.last_t)
+        try:
+            self.store.append(self.row.id, self.seq, event_to_json(ClockAction(t, "flag", side)))
+        except StoreError:
+            return
+        self.seq += 1
+        self.last_t = t
 
     def write_records(self) -> bool:
         """Write the moves, reports and end that are still to be written, in order. The
@@ -241,7 +294,7 @@ class GameSession:
         row = self.store.game(self.row.id)
         tags = dict(row.tags)
         result = row.result if (row.result_locked or self.referee.ended) else None
-        pg = self.referee.pdn_game(tags)
+        pg = self.pipeline.pdn_game(tags)
         if result is not None:
             pg.result = result
         return pg
@@ -253,6 +306,14 @@ class GameSession:
         return {"occupied": sorted(self.raw), "cells": sorted(self.raw_cells)}
 
 
+def _keeper(header: dict[str, Any], referee: Referee) -> ClockKeeper | None:
+    """The game clock a stored header asks for (a damaged one: none; ``load_log`` says why)."""
+    try:
+        return ClockKeeper.from_header(header, referee)
+    except ClockError:
+        return None
+
+
 def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> PdnGame:
     """A stored game as PDN: its journal replayed (set-ups included), with its tags and result.
     A damaged journal gives the game up to the damage, and the problem goes to ``notes``."""
@@ -261,8 +322,9 @@ def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> P
     if problem is not None and notes is not None:
         notes.append(problem)
     ref = Referee(row.variant, row.fen, mode=row.mode, board=row.header.get("board"))
-    Pipeline(ref).run(events)
-    pg = ref.pdn_game(dict(row.tags))
+    pipe = Pipeline(ref, clock=_keeper(row.header, ref))
+    pipe.run(events)
+    pg = pipe.pdn_game(dict(row.tags))
     if row.result_locked or row.ended is not None:
         pg.result = row.result
     return pg

@@ -517,6 +517,24 @@ class Store:
         self._tx(stmts)
         self.save_record(game_id)
 
+    # -- the game clock's last sign of life ---------------------------------------------------
+    def set_alive(self, game_id: int, t: float) -> None:
+        """While a game clock runs, the time it last changed what it shows (``damas play``
+        writes it each time): on a resume after a power cut, the clocks come back as they
+        were then. One row, overwritten."""
+        self._tx([("INSERT OR REPLACE INTO meta VALUES ('alive', ?)", (json.dumps({"game": game_id, "t": t}),))])
+
+    def alive(self, game_id: int) -> float | None:
+        """The last :meth:`set_alive` time of that game, if it is the one written last."""
+        rows = self._query("SELECT value FROM meta WHERE key='alive'")
+        try:
+            value = json.loads(rows[0][0]) if rows else None
+            if isinstance(value, dict) and value.get("game") == game_id and isinstance(value.get("t"), (int, float)):
+                return float(value["t"])
+        except (TypeError, ValueError):
+            pass
+        return None
+
     # -- journal ---------------------------------------------------------------------------
     def append(self, game_id: int, seq: int, event: dict[str, Any]) -> None:
         """One raw event, durable (in the database and in the copy) before it is processed.

@@ -8,7 +8,10 @@ Routes:
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
 * ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game", ...}`` (``new-game``
-  takes ``fen``, ``mode`` and ``tags``; the players' tags carry over to the new game);
+  takes ``fen``, ``mode``, ``tags`` and ``clock``, a time control; the players' tags carry over
+  to the new game); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
+  of that side's button), ``clock-pause``, ``clock-resume``, ``clock-adjust`` with ``white`` /
+  ``black`` (seconds, or ``m:ss`` text);
 * ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record
   (tag names are PDN symbols starting with a capital letter, values text without control
   characters, ``""`` removes a tag; results 1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1 or ``*``);

@@ -1,11 +1,12 @@
 """The static evaluation, per variant, in hundredths of a man from the side to move's view.
 
 Terms: material (a king's value per variant), advancement (tempo, stronger as the board
-empties), the centre, the back-rank guard (while the opponent has no king), runaway men
-(no enemy piece in the cone in front of a man and no enemy king: it will crown), king
-mobility, and the endgame draw rules (a material balance that the variant's small-ending
-rules or practice make a draw is scaled towards 0, so the side ahead does not trade into it
-and the side behind does).
+empties; on 10x10 growing faster near the crowning row), the centre (on 10x10 by files),
+on 10x10 the men's free steps forward and the balance of the wings, the back-rank guard
+(while the opponent has no king), runaway men (no enemy piece in the cone in front of a
+man and no enemy king: it will crown), king mobility, and the endgame draw rules (a
+material balance that the variant's small-ending rules or practice make a draw is scaled
+towards 0, so the side ahead does not trade into it and the side behind does).
 
 Everything is precomputed per variant as bit masks in the rules engine's internal layout
 (:mod:`rules.geometry`), so an evaluation is a few dozen ``int.bit_count`` calls.
@@ -16,11 +17,33 @@ from __future__ import annotations
 from functools import cache
 
 from rules import Variant, geometry_for
+from rules.geometry import DOWN, UP
 
 MAN = 100
 #: a king in men: flying kings are strong on every board here; Portuguese men cannot capture
 #: backwards, which makes a king relatively stronger still
 KING_VALUE = {"international": 320, "brazilian": 300, "portuguese": 330}
+#: International: a man's advancement by rows from his own back row, the central files, the
+#: weight of a free step forward and of the imbalance between the wings
+ADVANCE_10 = (0, 2, 4, 8, 12, 18, 26, 38, 52)
+CENTRE_FILE_10 = (0, 1, 3, 4, 6, 6, 4, 3, 1, 0)
+MOBILITY_10 = 2
+BALANCE_10 = 3
+
+
+def _chunked(values: dict[int, int], nbits: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """A per-bit table as lookups of 8 bits at a time: ((shift, 256 sums), ...)."""
+    out = []
+    for lo in range(0, nbits, 8):
+        sums = []
+        for v in range(256):
+            total = 0
+            for i in range(8):
+                if (v >> i) & 1:
+                    total += values.get(lo + i, 0)
+            sums.append(total)
+        out.append((lo, tuple(sums)))
+    return tuple(out)
 
 
 class Evaluator:
@@ -88,6 +111,31 @@ class Evaluator:
             for b in range(1, 3):
                 drawish.add((a, 0, b, 0))  # 1 or 2 kings against 1 or 2 kings
         self.drawish = frozenset(drawish)
+        # the men's square tables (advancement and centre), per phase (1: the opening and
+        # middle game, 2: half the men gone) and side, looked up 8 bits at a time
+        files = [coord[s][0] for s in squares]
+        ten = size == 10
+        self.ten = ten
+
+        def man_value(s: int, side: int, phase: int) -> int:
+            r = rank_of(s, side)
+            if ten:
+                # International (after py-draughts' tuned shape, Scan-like): advancement grows
+                # faster near the crowning row; the central files count
+                adv = ADVANCE_10[min(r, len(ADVANCE_10) - 1)] * (3 if phase == 2 else 2) // 2
+                return adv + CENTRE_FILE_10[coord[s][0]]
+            adv = r * 2 * phase if 1 <= r <= size - 2 else 0
+            return adv + (6 if (self.centre >> bit[s]) & 1 else 0)
+
+        nbits = geo.nbits
+        self.pst: tuple[tuple[tuple[tuple[int, tuple[int, ...]], ...], ...], ...] = tuple(
+            tuple(_chunked({bit[s]: man_value(s, side, phase) for s in squares}, nbits) for side in (0, 1))
+            for phase in (1, 2)
+        )
+        self.left = sum(1 << bit[s] for s, f in zip(squares, files, strict=True) if f <= 3)
+        self.right = sum(1 << bit[s] for s, f in zip(squares, files, strict=True) if f >= size - 4)
+        offs = geo.offsets
+        self.fwd = ((offs[UP[0]], offs[UP[1]]), (offs[DOWN[0]], offs[DOWN[1]]))
 
     def evaluate(self, om: int, ok: int, xm: int, xk: int, side: int) -> int:
         """The position's value for the side to move (own men/kings, opponent's men/kings)."""
@@ -97,14 +145,26 @@ class Evaluator:
         total_men = n_om + n_xm
         # advancement weighs more as the board empties (the race to crown)
         phase = 2 if total_men * 2 <= self.start_men else 1
-        rows_own = self.rows[side]
-        rows_opp = self.rows[1 - side]
-        adv = 0
-        for r in range(1, self.size - 1):
-            adv += r * ((om & rows_own[r]).bit_count() - (xm & rows_opp[r]).bit_count())
-        score = material + adv * 2 * phase
-        centre = self.centre
-        score += 6 * ((om & centre).bit_count() - (xm & centre).bit_count())
+        score = material
+        for sh, table in self.pst[phase - 1][side]:
+            score += table[(om >> sh) & 255]
+        for sh, table in self.pst[phase - 1][1 - side]:
+            score -= table[(xm >> sh) & 255]
+        if self.ten:
+            # men's mobility (free steps forward) and balance (a lopsided army is weak)
+            empty = self.mask & ~(om | ok | xm | xk)
+            mob = 0
+            for off in self.fwd[side]:
+                mob += (((om >> -off) if off < 0 else (om << off)) & empty).bit_count()
+            for off in self.fwd[1 - side]:
+                mob -= (((xm >> -off) if off < 0 else (xm << off)) & empty).bit_count()
+            score += MOBILITY_10 * mob
+            own, opp = om | ok, xm | xk
+            left, right = self.left, self.right
+            score -= BALANCE_10 * (
+                abs((own & left).bit_count() - (own & right).bit_count())
+                - abs((opp & left).bit_count() - (opp & right).bit_count())
+            )
         # the back rank keeps the opponent from crowning: worth something while he has no king
         if not xk and phase == 1:
             score += 8 * (om & self.back[side]).bit_count()
@@ -120,7 +180,7 @@ class Evaluator:
             empty = self.mask & ~(om | ok | xm | xk)
             score += 2 * (self._mobility(ok, empty) - self._mobility(xk, empty))
         if (n_ok, n_om, n_xk, n_xm) in self.drawish:
-            score //= 8
+            score = score // 8 if score >= 0 else -(-score // 8)  # towards 0 alike for both sides
         return score
 
     def _runaways(self, men: int, blockers: int, side: int) -> int:

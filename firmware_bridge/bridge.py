@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from board_hal.backends import Clock, LedBackend, SensorBackend, stop_worker
+from board_hal.buttons import SIDES, ButtonPress
 from board_hal.layout import Cell
 from board_hal.leds import DEFAULT_LOOKS, Look, Pattern, Role
 from firmware_bridge import link
@@ -97,6 +98,7 @@ class PicoBoard(SensorBackend, LedBackend):
         self._gap = False  # frames were lost since the last snapshot
         self._lost: int | None = 0  # how many (None: unknown, the board restarted)
         self._reconnected = False  # the next snapshot is the first after a reconnect
+        self._presses: tuple[int, int] | None = None  # the clock buttons' press counts last reported
         self.accepted: list[bytes] = []  # payloads of accepted snapshots (kept for the tests, last 1000)
         self.connected = threading.Event()
 
@@ -170,6 +172,9 @@ class PicoBoard(SensorBackend, LedBackend):
                         poked = False
                     self._handle(kind, seq, payload)
                 self.stats["dropped"] += deframer.dropped - dropped
+                if deframer.foreign is not None:
+                    self._foreign(deframer.foreign[0])
+                    deframer.foreign = None
             if not self._verified:
                 # whatever is on the line is not trusted until the firmware says who it is
                 if now - opened > self.silence:
@@ -211,14 +216,31 @@ class PicoBoard(SensorBackend, LedBackend):
                 self._snapshot(frozenset(divmod(i, cols) for i in cells), payload)
             elif kind == link.ERROR:
                 self.last_error = link.unpack_error(payload)
+            elif kind == link.BUTTON:
+                white, black, _uptime = link.unpack_button(payload)
+                self._buttons((white, black))
         except ValueError:
             self.stats["bad_payloads"] += 1
+
+    def _foreign(self, version: int) -> None:
+        """A peer speaking another protocol version: refused (nothing it says is used), once said."""
+        update = "the Pico's firmware (hardware/firmware/README.md)" if version < link.VERSION else "damas on this host"
+        message = (
+            f"the board on {self.url} speaks link protocol {version}; this damas speaks {link.VERSION}: update {update}"
+        )
+        if self.last_error != (0, message):
+            log.error("%s", message)
+        self.last_error = (0, message)
 
     def _hello(self, seq: int, payload: bytes) -> None:
         """The firmware says who it is: trusted from now on if it is ours, and this size."""
         info = link.unpack_hello(payload)
         proto, _fw, rows, cols, _leds = info
-        if proto != link.VERSION or rows != self.size or cols != self.size:
+        if proto != link.VERSION:
+            self._foreign(proto)
+            self._verified = False
+            return
+        if rows != self.size or cols != self.size:
             self.last_error = (
                 0,
                 f"the board on {self.url} answers protocol {proto}, {rows}x{cols}; "
@@ -234,11 +256,26 @@ class PicoBoard(SensorBackend, LedBackend):
             else:
                 self._lost += (seq - self._seq - 1) & 0xFFFF
         first = not self._verified
+        counts = link.hello_presses(payload)
+        if self._presses is not None and seq != 0:
+            self._buttons(counts)  # presses whose frames were lost count now
+        self._presses = counts  # (a restarted board counts from 0 again)
         self.info = info
         self._verified = True
         self._seq = seq
         if first:
             self._send(link.LEDS, self._leds)  # the LEDs as they should be, now that it is ours
+
+    def _buttons(self, counts: tuple[int, int]) -> None:
+        """New press counts: one :class:`ButtonPress` per press not reported yet (the board
+        sends each count twice, and a HELLO repeats them: copies add nothing)."""
+        before, self._presses = self._presses, counts
+        if before is None:
+            return
+        now = self.clock()
+        for side, old, new in zip(SIDES, before, counts, strict=True):
+            for _ in range(min((new - old) & 0xFFFF, 16)):  # more at once is a restart's noise
+                self.transitions.put(ButtonPress(now, side, "pico"))
 
     def _snapshot(self, new: frozenset[Cell], payload: bytes) -> None:
         self.stats["snapshots"] += 1

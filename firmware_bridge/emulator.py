@@ -40,6 +40,7 @@ def firmware_dir() -> Path:
 FIRMWARE_DIR = firmware_dir()
 
 Cell = tuple[int, int]
+BUTTON_PINS = (26, 27)  # the clock's buttons, as hardware/firmware/main.py wires them
 
 
 class _Matrix:
@@ -50,6 +51,8 @@ class _Matrix:
         self.rows: list[Any] = []
         self.cols: list[Any] = []
         self.lock = threading.Lock()
+        self.button_pins: tuple[int, ...] = ()  # the clock's push buttons (white's, black's)
+        self.pressed: set[int] = set()  # the button pins held down
 
 
 def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
@@ -65,7 +68,9 @@ def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
             self.id = pin
             self.mode = mode
             self._value = 1 if value is None else value
-            if mode == Pin.OUT and self not in matrix.rows:
+            if pin in matrix.button_pins:
+                pass  # a push button to ground: reads 0 while held
+            elif mode == Pin.OUT and self not in matrix.rows:
                 matrix.rows.append(self)
             elif mode == Pin.IN and pull == Pin.PULL_UP:
                 matrix.cols.append(self)
@@ -74,6 +79,8 @@ def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
             if v is not None:
                 self._value = v
                 return v
+            if self.id in matrix.button_pins:
+                return 0 if self.id in matrix.pressed else 1
             if self.mode == Pin.OUT:
                 return self._value
             c = matrix.cols.index(self)
@@ -114,6 +121,16 @@ def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
 
     micropython.kbd_intr = kbd_intr  # type: ignore[attr-defined]
     return {"machine": machine, "neopixel": neopixel, "micropython": micropython, "link": link}
+
+
+def link_of_version(version: int) -> types.ModuleType:
+    """The codec speaking another protocol version (an older firmware, for the tests)."""
+    spec = importlib.util.spec_from_file_location(f"link_v{version}", Path(link.__file__))
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.VERSION = version  # type: ignore[attr-defined]
+    return mod
 
 
 def load_firmware(modules: dict[str, types.ModuleType]) -> types.ModuleType:
@@ -202,7 +219,9 @@ class Emulator:
         heartbeat_ms: int = 500,
         scan_hz: int = 200,
         cells: set[Cell] | None = None,
+        protocol: int = link.VERSION,
     ) -> None:
+        self.protocol = protocol  # another: an older (or newer) firmware's link version
         self.n_rows = rows
         self.n_cols = cols or rows
         self.faults = faults
@@ -255,7 +274,11 @@ class Emulator:
         assert self._fds is not None
         self.matrix.rows.clear()
         self.matrix.cols.clear()
-        mod = load_firmware(fake_modules(self.matrix))
+        self.matrix.button_pins = BUTTON_PINS
+        modules = fake_modules(self.matrix)
+        if self.protocol != link.VERSION:
+            modules["link"] = link_of_version(self.protocol)
+        mod = load_firmware(modules)
         self.stream = _PtyStream(self._fds[0], self.faults)
         debounce_ms, heartbeat_ms, scan_hz = self.settings
         n = self.n_rows
@@ -271,6 +294,7 @@ class Emulator:
             heartbeat_ms=heartbeat_ms,
             ticks_ms=lambda: int(time.monotonic() * 1000),
             sleep_ms=lambda ms: time.sleep(ms / 1000),
+            buttons=BUTTON_PINS,
         )
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="emulated-pico", daemon=True)
@@ -325,6 +349,18 @@ class Emulator:
             time.sleep(step)
             (self.place if state else self.lift)(cell)
             time.sleep(step)
+
+    def hold(self, side: str, down: bool) -> None:
+        """Hold the clock button of ``side`` (``white``/``black``) down, or let it go."""
+        pin = BUTTON_PINS[0 if side == "white" else 1]
+        with self.matrix.lock:
+            (self.matrix.pressed.add if down else self.matrix.pressed.discard)(pin)
+
+    def press(self, side: str, hold: float = 0.08) -> None:
+        """A press of a clock button: down for ``hold`` seconds, then released."""
+        self.hold(side, True)
+        time.sleep(hold)
+        self.hold(side, False)
 
     def leds(self) -> dict[int, tuple[int, int, int, int]]:
         """What the host asked the LEDs to show (cell index -> r, g, b, pattern)."""

@@ -12,7 +12,7 @@ valid frame and picks up again at the next zero.
 import binascii
 import struct
 
-VERSION = 1
+VERSION = 2  # 2: the clock's buttons (BUTTON frames, press counts in HELLO)
 DELIMITER = b"\x00"
 MAX_FRAME = 1024  # bytes of a decoded frame; longer input is garbage
 
@@ -23,8 +23,27 @@ LEDS = 3  # host -> board: colours and blink patterns of the lit cells
 CONFIG = 4  # host -> board: scan rate, debounce time, heartbeat period
 ERROR = 5  # board -> host: an error code and a text
 REPL = 6  # host -> board: stop, give the serial line back to the MicroPython REPL (updates)
+BUTTON = 7  # board -> host: the clock's two buttons were pressed (counts since start-up)
 
-NAMES = {HELLO: "hello", SNAPSHOT: "snapshot", LEDS: "leds", CONFIG: "config", ERROR: "error", REPL: "repl"}
+NAMES = {
+    HELLO: "hello",
+    SNAPSHOT: "snapshot",
+    LEDS: "leds",
+    CONFIG: "config",
+    ERROR: "error",
+    REPL: "repl",
+    BUTTON: "button",
+}
+
+
+class VersionError(ValueError):
+    """A whole, valid frame of another protocol version: a peer to refuse, with a clear message."""
+
+    def __init__(self, version: int, kind: int) -> None:
+        super().__init__("protocol version " + str(version))
+        self.version = version
+        self.kind = kind
+
 
 # LED patterns
 OFF = 0
@@ -82,12 +101,13 @@ def cobs_decode(data: bytes) -> bytes:
     return bytes(out)
 
 
-def encode(kind: int, seq: int, payload: bytes = b"") -> bytes:
+def encode(kind: int, seq: int, payload: bytes = b"", version: int | None = None) -> bytes:
     """A whole frame, ready to write: 0x00 + COBS(header + payload + CRC) + 0x00.
 
     The leading zero costs a byte and means line noise just before a frame cannot
-    merge with it: the receiver is back in step at the next frame."""
-    body = struct.pack("<BBH", VERSION, kind, seq & 0xFFFF) + payload
+    merge with it: the receiver is back in step at the next frame. (``version``: only to
+    answer a peer of another version in its own, so that it can refuse us clearly.)"""
+    body = struct.pack("<BBH", VERSION if version is None else version, kind, seq & 0xFFFF) + payload
     return DELIMITER + cobs_encode(body + struct.pack("<I", crc32(body))) + DELIMITER
 
 
@@ -102,7 +122,7 @@ def decode(frame: bytes) -> tuple:  # type: ignore[type-arg]
         raise ValueError("bad CRC")
     version, kind, seq = struct.unpack("<BBH", body[:4])
     if version != VERSION:
-        raise ValueError("protocol version " + str(version))
+        raise VersionError(version, kind)
     return kind, seq, bytes(body[4:])
 
 
@@ -113,6 +133,7 @@ class Deframer:
         self.buf = bytearray()
         self.frames = 0
         self.dropped = 0
+        self.foreign = None  # (version, type) of the last valid frame of another protocol version
 
     def feed(self, data: bytes) -> list:  # type: ignore[type-arg]
         out = []
@@ -122,6 +143,9 @@ class Deframer:
                     try:
                         out.append(decode(bytes(self.buf)))
                         self.frames += 1
+                    except VersionError as exc:
+                        self.dropped += 1
+                        self.foreign = (exc.version, exc.kind)  # type: ignore[assignment]
                     except ValueError:
                         self.dropped += 1
                 self.buf = bytearray()
@@ -134,16 +158,36 @@ class Deframer:
 
 
 # -- payloads ---------------------------------------------------------------------------
-def pack_hello(firmware: tuple, rows: int, cols: int, leds: int) -> bytes:  # type: ignore[type-arg]
-    return struct.pack("<BBBBBH", VERSION, firmware[0], firmware[1], rows, cols, leds)
+def pack_hello(firmware: tuple, rows: int, cols: int, leds: int, presses: tuple = (0, 0)) -> bytes:  # type: ignore[type-arg]
+    """``presses``: how many times each clock button (white's, black's) was pressed since start-up."""
+    return struct.pack("<BBBBBHHH", VERSION, firmware[0], firmware[1], rows, cols, leds, presses[0], presses[1])
 
 
 def unpack_hello(payload: bytes) -> tuple:  # type: ignore[type-arg]
-    """(protocol, (major, minor), rows, cols, leds)."""
+    """(protocol, (major, minor), rows, cols, leds); see :func:`hello_presses` for the rest."""
     if len(payload) < 7:
         raise ValueError("short hello")
     proto, major, minor, rows, cols, leds = struct.unpack("<BBBBBH", payload[:7])
     return proto, (major, minor), rows, cols, leds
+
+
+def hello_presses(payload: bytes) -> tuple:  # type: ignore[type-arg]
+    """The button press counts a protocol-2 HELLO carries (white's, black's)."""
+    if len(payload) < 11:
+        raise ValueError("hello without press counts")
+    return struct.unpack("<HH", payload[7:11])
+
+
+def pack_button(white: int, black: int, uptime_ms: int) -> bytes:
+    """The press counts of both clock buttons since start-up (each wraps at 65536)."""
+    return struct.pack("<HHI", white & 0xFFFF, black & 0xFFFF, uptime_ms & 0xFFFFFFFF)
+
+
+def unpack_button(payload: bytes) -> tuple:  # type: ignore[type-arg]
+    """(white presses, black presses, uptime in ms)."""
+    if len(payload) != 8:
+        raise ValueError("bad button size")
+    return struct.unpack("<HHI", payload)
 
 
 def pack_snapshot(rows: int, cols: int, cells: list, uptime_ms: int) -> bytes:  # type: ignore[type-arg]

@@ -8,6 +8,7 @@
 ['32-28']
 """
 
+from referee.clock import ClockAction, ClockKeeper, TimeControl, parse_control
 from referee.core import ACTIONS, LINK_STATES, MODES, Action, Link, Referee
 from referee.log import LogError, LogHeader, dump_log, parse_log
 from referee.pipeline import Pipeline
@@ -30,6 +31,8 @@ __all__ = [
     "MODES",
     "TERMINATIONS",
     "Action",
+    "ClockAction",
+    "ClockKeeper",
     "GameEnd",
     "LedIntent",
     "Link",
@@ -43,8 +46,10 @@ __all__ = [
     "ReportKind",
     "Role",
     "Takeback",
+    "TimeControl",
     "Verdict",
     "dump_log",
+    "parse_control",
     "parse_log",
     "reconstruct",
 ]

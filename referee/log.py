@@ -9,6 +9,11 @@ and what the players entered.
     {"t": 97.50, "link": "down"}
     {"t": 130.2, "link": "up", "board": [1, 2, 3, 18], "cells": ["b1"]}
     {"t": 130.2, "link": "reconstructed", "moves": ["c3-d4", "f6-e5"]}
+    {"t": 131.0, "action": "clock", "side": "white", "source": "button"}
+    {"t": 140.0, "action": "clock-pause", "source": "arbiter"}
+    {"t": 150.0, "action": "clock-adjust", "white": 600, "black": 540.5}
+    {"t": 155.0, "action": "clock-resume", "source": "arbiter"}
+    {"t": 900.2, "action": "flag", "side": "black"}
 
 ``link`` lines (a board behind a link, e.g. the Pico's serial line): the link went
 ``down``; it is ``up`` again with the whole occupancy then (``board``: occupied squares,
@@ -16,6 +21,15 @@ and what the players entered.
 frames were lost on a noisy line, with ``lost``, how many (at most that many moves can hide
 in such a gap); ``reconstructed`` notes the moves an ``up`` recorded
 (the replay derives them again from the ``up``).
+
+``clock`` actions (the game clock, ``referee/clock.py``): a press of ``side``'s button
+(``source``: ``button``, ``pico`` or ``page``); ``clock-pause`` and ``clock-resume``
+(``source``: ``arbiter``, or ``power``: the clocks were paused when play resumed after the
+program stopped); ``clock-adjust`` (``white``/``black``: the seconds each clock shows from
+then on, either may be left out); ``flag``, a note that ``side``'s time ran out then (the
+replay derives it from the times). The header's ``clock`` names the time control
+(``"21"``, ``"5+3"``, ``"40/90,30+30"``...; none: no clock) and ``clock_auto`` (casual
+mode) whether a recorded move presses the clock by itself (such presses are not logged).
 
 The header is optional. An optional header field ``board`` lists the occupied squares
 when the log starts (default: the start position, already set up). A malformed log
@@ -38,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from board_hal.debounce import Transition
+from referee.clock import CLOCK_ACTIONS, MAX_CLOCK_SECONDS, SOURCES, ClockAction, ClockError, parse_control
 from referee.core import ACTIONS, LINK_STATES, MODES, Action, Link
 from rules import Color, DraughtsError, Geometry, Position, find_variant, geometry_for, parse_result
 from rules.errors import shown
@@ -84,10 +99,12 @@ class LogHeader:
         return out
 
 
-LogEvent = Transition | Action | Link
+LogEvent = Transition | Action | Link | ClockAction
 
 
 def event_to_json(ev: LogEvent) -> dict[str, Any]:
+    if isinstance(ev, ClockAction):
+        return ev.to_json()
     if isinstance(ev, Link):
         link: dict[str, Any] = {"t": round(ev.t, 4), "link": ev.state}
         if ev.state == "up":
@@ -158,6 +175,9 @@ def parse_log(
             squares = _geometry(variant or header.variant, n, source)
             if header.board is not None:
                 _check_board(header.board, squares.count, n, source)
+        if "action" in obj and obj["action"] in CLOCK_ACTIONS:
+            events.append(_clock_action(obj, float(t), n, source))
+            continue
         if "action" in obj:
             events.append(_action(obj, float(t), n, source))
             continue
@@ -223,6 +243,15 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
         except DraughtsError as exc:
             raise LogError(n, str(exc), source) from None
         h.fen = str(fen)
+    clock = obj.get("clock")
+    if clock is not None:
+        try:
+            parse_control(clock)
+        except ClockError as exc:
+            raise LogError(n, str(exc), source) from None
+    auto = obj.get("clock_auto")
+    if auto is not None and not isinstance(auto, bool):
+        raise LogError(n, f"'clock_auto' must be true or false, not {shown(auto)}", source)
     board = obj.get("board")
     if board is not None:
         if not isinstance(board, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in board):
@@ -252,6 +281,37 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
         except ValueError:
             raise LogError(n, f"invalid result {shown(result)}", source) from None
     return Action(t, name, side, result)
+
+
+def _clock_action(obj: dict[str, Any], t: float, n: int, source: str) -> ClockAction:
+    name = obj["action"]
+    side = None
+    if name in ("clock", "flag"):
+        raw = obj.get("side")
+        if raw not in ("white", "black"):
+            raise LogError(n, f"{name} needs 'side': 'white' or 'black', not {shown(raw)}", source)
+        side = Color(raw)
+    src = obj.get("source")
+    if src is not None and src not in SOURCES:
+        raise LogError(n, f"unknown clock source {shown(src)} ({', '.join(SOURCES)})", source)
+    times: dict[str, float | None] = {"white": None, "black": None}
+    if name == "clock-adjust":
+        for key in times:
+            value = obj.get(key)
+            if value is None:
+                continue
+            if (
+                not isinstance(value, (int, float))
+                or isinstance(value, bool)
+                or not 0 <= _float(value) <= MAX_CLOCK_SECONDS
+            ):
+                raise LogError(
+                    n, f"clock-adjust '{key}' must be seconds (0-{MAX_CLOCK_SECONDS}), not {shown(value)}", source
+                )
+            times[key] = float(value)
+        if times["white"] is None and times["black"] is None:
+            raise LogError(n, "clock-adjust needs 'white' or 'black' (seconds)", source)
+    return ClockAction(t, name, side, src, times["white"], times["black"])
 
 
 def _cell(geo: Geometry, cell: Any, n: int, source: str, hint: str) -> str:

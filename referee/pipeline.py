@@ -11,14 +11,20 @@ import math
 from collections.abc import Iterable
 
 from board_hal.debounce import DEFAULT_WINDOW, Debouncer, Transition
+from referee.clock import ClockAction, ClockKeeper
 from referee.core import Action, Link, Referee
 from referee.reconstruct import MAX_PLIES
 from referee.vocabulary import Verdict
+from rules.pdn import PdnGame
 
 
 class Pipeline:
-    def __init__(self, referee: Referee, window: float = DEFAULT_WINDOW) -> None:
+    """``clock``: the game clock beside the referee (its flag is one more timer, its presses
+    are events like the others)."""
+
+    def __init__(self, referee: Referee, window: float = DEFAULT_WINDOW, clock: ClockKeeper | None = None) -> None:
         self.referee = referee
+        self.clock = clock
         initial: dict[int | str, bool] = {sq: True for sq in referee.occupied}
         initial.update({c: True for c in referee.cells})
         self.debouncer = Debouncer(window, initial)
@@ -30,34 +36,58 @@ class Pipeline:
         before it: a piece put back before the grace period ends raises no alarm, even if
         the debouncer confirms the placement only after it."""
         out: list[Verdict] = []
-        seen: tuple[float | None, float | None, float | None] | None = None
+        seen: tuple[float | None, float | None, float | None, float | None] | None = None
         while True:
             due = self.debouncer.next_deadline()
             since = self.debouncer.pending_since()
             ref_due = self.referee.next_deadline()
-            if (due, since, ref_due) == seen:
+            flag_due = self.clock.next_deadline() if self.clock is not None else None
+            if (due, since, ref_due, flag_due) == seen:
                 raise RuntimeError(f"the pipeline makes no progress at t={now}: debounce {due}, referee {ref_due}")
-            seen = (due, since, ref_due)
+            seen = (due, since, ref_due, flag_due)
+            if (
+                self.clock is not None
+                and flag_due is not None
+                and flag_due <= now
+                and math.isfinite(now)  # the end of a log is not a time: no flag falls there
+                and all(d is None or flag_due <= d for d in (due, ref_due))
+            ):
+                out += self.clock.tick(flag_due)
+                continue
             if ref_due is not None and ref_due <= now and (since is None or ref_due < since):
-                out += self.referee.tick(ref_due if math.isfinite(ref_due) else now)
+                out += self._judged(self.referee.tick(ref_due if math.isfinite(ref_due) else now))
                 continue
             if due is None or due > now:
                 break
             for tr in self.debouncer.flush(due):
-                out += self.referee.feed(tr)
+                out += self._judged(self.referee.feed(tr))
         return out
 
-    def feed(self, event: Transition | Action | Link) -> list[Verdict]:
+    def _judged(self, verdicts: list[Verdict]) -> list[Verdict]:
+        """The referee's verdicts as the clock sees them (moves stamped, its notices added)."""
+        return verdicts if self.clock is None else self.clock.observe(verdicts)
+
+    def feed(self, event: Transition | Action | Link | ClockAction) -> list[Verdict]:
         out = self.advance(event.t)
         if isinstance(event, Link):
             if event.state == "up":
                 out += self.resync(event)
             return out
+        if isinstance(event, ClockAction):
+            if self.clock is not None:  # a press is judged against the board as it is, settled or not
+                board = set(self.referee.occupied)
+                for key, occupied in self.debouncer.pending_states().items():
+                    if isinstance(key, int):
+                        (board.add if occupied else board.discard)(key)
+                out += self.clock.feed(event, frozenset(board))
+            return out
         if isinstance(event, Action):
-            out += self.referee.feed(event)
+            if event.action == "new-game" and self.clock is not None:
+                self.clock.new_game()
+            out += self._judged(self.referee.feed(event))
         else:
             for tr in self.debouncer.feed(event):  # only with a zero window: the rest came via advance()
-                out += self.referee.feed(tr)
+                out += self._judged(self.referee.feed(tr))
         return out
 
     def finish(self, now: float | None = None) -> list[Verdict]:
@@ -72,9 +102,14 @@ class Pipeline:
         initial.update({c: True for c in link.cells})
         self.debouncer = Debouncer(self.debouncer.window, initial)
         plies = MAX_PLIES if link.lost is None else min(MAX_PLIES, link.lost)
-        return self.referee.resync(link.board, link.t, link.cells, max_plies=plies)
+        return self._judged(self.referee.resync(link.board, link.t, link.cells, max_plies=plies))
 
-    def run(self, events: Iterable[Transition | Action | Link]) -> list[Verdict]:
+    def pdn_game(self, tags: dict[str, str] | None = None) -> PdnGame:
+        """The referee's record, with the clock's times after every move."""
+        pg = self.referee.pdn_game(tags)
+        return pg if self.clock is None else self.clock.annotate(pg)
+
+    def run(self, events: Iterable[Transition | Action | Link | ClockAction]) -> list[Verdict]:
         out: list[Verdict] = []
         for ev in events:
             out += self.feed(ev)

@@ -41,6 +41,15 @@ class ReportKind(enum.Enum):
     GAME_OVER = "game-over"  # pieces moved after the end of the game
     RECONSTRUCTED = "reconstructed"  # the board's link came back: the moves made meanwhile were recorded
     LINK_GAP = "link-gap"  # the link came back, but the moves made meanwhile cannot be told: restore
+    # the game clock (referee/clock.py)
+    CLOCK_EARLY = "clock-early"  # tournament: pressed before the captured pieces were off the board
+    CLOCK_NO_MOVE = "clock-no-move"  # tournament: pressed without a move having been made
+    CLOCK_WRONG_SIDE = "clock-wrong-side"  # tournament: pressed by the side whose clock is not running
+    CLOCK_NOT_PRESSED = "clock-not-pressed"  # a notice: a move made while the opponent's clock ran
+    FLAG_FALL = "flag-fall"  # a player's time ran out
+    CLOCK_PAUSED = "clock-paused"  # the arbiter paused the clocks (or the power went)
+    CLOCK_RESUMED = "clock-resumed"
+    CLOCK_ADJUSTED = "clock-adjusted"  # the arbiter set the times
 
 
 @dataclass(frozen=True)
@@ -86,6 +95,8 @@ class MoveMade:
     t: float
     #: made while the board's link was down, recorded from the occupancy it reported after
     reconstructed: bool = False
+    #: both clocks when the move was recorded (seconds; ``running``, ``took``), with a game clock
+    clock: dict[str, Any] | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -99,6 +110,8 @@ class MoveMade:
         }
         if self.reconstructed:
             out["reconstructed"] = True
+        if self.clock is not None:
+            out["clock"] = self.clock
         return out
 
 
@@ -133,4 +146,5 @@ TERMINATIONS = (
     "resignation",
     "agreement",
     "result-entered",
+    "time-forfeit",
 )

@@ -34,6 +34,7 @@ class Termination(enum.Enum):
     RESIGNATION = "resignation"
     AGREEMENT = "agreement"  # draw by agreement
     RESULT_ENTERED = "result-entered"  # a result entered by the players or the arbiter
+    TIME_FORFEIT = "time-forfeit"  # the player's time ran out (the clock is the referee's)
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,11 @@ class Game:
     # -- entered results ------------------------------------------------------------------
     def resign(self, color: Color) -> Outcome:
         self.entered = Outcome(Termination.RESIGNATION, color.other)
+        return self.entered
+
+    def lose_on_time(self, color: Color) -> Outcome:
+        """``color``'s flag fell: a loss on time."""
+        self.entered = Outcome(Termination.TIME_FORFEIT, color.other)
         return self.entered
 
     def agree_draw(self) -> Outcome:

@@ -21,6 +21,12 @@ def register(sub: Any) -> None:
     p.add_argument("--black", help="Black's name")
     p.add_argument("--event", help="the event's name")
     p.add_argument("--mode", choices=["casual", "tournament"], help="casual (default) or tournament")
+    p.add_argument(
+        "--clock",
+        metavar="CONTROL",
+        help="the game clock: fenacef (21 min), 21, 5+3 (Fischer), 5d3/5b3 (delay), 40/90,30+30, none "
+        "(default: the config's clock.control, else none)",
+    )
     p.add_argument("--config", help="board configuration (TOML; see hardware/); without it, the simulated board")
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1; other hosts need a token)")
     p.add_argument("--port", type=int, default=None, help="port (default 8080)")

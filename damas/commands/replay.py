@@ -12,7 +12,8 @@ from typing import IO, Any
 
 from damas.commands.common import GAME_ID, MAX_DEBOUNCE, command, game_id, open_store, variants_help
 from damas.errors import UserError
-from referee import GameEnd, MoveMade, Pipeline, Referee, Report, Takeback, Verdict, parse_log
+from referee import ClockKeeper, GameEnd, MoveMade, Pipeline, Referee, Report, Takeback, Verdict, parse_log
+from referee.clock import ClockError
 from referee.log import MAX_LINE, event_to_json
 from rules import Position, find_variant
 
@@ -34,6 +35,9 @@ def register(sub: Any) -> None:
 def verdict_line(v: Verdict) -> str:
     """One verdict as ``damas replay`` prints it."""
     if isinstance(v, MoveMade):
+        if v.clock is not None:
+            times = f"white {v.clock['white']:.1f} s, black {v.clock['black']:.1f} s"
+            return f"{v.t:9.3f}  move {v.ply}: {v.pdn}  (clock: {times})"
         return f"{v.t:9.3f}  move {v.ply}: {v.pdn}"
     if isinstance(v, Takeback):
         return f"{v.t:9.3f}  takeback: ply {v.ply} withdrawn"
@@ -93,7 +97,11 @@ def run(args: argparse.Namespace) -> int:
         Position.from_fen(fen, variant)  # a bad FEN is a user error, reported as such
     mode = args.mode or header.mode or "casual"
     ref = Referee(variant, fen, mode=mode, board=header.board)
-    pipeline = Pipeline(ref, window=args.debounce)
+    try:
+        keeper = ClockKeeper.from_header(header.to_json(), ref)  # the log's game clock: the same times
+    except ClockError as exc:
+        raise UserError(f"{args.log}: {exc}") from None
+    pipeline = Pipeline(ref, window=args.debounce, clock=keeper)
     for v in pipeline.run(events):
         if args.json:
             print(json.dumps(v.to_json(), ensure_ascii=False))
@@ -101,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             print(verdict_line(v))
     if args.pdn:
         tags = {k.capitalize(): str(val) for k, val in header.extra.items() if k in ("white", "black", "event")}
-        text = ref.pdn_game(tags).pdn()
+        text = pipeline.pdn_game(tags).pdn()
         try:
             Path(args.pdn).write_text(text, encoding="utf-8")
         except OSError as exc:

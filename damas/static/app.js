@@ -138,7 +138,7 @@ function render() {
     if (m.setup) { parts.push(`/FEN "${m.setup}"/`); first = true; continue; }
     if (m.white) parts.push(`${number}.`);
     else if (first) parts.push(`${number}...`);
-    parts.push(m.pdn);
+    parts.push(m.took ? `${m.pdn} (${m.took})` : m.pdn); // with a clock: the time the move took
     if (!m.white) number++;
     first = false;
   }
@@ -174,6 +174,7 @@ function render() {
   banner.textContent = state.write_error || "";
   banner.style.display = state.write_error ? "block" : "none";
   $("tokenhint").style.display = state.token_required && !token ? "block" : "none";
+  if (typeof renderClock === "function") renderClock(state); // the game clock (clock.js)
 }
 
 function writeBanner() {

@@ -1,8 +1,9 @@
 """The damas firmware for the Raspberry Pi Pico (MicroPython).
 
 Scans the reed-switch diode matrix, debounces every cell, sends the whole occupancy on
-every change and as a heartbeat, and drives WS2812/SK6812 LEDs with the built-in
-``neopixel`` module, over the USB serial line (the protocol: hardware/protocol.md; the
+every change and as a heartbeat, reports the game clock's two push buttons (press counts,
+sent at each press and once more a moment later), and drives WS2812/SK6812 LEDs with the
+built-in ``neopixel`` module, over the USB serial line (the protocol: hardware/protocol.md; the
 codec: link.py, the same file the host uses).
 
 The logic is plain MicroPython and runs unchanged under CPython in the tests and in the
@@ -17,7 +18,8 @@ import machine
 import micropython
 import neopixel
 
-FIRMWARE = (1, 0)
+FIRMWARE = (2, 0)
+BUTTON_REPEAT_MS = 100  # each BUTTON frame goes out twice (the host counts presses, so a copy is harmless)
 
 try:
     ticks_diff = time.ticks_diff  # MicroPython: tick counters wrap around
@@ -40,6 +42,7 @@ class Firmware:
         heartbeat_ms=500,
         ticks_ms=None,
         sleep_ms=None,
+        buttons=None,
     ):
         self.rows = [machine.Pin(p, machine.Pin.OUT, value=1) for p in rows]
         self.cols = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in cols]
@@ -65,6 +68,13 @@ class Firmware:
         self.frames_in = 0
         self.bad_in = 0
         self.stable = self.scan()  # at power-up the first reading is the truth: nothing to debounce
+        # the clock's buttons (white's, black's): to ground, with pull-ups (pressed reads 0)
+        self.buttons = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in (buttons or ())]
+        self.button_down = [b.value() == 0 for b in self.buttons]
+        self.button_pending = [False] * len(self.buttons)
+        self.button_since = [0] * len(self.buttons)
+        self.presses = [0, 0]
+        self.button_repeat_at = None  # when the last BUTTON frame goes out again
 
     # -- sensing --------------------------------------------------------------------------
     def scan(self):
@@ -94,6 +104,27 @@ class Firmware:
                 changed = True
         return changed
 
+    def read_buttons(self, now):
+        """Debounce the buttons like the cells; True when one was pressed (counted)."""
+        pressed = False
+        for i, pin in enumerate(self.buttons):
+            down = pin.value() == 0
+            if down == self.button_down[i]:
+                self.button_pending[i] = False
+            elif not self.button_pending[i]:
+                self.button_pending[i] = True
+                self.button_since[i] = now
+            elif ticks_diff(now, self.button_since[i]) >= self.debounce_ms:
+                self.button_down[i] = down
+                self.button_pending[i] = False
+                if down:
+                    self.presses[i] = (self.presses[i] + 1) & 0xFFFF
+                    pressed = True
+        return pressed
+
+    def send_buttons(self, now):
+        self.send(link.BUTTON, link.pack_button(self.presses[0], self.presses[1], now))
+
     # -- the serial line ---------------------------------------------------------------------
     def send(self, kind, payload=b""):
         self.stream.write(link.encode(kind, self.seq, payload))
@@ -104,15 +135,27 @@ class Firmware:
         self.send(link.SNAPSHOT, link.pack_snapshot(self.n_rows, self.n_cols, occupied, now))
         self.last_sent = now
 
+    def hello_payload(self):
+        return link.pack_hello(FIRMWARE, self.n_rows, self.n_cols, self.led_count, self.presses)
+
     def send_hello(self):
-        self.send(link.HELLO, link.pack_hello(FIRMWARE, self.n_rows, self.n_cols, self.led_count))
+        self.send(link.HELLO, self.hello_payload())
 
     def receive(self, now):
         data = self.stream.read_available()
         if not data:
             return
         before = self.deframer.dropped
-        for kind, _seq, payload in self.deframer.feed(data):
+        frames = self.deframer.feed(data)
+        foreign = self.deframer.foreign
+        if foreign is not None:
+            # a host of another protocol version asks who we are: answer in its version, with
+            # ours inside, so that it can refuse this board with a clear message
+            self.deframer.foreign = None
+            if foreign[1] == link.HELLO:
+                self.stream.write(link.encode(link.HELLO, self.seq, self.hello_payload(), foreign[0]))
+                self.seq = (self.seq + 1) & 0xFFFF
+        for kind, _seq, payload in frames:
             self.frames_in += 1
             try:
                 self.handle(kind, payload, now)
@@ -162,6 +205,12 @@ class Firmware:
         now = self.ticks_ms()
         if self.debounce(self.scan(), now) or ticks_diff(now, self.last_sent) >= self.heartbeat_ms:
             self.send_snapshot(now)
+        if self.read_buttons(now):
+            self.send_buttons(now)
+            self.button_repeat_at = now
+        elif self.button_repeat_at is not None and ticks_diff(now, self.button_repeat_at) >= BUTTON_REPEAT_MS:
+            self.button_repeat_at = None
+            self.send_buttons(now)
         self.receive(now)
         self.render(now)
 

@@ -13,6 +13,7 @@ import machine
 ROWS = (2, 3, 4, 5, 6, 7, 8, 9)
 COLS = (10, 11, 12, 13, 14, 15, 16, 17)
 LED_PIN = 22  # WS2812 data in, through a 330 ohm resistor
+BUTTONS = (26, 27)  # the clock's push buttons, white's and black's, each to GND
 ESCAPE_PIN = 28
 
 
@@ -49,7 +50,7 @@ def main():
         return
     from board_fw import Firmware
 
-    Firmware(ROWS, COLS, LED_PIN, UsbStream()).run()
+    Firmware(ROWS, COLS, LED_PIN, UsbStream(), buttons=BUTTONS).run()
 
 
 main()

@@ -113,9 +113,10 @@ def test_deframer_survives_endless_garbage() -> None:
 
 def test_hello_carries_every_byte_value_and_a_newer_firmware_may_say_more() -> None:
     # the fields are unsigned: firmware 255.255, a board of 255 x 255 cells, 65535 LEDs
-    hello = link.pack_hello((255, 255), 255, 255, 65535)
-    assert len(hello) == 7
+    hello = link.pack_hello((255, 255), 255, 255, 65535, (65535, 65535))
+    assert len(hello) == 11
     assert link.unpack_hello(hello) == (link.VERSION, (255, 255), 255, 255, 65535)
+    assert link.hello_presses(hello) == (65535, 65535)
     # a later firmware's hello with fields after these: the host reads the ones it knows
     assert link.unpack_hello(hello + b"\x01\x02") == (link.VERSION, (255, 255), 255, 255, 65535)
     for short in (b"", hello[:6]):

@@ -9,7 +9,7 @@ import time
 import tracemalloc
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import ENTRY_BYTES, LEVELS, MATE_BOUND, Engine, Limits, SearchInfo, TranspositionTable, level_settings
@@ -114,7 +114,7 @@ def test_timed_searches_return(limits: Limits) -> None:
 
 
 def test_the_budget_of_each_clock() -> None:
-    assert Limits(move_time=1.0).budget() == pytest.approx((0.582, 0.97))
+    assert Limits(move_time=1.0).budget() == pytest.approx((0.965, 0.965))  # a move time is used in full
     soft, hard = Limits(time=60.0).budget()  # type: ignore[misc]
     assert soft == pytest.approx(2.0) and hard == pytest.approx(6.0 - 0.02)
     soft, hard = Limits(time=10.0, inc=1.0).budget()  # type: ignore[misc]
@@ -254,15 +254,32 @@ def test_the_side_behind_takes_the_third_repetition() -> None:
 def test_the_side_ahead_moves_a_man_before_the_kings_only_count_ends_the_game() -> None:
     # International with a short kings-only rule (2 moves each): after three king moves, one
     # more would draw; White, a king and two men up, must make an irreversible move instead
-    game = replay("international", "B:WK47,K50,31,36:BK1", ["1-6", "47-42", "6-1"], kings_only_moves=2)
+    game = replay("international", "B:WK47,K50,21,26:BK1", ["1-6", "47-42", "6-1"], kings_only_moves=2)
     result = Engine("international", tt_mb=4).search(game, Limits(depth=4))
     assert result.move is not None
     piece = game.position.piece_at(result.move.from_square)
     assert piece is not None and not piece.king, f"{result.move} lets the kings-only rule draw"
     assert result.score > 100
-    # without the count, a king move is the natural choice
-    alone = Engine("international", tt_mb=4).search(game.position, Limits(depth=4)).move
-    assert alone is not None and game.position.piece_at(alone.from_square).king  # type: ignore[union-attr]
+    # the trap is real: any king move ends the game by the count at once
+    for move in game.legal_moves:
+        if game.position.piece_at(move.from_square).king:  # type: ignore[union-attr]
+            after = game.copy()
+            after.push(move)
+            assert after.is_kings_only_draw()
+
+
+def test_the_table_tells_kings_only_counts_apart_near_the_limit() -> None:
+    # the same position with different kings-only counts has different values once the limit
+    # is within a search's reach (one may be a draw, the other not), so it must not share an
+    # entry there; far from the limit it shares one, so king manoeuvres still transpose
+    game = replay("international", "B:WK47,K50,21,26:BK1", ["1-6", "47-42", "6-1"])
+    eng = Engine("international", tt_mb=1)
+    eng.search(game, Limits(depth=1))
+    limit = 2 * game.kings_only_moves
+    key = 12345
+    assert eng._tt_key(key, limit - 2, None) != eng._tt_key(key, limit - 4, None)
+    assert eng._tt_key(key, 1, None) == eng._tt_key(key, 0, None) == key
+    assert eng._tt_key(key, 0, (0, 3)) != eng._tt_key(key, 0, (0, 4))
 
 
 def test_the_side_behind_plays_into_the_kings_only_draw() -> None:
@@ -293,6 +310,39 @@ def test_a_forced_win_is_found_and_scored_as_one(variant: str, fen: str) -> None
     result = Engine(variant, tt_mb=4).search(game, Limits(depth=9))
     assert result.move in game.legal_moves
     assert result.score >= MATE_BOUND, result
+
+
+@settings(max_examples=150, deadline=None)
+@given(pos=positions())
+@example(pos=Position.from_fen("W:WK46,K47:BK5", "international"))  # drawish: scaled down alike
+def test_the_evaluation_is_the_same_for_either_colour(pos: Position) -> None:
+    # the position turned half round with the colours swapped is the same position for the
+    # other side: its value must be exactly the same (no term may favour one colour)
+    geo = pos.geometry
+    size = pos.variant.board_size
+
+    def turned(squares: list[int]) -> list[int]:
+        out = []
+        for sq in squares:
+            f, r = geo.coord(sq)
+            t = geo.square_at(size - 1 - f, size - 1 - r)
+            assert t is not None
+            out.append(t)
+        return out
+
+    other = Position(
+        pos.variant,
+        white_men=turned(pos.squares(Color.BLACK, king=False)),
+        white_kings=turned(pos.squares(Color.BLACK, king=True)),
+        black_men=turned(pos.squares(Color.WHITE, king=False)),
+        black_kings=turned(pos.squares(Color.WHITE, king=True)),
+        turn=pos.turn.other,
+    )
+    ev = evaluator_for(pos.variant)
+    assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) == ev.evaluate(other.bm, other.bk, other.wm, other.wk, 1)
+    assert ev.evaluate(pos.bm, pos.bk, pos.wm, pos.wk, 1) == ev.evaluate(other.wm, other.wk, other.bm, other.bk, 0)
+    # and what one side gains the other loses (no term depends on whose move it is)
+    assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) == -ev.evaluate(pos.bm, pos.bk, pos.wm, pos.wk, 1)
 
 
 def test_drawish_material_is_scored_near_zero() -> None:

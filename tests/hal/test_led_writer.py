@@ -20,6 +20,7 @@ from board_hal.gpio import ShiftRegisterLeds
 from board_hal.layout import Cell
 from board_hal.leds import DEFAULT_LOOKS, Role, render_mono
 from board_hal.mockpins import ShiftRegisterMock
+from tests.conftest import wait_until
 
 #: steady, slow and fast blinking roles
 ROLES = [Role.FROM, Role.HINT, Role.REMOVE, Role.CAPTURABLE, Role.ERROR, Role.MUST_CAPTURE]
@@ -85,8 +86,8 @@ def test_the_blink_thread_runs_only_while_something_blinks() -> None:
     leds = ShiftRegisterLeds(8, data=22, clock=23, latch=24, pin_factory=factory, blink_rate=200.0)
     assert chain.frames is not None
     leds.show({(0, 0): Role.ERROR})  # fast blinking: the thread latches frames on its own
-    time.sleep(0.1)
-    assert len(chain.frames) > 5
+    frames = chain.frames
+    wait_until(lambda: len(frames) > 5, what="the blink thread latching frames")
     assert {frozenset(), frozenset({0})} >= set(chain.frames)
     leds.show({(1, 1): Role.FROM})  # steady: one foreground write, then silence
     latched = len(chain.frames)
