@@ -9,7 +9,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-slow coverage lint bench clean
+.PHONY: play test test-slow coverage mutation lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,14 @@ coverage: $(STAMP)
 	$(BIN)/python -m coverage combine -q
 	$(BIN)/python -m coverage report
 
+# mutation testing of the core with mutmut (not part of make test; long: one worker, at low
+# priority). MUTATION passes options and targets, e.g. make mutation MUTATION="--sample 200 rules";
+# the figures and the surviving mutants are in docs/mutation.md
+MUTATION ?=
+mutation: $(STAMP)
+	@$(BIN)/python -c "import mutmut" 2>/dev/null || $(BIN)/python -m pip install --quiet 'mutmut==3.8.1'
+	$(BIN)/python tools/mutation.py $(MUTATION)
+
 bench: $(STAMP)
 	@test -d .bench/py-draughts || $(BIN)/python -m pip install --quiet --target .bench/py-draughts py-draughts==1.10.1
 	$(BIN)/python benchmarks/perft.py
@@ -49,4 +57,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/hall.py
 
 clean:
-	rm -rf $(VENV) .bench .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .bench .mutation .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

@@ -28,6 +28,9 @@ from rules import Game, Move, Position
 # a 200 ms limit fails examples that take 0.5 ms alone. The examples and their checks stay.
 settings.register_profile("damas", deadline=None)
 settings.load_profile("damas")
+# make mutation (tools/mutation.py) runs the tests with --hypothesis-profile=mutation: besides, the
+# same examples every run, so that a mutant's verdict does not depend on luck
+settings.register_profile("mutation", deadline=None, derandomize=True, database=None)
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(os.environ.get("DAMAS_TEST_DATA", ROOT / "tests" / "data"))  # (tests of a missing-data path move it)

@@ -111,6 +111,7 @@ def test_leds_patterns_and_bad_frames() -> None:
         + b"\x00"  # a truncated frame: ignored
         + link.encode(link.LEDS, 2, link.pack_leds([(0, 255, 0, 0, link.STEADY), (9, 0, 0, 255, link.FAST)]))
         + link.encode(link.LEDS, 3, b"\x05\x00")  # a bad payload: answered with an error frame
+        + link.encode(link.LEDS, 4, b"\x05")  # too short to hold its count: the same
     )
     clock[0] = 100_000  # fast blinkers are on in the first half of each 250 ms
     fw.step()
@@ -118,9 +119,10 @@ def test_leds_patterns_and_bad_frames() -> None:
     clock[0] += 130
     fw.step()
     assert fw.np.shown[0] == (255, 0, 0) and fw.np.shown[9] == (0, 0, 0)
-    assert fw.bad_in == 2
+    assert fw.bad_in == 2  # the garbage and the truncated frame
+    # the error frames say what was wrong: the text the host shows as the board's last error
     errors = [link.unpack_error(p) for k, _s, p in stream.frames() if k == link.ERROR]
-    assert errors and errors[0][1].startswith("bad leds")
+    assert errors == [(1, "bad leds: leds size does not match its count"), (1, "bad leds: short leds")]
 
 
 def test_config_and_repl_escape() -> None:
@@ -160,3 +162,13 @@ def test_mpy_cross_compiles_every_firmware_file(path: str, tmp_path: Path) -> No
     r = subprocess.run([str(exe), "-o", str(tmp_path / "out.mpy"), str(ROOT / path)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "out.mpy").stat().st_size > 0
+
+
+def test_a_config_of_the_wrong_size_is_answered_with_an_error_frame_naming_it() -> None:
+    fw, _matrix, stream, _clock, _modules = make()
+    before = (fw.scan_hz, fw.debounce_ms, fw.heartbeat_ms)
+    stream.inbox = link.encode(link.CONFIG, 1, link.pack_config(100, 30, 250)[:5])
+    fw.step()
+    assert (fw.scan_hz, fw.debounce_ms, fw.heartbeat_ms) == before
+    errors = [link.unpack_error(p) for k, _s, p in stream.frames() if k == link.ERROR]
+    assert errors == [(1, "bad config: bad config size")]

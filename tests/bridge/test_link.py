@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import binascii
 import random
+import struct
 import zlib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -107,3 +109,65 @@ def test_deframer_survives_endless_garbage() -> None:
     assert d.feed(b"\x55" * 10_000) == []
     frame = link.encode(link.HELLO, 1, b"")
     assert d.feed(frame) == [(link.HELLO, 1, b"")]
+
+
+def test_hello_carries_every_byte_value_and_a_newer_firmware_may_say_more() -> None:
+    # the fields are unsigned: firmware 255.255, a board of 255 x 255 cells, 65535 LEDs
+    hello = link.pack_hello((255, 255), 255, 255, 65535, (65535, 65535))
+    assert len(hello) == 11
+    assert link.unpack_hello(hello) == (link.VERSION, (255, 255), 255, 255, 65535)
+    assert link.hello_presses(hello) == (65535, 65535)
+    # a later firmware's hello with fields after these: the host reads the ones it knows
+    assert link.unpack_hello(hello + b"\x01\x02") == (link.VERSION, (255, 255), 255, 255, 65535)
+    for short in (b"", hello[:6]):
+        with pytest.raises(ValueError):
+            link.unpack_hello(short)
+
+
+def test_config_and_error_fields_are_unsigned_and_an_error_text_is_cut_at_200_bytes() -> None:
+    assert link.unpack_config(link.pack_config(65535, 65535, 65535)) == (65535, 65535, 65535)
+    code, text = link.unpack_error(link.pack_error(255, "é" * 150))  # 300 bytes of UTF-8
+    assert code == 255 and text == "é" * 100  # 200 bytes: whole characters here
+    assert len(link.pack_error(1, "x" * 500)) == 1 + 200
+
+
+def test_deframer_counts_each_frame_it_throws_away() -> None:
+    # what the host reports as dropped frames (and the firmware as bad input): one per bad frame
+    d = link.Deframer()
+    good = link.encode(link.SNAPSHOT, 1, link.pack_snapshot(8, 8, [0, 9], 5))
+    damaged = bytearray(link.encode(link.SNAPSHOT, 2, link.pack_snapshot(8, 8, [1], 6)))
+    damaged[5] ^= 0x10  # a flipped bit: the CRC no longer matches
+    out = d.feed(good + bytes(damaged) + b"\x55" * (2 * link.MAX_FRAME + 10) + good)
+    assert [seq for _kind, seq, _payload in out] == [1, 1]
+    # the damaged frame; the garbage once when it outgrew the buffer (2 KiB: memory stays bounded),
+    # once for its rest at the next delimiter
+    assert d.dropped == 3
+
+
+def test_a_frame_without_a_payload_decodes_to_an_empty_one() -> None:
+    frame = link.encode(link.HELLO, 7)
+    assert frame[0] == 0 and frame[-1] == 0
+    assert link.decode(frame[1:-1]) == (link.HELLO, 7, b"")
+
+
+def test_cobs_decode_refuses_a_zero_inside_a_block() -> None:
+    for bad in (b"\x03\x00a", b"\x03a\x00", b"\x02a\x03b\x00"):
+        with pytest.raises(ValueError):
+            link.cobs_decode(bad)
+
+
+def test_an_error_text_cut_inside_a_character_is_still_shown() -> None:
+    # 1 + 2 x 150 bytes cut at 200: the last character is cut in half; the host shows the rest
+    code, text = link.unpack_error(link.pack_error(2, "a" + "é" * 150))
+    assert code == 2 and text == "a" + "é" * 99 + "\ufffd"
+
+
+def test_a_frame_of_another_protocol_version_is_dropped_not_fatal() -> None:
+    body = struct.pack("<BBH", link.VERSION + 1, link.SNAPSHOT, 9) + link.pack_snapshot(8, 8, [3], 1)
+    raw = body + struct.pack("<I", link.crc32(body))
+    frame = b"\x00" + link.cobs_encode(raw) + b"\x00"
+    with pytest.raises(ValueError, match=f"protocol version {link.VERSION + 1}"):
+        link.decode(frame[1:-1])
+    d = link.Deframer()
+    assert d.feed(frame + link.encode(link.HELLO, 1)) == [(link.HELLO, 1, b"")]
+    assert d.dropped == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import subprocess
 import sys
@@ -13,9 +14,12 @@ import pytest
 
 from engine.hub import parse_line, parse_position, position_text
 from rules import Game, Position
+from tests.conftest import damas, one_line_error
 
 START_BR = "W" + "b" * 12 + "e" * 8 + "w" * 12
 START_INT = "W" + "b" * 20 + "e" * 10 + "w" * 20
+#: White's men on 5 and 6 against Black's man on 9, White to move: a forced win
+WON_BY_FORCE = "W" + "e" * 4 + "ww" + "e" * 2 + "b" + "e" * 23
 
 
 class HubProcess:
@@ -80,12 +84,22 @@ class HubProcess:
         return self.proc.stderr.read()
 
     def close(self) -> None:
+        """Close standard input, as a GUI that quits does: the engine must exit by itself (a kill is a failure)."""
+        killed = False
+        assert self.proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            self.proc.stdin.close()
         if self.proc.poll() is None:
-            self.proc.kill()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                killed = True
         self.proc.wait()
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        for f in (self.proc.stdout, self.proc.stderr):
             if f is not None:
                 f.close()
+        assert not killed, "damas hub did not exit within 10 s of its standard input closing"
 
 
 @pytest.fixture
@@ -291,3 +305,91 @@ def test_position_strings_round_trip_in_each_numbering() -> None:
         assert parse_position(position_text(pos), variant) == pos
     # Portuguese numbering starts at White's side: White's men are on 1-12
     assert position_text(Position.start("portuguese")) == "W" + "w" * 12 + "e" * 8 + "b" * 12
+
+
+def test_more_bad_lines_each_get_one_error_and_blank_lines_none(hub: HubProcess) -> None:
+    start(hub)
+    # White's man on 5 takes Black's last man: the game is over after 5x14
+    won = "W" + "e" * 4 + "w" + "e" * 3 + "b" + "e" * 23
+    for line, words in [
+        ("name=x", "must start with a command, not 'name=x'"),
+        ("pos pos=X" + "e" * 32, "side to move must be W or B, not 'X'"),
+        ("level depth=1.5", "level depth='1.5' must be a whole number of plies"),
+        ("level move-time=-1", "level move-time='-1' must be a non-negative number"),
+        ("level time=5 moves=0", "level moves='0' must be a whole number"),
+        ("set-param name=level", "set-param needs name= and value="),
+        ("set-param name=seed value=abc", "parameter seed='abc' is not a whole number"),
+        ("set-param name=tt-size value=0", "parameter tt-size='0' must be 1-4096"),
+        (f'pos pos={won} moves="5x14x9 6-1"', "move '6-1' after the end of the game"),
+        (f'pos pos={START_BR} moves="22x9"', "invalid move '22x9'"),
+    ]:
+        hub.send("", "   ", line)  # blank lines are no command: no answer
+        command, values, _ = parse_line(hub.read())
+        assert command == "error" and words in values["message"], (line, values)
+    hub.send("ping")
+    assert hub.read() == "pong"
+
+
+def test_capture_moves_in_pos_and_a_forced_win_or_loss_scores_999(hub: HubProcess) -> None:
+    start(hub)
+    # a capture in the moves list (from x to x captured) is played: after it Black has no piece
+    won = "W" + "e" * 4 + "w" + "e" * 3 + "b" + "e" * 23
+    hub.send(f'pos pos={won} moves="5x14x9"', "level depth=2", "go think")
+    err = hub.read()
+    assert err.startswith("error ") and "over" in err, err
+    assert hub.read() == "done"
+    # White (two men against one) wins by force: the score says so as 999
+    hub.send(f"pos pos={WON_BY_FORCE}", "level depth=3", "go think")
+    done, infos = hub.until("done")
+    assert parse_line(infos[-1])[1]["score"] == "999", infos
+    assert done_move(done)[0] in legal_texts(Game("brazilian", parse_position(WON_BY_FORCE, "brazilian")))
+    # Black's every move loses its last man: -999 for the side to move
+    hub.send("pos pos=Bebeeeeeeeweeeeeeeeeeeeeeeeeeeeee", "go think")
+    done, infos = hub.until("done")
+    assert {parse_line(x)[1]["score"] for x in infos} == {"-999"}, infos
+    assert done_move(done)[0] in {"2-6", "2-7"}
+
+
+def test_parameters_set_after_init_take_effect(hub: HubProcess) -> None:
+    start(hub)
+    # a new level on a live engine, then a new seed and table size (a new engine): both still search
+    hub.send("set-param name=level value=2", f"pos pos={START_BR}", "level depth=2", "go think")
+    assert done_move(hub.until("done")[0])[0] in legal_texts(Game("brazilian"))
+    hub.send("set-param name=seed value=7", "set-param name=tt-size value=2", "go think")
+    assert done_move(hub.until("done")[0])[0] in legal_texts(Game("brazilian"))
+
+
+def test_new_game_during_a_search_stops_it(hub: HubProcess) -> None:
+    start(hub)
+    hub.send(f"pos pos={START_BR}", "level infinite", "go think")
+    hub.nothing_for(0.3)
+    hub.send("new-game")
+    # the stopped search still answers its done line, then the engine takes new commands
+    hub.until("done", timeout=10)
+    hub.send("level depth=2", "go think")
+    assert done_move(hub.until("done")[0])[0] in legal_texts(Game("brazilian"))
+
+
+def test_analyze_of_a_forced_move_waits_for_stop(hub: HubProcess) -> None:
+    start(hub)
+    # 18x9 is the only legal move: the search ends at once, but analysis answers only on stop
+    hub.send(f'pos pos={START_BR} moves="22-18 9-14"', "go analyze")
+    lines = hub.nothing_for(1.0)
+    assert not [x for x in lines if x.startswith("done")], lines
+    hub.send("stop")
+    assert done_move(hub.until("done", timeout=10)[0])[0] == "18x9x14"
+
+
+def test_quit_during_a_search_exits_at_once(hub: HubProcess) -> None:
+    start(hub)
+    hub.send(f"pos pos={START_BR}", "level infinite", "go think")
+    hub.nothing_for(0.3)
+    t0 = time.monotonic()
+    hub.send("quit")
+    assert hub.proc.wait(timeout=10) == 0
+    assert time.monotonic() - t0 < 5  # loose: "at once" on a loaded machine
+
+
+def test_a_bad_table_size_is_a_one_line_error() -> None:
+    r = damas("hub", "--tt-size", "0")
+    one_line_error(r, "--tt-size must be 1-4096 MB, not 0")
