@@ -138,12 +138,12 @@ class PlayApp:
             self.write_error,
             self.io.link,
             s.link,
-            None if s.clock is None else s.clock.shown(self.clock()),
             self.computer.thinking(ref),
             self.computer.hint_move(ref),
             self.computer.hint_pending(ref),
             self.computer.error,
             None if self.analysis is None else self.analysis.progress(),
+            None if s.clock is None else s.clock.shown(self.clock()),  # last: ``pump`` reads it as view[-1]
         )
 
     # -- the sensors and the timers ------------------------------------------------------------
