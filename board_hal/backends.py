@@ -139,6 +139,50 @@ class SensorBackend(Closable):
         self.transitions.put(CellTransition(self.clock() if t is None else t, cell, occupied))
 
 
+class ScanningSensors(SensorBackend):
+    """Sensors read by scanning in a thread of the backend's own (the diode matrix, the
+    MCP23017s, the 74HC165 chain): ``scan()`` reads every cell; the thread calls
+    :meth:`poll_once` every ``1 / rate`` seconds, which reports what changed."""
+
+    thread_name = "scan"
+
+    def __init__(self, size: int, clock: Clock = time.monotonic, *, rate: float = 100.0) -> None:
+        super().__init__(size, clock)
+        self.rate = rate
+        self._stop = threading.Event()  # before any pin or bus: close() after one failed to open needs it
+        self._thread: threading.Thread | None = None
+        self._state: frozenset[Cell] = frozenset()
+
+    def scan(self) -> frozenset[Cell]:
+        """One pass over the sensors: the occupied cells."""
+        raise NotImplementedError
+
+    def poll_once(self) -> None:
+        """Scan and enqueue the changes since the last scan (what the thread does)."""
+        now = self.clock()
+        self._report(self.scan(), now)
+
+    def _report(self, new: frozenset[Cell], t: float) -> None:
+        """A transition for every cell that differs from the last scan; ``new`` is the state now."""
+        for cell in sorted(new ^ self._state):
+            self._emit(cell, cell in new, t)
+        self._state = new
+
+    def snapshot(self) -> frozenset[Cell]:
+        return self._state
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        period = 1.0 / self.rate
+        while not self._stop.wait(period):
+            self.poll_once()
+
+
 class LedBackend(Closable):
     """Shows LED intents on physical cells."""
 

@@ -21,13 +21,15 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from board_hal.backends import Clock, LedBackend, SensorBackend, stop_worker
+from board_hal.backends import Clock, LedBackend, ScanningSensors, stop_worker
 from board_hal.layout import Cell
 from board_hal.leds import DEFAULT_LOOKS, Look, Role, render_mono
 
 
-class MatrixScanner(SensorBackend):
+class MatrixScanner(ScanningSensors):
     """Scans a diode matrix of reed switches (``rows`` driven, ``columns`` read)."""
+
+    thread_name = "matrix-scan"
 
     def __init__(
         self,
@@ -40,14 +42,11 @@ class MatrixScanner(SensorBackend):
     ) -> None:
         if len(rows) != len(columns):
             raise ValueError(f"a square matrix needs as many rows as columns ({len(rows)} and {len(columns)})")
-        super().__init__(len(rows), clock)
+        super().__init__(len(rows), clock, rate=rate)  # (its stop event first: close() after a pin that failed)
         from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
-        self.rate = rate
         self.row_pins = list(rows)
         self.column_pins = list(columns)
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()  # before the pins: close() after a pin that failed to open needs it
         self._rows = []
         self._cols = []
         try:
@@ -60,7 +59,7 @@ class MatrixScanner(SensorBackend):
         except Exception:
             self.close()
             raise
-        self._state: frozenset[Cell] = self.scan()
+        self._state = self.scan()
 
     def scan(self) -> frozenset[Cell]:
         """One full pass over the matrix: the occupied cells."""
@@ -95,28 +94,6 @@ class MatrixScanner(SensorBackend):
             for c in range(n)
         ]
         return rows + cols
-
-    def poll_once(self) -> None:
-        """Scan and enqueue the changes since the last scan (what the thread does)."""
-        now = self.clock()
-        new = self.scan()
-        for cell in sorted(new ^ self._state):
-            self._emit(cell, cell in new, now)
-        self._state = new
-
-    def snapshot(self) -> frozenset[Cell]:
-        return self._state
-
-    def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._run, name="matrix-scan", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        period = 1.0 / self.rate
-        while not self._stop.wait(period):
-            self.poll_once()
 
     def close(self) -> None:
         if self.closed:

@@ -30,14 +30,13 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from board_hal import pinmap
-from board_hal.backends import Clock, SensorBackend, stop_worker
+from board_hal.backends import Clock, ScanningSensors, SensorBackend, stop_worker
 from board_hal.layout import Cell
 from board_hal.registry import Backend, Hardware
 
@@ -49,11 +48,12 @@ if TYPE_CHECKING:
 INPUTS = 8
 
 
-class ShiftInScanner(SensorBackend):
+class ShiftInScanner(ScanningSensors):
     """Reads a chain of 74HC165s; ``cells[k][p]`` is the cell on chip k's input Dp (chip 0
     is the one whose QH goes to the Pi)."""
 
     chain = True  # a dead chip hides every chip after it (the self-test's diagnosis)
+    thread_name = "74hc165-scan"
 
     def __init__(
         self,
@@ -68,16 +68,13 @@ class ShiftInScanner(SensorBackend):
         clock: Clock = time.monotonic,
         spi: Any = None,
     ) -> None:
-        super().__init__(size, clock)
+        super().__init__(size, clock, rate=rate)
         from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
         self.cells = [list(line) for line in cells]
         self.bits = INPUTS * len(self.cells)
         # read order: bit i is chip i // 8, input 7 - i % 8
         self._order = [self.cells[i // INPUTS][INPUTS - 1 - i % INPUTS] for i in range(self.bits)]
-        self.rate = rate
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._devices: list[Any] = []
         self.spi = spi  # an open spidev.SpiDev: SCLK and MISO instead of the clock and data pins
         if spi is None and (clock_pin is None or data is None):
@@ -94,7 +91,7 @@ class ShiftInScanner(SensorBackend):
         except Exception:
             self.close()
             raise
-        self._state: frozenset[Cell] = self.scan()
+        self._state = self.scan()
 
     def read_bits(self) -> list[bool]:
         """One load pulse, then every bit of the chain (True: the input is high)."""
@@ -119,27 +116,6 @@ class ShiftInScanner(SensorBackend):
         return frozenset(
             cell for cell, high in zip(self._order, self.read_bits(), strict=True) if cell is not None and not high
         )
-
-    def poll_once(self) -> None:
-        now = self.clock()
-        new = self.scan()
-        for cell in sorted(new ^ self._state):
-            self._emit(cell, cell in new, now)
-        self._state = new
-
-    def snapshot(self) -> frozenset[Cell]:
-        return self._state
-
-    def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._run, name="74hc165-scan", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        period = 1.0 / self.rate
-        while not self._stop.wait(period):
-            self.poll_once()
 
     def wiring(self, cell: Cell) -> str | None:
         for k, line in enumerate(self.cells):

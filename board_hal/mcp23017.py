@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from board_hal import pinmap
-from board_hal.backends import Clock, SensorBackend, stop_worker
+from board_hal.backends import Clock, ScanningSensors, SensorBackend, stop_worker
 from board_hal.layout import Cell
 from board_hal.registry import Backend, Hardware
 
@@ -68,8 +68,10 @@ class ChipError(OSError):
     """An MCP23017 did not answer."""
 
 
-class Mcp23017Scanner(SensorBackend):
+class Mcp23017Scanner(ScanningSensors):
     """Reads reed switches on MCP23017s; ``cells[k][p]`` is the cell on chip k's input p."""
+
+    thread_name = "mcp23017-scan"
 
     def __init__(
         self,
@@ -84,16 +86,13 @@ class Mcp23017Scanner(SensorBackend):
         clock: Clock = time.monotonic,
         bus_number: int = 1,
     ) -> None:
-        super().__init__(size, clock)
+        super().__init__(size, clock, rate=rate)
         self.bus = bus
         self.bus_number = bus_number
         self.addresses = list(addresses)
         self.cells = [list(line) for line in cells]
-        self.rate = rate
         self.interrupt = interrupt
         self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._int_device: Any = None
         self._lock = threading.Lock()
         self.verify_period = 1.0  # seconds between checks that the chips kept their settings
@@ -106,7 +105,7 @@ class Mcp23017Scanner(SensorBackend):
             # INT is open-drain and active low: the GPIO's pull-up holds it high
             self._int_device = DigitalInputDevice(interrupt, pull_up=True, pin_factory=pin_factory)
             self._int_device.when_activated = self._wake.set
-        self._state: frozenset[Cell] = self.scan()
+        self._state = self.scan()
 
     # -- the chips --------------------------------------------------------------------------
     def setup(self) -> None:
@@ -195,18 +194,7 @@ class Mcp23017Scanner(SensorBackend):
             self._link_change(True, now, new, new ^ self._state)
             self._state = new
             return
-        for cell in sorted(new ^ self._state):
-            self._emit(cell, cell in new, now)
-        self._state = new
-
-    def snapshot(self) -> frozenset[Cell]:
-        return self._state
-
-    def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._run, name="mcp23017-scan", daemon=True)
-        self._thread.start()
+        self._report(new, now)
 
     def _run(self) -> None:
         # with an interrupt line, scan when it says so (and once a second: an edge lost to

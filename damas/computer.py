@@ -118,8 +118,7 @@ class Computer:
     def set_variant(self, variant: str) -> None:
         """A new game in another variant: the engine is started again for it when next asked."""
         if variant != self.variant:
-            self.close()
-            self.engine = None
+            self.close()  # (forgets the engine: the next question starts one for ``variant``)
             self.variant = variant
 
     def close(self) -> None:
