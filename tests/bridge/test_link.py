@@ -119,6 +119,7 @@ def test_hello_carries_every_byte_value_and_a_newer_firmware_may_say_more() -> N
     assert link.hello_presses(hello) == (65535, 65535)
     # a later firmware's hello with fields after these: the host reads the ones it knows
     assert link.unpack_hello(hello + b"\x01\x02") == (link.VERSION, (255, 255), 255, 255, 65535)
+    assert link.hello_presses(hello + b"\x01\x02") == (65535, 65535)
     for short in (b"", hello[:6]):
         with pytest.raises(ValueError):
             link.unpack_hello(short)
