@@ -200,7 +200,8 @@ class Store:
                 self._take_lock()
         except OSError as exc:
             self.close()
-            raise StoreError(f"{self.path}: cannot open: {exc.strerror or exc}") from None
+            which = f": {exc.filename}" if exc.filename and Path(exc.filename) != self.path else ""
+            raise StoreError(f"{self.path}: cannot open: {exc.strerror or exc}{which}") from None
         try:
             self._connect(create)
             problem = self.check() if quarantine else None
@@ -237,9 +238,6 @@ class Store:
         except _BROKEN as exc:
             self._disconnect()
             raise DamagedStore(f"{self.path}: not a usable damas database ({exc})") from None
-        except OSError as exc:
-            self._disconnect()
-            raise StoreError(f"{self.path}: cannot open: {exc.strerror or exc}") from None
         except StoreError:
             self._disconnect()
             raise
@@ -409,12 +407,8 @@ class Store:
         return new_id
 
     def _row(self, r: tuple[Any, ...]) -> GameRow:
-        try:
-            return self._decode(r)
-        except (TypeError, ValueError, OverflowError, IndexError):
-            raise StoreError(f"{self.path}: the row of game {r[0]!r} is damaged") from None
-
-    def _decode(self, r: tuple[Any, ...]) -> GameRow:
+        """A row of ``_SELECT`` (the id is SQLite's rowid, an integer: every other field a damaged
+        file can garble is checked, and what cannot be read is named in ``damage``)."""
         damage = []
 
         def load(text: Any, what: str) -> Any:
@@ -570,19 +564,18 @@ class Store:
         rows = self._query("SELECT COUNT(*) FROM journal WHERE game_id=?", (game_id,))
         return int(rows[0][0]) if rows and isinstance(rows[0][0], int) else 0
 
-    def journal_lines(self, game_id: int) -> list[str]:
-        row = self.game(game_id)
-        return [json.dumps(row.header)] + [json.dumps(e) for e in self.journal(game_id)]
-
     # -- the copy beside the database ----------------------------------------------------------
     def copy_path(self, game_id: int) -> Path:
         return self.journals / f"{game_id}.jsonl"
 
     def _start_copy(self, game_id: int, header: dict[str, Any]) -> None:
-        self.journals.mkdir(exist_ok=True)
         path = self.copy_path(game_id)
-        if path.exists():  # a file left by a game whose row the database lost: keep it aside
-            path.rename(path.with_name(f"{game_id}.{int(time.time())}.orphan.jsonl"))
+        try:
+            self.journals.mkdir(exist_ok=True)
+            if path.exists():  # a file left by a game whose row the database lost: keep it aside
+                path.rename(path.with_name(f"{game_id}.{int(time.time())}.orphan.jsonl"))
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot write: {exc.strerror or exc}") from None
         self._append_copy(game_id, header)
         _fsync_dir(self.journals)
         self.save_record(game_id)

@@ -1,0 +1,175 @@
+"""The store's edges a user meets (issue 19.7): a database or folder that cannot be used is
+refused in one line and left as it was, a game whose copy cannot be started is not started,
+a damaged text field costs its game and not the list, and the records read back what the
+other commands show (tags, a game's state, the clock's last sign of life)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from damas.store import DAMAGED, SCHEMA_VERSION, DamagedStore, GameRow, Store, StoreError, journals_dir
+from tests.conftest import damas, one_line_error
+from tests.store.test_damage import build, run
+
+HEADER = {"format": 1, "variant": "brazilian", "fen": None, "mode": "casual"}
+
+
+def set_schema(db: Path, value: str) -> None:
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE meta SET value=? WHERE key='schema'", (value,))
+    con.close()
+
+
+def test_a_schema_this_damas_does_not_know_is_refused_even_by_play_and_kept(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    set_schema(db, str(SCHEMA_VERSION))
+    with Store(db, exclusive=True, quarantine=True) as store:  # its own schema: opened as it is
+        assert [g.id for g in store.games()] == [3, 2, 1] and store.quarantined is None
+    for value in (str(SCHEMA_VERSION + 1), "2b", ""):
+        set_schema(db, value)
+        content = db.read_bytes()
+        with pytest.raises(StoreError, match=rf"^{re.escape(str(db))}: made by a newer damas \(schema '{value}'\)$"):
+            Store(db, exclusive=True, quarantine=True)
+        assert db.read_bytes() == content
+    assert not list(tmp_path.glob("*damaged*"))
+    # the lock was given back: the next program may open it
+    set_schema(db, str(SCHEMA_VERSION))
+    with Store(db, exclusive=True) as store:
+        assert len(store.games()) == 3
+
+
+def test_a_folder_or_a_file_in_the_way_is_named_in_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    with pytest.raises(DamagedStore, match=rf"^{re.escape(str(folder))}: not a usable damas database \("):
+        Store(folder, exclusive=True, quarantine=True)
+    assert folder.is_dir() and not list(tmp_path.glob("*damaged*"))
+    blocker = tmp_path / "records"
+    blocker.write_text("not a folder", encoding="utf-8")
+    db = blocker / "g.sqlite3"
+    with pytest.raises(StoreError, match=rf"^{re.escape(str(db))}: cannot open: .*: {re.escape(str(blocker))}$"):
+        Store(db)
+    assert blocker.read_text(encoding="utf-8") == "not a folder"
+    # as `damas play` says it (before any server starts)
+    one_line_error(damas("play", "--no-browser", "--port", "1", "--db", str(db)), f"{db}: cannot open: ", str(blocker))
+    one_line_error(damas("play", "--no-browser", "--port", "1", "--db", str(folder)), "not a usable damas database")
+
+
+def test_a_game_whose_copy_cannot_be_started_is_not_started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        store.journals.mkdir()
+        store.journals.rmdir()
+        store.journals.write_text("a file where the copies' folder should be", encoding="utf-8")
+        copy = journals_dir(db) / "1.jsonl"
+        with pytest.raises(StoreError, match=rf"^{re.escape(str(copy))}: cannot write: "):
+            store.new_game("brazilian", None, "casual", HEADER, {"White": "Ana"})
+        assert store.games() == []  # no game without its copy
+        store.journals.unlink()
+
+        def full(fd: int) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(os, "fsync", full)  # the disk is full as the copy's first line is written
+        with pytest.raises(StoreError, match=rf"^{re.escape(str(copy))}: cannot write: No space left on device$"):
+            store.new_game("brazilian", None, "casual", HEADER, {"White": "Ana"})
+        monkeypatch.undo()
+        assert store.games() == []
+        assert store.new_game("brazilian", None, "casual", HEADER, {"White": "Ana"}) == 1  # room again
+        assert [(g.id, g.tags) for g in store.games()] == [(1, {"White": "Ana"})]
+
+
+def test_a_text_sqlite_cannot_decode_costs_its_game_not_the_list(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET tags=CAST(X'7B22FF' AS TEXT) WHERE id=2")  # a flipped bit: not UTF-8
+    con.close()
+    with Store(db) as store:
+        assert [g.id for g in store.games()] == [3, 1]
+        assert len(store.skipped) == 1
+        assert store.skipped[0].startswith(f"game 2: {db}: the database is damaged (")
+        assert "UTF-8" in store.skipped[0] and store.skipped[0].endswith(f"rebuilds its games from {store.journals}")
+        assert [g.id for g in store.games(limit=1)] == [3] and store.skipped == []
+        assert [g.id for g in store.games(limit=2)] == [3] and len(store.skipped) == 1
+        assert store.game(1).tags["Event"] == "Club night"  # the other games read as usual
+    # `damas games` lists the others and says, in one line, which one it could not read
+    code, out, err = run("games", "--db", str(db))
+    assert code == 1
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["3", "1"]
+    assert err.startswith("damas: warning: game 2: ") and err.count("\n") == 1 and "damas recover" in err
+
+
+def test_tags_stored_as_numbers_are_read_back_as_text(tmp_path: Path) -> None:
+    # another program wrote a round as a number: PDN tags are text
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with sqlite3.connect(db) as con:
+        con.execute("""UPDATE games SET tags='{"Round": 3, "White": "Ana"}' WHERE id=1""")
+    con.close()
+    with Store(db) as store:
+        assert store.game(1).tags == {"Round": "3", "White": "Ana"}
+    code, out, _err = run("export", "1", "--db", str(db))
+    assert code == 0 and '[Round "3"]' in out and '[White "Ana"]' in out
+
+
+def test_a_games_state_from_its_row() -> None:
+    def row(**kw: object) -> GameRow:
+        fields: dict[str, object] = dict(
+            id=1, variant="brazilian", fen=None, mode="casual", tags={}, result="*", termination=None
+        )
+        fields |= dict(started=1.0, ended=None, header={})
+        return GameRow(**(fields | kw))  # type: ignore[arg-type]
+
+    assert row().state == "in play"
+    assert row(result="1-0", ended=2.0).state == "finished"
+    assert row(result="1-0").state == "finished"  # a result is a result, however it was closed
+    assert row(ended=2.0, termination="repetition").state == "finished"
+    assert row(ended=2.0).state == "abandoned"  # a row from before statuses were kept
+    assert row(ended=2.0, status="interrupted").state == "interrupted"
+    assert row(status="abandoned").state == "abandoned"
+    assert row(result="1-0", status=DAMAGED).state == DAMAGED
+    assert row(damage=["its tags are not readable"]).state == DAMAGED
+    assert row(ended=2.0).finished and not row().finished
+
+
+def test_the_clocks_last_sign_of_life_is_the_last_games_only(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.sqlite3") as store:
+        one = store.new_game("brazilian", None, "casual", HEADER, {})
+        two = store.new_game("brazilian", None, "casual", HEADER, {})
+        assert store.alive(one) is None
+        store.set_alive(one, 12.5)
+        assert store.alive(one) == 12.5 and store.alive(two) is None
+        store.set_alive(two, 7)
+        assert store.alive(two) == 7.0 and store.alive(one) is None  # one row, overwritten
+        for garbage in ("{", "[1]", '{"game": 2, "t": "soon"}', '{"game": 2}'):
+            store._tx([("UPDATE meta SET value=? WHERE key='alive'", (garbage,))])
+            assert store.alive(two) is None, garbage
+
+
+def test_a_journal_row_that_is_not_json_is_named(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE journal SET event='{\"t\": 1' WHERE game_id=3 AND seq=4")
+    con.close()
+    with Store(db) as store:
+        events = store.journal(3)
+        assert [next(events) for _ in range(4)]  # the rows before it (seq 0 to 3) are read
+        with pytest.raises(StoreError, match=r"^game 3: journal row 4 is damaged \(not a JSON object\)$"):
+            next(events)
+
+
+def test_a_closed_store_says_so(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    store.close()
+    with pytest.raises(StoreError, match=rf"^{re.escape(str(tmp_path / 'g.sqlite3'))}: the database is closed$"):
+        store.games()
+    store.close()  # twice is harmless
