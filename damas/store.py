@@ -371,9 +371,11 @@ class Store:
             rows = self._db.execute("PRAGMA quick_check").fetchall()
         except _BROKEN as exc:
             return str(exc)
-        problems = [str(r[0]) for r in rows if r[0] != "ok"]
-        if not problems:
+        found = [str(r[0]) for r in rows if r[0] != "ok"]
+        if not found:
             return None
+        # a problem may come after a line naming the database ("*** in database main ***")
+        problems = [line for text in found for line in text.splitlines() if not line.startswith("***")] or found
         return problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
 
     # -- games ---------------------------------------------------------------------------

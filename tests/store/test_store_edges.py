@@ -6,6 +6,7 @@ other commands show (tags, a game's state, the clock's last sign of life)."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import sqlite3
@@ -173,3 +174,60 @@ def test_a_closed_store_says_so(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=rf"^{re.escape(str(tmp_path / 'g.sqlite3'))}: the database is closed$"):
         store.games()
     store.close()  # twice is harmless
+
+
+def test_a_damaged_database_a_reader_holds_open_is_moved_aside_whole(tmp_path: Path) -> None:
+    """Someone reads the records (the sqlite3 shell) as play finds the file damaged: its
+    write-ahead log and shared memory go aside with it, named by the time, and what SQLite
+    found is said in one line."""
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    data = bytearray(db.read_bytes())
+    reader = sqlite3.connect(db)
+    try:
+        reader.execute("PRAGMA journal_mode=WAL")
+        reader.execute("SELECT COUNT(*) FROM meta").fetchall()
+        assert Path(f"{db}-wal").exists()
+        data[5 * 4096 : 6 * 4096] = b"\xa5" * 4096  # a page of garbage
+        db.write_bytes(bytes(data))
+        with Store(db, exclusive=True, quarantine=True) as store:
+            assert store.quarantined is not None
+            aside, why = store.quarantined
+            assert store.games() == []  # an empty database in its place, not the old log replayed into it
+    finally:
+        reader.close()
+    assert re.fullmatch(r"g\.sqlite3\.damaged-\d{8}-\d{6}", aside.name), aside
+    assert Path(f"{aside}-wal").exists() and Path(f"{aside}-shm").exists()
+    assert "\n" not in why and not why.startswith("*") and not why.endswith(")"), why
+    assert re.fullmatch(r"Page \d+: .*\d|.*malformed.*", why), why
+
+
+def test_the_unfinished_game_is_the_last_one_not_ended(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with Store(db) as store:
+        unfinished = store.unfinished()
+        assert unfinished is not None and unfinished.id == 3
+        store.finish(3, "0-1", "resignation")
+        assert store.unfinished() is None
+        assert store.game(3).state == "finished" and store.game(3).result == "0-1"
+
+
+def test_the_copy_of_a_game_from_before_the_copies_is_the_copy_it_would_have_had(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    copy = journals_dir(db) / "3.jsonl"
+    kept = copy.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line).get("seq") for line in kept[1:3]] == [0, 1]
+    with sqlite3.connect(db) as con:  # two journal rows a damaged file garbled: left out of the copy
+        con.execute("UPDATE journal SET event='garbage' WHERE game_id=3 AND seq=2")
+        con.execute("UPDATE journal SET event=5 WHERE game_id=3 AND seq=3")
+    con.close()
+    copy.unlink()  # as a database written by an older damas
+    event = {"t": 3100.0, "square": 23, "event": "lift"}
+    with Store(db) as store:
+        n = store.journal_length(3)
+        store.append(3, n, event)
+    seeded = copy.read_text(encoding="utf-8").splitlines()
+    assert seeded == kept[:3] + kept[5:] + [json.dumps({**event, "seq": n})]
+    assert json.loads(seeded[0])["game"] == 3
