@@ -231,3 +231,54 @@ def test_the_copy_of_a_game_from_before_the_copies_is_the_copy_it_would_have_had
     seeded = copy.read_text(encoding="utf-8").splitlines()
     assert seeded == kept[:3] + kept[5:] + [json.dumps({**event, "seq": n})]
     assert json.loads(seeded[0])["game"] == 3
+
+
+def test_a_damaged_database_that_cannot_be_moved_aside_is_refused_and_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    data = bytearray(db.read_bytes())
+    data[5 * 4096 : 6 * 4096] = b"\xa5" * 4096
+    db.write_bytes(bytes(data))
+
+    def refuse(src: object, dst: object) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(StoreError) as e:
+        Store(db, exclusive=True, quarantine=True)
+    text = str(e.value)
+    assert text.startswith(f"{db}: the database is damaged (") and "\n" not in text
+    assert text.endswith(") and cannot be moved aside: [Errno 13] Permission denied")
+    monkeypatch.undo()
+    assert db.read_bytes() == bytes(data)
+    with Store(db, exclusive=True) as store:  # the lock was given back
+        assert store.check() is not None
+
+
+def test_the_probe_can_run_again_and_leaves_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with Store(db) as store:
+        before = sorted(p.name for p in store.journals.iterdir())
+        store.probe()
+        store.probe()  # the copies' folder is there already: fine
+        assert sorted(p.name for p in store.journals.iterdir()) == before
+
+
+def test_recover_keeps_a_corrected_result_locked(tmp_path: Path) -> None:
+    """Game 1's result was corrected by hand (locked): a game rebuilt from the copies keeps it
+    locked, so that the referee's own end never overwrites the arbiter's result."""
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    fresh = tmp_path / "fresh.sqlite3"
+    assert run("recover", "--db", str(fresh), "--from", str(db))[0] == 0
+    with Store(fresh) as store:
+        assert [(g.id, g.result_locked, g.result) for g in store.games()] == [
+            (3, False, "*"),
+            (2, False, "*"),
+            (1, True, "1/2-1/2"),
+        ]
+        store.finish(1, "0-1", "resignation")
+        assert store.game(1).result == "1/2-1/2"
