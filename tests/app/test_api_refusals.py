@@ -4,11 +4,13 @@ aiohttp's test client: quick)."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 from aiohttp.test_utils import TestClient
 
+from board_hal.leds import Role as LedRole
 from damas.play import PlayApp
 from tests.fuzz.app import post, with_client
 
@@ -77,3 +79,33 @@ def test_the_accepted_forms_next_to_the_refused_ones(tmp_path: Path) -> None:
             assert resp.status == 404  # a game that does not exist: not found, not an error page
 
     with_client(tmp_path / "g.sqlite3", work)
+
+
+def test_an_action_the_records_cannot_take_is_refused_and_pauses_the_board(tmp_path: Path) -> None:
+    """Another program holds the database as the arbiter enters a result: the page is told,
+    in one line, that the records cannot be written; nothing is decided, every square blinks
+    red, and later actions are refused until a write succeeds again."""
+    db = tmp_path / "g.sqlite3"
+
+    async def work(client: TestClient[Any, Any], play: PlayApp) -> None:
+        assert play.store.db is not None
+        play.store.db.execute("PRAGMA busy_timeout=50")
+        other = sqlite3.connect(db, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            status, answer = await post(client, "/api/action", {"action": "resign", "side": "white"})
+            assert status == 400 and answer["error"].startswith("Cannot write the records: ")
+            assert "The board is paused" in answer["error"] and "\n" not in answer["error"]
+            assert not play.session.ended and play.write_error is not None
+            squares = play.session.referee.position.geometry.squares()
+            assert sorted(play.led_intents()) == [(q, LedRole.ERROR) for q in sorted(squares)]
+            status, answer = await post(client, "/api/action", {"action": "draw"})
+            assert status == 400 and answer["error"].startswith("Cannot write the records: ")
+            status, answer = await post(client, "/api/action", {"action": "new-game"})
+            assert status == 400 and answer["error"].startswith("Cannot write the records: ")
+            assert len(play.store.games()) == 1
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+
+    with_client(db, work)
