@@ -100,6 +100,7 @@ def test_a_text_sqlite_cannot_decode_costs_its_game_not_the_list(tmp_path: Path)
         assert "UTF-8" in store.skipped[0] and store.skipped[0].endswith(f"rebuilds its games from {store.journals}")
         assert [g.id for g in store.games(limit=1)] == [3] and store.skipped == []
         assert [g.id for g in store.games(limit=2)] == [3] and len(store.skipped) == 1
+        assert [g.id for g in store.games(limit=0)] == [3, 1] and len(store.skipped) == 1  # 0: no limit
         assert store.game(1).tags["Event"] == "Club night"  # the other games read as usual
     # `damas games` lists the others and says, in one line, which one it could not read
     code, out, err = run("games", "--db", str(db))
@@ -282,3 +283,53 @@ def test_recover_keeps_a_corrected_result_locked(tmp_path: Path) -> None:
         ]
         store.finish(1, "0-1", "resignation")
         assert store.game(1).result == "1/2-1/2"
+
+
+def test_several_problems_in_a_damaged_file_are_counted_in_the_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    data = bytearray(db.read_bytes())
+    for page in (5, 7):
+        data[page * 4096 : (page + 1) * 4096] = b"\xa5" * 4096
+    db.write_bytes(bytes(data))
+    with Store(db) as store:
+        why = store.check()
+    assert why is not None and re.fullmatch(r"Page \d+: [^\n]*\d \(and 1 more\)", why), why
+
+
+def test_a_correction_sets_and_removes_tags_and_locks_the_result(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with Store(db) as store:
+        store.correct(3, {"Event": "Open", "Round": "4"})
+        store.correct(3, {"Round": "", "Site": ""})  # removing a tag, and one that is not there
+        row = store.game(3)
+        assert row.tags["Event"] == "Open" and "Round" not in row.tags and "Site" not in row.tags
+        assert row.tags["Black"] == "Leo" and not row.result_locked
+        store.correct(3, result="0-1")
+        assert (store.game(3).result, store.game(3).result_locked) == ("0-1", True)
+    record = json.loads((journals_dir(db) / "3.json").read_text(encoding="utf-8"))
+    assert record["tags"]["Event"] == "Open" and record["result"] == "0-1" and record["result_locked"] is True
+
+
+def test_moves_withdrawn_by_a_takeback_leave_the_records(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.sqlite3") as store:
+        g = store.new_game("brazilian", None, "casual", HEADER, {})
+        store.record(
+            g, moves=[(1, "c3-d4", 22, 18, [], 1.0), (2, "f6-e5", 11, 15, [], 2.0), (3, "d4xf6", 18, 11, [15], 3.0)]
+        )
+        store.record(g, withdrawn=[2], moves=[(2, "f6-g5", 12, 16, [], 4.0)])  # back to ply 2, another move
+        assert store.moves(g) == [(1, "c3-d4"), (2, "f6-g5")]
+        store.record(g, withdrawn=[1])
+        assert store.moves(g) == []
+        assert store.game(g).moves == 0
+
+
+def test_a_record_restored_from_a_copy_takes_the_defaults_it_lacks(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.sqlite3") as store:
+        new = store.restore_game({"id": None, "variant": "brazilian", "header": HEADER})
+        row = store.game(new)
+        assert (row.mode, row.result, row.tags, row.result_locked, row.status) == ("casual", "*", {}, False, None)
+        assert row.started > 1e9 and row.ended is None
+        again = store.restore_game({"id": new, "variant": "brazilian", "header": HEADER, "mode": "tournament"})
+        assert again == new and store.game(new).mode == "tournament"  # the same id: overwritten
