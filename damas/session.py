@@ -33,6 +33,7 @@ from referee import (
 )
 from referee.clock import ClockError, parse_control
 from referee.log import LogError, LogEvent, LogHeader, event_to_json, parse_log
+from referee.vocabulary import Mode
 from rules import Color, Move
 from rules.pdn import PdnGame
 
@@ -96,7 +97,7 @@ class GameSession:
         store: Store,
         variant: str,
         fen: str | None,
-        mode: str,
+        mode: Mode,
         board: Iterable[int],
         tags: dict[str, str],
         *,
