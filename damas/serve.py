@@ -353,6 +353,12 @@ async def _run(
     # the names a page may use for this server (the Host check of damas.web); the address too:
     # a browser shows http://127.1:8080/ as 127.0.0.1:8080
     app[SERVED] = frozenset({host.strip().strip("[]").rstrip(".").lower()} | ({str(addr)} if addr else set()))
+    # SIGTERM and Ctrl-C stop the server cleanly from before it says where it serves: a
+    # supervisor may stop it the moment it announced itself
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     for sock in socks:  # bound before the records were opened (_bind)
@@ -363,10 +369,6 @@ async def _run(
         log.warning("actions that change a game need the token %s", play.token)
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
         await stop.wait()
     finally:
