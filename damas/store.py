@@ -575,10 +575,6 @@ class Store:
         rows = self._query("SELECT COUNT(*) FROM journal WHERE game_id=?", (game_id,))
         return int(rows[0][0]) if rows and isinstance(rows[0][0], int) else 0
 
-    def journal_lines(self, game_id: int) -> list[str]:
-        row = self.game(game_id)
-        return [json.dumps(row.header)] + [json.dumps(e) for e in self.journal(game_id)]
-
     # -- the copy beside the database ----------------------------------------------------------
     def copy_path(self, game_id: int) -> Path:
         return self.journals / f"{game_id}.jsonl"
