@@ -24,6 +24,7 @@ from aiohttp import web
 from board_hal.buttons import ClockButtons
 from board_hal.config import ConfigError, load_config
 from board_hal.factory import open_board
+from board_hal.registry import Hardware
 from board_hal.simulated import SimulatedBoard
 from damas.computer import computer_tag
 from damas.errors import UserError
@@ -168,7 +169,8 @@ def _open_game(
         else:
             store.abandon(row.id, INTERRUPTED)
             row = None
-    io = open_board(config, variant, clock=time.time)
+    # a board behind a link that is not plugged in yet is waited for (shown as not connected)
+    io = open_board(config, variant, hardware=Hardware(clock=time.time, wait_for_device=True))
     io.start()  # the scanning thread or the serial reader: the first reading comes before anything else
     sim = io.sensors if isinstance(io.sensors, SimulatedBoard) else None
     try:
