@@ -214,3 +214,18 @@ def test_a_copy_whose_log_names_an_unknown_mode_is_kept_as_damaged(tmp_path: Pat
     assert out[-1] == f"2 games rebuilt, 0 intact, 1 not recoverable (from 3 journal copies in {src})"
     with Store(target) as store:  # nothing lost: the events are in the database, the game marked damaged
         assert store.game(2).state == "damaged" and store.journal_length(2) == 2
+
+
+def test_a_row_with_an_unknown_mode_is_damage_named_in_one_line(tmp_path: Path) -> None:
+    # a row another program (or a hand) wrote with a mode the referee does not have
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET mode='blitz' WHERE id=1")
+    con.close()
+    code, out, err = run("export", "1", "--db", str(db))
+    assert code == 1 and len(err.splitlines()) == 1, err  # 1: exported, with damage named
+    assert "game 1: its mode 'blitz' is unknown (casual or tournament)" in err, err
+    assert "1. c3-d4 b6-a5 2. a3-b4" in out  # the game is still exported (in the default casual mode)
+    code, out, _err = run("games", "--db", str(db))
+    assert code == 0 and "damaged" in out.splitlines()[-1]
