@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.vocabulary import DEFAULT_MODE
 from rules import Color, DraughtsError, Position, find_variant
 from rules.pdn import PdnGame, PdnMove
 
@@ -27,7 +26,7 @@ class HallGame:
     pending: dict[int, dict[str, Any]] = field(default_factory=dict)
     variant: str | None = None
     start: Position | None = None
-    mode: str = DEFAULT_MODE
+    mode: str = "casual"
     tags: dict[str, str] = field(default_factory=dict)
     intro: list[str] = field(default_factory=list)
     steps: list[tuple[str, Any, list[str], str]] = field(default_factory=list)  # (kind, Move|Position, comments, text)
@@ -87,7 +86,7 @@ class HallGame:
         if kind == "start":
             self.variant = find_variant(m["variant"]).name
             self.start = Position.from_fen(m["fen"], self.variant) if m.get("fen") else Position.start(self.variant)
-            self.mode = str(m.get("mode") or DEFAULT_MODE)
+            self.mode = str(m.get("mode") or "casual")
             self.tags = {str(k): str(v) for k, v in m["tags"].items()}
             self.intro = [str(x) for x in m.get("intro", [])]
             self.started = m.get("started")
