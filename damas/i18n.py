@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee import Report
+from referee import Report, ReportKind
 
 LANGUAGES = ("pt-BR", "pt-PT", "en")
 #: other spellings of the languages (a link's ``?lang=pt``, ``--lang pt``, a browser's ``pt-br``)
@@ -634,7 +634,7 @@ def language(code: str | None) -> str | None:
 def kind_of(report: Report) -> str:
     """The report's kind as the page names it: a required capture paused on a touch-down square
     (the referee's ``at``: where the capture goes on) is ``capture-continues``."""
-    if report.kind.value == "required-capture" and "at" in report.params:
+    if report.kind is ReportKind.REQUIRED_CAPTURE and "at" in report.params:
         return "capture-continues"
     return report.kind.value
 
