@@ -14,7 +14,7 @@ from tests.store.test_damage import run
 class Typing(io.StringIO):
     """Standard input where the user presses Ctrl-C after one position."""
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
         yield "W:W31:B20\n"
         raise KeyboardInterrupt
 
