@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from damas.store import DAMAGED, SCHEMA_VERSION, DamagedStore, GameRow, Store, StoreError, journals_dir
+from damas.store import DAMAGED, SCHEMA_VERSION, DamagedStore, GameRow, Store, StoreError, StoreLocked, journals_dir
 from tests.conftest import damas, one_line_error
 from tests.store.test_damage import build, run
 
@@ -333,3 +333,54 @@ def test_a_record_restored_from_a_copy_takes_the_defaults_it_lacks(tmp_path: Pat
         assert row.started > 1e9 and row.ended is None
         again = store.restore_game({"id": new, "variant": "brazilian", "header": HEADER, "mode": "tournament"})
         assert again == new and store.game(new).mode == "tournament"  # the same id: overwritten
+
+
+def test_a_database_in_use_names_the_process_that_holds_it(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    holder = Store(db, exclusive=True)
+    try:
+        with pytest.raises(StoreLocked) as e:
+            Store(db, exclusive=True)
+        assert str(e.value) == (
+            f"{db} is in use by another damas (process {os.getpid()}): stop it or choose another --db"
+        )
+        Path(f"{db}.lock").write_text("", encoding="utf-8")  # a lock file that does not say who
+        with pytest.raises(StoreLocked) as e:
+            Store(db, exclusive=True)
+        assert str(e.value) == f"{db} is in use by another damas: stop it or choose another --db"
+        holder.new_game("brazilian", None, "casual", HEADER, {})  # its copy is open too
+    finally:
+        holder.close()
+        holder.close()  # twice is harmless, with the copy and the lock held before
+    with Store(db, exclusive=True) as store:
+        assert len(store.games()) == 1
+
+
+def test_a_finished_game_is_recorded_when_its_record_file_cannot_be(tmp_path: Path) -> None:
+    """The <id>.json beside the copy is best effort: the row is in the database already."""
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        g = store.new_game("brazilian", None, "casual", HEADER, {"White": "Ana"})
+        record = store.journals / f"{g}.json"
+        saved = json.loads(record.read_text(encoding="utf-8"))
+        assert set(saved) == {"id", "variant", "fen", "mode", "tags", "result", "termination"} | {
+            "result_locked",
+            "started",
+            "ended",
+            "header",
+            "status",
+        }
+        record.unlink()
+        record.mkdir()  # something in the way of the record file
+        store.finish(g, "1-0", "resignation")
+        assert (store.game(g).result, store.game(g).termination) == ("1-0", "resignation")
+        record.rmdir()
+        store.correct(g, result="0-1")
+    saved = json.loads(record.read_text(encoding="utf-8"))
+    assert (saved["id"], saved["result"], saved["termination"], saved["result_locked"]) == (
+        g,
+        "0-1",
+        "resignation",
+        True,
+    )
+    assert saved["ended"] is not None and saved["header"] == HEADER and saved["tags"] == {"White": "Ana"}
