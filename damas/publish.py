@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import queue
 import sqlite3
 import threading
@@ -42,7 +43,8 @@ import paho.mqtt.client as mqtt
 from damas.session import GameSession, export_game
 from damas.store import StoreError
 from hall.protocol import Broker, assign_topic, board_topic, control_topic, new_client
-from rules import Move, Position
+from referee.clock import TICKS, ticks
+from rules import Color, Move, Position
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +73,7 @@ class Published:
     intro: list[str] | None = None
     result: str = "*"
     reports: int = 0
+    clock: tuple[Any, ...] | None = None  # the clock's state last published (not kept: a restart says it again)
 
 
 def _fold(p: Published, msg: dict[str, Any]) -> None:
@@ -95,6 +98,8 @@ def _fold(p: Published, msg: dict[str, Any]) -> None:
         p.result = msg["result"]
     elif kind == "report":
         p.reports += 1
+    elif kind == "clock":
+        p.clock = tuple(msg.get("state") or ())
 
 
 class Publisher:
@@ -241,6 +246,7 @@ class Publisher:
         the last messages; True when there was something."""
         game = session.row.id
         p = self._outbox(game)
+        keeper = session.clock
         pg = session.pdn_game()
         row = session.row
         news: list[dict[str, Any]] = []
@@ -255,6 +261,7 @@ class Publisher:
                     "tags": pg.tags,
                     "intro": pg.intro,
                     "started": row.started,
+                    **({} if keeper is None else {"control": keeper.control.text(), "clocks": _face(keeper, None)}),
                 }
             )
             steps: list[Step] = []
@@ -287,6 +294,11 @@ class Publisher:
                         "clock": _used(row.started, times[: plies + 1], [x[2] for x in now if x[0][0] == "move"]),
                     }
                 )
+                if keeper is not None:  # the faces after the move, as the record's {[%clock]} has them
+                    stamp = keeper.stamps[plies] if plies < len(keeper.stamps) else None
+                    news[-1]["control"] = keeper.control.text()
+                    if stamp is not None:
+                        news[-1]["clocks"] = stamp.to_json()
                 plies += 1
             same += 1
         reports = session.reports()
@@ -296,6 +308,11 @@ class Publisher:
             )
         if pg.result != p.result:
             news.append({"type": "result", "result": pg.result, "termination": self.store.game(game).termination})
+        if keeper is not None:
+            state = _clock_state(keeper)
+            if state != p.clock:  # a press, a pause or resume, the arbiter's times, a flag, the end
+                t = session.last_t if math.isfinite(session.last_t) else None  # (the event that changed it)
+                news.append({"type": "clock", "t": t, "control": keeper.control.text(), **_face(keeper, t)})
         return self._emit(game, p, news)
 
     def sync_stored(self, game: int) -> bool:
@@ -368,6 +385,40 @@ def _steps(pg: Any) -> list[tuple[Step, str, str]]:
     if len(pg.moves) in pg.setups:
         out.append((("setup", pg.setups[len(pg.moves)].fen()), "", ""))
     return out
+
+
+def _clock_state(keeper: Any) -> tuple[Any, ...]:
+    """What changes only when the clock is pressed, paused, resumed, set, or stops (not with time)."""
+    c = keeper.clock
+    return (
+        None if c.running is None else c.running.value,
+        c.ticking,
+        c.paused,
+        keeper.paused_by if c.paused else None,
+        None if c.flag is None else c.flag.value,
+        c.stopped,
+        c.left[Color.WHITE],
+        c.left[Color.BLACK],
+    )
+
+
+def _face(keeper: Any, t: float | None) -> dict[str, Any]:
+    """The clock's faces at the board's time ``t`` in seconds (None: as they stand at the start
+    of the running turn), and its state."""
+    c = keeper.clock
+    T = ticks(t) if t is not None else (c.since or 0)
+    state = _clock_state(keeper)
+    return {
+        "white": round(c.remaining(Color.WHITE, T) / TICKS, 4),
+        "black": round(c.remaining(Color.BLACK, T) / TICKS, 4),
+        "running": state[0],
+        "ticking": state[1],
+        "paused": state[2],
+        "paused_by": state[3],
+        "flag": state[4],
+        "stopped": state[5],
+        "state": list(state),
+    }
 
 
 def _used(started: float, times: list[float], sides: list[str]) -> dict[str, float]:

@@ -37,9 +37,10 @@ from rules.pdn import write_pdn
 log = logging.getLogger(__name__)
 
 ASK_AGAIN = 2.0  # seconds before the hall asks a board again for what it still misses
-TIME_CONTROL = 21 * 60  # FENACEF Art. 4: 21 minutes per player
 #: the referee's reports that end an alert (the board matches the game again)
 CLEARS = (None, "setup-ok", "restored", "reconstructed")
+#: the clock's own reports: its alerts come from the clocks' state (paused, a flag), not from these
+CLOCK_STATE = ("clock-paused", "clock-resumed", "clock-adjusted", "flag-fall")
 
 
 class Hall:
@@ -210,7 +211,7 @@ class Hall:
         if seq < g.next_seq or seq in g.pending:
             return  # a duplicate (a resend, or the broker's redelivery)
         self.store.add_messages([(board, game, seq, json.dumps(msg, separators=(",", ":")))])
-        if g.add(msg) and msg.get("type") in ("start", "move", "undo"):
+        if g.add(msg) and msg.get("type") in ("start", "move", "undo", "clock"):
             g.seen_at = self.clock()
         self.seen[board] = self.clock()
         if g.gap:
@@ -303,8 +304,9 @@ class Hall:
             if g.gap or g.error or behind:
                 why = g.error or f"waiting for message {g.next_seq}"
                 out.append({"board": board, "kind": "out-of-sync", "message": f"board {board} is out of sync: {why}"})
-            if g.result == "*" and g.reports:
-                last = g.reports[-1]
+            reports = [r for r in g.reports if r.get("kind") not in CLOCK_STATE]
+            if g.result == "*" and reports:
+                last = reports[-1]
                 if last.get("kind") not in CLEARS:
                     out.append(
                         {
@@ -313,12 +315,27 @@ class Hall:
                             "message": f"board {board}: {last.get('message')}",
                         }
                     )
-            if g.result == "*" and g.variant:
-                thinking = g.turn().value  # whose clock runs since the last move came
-                since = max(0.0, now - g.seen_at) if g.seen_at is not None else 0.0
-                for side in ("white", "black"):
-                    if g.clock.get(side, 0.0) + (since if side == thinking else 0.0) > TIME_CONTROL:
-                        out.append({"board": board, "kind": "flag", "message": f"board {board}: {side}'s flag fell"})
+            out += self._clock_alerts(board, g, now)
+        return out
+
+    def _clock_alerts(self, board: str, g: HallGame, now: float) -> list[dict[str, Any]]:
+        """A flag fallen (said by the board, or the hall's count reached 0 first), on the board's
+        current game until the next one starts; the clocks paused while the game is on."""
+        f = g.faces(now) if g.variant else None
+        if f is None:
+            return []
+        out: list[dict[str, Any]] = []
+        flag = f["flag"]
+        if flag is None and g.termination == "time-forfeit":
+            flag = "black" if g.result in ("1-0", "2-0") else "white"
+        if flag is None and f["ticking"] and f[str(f["running"])] <= 0:
+            flag = f["running"]
+        if flag in ("white", "black"):
+            out.append({"board": board, "kind": "flag", "side": flag, "message": f"board {board}: {flag}'s flag fell"})
+        elif f["paused"] and g.result == "*":
+            by = f.get("paused_by")
+            why = f" ({by})" if by else ""
+            out.append({"board": board, "kind": "clock-paused", "by": by, "message": f"board {board}: the clocks are paused{why}"})
         return out
 
     # -- the tournament -----------------------------------------------------------------------------
@@ -449,7 +466,7 @@ class Hall:
                 "last": g.last_move(),
                 "moves": [t for k, _w, _c, t in g.steps if k == "move"],
                 "turn": pos.turn.value,
-                "clock": g.clock,
+                "clock": g.faces(self.clock()),
                 "result": g.result,
                 "sync": not (g.gap or g.error),
             }

@@ -39,6 +39,9 @@ class HallGame:
     last_t: float | None = None
     error: str | None = None  # a message that could not be folded: the game is out of sync
     seen_at: float | None = None  # when the hall got the last move (the clock of the side to move runs on)
+    control: str | None = None  # the game clock's time control (None: the game has no clock)
+    face: dict[str, Any] | None = None  # the clocks as the board last said: seconds left, whose runs, paused...
+    face_t: float | None = None  # the board's time of ``face``
     _pos: Position | None = None  # the position after the steps (cached until the next fold)
 
     @property
@@ -91,6 +94,10 @@ class HallGame:
             self.intro = [str(x) for x in m.get("intro", [])]
             self.started = m.get("started")
             self.steps, self.times = [], []
+            self.control = str(m["control"]) if m.get("control") else None
+            self.face, self.face_t = None, None
+            if self.control is not None:
+                self._set_face(m.get("clocks") or {}, None)
             return
         if self.variant is None:
             raise ValueError("a message before the game's start")
@@ -105,6 +112,14 @@ class HallGame:
                 self.clock = {k: float(m["clock"].get(k, 0.0)) for k in ("white", "black")}
             if m.get("t") is not None:
                 self.last_t = float(m["t"])
+            if m.get("control"):
+                self.control = str(m["control"])
+            if isinstance(m.get("clocks"), dict) and self.control is not None:  # the faces after the move
+                self._set_face(m["clocks"], m.get("t"))
+        elif kind == "clock":  # pressed, paused, resumed, set by the arbiter, a flag, stopped
+            if m.get("control"):
+                self.control = str(m["control"])
+            self._set_face(m, m.get("t"))
         elif kind == "setup":
             self._cut(int(m["step"]))
             self.steps.append(("setup", Position.from_fen(str(m["fen"]), self.variant), [], ""))
@@ -122,6 +137,40 @@ class HallGame:
                 self.last_t = float(m["t"])
         else:
             raise ValueError(f"unknown message type {str(kind)[:30]!r}")
+
+    def _set_face(self, m: dict[str, Any], t: Any) -> None:
+        old = self.face or {}
+        running = m.get("running", old.get("running"))
+        face = {
+            "white": float(m.get("white", old.get("white", 0.0))),
+            "black": float(m.get("black", old.get("black", 0.0))),
+            "running": running if running in ("white", "black") else None,
+            "paused": bool(m.get("paused", old.get("paused", False))),
+            "paused_by": m.get("paused_by", old.get("paused_by")),
+            "flag": m.get("flag", old.get("flag")),
+            "stopped": bool(m.get("stopped", old.get("stopped", False))),
+        }
+        face["ticking"] = bool(m.get("ticking", face["running"] is not None and not face["paused"]))
+        self.face = face
+        self.face_t = float(t) if isinstance(t, int | float) else None
+
+    def faces(self, now: float) -> dict[str, Any] | None:
+        """The clocks at the hall's time ``now``: the running side's counts down from the board's
+        last word (from when the board said it, or when the hall heard it if the board's time is
+        ahead of the hall's); frozen while paused, after a flag and at the end. None: no clock."""
+        if self.control is None or self.face is None:
+            return None
+        f = dict(self.face)
+        over = self.result != "*" or f["stopped"] or f["flag"] is not None
+        f["ticking"] = bool(f["ticking"] and not f["paused"] and not over and f["running"])
+        if f["ticking"]:
+            ref = self.face_t if self.face_t is not None else self.seen_at
+            if ref is not None and self.seen_at is not None:
+                ref = min(ref, self.seen_at)
+            side = str(f["running"])
+            f[side] = max(0.0, f[side] - max(0.0, now - ref)) if ref is not None else f[side]
+        f["control"] = self.control
+        return f
 
     def _cut(self, steps: int) -> None:
         if not 0 <= steps <= len(self.steps):

@@ -13,8 +13,18 @@ let received = 0; // when the last state arrived (the clocks tick on from there)
 function esc(s) { return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`); }
 
 function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  // what the board's clock face shows (referee.clock.clock_text): h:mm:ss or m:ss, rounded up,
+  // tenths under 10 s, 0:00 only when the time is up
+  const t = Math.round(seconds * 10000);
+  if (t <= 0) return "0:00";
+  if (t < 100000) {
+    const tenths = Math.ceil(t / 1000);
+    if (tenths < 100) return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const s = Math.ceil(t / 10000);
+  const h = Math.floor(s / 3600), rest = s % 3600;
+  const mm = Math.floor(rest / 60), ss = String(rest % 60).padStart(2, "0");
+  return h ? `${h}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
 }
 
 function svgBoard(g) {
@@ -34,10 +44,18 @@ function svgBoard(g) {
   return parts.join("");
 }
 
-function used(g, side) {
-  // the time each side has used; the side to move goes on ticking since the state came
-  const extra = g.result === "*" && g.turn === side ? (Date.now() - received) / 1000 : 0;
-  return (g.clock[side] || 0) + extra;
+function left(g, side) {
+  // the time left on a side's clock: the running one counts down since the state came
+  const c = g.clock;
+  const gone = c.ticking && c.running === side ? (Date.now() - received) / 1000 : 0;
+  return Math.max(0, (c[side] || 0) - gone);
+}
+
+function face(g, side) { // a clock face (none for a game without a clock)
+  const c = g.clock;
+  if (!c) return "";
+  const cls = ["clock", c.running === side && c.ticking ? "running" : "", c.paused ? "paused" : "", c.flag === side ? "flag" : ""];
+  return `<span class="${cls.join(" ").trim()}" data-side="${side}">${clock(left(g, side))}</span>`;
 }
 
 function card(b, alerting) {
@@ -49,8 +67,8 @@ function card(b, alerting) {
     <h3><span>Board ${esc(b.board)}${g.round ? ` · R${esc(g.round)}` : ""}</span>${res}</h3>
     ${svgBoard(g)}
     <div class="players">
-      <span class="${g.turn === "white" && g.result === "*" ? "turn" : ""}">○ ${esc(g.white)}</span><span class="clock" data-side="white">${clock(used(g, "white"))}</span>
-      <span class="${g.turn === "black" && g.result === "*" ? "turn" : ""}">● ${esc(g.black)}</span><span class="clock" data-side="black">${clock(used(g, "black"))}</span>
+      <span class="${g.turn === "white" && g.result === "*" ? "turn" : ""}">○ ${esc(g.white)}</span>${face(g, "white")}
+      <span class="${g.turn === "black" && g.result === "*" ? "turn" : ""}">● ${esc(g.black)}</span>${face(g, "black")}
     </div>
     <div class="last">${g.last ? "last: " + esc(g.last) : "&nbsp;"}</div></a>`;
 }
@@ -73,7 +91,7 @@ function render() {
     $("onetitle").textContent = g ? `Board ${only}: ${g.white} – ${g.black}` : `Board ${only}: no game yet`;
     if (g) {
       $("bigboard").innerHTML = svgBoard(g);
-      $("oneclock").innerHTML = `○ <span class="clock">${clock(used(g, "white"))}</span> · ● <span class="clock">${clock(used(g, "black"))}</span>`;
+      $("oneclock").innerHTML = g.clock ? `○ ${face(g, "white")} · ● ${face(g, "black")}${g.clock.paused ? ` <span class="pill">paused</span>` : ""}` : "";
       $("oneresult").innerHTML = g.result !== "*" ? `Result: <span class="result">${esc(g.result)}</span>` : `${g.turn} to move`;
       const items = [];
       for (let i = 0; i < g.moves.length; i += 2) items.push(`<li>${esc(g.moves[i])} ${esc(g.moves[i + 1] || "")}</li>`);
@@ -99,10 +117,10 @@ function render() {
 function tick() { // the clocks of the games in play, between two states
   if (!state) return;
   for (const b of state.boards) {
-    if (!b.game || b.game.result !== "*") continue;
+    if (!b.game || !b.game.clock || !b.game.clock.ticking) continue;
     const el = only === null ? document.querySelector(`.card[data-board="${CSS.escape(b.board)}"]`) : $("one");
     if (!el) continue;
-    for (const c of el.querySelectorAll(".clock[data-side]")) c.textContent = clock(used(b.game, c.dataset.side));
+    for (const c of el.querySelectorAll(".clock[data-side]")) c.textContent = clock(left(b.game, c.dataset.side));
   }
 }
 
@@ -153,5 +171,5 @@ $("settingsform").addEventListener("submit", (e) => {
   if ($("srounds").value) body.rounds = Number($("srounds").value);
   act("/api/settings", body);
 });
-setInterval(tick, 1000);
+setInterval(tick, 200);
 poll();
