@@ -31,7 +31,7 @@ from hall.tournament import (
     read_players_csv,
     standings,
 )
-from rules import Color, Position, find_variant, parse_result
+from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.pdn import write_pdn
 
 log = logging.getLogger(__name__)
@@ -71,8 +71,26 @@ class Hall:
         self._load()
 
     def _load(self) -> None:
-        for board, game, _seq, msg in self.store.messages():
-            self._game(board, game).add(msg)
+        """The games as they stand (their snapshots); a database from before the snapshots, or a
+        snapshot that cannot be read, is rebuilt from the messages once."""
+        if self.store.get("snapshots") == "1":
+            broken = []
+            for board, game, state in self.store.games():
+                try:
+                    self.games[(board, game)] = HallGame.from_json(board, game, state)
+                except (KeyError, TypeError, ValueError, DraughtsError) as exc:
+                    log.warning("board %s game %s: its snapshot cannot be read (%s): rebuilt", board, game, exc)
+                    broken.append((board, game))
+            for board, game in broken:
+                g = self.games[(board, game)] = HallGame(board, game)
+                for _b, _g, _seq, msg in self.store.messages(board, game):
+                    g.add(msg)
+            self.store.save_games([(b, n, self.games[(b, n)].to_json()) for b, n in broken])
+        else:
+            for board, game, _seq, msg in self.store.messages():
+                self._game(board, game).add(msg)
+            self.store.save_games([(b, n, g.to_json()) for (b, n), g in self.games.items()])
+            self.store.set("snapshots", "1")
         for board, (status, seen) in self.store.statuses().items():
             self.boards[board] = status
             self.seen[board] = seen
@@ -210,9 +228,9 @@ class Hall:
         g = self._game(board, game)
         if seq < g.next_seq or seq in g.pending:
             return  # a duplicate (a resend, or the broker's redelivery)
-        self.store.add_messages([(board, game, seq, json.dumps(msg, separators=(",", ":")))])
         if g.add(msg) and msg.get("type") in ("start", "move", "undo", "clock"):
             g.seen_at = self.clock()
+        self.store.add_message(board, game, seq, json.dumps(msg, separators=(",", ":")), g.to_json())
         self.seen[board] = self.clock()
         if g.gap:
             self._ask(board, game)
@@ -335,7 +353,14 @@ class Hall:
         elif f["paused"] and g.result == "*":
             by = f.get("paused_by")
             why = f" ({by})" if by else ""
-            out.append({"board": board, "kind": "clock-paused", "by": by, "message": f"board {board}: the clocks are paused{why}"})
+            out.append(
+                {
+                    "board": board,
+                    "kind": "clock-paused",
+                    "by": by,
+                    "message": f"board {board}: the clocks are paused{why}",
+                }
+            )
         return out
 
     # -- the tournament -----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import Color, DraughtsError, Position, find_variant
+from rules import Color, DraughtsError, Move, Position, find_variant
 from rules.pdn import PdnGame, PdnMove
 
 
@@ -79,6 +79,9 @@ class HallGame:
 
     def _fold(self, m: dict[str, Any]) -> None:
         kind = m["type"]
+        if kind in ("move", "report", "tags", "result", "clock"):  # (a move keeps the position up to date)
+            self._fold_one(m, kind)
+            return
         self._pos = None
         try:
             self._fold_one(m, kind)
@@ -106,7 +109,9 @@ class HallGame:
             self._cut(step)
             pos = self.position()
             move = pos.parse_pdn(str(m["path"]))
+            after = pos.apply(move)
             self.steps.append(("move", move, [str(c) for c in m.get("comments", [])], str(m.get("move") or "")))
+            self._pos = after
             self.times.append(m.get("t"))
             if isinstance(m.get("clock"), dict):
                 self.clock = {k: float(m["clock"].get(k, 0.0)) for k in ("white", "black")}
@@ -175,6 +180,8 @@ class HallGame:
     def _cut(self, steps: int) -> None:
         if not 0 <= steps <= len(self.steps):
             raise ValueError(f"step {steps} is beyond the {len(self.steps)} steps known")
+        if steps < len(self.steps):
+            self._pos = None
         kept_moves = sum(1 for s in self.steps[:steps] if s[0] == "move")
         del self.steps[steps:]
         del self.times[kept_moves:]
@@ -205,3 +212,59 @@ class HallGame:
 
     def pdn(self) -> str:
         return self.pdn_game().pdn()
+
+    # -- the hall's snapshot of the game (hall.store: kept with each message, read on a restart) --
+    def to_json(self) -> dict[str, Any]:
+        """Everything the game is now, for a restart without replaying its messages."""
+        steps: list[list[Any]] = []
+        for kind, what, comments, text in self.steps:
+            if kind == "setup":
+                steps.append(["setup", what.fen()])
+            else:
+                steps.append(["move", list(what.path), list(what.captured), what.promotes, comments, text])
+        return {
+            "v": 1,
+            "next_seq": self.next_seq,
+            "pending": {str(k): v for k, v in self.pending.items()},
+            "variant": self.variant,
+            "start": None if self.start is None else self.start.fen(),
+            "position": None if self.variant is None else self.position().fen(),
+            "mode": self.mode,
+            "tags": self.tags,
+            "intro": self.intro,
+            "steps": steps,
+            "times": self.times,
+            "clock": self.clock,
+            "result": self.result,
+            "termination": self.termination,
+            "reports": self.reports,
+            "started": self.started,
+            "last_t": self.last_t,
+            "error": self.error,
+            "seen_at": self.seen_at,
+            "control": self.control,
+            "face": self.face,
+            "face_t": self.face_t,
+        }
+
+    @classmethod
+    def from_json(cls, board: str, game: int, d: dict[str, Any]) -> HallGame:
+        """A game from its snapshot (:meth:`to_json`): no move is parsed or replayed."""
+        g = cls(board, game, next_seq=int(d["next_seq"]))
+        g.pending = {int(k): v for k, v in d["pending"].items()}
+        g.variant = d["variant"]
+        if g.variant is not None:
+            g.start = Position.from_fen(d["start"], g.variant) if d["start"] else None
+            for step in d["steps"]:
+                if step[0] == "setup":
+                    g.steps.append(("setup", Position.from_fen(step[1], g.variant), [], ""))
+                else:
+                    move = Move(tuple(step[1]), tuple(step[2]), bool(step[3]))
+                    g.steps.append(("move", move, list(step[4]), str(step[5])))
+            if d.get("position"):
+                g._pos = Position.from_fen(d["position"], g.variant)
+        g.mode, g.tags, g.intro = d["mode"], d["tags"], d["intro"]
+        g.times, g.clock, g.result, g.termination = d["times"], d["clock"], d["result"], d["termination"]
+        g.reports, g.started, g.last_t, g.error = d["reports"], d["started"], d["last_t"], d["error"]
+        g.seen_at, g.control, g.face, g.face_t = d["seen_at"], d["control"], d["face"], d["face_t"]
+        return g

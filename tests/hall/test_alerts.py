@@ -35,7 +35,16 @@ def test_alerts_come_and_go_with_what_the_boards_send(tmp_path: Path) -> None:
         assert _kinds(hall) == []
         # Black thinks: its clock runs on at the hall, and its flag falls after 21 minutes (FENACEF Art. 4)
         move = {"type": "move", "step": 0, "ply": 1, "move": "c3-d4", "path": "c3-d4", "comments": [], "t": now[0]}
-        _send(hall, "3", 3, {**move, "clock": {"white": 10.0, "black": 0.0}, "clocks": {"white": 1250, "black": 1260, "running": "black"}})
+        _send(
+            hall,
+            "3",
+            3,
+            {
+                **move,
+                "clock": {"white": 10.0, "black": 0.0},
+                "clocks": {"white": 1250, "black": 1260, "running": "black"},
+            },
+        )
         now[0] += 1259
         assert _kinds(hall) == []
         now[0] += 2

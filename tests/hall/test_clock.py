@@ -149,7 +149,13 @@ def test_a_game_without_a_clock_shows_none_and_old_messages_still_load(tmp_path:
         _send(hall, "2", 1, {**old, "t": now[0], "control": "21", "clocks": clocks})
         now[0] += 60
         c = hall.board_state("2")["game"]["clock"]
-        assert (c["white"], c["black"], c["running"], c["ticking"], c["control"]) == (1250.0, 1200.0, "black", True, "21")
+        assert (c["white"], c["black"], c["running"], c["ticking"], c["control"]) == (
+            1250.0,
+            1200.0,
+            "black",
+            True,
+            "21",
+        )
         now[0] += 1200
         assert [(a["board"], a["kind"]) for a in hall.alerts()] == [("2", "flag")]
         # after a restart, the same
