@@ -40,6 +40,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from damas.i18n import LANGUAGES, message
 from damas.session import GameSession, export_game
 from damas.store import StoreError
 from hall.protocol import Broker, assign_topic, board_topic, control_topic, new_client
@@ -302,10 +303,17 @@ class Publisher:
                 plies += 1
             same += 1
         reports = session.reports()
+        pos = session.referee.position
+
+        def names(squares: tuple[int, ...]) -> str:
+            return ", ".join(pos.square_text(q) for q in sorted(squares))
+
         for r in reports[p.reports :]:
+            texts = {lang: message(r, lang, names) for lang in LANGUAGES}  # (the hall's page speaks each)
             news.append(
-                {"type": "report", "kind": r.kind.value, "message": r.message, "squares": list(r.squares), "t": r.t}
-            )
+                {"type": "report", "kind": r.kind.value, "message": r.message, "squares": list(r.squares), "t": r.t,
+                 "texts": texts}
+            )  # fmt: skip
         if pg.result != p.result:
             news.append({"type": "result", "result": pg.result, "termination": self.store.game(game).termination})
         if keeper is not None:

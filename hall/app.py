@@ -19,6 +19,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from hall.games import HallGame
+from hall.i18n import UI, text
+from hall.lang import language
 from hall.protocol import PREFIX, Broker, assign_topic, control_topic, new_client
 from hall.store import HallStore
 from hall.tournament import (
@@ -123,6 +125,11 @@ class Hall:
     def event(self) -> str:
         return self.store.get("event", "") or ""
 
+    @property
+    def language(self) -> str | None:
+        """The hall's language (``damas hall --lang``), else None: each browser's own."""
+        return self.store.get("language") or None
+
     def settings(self, data: dict[str, Any]) -> None:
         if "rounds" in data:
             n = data["rounds"]
@@ -137,6 +144,11 @@ class Hall:
             self.store.set("auto_confirm", "1" if data["auto_confirm"] else "0")
         if "event" in data:
             self.store.set("event", str(data["event"])[:200])
+        if "language" in data:
+            lang = language(str(data["language"] or "")) if data["language"] else ""
+            if lang is None:
+                raise TournamentError(f"language must be pt-BR, pt-PT or en, not {str(data['language'])[:20]!r}")
+            self.store.set("language", lang)
         self.bump()
 
     # -- the broker ---------------------------------------------------------------------------------
@@ -312,7 +324,7 @@ class Hall:
         for board in self.board_ids():
             status = self.boards.get(board)
             if status is not None and status.get("online") is False:
-                out.append({"board": board, "kind": "offline", "message": f"board {board} is offline"})
+                out.append({"board": board, "kind": "offline", "message": text("en", "alert_offline", board=board)})
             g = self.current_game(board)
             if g is None:
                 continue
@@ -321,7 +333,10 @@ class Hall:
             behind = isinstance(last, int) and last >= g.next_seq  # the board has sent more than the hall has
             if g.gap or g.error or behind:
                 why = g.error or f"waiting for message {g.next_seq}"
-                out.append({"board": board, "kind": "out-of-sync", "message": f"board {board} is out of sync: {why}"})
+                out.append(
+                    {"board": board, "kind": "out-of-sync", "message": f"board {board} is out of sync: {why}",
+                     "error": g.error, "seq": g.next_seq}
+                )  # fmt: skip
             reports = [r for r in g.reports if r.get("kind") not in CLOCK_STATE]
             if g.result == "*" and reports:
                 last = reports[-1]
@@ -331,6 +346,8 @@ class Hall:
                             "board": board,
                             "kind": str(last.get("kind")),
                             "message": f"board {board}: {last.get('message')}",
+                            "report": last.get("message"),
+                            "texts": last.get("texts"),  # the board's words for it in each language
                         }
                     )
             out += self._clock_alerts(board, g, now)
@@ -349,18 +366,15 @@ class Hall:
         if flag is None and f["ticking"] and f[str(f["running"])] <= 0:
             flag = f["running"]
         if flag in ("white", "black"):
-            out.append({"board": board, "kind": "flag", "side": flag, "message": f"board {board}: {flag}'s flag fell"})
+            message = text("en", f"alert_flag_{flag}", board=board)
+            out.append({"board": board, "kind": "flag", "side": flag, "message": message})
         elif f["paused"] and g.result == "*":
             by = f.get("paused_by")
-            why = f" ({by})" if by else ""
-            out.append(
-                {
-                    "board": board,
-                    "kind": "clock-paused",
-                    "by": by,
-                    "message": f"board {board}: the clocks are paused{why}",
-                }
-            )
+            if f"by_{by}" in UI["en"]:
+                message = text("en", "alert_paused_by", board=board, by=text("en", f"by_{by}"))
+            else:
+                by, message = None, text("en", "alert_paused", board=board)
+            out.append({"board": board, "kind": "clock-paused", "by": by, "message": message})
         return out
 
     # -- the tournament -----------------------------------------------------------------------------

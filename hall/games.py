@@ -137,7 +137,7 @@ class HallGame:
             self.result = str(m["result"])
             self.termination = m.get("termination")
         elif kind == "report":
-            self.reports.append({k: m.get(k) for k in ("kind", "message", "squares", "t")})
+            self.reports.append({k: m.get(k) for k in ("kind", "message", "squares", "t", "texts")})
             if m.get("t") is not None:
                 self.last_t = float(m["t"])
         else:

@@ -48,7 +48,7 @@ def test_alerts_come_and_go_with_what_the_boards_send(tmp_path: Path) -> None:
         now[0] += 1259
         assert _kinds(hall) == []
         now[0] += 2
-        assert _kinds(hall) == [("3", "flag")] and "black's flag fell" in hall.alerts()[0]["message"]
+        assert _kinds(hall) == [("3", "flag")] and "Black's flag fell" in hall.alerts()[0]["message"]
         # a message lost on the way: the game is out of sync and the board is asked from seq 4
         _send(hall, "3", 5, {"type": "result", "result": "0-1", "termination": "resignation"})
         assert ("3", "out-of-sync") in _kinds(hall)

@@ -87,7 +87,7 @@ def test_the_hall_shows_the_boards_clocks_and_its_pdn_has_them(tmp_path: Path, m
         wait_until(lambda: page.locator(f"{card} .clock").count() == 2, timeout=15, what="the card's clocks")
         wait_until(lambda: _faces(page, card) == want, timeout=10, what=f"the faces {want} on the hall page")
         page.locator('.alert.clock-paused[data-board="5"]').wait_for(timeout=5000)
-        assert "board 5: the clocks are paused (arbiter)" in page.locator("#alerts").inner_text()
+        assert "board 5: the clocks are paused (by the arbiter)" in page.locator("#alerts").inner_text()
         page.wait_for_timeout(1200)  # a paused clock does not count down on the page
         assert _faces(page, card) == want
 
@@ -104,8 +104,10 @@ def test_the_hall_shows_the_boards_clocks_and_its_pdn_has_them(tmp_path: Path, m
         assert want[0] == "0:00" and board["flag"] == "white"
         wait_until(lambda: _faces(page, card) == want, timeout=10, what=f"the final faces {want}")
         page.locator('.alert.flag[data-board="5"]').wait_for(timeout=5000)
-        assert "board 5: white's flag fell" in page.locator("#alerts").inner_text()
-        assert "flag" in (page.locator(f'{card} .clock[data-side="white"]').get_attribute("class") or "")
+        assert "board 5: White's flag fell" in page.locator("#alerts").inner_text()
+        white = page.locator(f'{card} .clock[data-side="white"]')
+        wait_until(lambda: "flag" in (white.get_attribute("class") or ""), timeout=10, what="the flag on the face")
+        assert "running" not in (white.get_attribute("class") or "") and _faces(page, card) == want
         OUTPUT.mkdir(exist_ok=True)
         page.screenshot(path=str(OUTPUT / "hall-clock.png"), full_page=True)
 
