@@ -11,10 +11,13 @@ that the hall has not got to the end of).
 Topics (``PREFIX`` = ``damas``; the board's id is its MQTT user name in production, see README):
 
 - ``damas/board/<id>/game`` (QoS 1): ``{"board", "game", "seq", "type", ...}``, ``type`` one of
-  ``start`` (variant, fen, mode, tags, intro), ``move`` (step, ply, move, path, comments, t,
-  clock), ``setup`` (step, fen), ``undo`` (steps: how many steps stay; a withdrawn move),
-  ``tags`` (tags, intro), ``result`` (result, termination), ``report`` (kind, message, squares, t);
-  ``tags`` and ``result`` also come after the game when its record is corrected on the board.
+  ``start`` (variant, fen, mode, tags, intro; control, clocks), ``move`` (step, ply, move, path,
+  comments, t, clock; control, clocks: the faces after the move), ``clock`` (the clock's faces
+  and state after a press, pause, resume, the arbiter's times, a flag), ``setup`` (step, fen),
+  ``undo`` (steps: how many steps stay; a withdrawn move), ``tags`` (tags, intro), ``result``
+  (result, termination), ``report`` (kind, message, squares, t, texts); ``tags`` and ``result``
+  also come after the game when its record is corrected on the board. Every field is described
+  in ``docs/hall.md`` (a public contract: fields are only added).
 - ``damas/board/<id>/status`` (QoS 1, retained): ``{"board", "online", "t", "game", "games"}`` (``t``: when
   the board last published, its last event; ``game``: the game in play)
   (``games``: the last seq of each recent game); the last will is the same with ``online`` false.

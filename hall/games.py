@@ -43,6 +43,7 @@ class HallGame:
     face: dict[str, Any] | None = None  # the clocks as the board last said: seconds left, whose runs, paused...
     face_t: float | None = None  # the board's time of ``face``
     _pos: Position | None = None  # the position after the steps (cached until the next fold)
+    _before: Position | None = None  # the position before the last move (a withdrawn move goes back to it)
 
     @property
     def key(self) -> str:
@@ -79,14 +80,14 @@ class HallGame:
 
     def _fold(self, m: dict[str, Any]) -> None:
         kind = m["type"]
-        if kind in ("move", "report", "tags", "result", "clock"):  # (a move keeps the position up to date)
+        if kind in ("move", "undo", "report", "tags", "result", "clock"):  # (the position kept up to date)
             self._fold_one(m, kind)
             return
-        self._pos = None
+        self._pos = self._before = None
         try:
             self._fold_one(m, kind)
         finally:
-            self._pos = None
+            self._pos = self._before = None
 
     def _fold_one(self, m: dict[str, Any], kind: str) -> None:
         if kind == "start":
@@ -111,7 +112,7 @@ class HallGame:
             move = pos.parse_pdn(str(m["path"]))
             after = pos.apply(move)
             self.steps.append(("move", move, [str(c) for c in m.get("comments", [])], str(m.get("move") or "")))
-            self._pos = after
+            self._pos, self._before = after, pos
             self.times.append(m.get("t"))
             if isinstance(m.get("clock"), dict):
                 self.clock = {k: float(m["clock"].get(k, 0.0)) for k in ("white", "black")}
@@ -181,7 +182,9 @@ class HallGame:
         if not 0 <= steps <= len(self.steps):
             raise ValueError(f"step {steps} is beyond the {len(self.steps)} steps known")
         if steps < len(self.steps):
-            self._pos = None
+            last = steps == len(self.steps) - 1 and self.steps[-1][0] == "move" and self._pos is not None
+            # (the last move withdrawn, or sent again with its clock: no replay from the start)
+            self._pos, self._before = (self._before, None) if last else (None, None)
         kept_moves = sum(1 for s in self.steps[:steps] if s[0] == "move")
         del self.steps[steps:]
         del self.times[kept_moves:]

@@ -78,3 +78,40 @@ def test_a_database_from_before_the_snapshots_and_a_broken_snapshot_are_rebuilt(
         assert json.loads(store.db.execute("SELECT state FROM games WHERE board='2'").fetchone()[0])["steps"]
     finally:
         store.close()
+
+
+def test_the_position_kept_up_to_date_through_withdrawals_is_the_replayed_one() -> None:
+    """The hall keeps each game's position as moves come (and steps back one for a move sent again
+    with its clock) instead of replaying the game for every message: always the replayed one."""
+    from hall.games import HallGame
+
+    pg = load_pdn(shared_path("games", "brazilian", "lidraughts-brazilian.pdn"))[3]
+    g = HallGame("1", 1)
+    seq = 0
+
+    def send(m: dict[str, object]) -> None:
+        nonlocal seq
+        assert g.add({**m, "seq": seq}) and g.error is None, g.error
+        seq += 1
+        replayed = Position.start("brazilian")
+        for _k, move, _c, _t in g.steps:
+            replayed = replayed.apply(move)
+        assert g.position() == replayed
+
+    send({"type": "start", "variant": "brazilian", "fen": None, "mode": "casual", "tags": {}, "intro": []})
+    pos = Position.start("brazilian")
+    history = [pos]
+    for i, pm in enumerate(pg.moves[:16]):
+        move = {"type": "move", "step": i, "path": pos.pdn(pm.move, full=True), "comments": []}
+        send(move)
+        if i % 3 == 1:  # sent again (its clock comment changed): back one step, and the move again
+            send({"type": "undo", "steps": i})
+            send({**move, "comments": ["[%clock w0:01:00 b0:01:00]"]})
+        if i % 5 == 4:  # two moves withdrawn, then played again
+            send({"type": "undo", "steps": i - 1})
+            for j in (i - 1, i):
+                p = history[j]
+                send({"type": "move", "step": j, "path": p.pdn(pg.moves[j].move, full=True), "comments": []})
+        pos = pos.apply(pm.move)
+        history.append(pos)
+    assert g.plies == 16
