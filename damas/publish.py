@@ -321,9 +321,12 @@ class Publisher:
             news.append({"type": "result", "result": pg.result, "termination": self.store.game(game).termination})
         if keeper is not None:
             state = _clock_state(keeper)
-            if state != p.clock:  # a press, a pause or resume, the arbiter's times, a flag, the end
+            if state != p.clock and not _said(news, state):  # a press, a pause or resume, the arbiter's times...
                 t = session.last_t if math.isfinite(session.last_t) else None  # (the event that changed it)
                 news.append({"type": "clock", "t": t, "control": keeper.control.text(), **_face(keeper, t)})
+            changed = self._emit(game, p, news)
+            p.clock = state  # (said by a move, or by the clock message just written)
+            return changed
         return self._emit(game, p, news)
 
     def sync_stored(self, game: int) -> bool:
@@ -410,6 +413,24 @@ def _clock_state(keeper: Any) -> tuple[Any, ...]:
         c.stopped,
         c.left[Color.WHITE],
         c.left[Color.BLACK],
+    )
+
+
+def _said(news: list[dict[str, Any]], state: tuple[Any, ...]) -> bool:
+    """Does the last move among ``news`` already say the clock's state (its press started the
+    other clock, nothing else happened)? Then no ``clock`` message is needed."""
+    moves = [m for m in news if m["type"] == "move"]
+    if not moves or "clocks" not in moves[-1]:
+        return False
+    c = moves[-1]["clocks"]
+    running, ticking, paused, _by, flag, stopped, white, black = state
+    return (
+        c["running"] == running
+        and ticking
+        and not paused
+        and flag is None
+        and not stopped
+        and (round(white / TICKS, 4), round(black / TICKS, 4)) == (c["white"], c["black"])
     )
 
 
