@@ -134,7 +134,7 @@ class Hall:
         if "rounds" in data:
             n = data["rounds"]
             if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 99:
-                raise TournamentError(f"rounds must be a number from 1 to 99, not {str(n)[:20]!r}")
+                raise TournamentError.of("err_rounds", value=str(n)[:20])
             self.store.set("rounds", str(n))
         if "tiebreak" in data:
             if data["tiebreak"] not in READINGS:
@@ -429,12 +429,12 @@ class Hall:
         for p in self.store.pairings():
             if p.round == round_no and p.table == table:
                 return p
-        raise TournamentError(f"round {round_no} has no table {table}")
+        raise TournamentError.of("err_no_table", round=round_no, table=table)
 
     def set_result(self, round_no: int, table: int, result: str, *, confirm: bool = True) -> Pairing:
         p = self._find_pairing(round_no, table)
         if p.black is None:
-            raise TournamentError(f"round {round_no} table {table} is the bye: it has no result to set")
+            raise TournamentError.of("err_bye_result", round=round_no, table=table)
         p.result, p.confirmed = normalise_result(result), confirm
         self.store.save_pairing(p)
         self.bump()
@@ -443,7 +443,7 @@ class Hall:
     def confirm(self, round_no: int, table: int) -> Pairing:
         p = self._find_pairing(round_no, table)
         if p.result is None:
-            raise TournamentError(f"round {round_no} table {table} has no result to confirm yet")
+            raise TournamentError.of("err_nothing_to_confirm", round=round_no, table=table)
         p.confirmed = True
         self.store.save_pairing(p)
         self.bump()
@@ -453,7 +453,7 @@ class Hall:
         """Art. 11: the players agree on colours (else the draw decides): the arbiter swaps them."""
         p = self._find_pairing(round_no, table)
         if p.black is None or p.result is not None:
-            raise TournamentError(f"round {round_no} table {table}: colours can be swapped only before the game")
+            raise TournamentError.of("err_swap_late", round=round_no, table=table)
         p.white, p.black = p.black, p.white
         self.store.save_pairing(p)
         self._publish_assignments()

@@ -104,6 +104,24 @@ _EN = {
     "sign_white": "White's signature",
     "sign_black": "Black's signature",
     "sign_arbiter": "Arbiter",
+    # the arbiter's actions refused (the server's answers, in the page's language when it asks)
+    "err_token": "this action needs the hall's token (X-Hall-Token or ?token=)",
+    "err_csv_empty": "the players CSV is empty (it needs a header line with a name column)",
+    "err_csv_no_name_column": "the players CSV has no name column (its header: {header})",
+    "err_csv_no_name": "players CSV line {line}: no name",
+    "err_csv_rating": "players CSV line {line}: rating {rating!r} is not a number",
+    "err_outside_rounds": "round {round} is outside the {planned} planned rounds",
+    "err_already_paired": "round {round} is already paired",
+    "err_unconfirmed": "round {round} table {table} has no confirmed result yet",
+    "err_two_players": "at least two players are needed to pair a round",
+    "err_rounds": "rounds must be a number from 1 to 99, not {value!r}",
+    "err_no_table": "round {round} has no table {table}",
+    "err_bye_result": "round {round} table {table} is the bye: it has no result to set",
+    "err_nothing_to_confirm": "round {round} table {table} has no result to confirm yet",
+    "err_swap_late": "round {round} table {table}: colours can be swapped only before the game",
+    "err_player_name": "a player needs a name",
+    "err_player_rating": "rating must be a number, not {value!r}",
+    "err_result": "unknown result {value!r} (2-0, 1-1, 0-2, or +/- -/+ -/- for a W.O.)",
 }
 
 _BR = {
@@ -193,6 +211,23 @@ _BR = {
     "sign_white": "Assinatura das brancas",
     "sign_black": "Assinatura das pretas",
     "sign_arbiter": "Árbitro",
+    "err_token": "esta ação exige o token do salão (X-Hall-Token ou ?token=)",
+    "err_csv_empty": "o CSV de jogadores está vazio (precisa de uma linha de cabeçalho com uma coluna nome)",
+    "err_csv_no_name_column": "o CSV de jogadores não tem coluna nome (o cabeçalho: {header})",
+    "err_csv_no_name": "CSV de jogadores, linha {line}: sem nome",
+    "err_csv_rating": "CSV de jogadores, linha {line}: o rating {rating!r} não é um número",
+    "err_outside_rounds": "a rodada {round} está fora das {planned} rodadas previstas",
+    "err_already_paired": "a rodada {round} já foi emparceirada",
+    "err_unconfirmed": "rodada {round}, mesa {table}: ainda sem resultado confirmado",
+    "err_two_players": "são necessários pelo menos dois jogadores para emparceirar uma rodada",
+    "err_rounds": "o número de rodadas deve ser de 1 a 99, não {value!r}",
+    "err_no_table": "a rodada {round} não tem mesa {table}",
+    "err_bye_result": "rodada {round}, mesa {table} é o bye: não tem resultado a lançar",
+    "err_nothing_to_confirm": "rodada {round}, mesa {table}: ainda não há resultado a confirmar",
+    "err_swap_late": "rodada {round}, mesa {table}: as cores só podem ser trocadas antes da partida",
+    "err_player_name": "um jogador precisa de um nome",
+    "err_player_rating": "o rating deve ser um número, não {value!r}",
+    "err_result": "resultado desconhecido {value!r} (2-0, 1-1, 0-2, ou +/- -/+ -/- para um W.O.)",
 }
 
 _PT = {
@@ -229,6 +264,16 @@ _PT = {
     "Desempenho Individual Progressivo (FENACEF Art. 5, leitura {reading}) nas primeiras {half} rondas.",
     "sheet_title": "Boletim de jogo: {white} - {black}",
     "sheet_line": "{event} · ronda {round} · tabuleiro {board} · {date}",
+    "err_token": "esta ação exige o token da sala (X-Hall-Token ou ?token=)",
+    "err_outside_rounds": "a ronda {round} está fora das {planned} rondas previstas",
+    "err_already_paired": "a ronda {round} já foi emparelhada",
+    "err_unconfirmed": "ronda {round}, mesa {table}: ainda sem resultado confirmado",
+    "err_two_players": "são precisos pelo menos dois jogadores para emparelhar uma ronda",
+    "err_rounds": "o número de rondas deve ser de 1 a 99, não {value!r}",
+    "err_no_table": "a ronda {round} não tem mesa {table}",
+    "err_bye_result": "ronda {round}, mesa {table} é o bye: não tem resultado a registar",
+    "err_nothing_to_confirm": "ronda {round}, mesa {table}: ainda não há resultado a confirmar",
+    "err_swap_late": "ronda {round}, mesa {table}: as cores só podem ser trocadas antes do jogo",
 }
 
 #: every text of the hall, per language

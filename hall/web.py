@@ -58,12 +58,14 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         hall = request.app[HALL]
         given = request.headers.get("X-Hall-Token") or request.query.get("token") or ""
         if not hmac.compare_digest(given.encode(), hall.token.encode()):
-            return _error(403, "this action needs the hall's token (X-Hall-Token or ?token=)")
+            return _error(403, text(lang_of(request) if "lang" in request.query else "en", "err_token"))
         if request.content_type != "application/json":
             return _error(415, "send JSON (Content-Type: application/json)")
     try:
         return await handler(request)
-    except (TournamentError, ValueError) as exc:
+    except TournamentError as exc:  # (in the page's language when it asked for one: ?lang=)
+        return _error(400, exc.text(lang_of(request)) if "lang" in request.query else str(exc))
+    except ValueError as exc:
         return _error(400, str(exc))
     except LookupError as exc:
         return _error(404, str(exc))
@@ -167,10 +169,10 @@ async def _players(request: web.Request) -> web.Response:
     else:
         name = str(data.get("name") or "").strip()
         if not name:
-            raise ValueError("a player needs a name")
+            raise TournamentError.of("err_player_name")
         rating = data.get("rating") or 0
         if not isinstance(rating, int):
-            raise ValueError(f"rating must be a number, not {str(rating)[:20]!r}")
+            raise TournamentError.of("err_player_rating", value=str(rating)[:20])
         added = [hall.store.add_player(name[:100], rating, str(data.get("club") or "")[:100])]
         hall.bump()
     return web.json_response({"added": [{"id": p.id, "name": p.name} for p in added]})

@@ -179,7 +179,7 @@ async function poll() {
 }
 
 async function act(path, body) {
-  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Hall-Token": token }, body: JSON.stringify(body) });
+  const r = await fetch(`${path}?lang=${encodeURIComponent(document.documentElement.lang)}`, { method: "POST", headers: { "Content-Type": "application/json", "X-Hall-Token": token }, body: JSON.stringify(body) });
   const data = await r.json().catch(() => ({}));
   $("message").textContent = r.ok ? "" : data.error || t("error_status", { status: r.status });
   return r.ok;

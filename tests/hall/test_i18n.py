@@ -18,6 +18,7 @@ from hall.app import Hall
 from hall.broker import Mosquitto
 from hall.i18n import LANGUAGES, UI, pick_language, text
 from hall.store import HallStore
+from hall.tournament import TournamentError
 from tests.conftest import OUTPUT, ROOT, shared_path, wait_until
 from tests.hall.conftest import BoardProcess, HallProcess
 
@@ -77,6 +78,11 @@ def test_the_alerts_carry_what_each_language_needs(tmp_path: Path) -> None:
         assert hall.language == "pt-BR"
         with pytest.raises(ValueError, match="language must be pt-BR, pt-PT or en, not 'fr'"):
             hall.settings({"language": "fr"})
+        with pytest.raises(TournamentError) as refused:
+            hall.settings({"rounds": 100})
+        assert str(refused.value) == "rounds must be a number from 1 to 99, not '100'"  # (the CLI's, in English)
+        assert refused.value.text("pt-BR") == "o número de rodadas deve ser de 1 a 99, não '100'"
+        assert refused.value.text("pt-PT") == "o número de rondas deve ser de 1 a 99, não '100'"
     finally:
         store.close()
 
@@ -102,6 +108,11 @@ def test_the_hall_page_in_brazilian_portuguese(tmp_path: Path, mosquitto: Mosqui
         assert "bye (1)" in page.locator("#pairingrows").inner_text()
         assert page.locator("#pname").get_attribute("placeholder") == "nome"
         assert page.locator("#broker").inner_text() == "broker conectado"
+        page.locator("#pairform button").click()  # the arbiter's action refused: why, in Portuguese
+        wait_until(
+            lambda: page.locator("#message").inner_text() == "rodada 1, mesa 1: ainda sem resultado confirmado",
+            what="the refusal in Portuguese",
+        )
         board.stop()  # an alert, in Portuguese
         page.locator('.alert.offline[data-board="1"]').wait_for(timeout=15000)
         assert page.locator("#alerts").inner_text().strip() == "tabuleiro 1 está desconectado"
