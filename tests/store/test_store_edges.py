@@ -330,6 +330,9 @@ def test_a_record_restored_from_a_copy_takes_the_defaults_it_lacks(tmp_path: Pat
         new = store.restore_game({"id": None, "variant": "brazilian", "header": HEADER})
         row = store.game(new)
         assert (row.mode, row.result, row.tags, row.result_locked, row.status) == ("casual", "*", {}, False, None)
+        assert row.fen is None
+        fen = store.game(store.restore_game({"id": None, "variant": "brazilian", "header": HEADER, "fen": "W:W31:B20"}))
+        assert fen.fen == "W:W31:B20"
         assert row.started > 1e9 and row.ended is None
         again = store.restore_game({"id": new, "variant": "brazilian", "header": HEADER, "mode": "tournament"})
         assert again == new and store.game(new).mode == "tournament"  # the same id: overwritten
@@ -374,6 +377,7 @@ def test_a_finished_game_is_recorded_when_its_record_file_cannot_be(tmp_path: Pa
         record.mkdir()  # something in the way of the record file
         store.finish(g, "1-0", "resignation")
         assert (store.game(g).result, store.game(g).termination) == ("1-0", "resignation")
+        assert store.game(g).ended is not None and store.game(g).finished
         record.rmdir()
         store.correct(g, result="0-1")
     saved = json.loads(record.read_text(encoding="utf-8"))
@@ -384,3 +388,18 @@ def test_a_finished_game_is_recorded_when_its_record_file_cannot_be(tmp_path: Pa
         True,
     )
     assert saved["ended"] is not None and saved["header"] == HEADER and saved["tags"] == {"White": "Ana"}
+
+
+def test_the_reports_table_holds_each_report_its_squares_and_text(tmp_path: Path) -> None:
+    # the records other programs read straight from SQLite (DESIGN.md §6)
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        g = store.new_game("brazilian", None, "casual", HEADER, {})
+        store.record(g, reports=[(2.5, "illegal", [22, 18], "c3-d4 is not legal here"), (3.0, "touch", [], "x")])
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT game_id, t, kind, squares, message FROM reports ORDER BY t").fetchall()
+    con.close()
+    assert [(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows] == [
+        (g, 2.5, "illegal", [22, 18], "c3-d4 is not legal here"),
+        (g, 3.0, "touch", [], "x"),
+    ]
