@@ -73,13 +73,10 @@ def _chunked(values: dict[int, int], nbits: int) -> tuple[tuple[int, tuple[int, 
     """A per-bit table as lookups of 8 bits at a time: ((shift, 256 sums), ...)."""
     out = []
     for lo in range(0, nbits, 8):
-        sums = []
-        for v in range(256):
-            total = 0
-            for i in range(8):
-                if (v >> i) & 1:
-                    total += values.get(lo + i, 0)
-            sums.append(total)
+        sums = [0] * 256
+        for v in range(1, 256):
+            low = v & -v
+            sums[v] = sums[v ^ low] + values.get(lo + low.bit_length() - 1, 0)
         out.append((lo, tuple(sums)))
     return tuple(out)
 
@@ -171,13 +168,13 @@ class Evaluator:
             for phase in (1, 2)
         )
         if ten:
-            self._set_weights_10(weights_10())
+            self.use_weights_10(weights_10())
         self.left = sum(1 << bit[s] for s, f in zip(squares, files, strict=True) if f <= 3)
         self.right = sum(1 << bit[s] for s, f in zip(squares, files, strict=True) if f >= size - 4)
         offs = geo.offsets
         self.fwd = ((offs[UP[0]], offs[UP[1]]), (offs[DOWN[0]], offs[DOWN[1]]))
 
-    def _set_weights_10(self, w: dict[str, Any]) -> None:
+    def use_weights_10(self, w: dict[str, Any]) -> None:
         """International: the tuned (or hand-set) weights as chunked tables per side."""
         geo = self.geo
         size = self.size
@@ -430,6 +427,24 @@ def weight_vector_10(w: dict[str, Any]) -> list[float]:
         *w["runaway"],
         w["king_mobility"],
         w["support"],
+    ]
+
+
+def weight_names_10() -> list[str]:
+    """The name of each entry of :func:`weight_vector_10` (a square table's as ``name[square]``)."""
+    squares = len(hand_weights_10()["men_opening"])
+    return [
+        "king",
+        *(f"men_opening[{s}]" for s in range(1, squares + 1)),
+        *(f"men_ending[{s}]" for s in range(1, squares + 1)),
+        "mobility",
+        "balance",
+        "back_rank",
+        "runaway[0]",
+        "runaway[1]",
+        "runaway[2]",
+        "king_mobility",
+        "support",
     ]
 
 

@@ -74,9 +74,36 @@ def _sig(z: float) -> float:
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, z))))
 
 
-def fit(files: list[Path], out: Path, mix: float, epochs: int, lr: float, hold: float) -> None:
+def _rows_shape(hand: list[float]) -> tuple[list[list[tuple[int, float]]], list[float]]:
+    """The men's squares as a row value plus a file value per phase: for each weight, its
+    parts among the fewer parameters, and those parameters' start (the hand-set ones)."""
+    from engine.evaluate import ADVANCE_10, CENTRE_FILE_10
+
+    geo = evaluator_for(find_variant("international")).geo
+    count, size = geo.count, geo.size
+    parts: list[list[tuple[int, float]]] = [[(0, 1.0)]]
+    start = [hand[0]]
+    for phase in (0, 1):
+        rows0 = len(start)
+        start += [ADVANCE_10[min(r, len(ADVANCE_10) - 1)] * (3 if phase else 2) / 2 for r in range(size)]
+        files0 = len(start)
+        start += [float(v) for v in CENTRE_FILE_10]
+        for s in range(1, count + 1):
+            f, r = geo.coords[s]
+            parts.append([(rows0 + r, 1.0), (files0 + f, 1.0)])
+    for i in range(1 + 2 * count, len(hand)):
+        parts.append([(len(start), 1.0)])
+        start.append(hand[i])
+    return parts, start
+
+
+def fit(files: list[Path], out: Path, mix: float, epochs: int, lr: float, hold: float, rows: bool) -> None:
     ev = evaluator_for(find_variant("international"))
-    w0 = [float(v) for v in weight_vector_10(hand_weights_10())]
+    hand = [float(v) for v in weight_vector_10(hand_weights_10())]
+    if rows:
+        parts, w0 = _rows_shape(hand)
+    else:
+        parts, w0 = [[(i, 1.0)] for i in range(len(hand))], hand
     data: list[Sample] = []
     for fn in files:
         for line in fn.read_text().splitlines():
@@ -86,8 +113,12 @@ def fit(files: list[Path], out: Path, mix: float, epochs: int, lr: float, hold: 
             if (ok.bit_count(), om.bit_count(), xk.bit_count(), xm.bit_count()) in ev.drawish:
                 continue  # scaled towards a draw: not a linear score
             c, x = ev.features_10(om, ok, xm, xk, side)
+            px: dict[int, float] = {}
+            for i, v in x.items():
+                for j, a in parts[i]:
+                    px[j] = px.get(j, 0.0) + a * v
             res = float(p[5]) if side == 0 else 1 - float(p[5])
-            data.append((c, list(x.items()), res, int(p[6]) if len(p) > 6 else None))
+            data.append((c, list(px.items()), res, int(p[6]) if len(p) > 6 else None))
     print(f"{len(data)} positions")
 
     def value(w: list[float], c: int, x: list[tuple[int, float]]) -> float:
@@ -131,7 +162,7 @@ def fit(files: list[Path], out: Path, mix: float, epochs: int, lr: float, hold: 
                 w[i] -= lr * (m1[i] / (1 - 0.9**step)) / (math.sqrt(m2[i] / (1 - 0.999**step)) + 1e-8)
         if ep % 10 == 9 or ep == epochs - 1:
             print(f"epoch {ep + 1}: error {loss(w):.5f} ({time.monotonic() - t0:.0f} s)", flush=True)
-    wi = [round(v) for v in w]
+    wi = [round(sum(w[j] * a for j, a in part)) for part in parts]
     out.write_text(json.dumps(weight_dict_10(wi), indent=1) + "\n")
     print(f"written {out}")
 
@@ -150,11 +181,12 @@ def main() -> int:
     fp.add_argument("--epochs", type=int, default=60)
     fp.add_argument("--lr", type=float, default=0.3)
     fp.add_argument("--hold", type=float, default=1e-6, help="pull towards the hand-set weights (default 1e-6)")
+    fp.add_argument("--squares", action="store_true", help="a value per square (default: per row plus per file)")
     args = ap.parse_args()
     if args.cmd == "selfplay":
         selfplay(args.out, args.minutes, args.seed)
     else:
-        fit([Path(f) for f in args.files.split(",")], args.out, args.mix, args.epochs, args.lr, args.hold)
+        fit([Path(f) for f in args.files.split(",")], args.out, args.mix, args.epochs, args.lr, args.hold, not args.squares)
     return 0
 
 
