@@ -8,6 +8,12 @@ man and no enemy king: it will crown), king mobility, and the endgame draw rules
 material balance that the variant's small-ending rules or practice make a draw is scaled
 towards 0, so the side ahead does not trade into it and the side behind does).
 
+International's weights are a table (``weights_international.json`` when present, else the
+hand-set values here): the men's square values for the opening and for the ending, blended
+by the number of men on the board, and the weight of each other term. ``tools/tune_eval.py``
+fits them to self-play positions (Texel-style); :meth:`Evaluator.features_10` is the linear
+form it fits, kept exact by a test.
+
 Everything is precomputed per variant as bit masks in the rules engine's internal layout
 (:mod:`rules.geometry`), so an evaluation is a few dozen ``int.bit_count`` calls.
 """
@@ -299,7 +305,8 @@ class Evaluator:
         """The men's square values blended for ``total_men`` men on the board, per side."""
         start = self.start_men
         blend = [
-            round((a * total_men + e * (start - total_men)) / start) for a, e in zip(self.w_open, self.w_end, strict=True)
+            round((a * total_men + e * (start - total_men)) / start)
+            for a, e in zip(self.w_open, self.w_end, strict=True)
         ]
         tables = tuple(_chunked({b: blend[t - 1] for b, t in self.rel[sd].items()}, self.geo.nbits) for sd in (0, 1))
         self.w_men[total_men] = tables

@@ -1,4 +1,5 @@
-"""The search: iterative deepening negamax with principal-variation search.
+"""The search: iterative deepening negamax with principal-variation search, aspiration
+windows at the root, late-move reductions.
 
 It works on the rules engine's bitboards (:meth:`rules.engine.Engine.moves`) and keeps
 the game's draw rules inside the tree: repetition (the game's history plus the path

@@ -149,11 +149,11 @@ def fit(files: list[Path], out: Path, mix: float, epochs: int, lr: float, hold: 
             g = [0.0] * n
             chunk = idx[b0 : b0 + batch]
             for j in chunk:
-                c, x, _r, _s = data[j]
-                p = _sig(K * value(w, c, x))
-                d = 2 * (p - ys[j]) * p * (1 - p) * K
-                for i, v in x:
-                    g[i] += d * v
+                const, factors, _r, _s = data[j]
+                pred = _sig(K * value(w, const, factors))
+                d = 2 * (pred - ys[j]) * pred * (1 - pred) * K
+                for i, f in factors:
+                    g[i] += d * f
             step += 1
             for i in range(n):
                 gi = g[i] / len(chunk) + hold * (w[i] - w0[i])
@@ -186,7 +186,15 @@ def main() -> int:
     if args.cmd == "selfplay":
         selfplay(args.out, args.minutes, args.seed)
     else:
-        fit([Path(f) for f in args.files.split(",")], args.out, args.mix, args.epochs, args.lr, args.hold, not args.squares)
+        fit(
+            [Path(f) for f in args.files.split(",")],
+            args.out,
+            args.mix,
+            args.epochs,
+            args.lr,
+            args.hold,
+            not args.squares,
+        )
     return 0
 
 
