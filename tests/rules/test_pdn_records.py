@@ -132,3 +132,25 @@ def test_a_comment_too_long_costs_its_game_and_later_comments_still_read() -> No
     assert [m.move.numeric() for m in first.moves] == ["32-28"]
     assert second.error is None and second.tags == {"Event": "b"}
     assert [m.comments for m in second.moves] == [["fine"], ["and this"]]
+
+
+# -- where a game starts and ends -----------------------------------------------------------------
+def test_a_result_inside_a_nested_variation_does_not_end_the_game() -> None:
+    (game,) = read_pdn("1. 32-28 (19-23 (18-23) 33-29 2-0) 19-23 *")
+    assert [m.move.numeric() for m in game.moves] == ["32-28", "19-23"] and game.result == "*"
+
+
+def test_comments_alone_start_no_game() -> None:
+    # a remark after the last game, and one between the tags of a game
+    assert len(read_pdn("1. 32-28 19-23 *\n{a closing remark}\n")) == 1
+    (game,) = read_pdn('[Event "a"]\n{note between tags}\n[White "x"]\n1. 32-28 *')
+    assert game.tags == {"Event": "a", "White": "x"} and game.intro == ["note between tags"]
+
+
+def test_a_game_far_into_a_file_is_measured_from_its_own_start() -> None:
+    # the 1 MiB bound is per game: a game after 1 MiB of line comments is an ordinary game
+    text = "%" + "x" * 1_100_000 + "\n1. 32-28 19-23 *\n"
+    (game,) = read_pdn(text)
+    assert [m.move.numeric() for m in game.moves] == ["32-28", "19-23"]
+    (game,) = read_pdn("%" + "x" * 1_100_000 + '\n[Event "late"]\n1. 32-28 *\n')
+    assert game.tags == {"Event": "late"}
