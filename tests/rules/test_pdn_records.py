@@ -30,6 +30,19 @@ def test_an_illegal_move_is_named_by_its_number(text: str, where: str) -> None:
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("1. 32-28 {a comment\nover\nthree lines} 19-23\n2. 28-22 *", 4),
+        ('1. 32-28 19-23 /FEN\n"W:W28:B23"\n/ 2. 28-22 *', 3),
+        ('[Event "a"]\n\n[White "b"]\n{x\ny}\n1. 32-28 19-23\n2. 28-22 *', 7),
+    ],
+)
+def test_lines_are_counted_through_tokens_that_span_lines(text: str, line: int) -> None:
+    with pytest.raises(PdnSyntaxError, match=rf"^g\.pdn:{line}: game 1 \(. - \?\): move 2\. '28-22': illegal move"):
+        read_pdn(text, "g.pdn")
+
+
 # -- writing --------------------------------------------------------------------------------------
 def test_a_black_move_after_a_comment_gets_its_number_again() -> None:
     g = Game("brazilian")
