@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Color, Game, PdnSyntaxError, Position
+from rules import Color, Game, Outcome, PdnSyntaxError, Position, Termination
 from rules.errors import PdnTagError
 from rules.pdn import Clock, PdnGame, check_tag, iter_games, parse_clock, read_game, read_pdn, split_at_setups
 
@@ -16,7 +16,10 @@ from rules.pdn import Clock, PdnGame, check_tag, iter_games, parse_clock, read_g
     ("text", "where"),
     [
         ("1. 32-28 19-23\n2. 28-22 *", "g.pdn:2: game 1 (? - ?): move 2. '28-22': illegal move (legal: 28x19)"),
-        ("1. 32-28 19-23 2. 28x19 14-20 *", "g.pdn:1: game 1 (? - ?): move 2... '14-20': illegal move"),
+        (
+            "1. 32-28 19-23 2. 28x19 14-20 *",
+            "g.pdn:1: game 1 (? - ?): move 2... '14-20': illegal move (legal: 13x24 14x23)",
+        ),
         ("1. 32-28 18-23 2. 37-32 12-18 3. 28-24 *", "g.pdn:1: game 1 (? - ?): move 3. '28-24': illegal move"),
         # a game that starts with Black to move: its first move is 1...
         ('[FEN "B:W31-50:B1-20"]\n1... 19-23 2. 32-28 23-29 *', "g.pdn:2: game 1 (? - ?): move 2... '23-29'"),
@@ -167,3 +170,15 @@ def test_a_game_far_into_a_file_is_measured_from_its_own_start() -> None:
     assert [m.move.numeric() for m in game.moves] == ["32-28", "19-23"]
     (game,) = read_pdn("%" + "x" * 1_100_000 + '\n[Event "late"]\n1. 32-28 *\n')
     assert game.tags == {"Event": "late"}
+
+
+def test_an_unsupported_gametype_is_named_on_its_own_line() -> None:
+    with pytest.raises(PdnSyntaxError, match=r"^g\.pdn:3: game 1 \(\? - \?\): unsupported GameType '21'$"):
+        read_pdn('[Event "x"]\n[Site "y"]\n[GameType "21"]\n1. 9-13 *', "g.pdn")
+
+
+def test_a_result_the_board_does_not_show_is_entered_in_the_game() -> None:
+    game = read_game('[Result "2-0"]\n1. 32-28 19-23 2-0').game()
+    assert game.outcome() == Outcome(Termination.RESULT_ENTERED, Color.WHITE) and game.result() == "2-0"
+    going_on = read_game("1. 32-28 19-23 *").game()
+    assert going_on.outcome() is None and going_on.result() == "*" and going_on.ply == 2

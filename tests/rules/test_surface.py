@@ -11,6 +11,7 @@ import random
 import pytest
 
 from rules import (
+    AmbiguousMoveError,
     Color,
     Game,
     IllegalMoveError,
@@ -63,6 +64,8 @@ def test_pieces_occupied_and_with_turn() -> None:
         40: Piece(Color.WHITE, True),
     }
     assert list(pos.pieces()) == [4, 19, 31, 40]  # in square order
+    assert [pos.piece_at(sq) for sq in (4, 19, 31, 40, 5)] == [*pos.pieces().values(), None]
+    assert [pos.piece_at(sq).king for sq in (4, 19, 31, 40)] == [True, False, False, True]  # type: ignore[union-attr]
     assert pos.occupied() == frozenset({4, 19, 31, 40})
     assert Position.start("brazilian").occupied() == frozenset(range(1, 13)) | frozenset(range(21, 33))
     black = pos.with_turn(Color.BLACK)
@@ -191,3 +194,10 @@ def test_count_quiet_counts_the_plain_moves(variant: str) -> None:
         for side_pos in (pos, pos.with_turn(pos.turn.other)):
             sides = side_pos._sides()
             assert eng.count_quiet(*sides) == len(eng.quiet_moves(*sides)), side_pos.fen()
+
+
+def test_an_ambiguous_move_names_every_reading_in_full() -> None:
+    pos = Position.from_fen("W:WK4:B13,20,32,37", "international")
+    with pytest.raises(AmbiguousMoveError, match=r"^ambiguous move: '4x15' could be 4x27x38x15, 4x31x42x15$") as info:
+        pos.parse_pdn("4x15")
+    assert sorted(sorted(m.captured) for m in info.value.candidates) == [[13, 20, 32], [13, 20, 37]]  # type: ignore[attr-defined]
