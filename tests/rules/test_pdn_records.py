@@ -182,3 +182,12 @@ def test_a_result_the_board_does_not_show_is_entered_in_the_game() -> None:
     assert game.outcome() == Outcome(Termination.RESULT_ENTERED, Color.WHITE) and game.result() == "2-0"
     going_on = read_game("1. 32-28 19-23 *").game()
     assert going_on.outcome() is None and going_on.result() == "*" and going_on.ply == 2
+
+
+def test_games_after_a_variation_are_games_of_their_own() -> None:
+    games = read_pdn("1. 32-28 (19-23 33-29) 19-23 2-0\n1. 33-28 (18-23 (17-21)) 18-23 0-2\n1. 31-27 *\n")
+    assert [([m.move.numeric() for m in g.moves], g.result) for g in games] == [
+        (["32-28", "19-23"], "2-0"),
+        (["33-28", "18-23"], "0-2"),
+        (["31-27"], "*"),
+    ]
