@@ -191,3 +191,10 @@ def test_games_after_a_variation_are_games_of_their_own() -> None:
         (["33-28", "18-23"], "0-2"),
         (["31-27"], "*"),
     ]
+
+
+def test_stray_text_far_into_a_file_costs_no_game() -> None:
+    text = "%" + "x" * 1_100_000 + '\n~~ stray\n[Event "late"]\n1. 32-28 *'
+    (game,) = iter_games(text, "g.pdn")
+    assert game.error is None and game.tags == {"Event": "late"} and len(game.moves) == 1
+    assert [str(w) for w in game.warnings] == ["g.pdn:2: game 1 (? - ?): unexpected text '~~ stray'"]

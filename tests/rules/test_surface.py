@@ -201,3 +201,22 @@ def test_an_ambiguous_move_names_every_reading_in_full() -> None:
     with pytest.raises(AmbiguousMoveError, match=r"^ambiguous move: '4x15' could be 4x27x38x15, 4x31x42x15$") as info:
         pos.parse_pdn("4x15")
     assert sorted(sorted(m.captured) for m in info.value.candidates) == [[13, 20, 32], [13, 20, 37]]  # type: ignore[attr-defined]
+
+
+def test_cells_and_squares_by_name() -> None:
+    br = geometry_for(find_variant("brazilian"))
+    assert [br.parse_cell(t) for t in ("a1", "h8", " B1 ", "h1")] == [(0, 0), (7, 7), (1, 0), (7, 0)]
+    with pytest.raises(InvalidSquareError, match=r"^no cell 'a9' on a 8x8 board$"):
+        br.parse_cell("a9")
+    # a light square is named as such; a name off the board is not a square at all
+    for text in ("a8", "b1", "h1"):
+        with pytest.raises(InvalidSquareError, match=rf"^'{text}' is not a playing square$"):
+            br.parse_square(text)
+    for text in ("i1", "a9", "a0"):
+        with pytest.raises(InvalidSquareError, match=rf"^no square '{text}' on a 8x8 board$"):
+            br.parse_square(text)
+
+
+def test_an_empty_fen_field_is_skipped() -> None:
+    assert Position.from_fen("W:W31-50::B1-20", "international") == Position.start("international")
+    assert Position.from_fen("W:W31-50:B1-20:", "international") == Position.start("international")
