@@ -521,8 +521,9 @@ def test_play_waits_for_a_pico_that_is_not_plugged_in_yet(tmp_path: Path) -> Non
             state = server.get("/api/state")
             assert state["link"]["state"] == "down" and state["ui"]["link_down"].startswith("The board is not")
             emu.plug()
-            state = server.wait_for(lambda s: s["link"]["state"] == "up", timeout=15)
-            assert state["active"] is None and state["moves"] == []  # the pieces stand where a new game starts
+            # the link comes up, then the board's first snapshot settles: no report is left
+            state = server.wait_for(lambda s: s["link"]["state"] == "up" and s["active"] is None, timeout=15)
+            assert state["moves"] == []  # the pieces stand where a new game starts
             hands(emu, Position.start("brazilian"), "c3-d4")
             state = server.wait_for(lambda s: len(s["moves"]) == 1)
             assert pdns(state) == ["c3-d4"] and state["active"] is None
