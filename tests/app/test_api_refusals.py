@@ -109,3 +109,22 @@ def test_an_action_the_records_cannot_take_is_refused_and_pauses_the_board(tmp_p
             other.close()
 
     with_client(db, work)
+
+
+def test_a_hint_or_a_computer_side_that_cannot_be_given_is_refused_saying_why(tmp_path: Path) -> None:
+    async def work(client: TestClient[Any, Any], play: PlayApp) -> None:
+        status, answer = await post(client, "/api/action", {"action": "new-game", "opponent": "engine", "side": "red"})
+        assert (status, answer["error"]) == (400, "side must be white or black, not 'red'")
+        status, answer = await post(client, "/api/action", {"action": "resign", "side": "white"})
+        assert status == 200
+        status, answer = await post(client, "/api/action", {"action": "hint"})
+        assert (status, answer["error"]) == (400, "the game is over")
+        status, answer = await post(client, "/api/action", {"action": "new-game", "mode": "tournament"})
+        assert status == 200
+        status, answer = await post(client, "/api/action", {"action": "hint"})
+        assert (status, answer["error"]) == (
+            400,
+            'hints are for casual games (set [engine] hints = "always" to allow them)',
+        )
+
+    with_client(tmp_path / "g.sqlite3", work)
