@@ -1,0 +1,113 @@
+"""The game clock as players and the page see it: the notices' text, a power cut's resume by
+a press, the times kept when the game ends, the face the page draws, the clock comments in the
+record (each was changed by a mutant no other test noticed; see docs/mutation.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from board_hal.debounce import Transition
+from referee import Action, Link, MoveMade, Pipeline, Referee, Report, ReportKind
+from referee.clock import ClockAction, ClockError, ClockKeeper, parse_control
+from referee.core import RECONSTRUCTED_COMMENT
+from rules import Color
+from tests.referee.test_clock import Game, sq
+
+W, B = Color.WHITE, Color.BLACK
+
+
+def test_a_move_on_the_opponents_time_says_who_did_not_press() -> None:
+    g = Game(mode="tournament").press(B, 0)
+    g.move("-c3", "+d4").move("-f6", "+e5")
+    (r,) = [v for v in g.out if isinstance(v, Report)]
+    assert r.message == "Black moved while white's clock was running: white did not press the clock"
+
+
+def test_after_a_power_cut_a_press_resumes_the_clocks() -> None:
+    g = Game("5").press(B, 0).wait(10)
+    g.at(0).feed(ClockAction(g.t, "clock-pause", source="power"))
+    face = g.keeper.face(g.t)
+    assert face["paused"] and face["paused_by"] == "power"
+    g.wait(100).press(W)
+    assert not g.keeper.clock.paused and g.keeper.face(g.t)["paused_by"] is None
+    resumed = [v for v in g.out if isinstance(v, Report) and v.kind is ReportKind.CLOCK_RESUMED]
+    assert [r.message for r in resumed] == ["the clocks run again"]
+    assert g.left(W) == 290
+    g.wait(10)
+    assert g.left(W) == 280  # running again, from where the cut stopped it
+
+
+def test_an_arbiters_pause_is_not_resumed_by_a_press() -> None:
+    g = Game("5").press(B, 0).wait(10)
+    g.at(0).feed(ClockAction(g.t, "clock-pause"))  # no source: the arbiter
+    assert g.keeper.face(g.t)["paused_by"] == "arbiter"
+    g.press(W)
+    assert g.keeper.clock.paused
+
+
+def test_the_clocks_keep_what_they_showed_when_the_game_ends() -> None:
+    g = Game("5").press(B, 0).wait(10)
+    g.out += g.pipe.feed(Action(g.t, "resign", side=W))
+    assert g.ref.ended and g.keeper.clock.stopped
+    g.wait(100)
+    assert g.left(W) == 290 and g.left(B) == 300
+    assert g.keeper.face(g.t)["white_text"] == "4:50"
+
+
+def test_the_face_says_whether_the_clock_is_pressed_by_the_referee() -> None:
+    assert Game("5", mode="casual", auto=True).keeper.face(0)["auto"] is True
+    assert Game("5").keeper.face(0)["auto"] is False
+    ref = Referee("brazilian", mode="casual")
+    keeper = ClockKeeper.from_header({"clock": "5+3", "clock_auto": True}, ref)
+    assert keeper is not None and keeper.auto
+    tournament = ClockKeeper.from_header({"clock": "5+3", "clock_auto": True}, Referee("brazilian", mode="tournament"))
+    assert tournament is not None and not tournament.auto  # a player presses in tournament mode
+
+
+def test_moves_recorded_after_a_link_gap_are_stamped_for_the_side_that_made_each() -> None:
+    g = Game("5+3", mode="casual", auto=True)
+    g.move("-c3", "+d4", dt=4)  # the clock starts with black's
+    pos = g.ref.position
+    b6a5 = next(m for m in pos.legal_moves if pos.pdn(m) == "b6-a5")
+    after = pos.apply(b6a5)
+    b2c3 = next(m for m in after.legal_moves if after.pdn(m) == "b2-c3")
+    board = after.apply(b2c3).occupied()
+    g.out += g.pipe.feed(Link(g.at(5).t, "down"))
+    g.out += g.pipe.feed(Link(g.at(20).t, "up", board=tuple(sorted(board))))
+    assert [v.pdn for v in g.out if isinstance(v, MoveMade)] == ["c3-d4", "b6-a5", "b2-c3"]
+    assert [s.mover for s in g.keeper.stamps] == [W, B, W]
+    assert g.keeper.clock.running is B
+    # the clock's comment first, then the note that the move was reconstructed
+    comments = [pm.comments for pm in g.pipe.pdn_game().moves]
+    assert [c[0].startswith("[%clock ") for c in comments] == [True, True, True]
+    assert [c[1:] for c in comments] == [[], [RECONSTRUCTED_COMMENT], [RECONSTRUCTED_COMMENT]]
+
+
+def test_a_clock_started_beside_a_game_under_way_stamps_the_moves_at_their_own_ply() -> None:
+    ref = Referee("brazilian", mode="casual")
+    plain = Pipeline(ref, 0.0)
+    for t, square, placed in [(1, "c3", False), (2, "d4", True), (3, "b6", False), (4, "a5", True)]:
+        plain.feed(Transition(float(t), sq(square), placed))
+    keeper = ClockKeeper(parse_control("5"), ref, auto=True)
+    pipe = Pipeline(ref, 0.0, keeper)
+    pipe.feed(Transition(5.0, sq("b2"), False))
+    pipe.feed(Transition(6.0, sq("c3"), True))
+    assert ref.game.ply == 3 and len(keeper.stamps) == 3
+    assert keeper.stamps[2].mover is W and keeper.stamps[2].running is B
+    moves = pipe.pdn_game().moves
+    assert all(pm.clock is not None for pm in moves)
+
+
+def test_a_flag_falls_and_what_the_hands_did_meanwhile_is_still_seen() -> None:
+    g = Game("1", window=0.05).press(B, 0)
+    g.at(59.98).feed(Transition(g.t, sq("c3"), False))  # white lifts c3 just before the flag
+    g.wait(5)
+    assert g.keeper.clock.flag is W and g.ref.ended
+    assert sq("c3") not in g.ref.occupied  # the lift, confirmed after the flag fell, was delivered
+
+
+def test_a_bad_control_quotes_at_most_sixty_characters_of_it() -> None:
+    text = "0/5" + " " * 100
+    with pytest.raises(ClockError) as exc:
+        parse_control(text)
+    assert str(exc.value).startswith(f"invalid clock {text[:60]!r}: 0 moves in a period")

@@ -1,0 +1,133 @@
+"""What a player reads and sees in the reports the referee raises: their exact text, the
+squares they name, the LEDs left lit, and the position that stands after an irregularity
+(each of these was changed by a mutant that no other test noticed; see docs/mutation.md)."""
+
+from __future__ import annotations
+
+from referee import Link, Referee, ReportKind, Role, Takeback
+from rules import Color, Position
+from tests.referee.driver import Board
+
+R = ReportKind
+
+
+def test_a_report_still_active_when_the_move_is_completed_is_cleared_with_a_restored_notice() -> None:
+    board = Board("brazilian")
+    board.lift(22).cell("d3", True).wait()  # c3 set down beside the squares
+    assert board.kinds() == ["off-square"]
+    board.cell("d3", False).place(18)  # and then on d4: the move is made, the report is over
+    assert board.moves() == ["c3-d4"]
+    assert board.kinds() == ["off-square", "restored"]
+    assert board.ref.report is None
+    assert board.leds() == {22: Role.FROM, 18: Role.TO}
+
+
+def test_touching_one_piece_and_playing_another_names_both_in_tournament() -> None:
+    board = Board("portuguese", mode="tournament")
+    board.lift(10).place(10).move(11, 15)
+    touch = board.reports()[0]
+    assert touch.squares == (10,) and touch.message == (
+        "the piece on 10 was touched and must be moved (unless it was an announced adjustment)"
+    )
+    assert board.moves() == ["11-15"] and board.kinds() == ["touch-move"]  # not repeated for the move
+
+
+def test_a_piece_that_is_not_the_one_played_lifted_during_the_move_is_noted_once() -> None:
+    board = Board("portuguese", mode="tournament")
+    board.lift(10, 11).place(15, 10)  # 10 lifted and put back while 11 went to 15
+    assert board.moves() == ["11-15"]
+    (r,) = board.reports()
+    assert r.kind is R.TOUCH_MOVE and r.squares == (10, 11)
+    assert r.message == "the piece on 10 was touched but 11 was played"
+    assert r.params == {"touched": 10, "played": 11}
+    assert board.ref.report is None  # a notice: nothing to restore, nothing lit as an error
+    assert board.leds() == {11: Role.FROM, 15: Role.TO}
+
+
+def test_the_setup_report_says_what_to_put_and_what_to_remove() -> None:
+    pos = Position.start("brazilian")
+    board = Board("brazilian", board=set(pos.occupied()) - {1, 32} | {15})
+    board.wait()
+    r = board.last(R.SETUP)
+    assert r.message == "set up the position: put pieces on b8, g1; remove the pieces from e5"
+    assert r.squares == (1, 15, 32)
+
+
+def test_a_link_gap_report_says_how_to_restore_the_last_known_position() -> None:
+    ref = Referee("brazilian")
+    start = ref.position.occupied()
+    # c3-d4 and f6 in the hand, or a four-move sequence: they end alike, nothing is recorded
+    out = ref.resync(start - {22, 11} | {18}, 2.0)
+    (r,) = out
+    assert r.kind is R.LINK_GAP and r.squares == (11, 18, 22)
+    assert r.message == (
+        "the moves made while the board was not connected cannot be told apart: restore the last "
+        "known position (the game on the page): put pieces on f6, c3; remove the pieces from d4"
+    )
+
+
+def test_a_report_active_when_the_link_comes_back_with_a_move_is_cleared_before_the_move_is_recorded() -> None:
+    board = Board("international")
+    board.lift(46, 47).wait()
+    assert board.kinds() == ["own-piece-removed"]
+    start = Position.start("international").occupied()
+    board.pipe.feed(Link(board.t + 1, "down"))
+    out = board.pipe.feed(Link(board.t + 5, "up", board=tuple(sorted(start - {32} | {28}))))
+    assert [getattr(v, "kind", None) for v in out][:2] == [R.RESTORED, R.RECONSTRUCTED]
+    assert board.ref.game.ply == 1 and board.ref.report is None
+    assert board.leds() == {32: Role.FROM, 28: Role.TO}
+
+
+def test_a_piece_on_a_cell_when_the_link_comes_back_is_seen_when_it_is_taken_away() -> None:
+    board = Board("brazilian")
+    start = tuple(sorted(board.ref.position.occupied()))
+    board.pipe.feed(Link(board.t + 1, "down"))
+    board.t += 5
+    board.pipe.feed(Link(board.t, "up", board=start, cells=("d3",)))
+    assert board.ref.cells == {"d3"}
+    board.cell("d3", False)
+    assert board.ref.cells == set()
+    board.move(22, 18)
+    assert board.moves() == ["c3-d4"]
+
+
+def test_captured_piece_left_says_which_to_remove() -> None:
+    board = Board("international", "W:W37,48:B31,21,10")
+    board.lift(37).place(17).lift(21)
+    board.lift(10).wait()
+    assert board.last(R.CAPTURED_PIECE_LEFT).message == "remove the captured piece on 31 before the next move"
+
+
+def test_pieces_out_of_place_name_every_square_and_what_to_put_back() -> None:
+    board = Board("international")
+    board.lift(31, 36, 37, 41).place(26).wait()
+    r = board.last(R.KNOCKED_OVER)
+    assert r.squares == (26, 31, 36, 37, 41)
+    assert r.message == "pieces are out of place: put back 31, 36, 37, 41"
+    extra = Board("international")
+    extra.place(23, 24).wait()  # two pieces from outside the board, none missing
+    r = extra.last(R.KNOCKED_OVER)
+    assert r.squares == (23, 24) and r.message == "pieces are out of place"
+    assert extra.lit(Role.EXTRA) == {23, 24}
+
+
+def test_an_irregular_king_move_that_stands_keeps_the_king() -> None:
+    board = Board("international", "W:WK28,45:B5,10", mode="tournament")
+    board.move(28, 29).wait()  # a king cannot go sideways
+    assert board.kinds() == ["illegal-square"]
+    board.move(10, 14)  # black plays on: the position stands
+    assert board.kinds() == ["illegal-square", "irregularity-accepted"]
+    accepted = board.last(R.IRREGULARITY_ACCEPTED)
+    stood = Position.from_fen(str(accepted.params["fen"]), "international")
+    king = stood.piece_at(29)
+    assert king is not None and king.king and king.color is Color.WHITE
+    assert stood.piece_at(28) is None and stood.turn is Color.BLACK
+    after = board.ref.position.piece_at(29)
+    assert after is not None and after.king
+
+
+def test_a_takeback_is_written_for_the_page_as_its_ply_and_time() -> None:
+    board = Board("brazilian")
+    board.move(22, 18).lift(18).place(22)
+    (tb,) = [v for v in board.all if isinstance(v, Takeback)]
+    assert tb.to_json() == {"type": "takeback", "ply": 1, "t": round(tb.t, 3)}
