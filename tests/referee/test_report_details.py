@@ -4,7 +4,7 @@ squares they name, the LEDs left lit, and the position that stands after an irre
 
 from __future__ import annotations
 
-from referee import Link, Referee, ReportKind, Role, Takeback
+from referee import Link, Referee, ReportKind, Role, Takeback, reconstruct
 from rules import Color, Position
 from tests.referee.driver import Board
 
@@ -131,3 +131,23 @@ def test_a_takeback_is_written_for_the_page_as_its_ply_and_time() -> None:
     board.move(22, 18).lift(18).place(22)
     (tb,) = [v for v in board.all if isinstance(v, Takeback)]
     assert tb.to_json() == {"type": "takeback", "ply": 1, "t": round(tb.t, 3)}
+
+
+def test_the_search_after_a_link_gap_looks_at_no_more_positions_than_its_bound() -> None:
+    pos = Position.start("brazilian")
+    c3d4 = next(m for m in pos.legal_moves if pos.pdn(m) == "c3-d4")
+    goal = pos.apply(c3d4).occupied()
+    # one ply: the start and its 7 children, 8 positions
+    assert reconstruct(pos, goal, 1, max_nodes=8).moves == (c3d4,)
+    cut = reconstruct(pos, goal, 1, max_nodes=7)
+    assert not cut.complete and not cut.unique and cut.ambiguous
+
+
+def test_another_capture_played_instead_of_the_one_that_ended_the_game_is_not_read_again() -> None:
+    # 28x19 and 29x18 both take black's last piece: the game is over after the first
+    board = Board("international", "W:W28,29:B23", mode="tournament")
+    board.move(28, 19, 23)
+    assert [e.termination for e in board.ends()] == ["no-pieces"]
+    board.lift(19).place(28).lift(29).place(18).wait()
+    assert board.moves() == ["28x19"] and board.takebacks() == []
+    assert board.kinds() == ["game-over"]
