@@ -151,3 +151,23 @@ def test_another_capture_played_instead_of_the_one_that_ended_the_game_is_not_re
     board.lift(19).place(28).lift(29).place(18).wait()
     assert board.moves() == ["28x19"] and board.takebacks() == []
     assert board.kinds() == ["game-over"]
+
+
+def test_a_piece_touched_twice_before_the_move_is_noted_once_in_tournament() -> None:
+    board = Board("international", mode="tournament")
+    board.lift(32).place(32).lift(32).place(32)
+    assert board.kinds() == ["touch-move"]
+    board.move(32, 28)
+    assert board.moves() == ["32-28"] and board.kinds() == ["touch-move"]
+    board.lift(19).place(19)  # black's turn: a new notice for black's own touch
+    assert board.kinds() == ["touch-move", "touch-move"]
+
+
+def test_a_capture_completed_while_a_report_is_active_notes_the_procedure_and_clears_the_report() -> None:
+    board = Board("brazilian", "W:W22:B18", mode="tournament")  # c3 takes d4, lands on e5
+    board.lift(22, 18).cell("d3", True).wait()  # d4 taken off first and set down beside the squares
+    assert board.kinds() == ["off-square"]
+    board.cell("d3", False).place(15)
+    assert board.moves() == ["c3xe5"]
+    assert board.kinds() == ["off-square", "procedure", "restored"]
+    assert board.ref.report is None
