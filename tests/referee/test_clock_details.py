@@ -8,10 +8,10 @@ import pytest
 
 from board_hal.debounce import Transition
 from referee import Action, Link, MoveMade, Pipeline, Referee, Report, ReportKind
-from referee.clock import ClockAction, ClockError, ClockKeeper, parse_control
+from referee.clock import ClockAction, ClockError, ClockKeeper, duration_text, parse_control, ticks
 from referee.core import RECONSTRUCTED_COMMENT
 from rules import Color
-from tests.referee.test_clock import Game, sq
+from tests.referee.test_clock import CAPTURE_FEN, Game, sq
 
 W, B = Color.WHITE, Color.BLACK
 
@@ -111,3 +111,68 @@ def test_a_bad_control_quotes_at_most_sixty_characters_of_it() -> None:
     with pytest.raises(ClockError) as exc:
         parse_control(text)
     assert str(exc.value).startswith(f"invalid clock {text[:60]!r}: 0 moves in a period")
+
+
+def test_moves_made_without_a_press_are_each_paid_by_a_later_press() -> None:
+    g = Game(mode="tournament").press(B, 0)
+    g.move("-c3", "+d4").move("-b6", "+a5").move("-g3", "+h4")  # nobody presses: white owes two
+    assert g.reports() == [ReportKind.CLOCK_NOT_PRESSED]
+    g.press(W).press(B).press(W)  # the late presses: each pays a move
+    assert g.reports() == [ReportKind.CLOCK_NOT_PRESSED] and g.keeper.clock.running is B
+
+
+def test_a_press_with_the_capturing_piece_still_in_the_hand_is_a_press_without_a_move() -> None:
+    g = Game(mode="tournament", fen=CAPTURE_FEN).press(B, 0)
+    g.move("-d4").press(W, 1)  # not landed yet: no capture on the board
+    assert g.reports() == [ReportKind.CLOCK_NO_MOVE]
+    (r,) = [v for v in g.out if isinstance(v, Report)]
+    assert r.t == g.t and r.message == "White pressed the clock without having moved: the clock was not switched"
+
+
+def test_a_press_ahead_of_the_second_move_leaves_the_first_moves_times_alone() -> None:
+    g = Game("5+3", mode="tournament", window=0.05).press(B, 0)
+    g.move("-c3", "+d4").press(W, 0.5)
+    first = g.keeper.stamps[0].to_json()
+    g.move("-f6", "+g5").press(B, 0.02)  # before the debounce window confirmed black's move
+    g.wait(1.0)
+    assert [v.pdn for v in g.out if isinstance(v, MoveMade)] == ["c3-d4", "f6-g5"]
+    assert g.keeper.stamps[0].to_json() == first
+    assert g.keeper.stamps[1].mover is B and g.keeper.clock.running is W
+
+
+def test_a_move_pressed_ahead_can_be_taken_back() -> None:
+    g = Game("5+3", mode="casual", window=0.05).press(B, 0)
+    g.move("-c3", "+d4").press(W, 0.02)  # pressed before the move was confirmed
+    g.wait(1.0)
+    assert len(g.keeper.stamps) == 1 and g.keeper.stamps[0].mover is W
+    g.move("-d4", "+c3").wait(1.0)  # taken back
+    assert g.ref.game.ply == 0 and g.keeper.stamps == []
+
+
+def test_an_automatic_clock_started_during_a_pause_waits_for_the_resume() -> None:
+    g = Game("5", mode="casual", auto=True)
+    g.at(1).feed(ClockAction(g.t, "clock-pause"))
+    g.move("-c3", "+d4", dt=4)  # the first move starts black's clock, paused
+    g.wait(100)
+    assert g.keeper.clock.running is B and not g.keeper.face(g.t)["ticking"]
+    assert g.left(B) == 300
+    g.at(1).feed(ClockAction(g.t, "clock-resume"))
+    g.wait(10)
+    assert g.left(B) == 290
+
+
+def test_a_moves_clock_is_written_in_seconds() -> None:
+    g = Game("5+3").press(B, 0)
+    g.move("-c3", "+d4", dt=5).press(W, 1)
+    (made,) = [v for v in g.out if isinstance(v, MoveMade)]
+    assert made.to_json()["clock"] == {"running": "white", "white": 290.0, "black": 300.0, "took": 10.0}
+    assert g.keeper.stamps[0].to_json() == {"running": "black", "white": 292.0, "black": 300.0, "took": 11.0}
+
+
+def test_texts_of_no_clock_a_duration_and_a_control_that_is_not_text() -> None:
+    assert parse_control("none").text() == "none"
+    assert duration_text(ticks(7.4)) == "0:07" and duration_text(ticks(7.6)) == "0:08"
+    assert duration_text(ticks(3723)) == "1:02:03"
+    with pytest.raises(ClockError) as exc:
+        parse_control(5)  # type: ignore[arg-type]
+    assert str(exc.value).startswith("invalid clock 5: expected text (e.g. fenacef")

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from referee import Action, ClockAction, LogError, dump_log, parse_log
+from board_hal.debounce import Transition
+from referee import Action, ClockAction, Link, LogError, dump_log, parse_log
 from rules import Color
 
 HEADER = json.dumps({"format": 1, "variant": "brazilian"})
@@ -41,6 +42,17 @@ def _line(**obj: object) -> str:
             [HEADER, _line(t=1, link="up", board=[1, 2], cells=["b2"])],
             "game.jsonl:2: cell 'b2' is a playing square: list its number in 'board'",
         ),
+        ([HEADER, _line(t=1, action="result", result="2-3")], "game.jsonl:2: invalid result '2-3'"),
+        ([HEADER, _line(t=1, action="clock-pause", source="elbow")], "game.jsonl:2: unknown clock source 'elbow'"),
+        (
+            [HEADER, _line(t=1, action="clock-adjust", white=-1)],
+            "game.jsonl:2: clock-adjust 'white' must be seconds",
+        ),
+        ([HEADER, _line(t=1, square=22, event="jump")], "game.jsonl:2: unknown event 'jump' (lift or place)"),
+        ([HEADER, _line(t=1, square=33, event="lift")], "game.jsonl:2: square out of range: 33 (1-32)"),
+        ([HEADER, _line(t=1, event="lift")], "game.jsonl:2: event without 'square' or 'cell'"),
+        ([HEADER, "[1, 2]"], "game.jsonl:2: expected a JSON object, got '[1, 2]'"),
+        ([HEADER, _line(t="soon", square=22, event="lift")], "game.jsonl:2: time must be a number, not 'soon'"),
     ],
 )
 def test_a_bad_log_line_is_named_with_its_file_and_line(lines: list[str], error: str) -> None:
@@ -59,6 +71,7 @@ def test_the_header_and_every_kind_of_clock_and_computer_line_read_back_as_writt
         _line(t=3.0, action="clock-resume"),
         _line(t=4.0, action="clock-adjust", black=30.0),
         _line(t=5.0, action="clock", side="white", source="button"),
+        _line(t=6.0, cell="d3", event="place"),
     ]
     header, events = parse_log(lines, "game.jsonl")
     assert header.fen == fen and header.variant == "brazilian"
@@ -69,5 +82,12 @@ def test_the_header_and_every_kind_of_clock_and_computer_line_read_back_as_writt
         ClockAction(3.0, "clock-resume"),
         ClockAction(4.0, "clock-adjust", black=30.0),
         ClockAction(5.0, "clock", Color.WHITE, "button"),
+        Transition(6.0, "d3", True),
     ]
     assert dump_log(header, events).splitlines() == lines
+
+
+def test_the_header_variant_numbers_the_squares_and_a_reconstructed_note_may_list_no_moves() -> None:
+    header = json.dumps({"variant": "international"})
+    _, events = parse_log([header, _line(t=1.0, square=45, event="lift"), _line(t=2.0, link="reconstructed")])
+    assert events == [Transition(1.0, 45, False), Link(2.0, "reconstructed")]

@@ -4,7 +4,7 @@ squares they name, the LEDs left lit, and the position that stands after an irre
 
 from __future__ import annotations
 
-from referee import Link, Referee, Report, ReportKind, Role, Takeback, reconstruct
+from referee import Action, Link, Referee, Report, ReportKind, Role, Takeback, reconstruct
 from rules import Color, Position
 from tests.referee.driver import Board
 
@@ -171,3 +171,50 @@ def test_a_capture_completed_while_a_report_is_active_notes_the_procedure_and_cl
     assert board.moves() == ["c3xe5"]
     assert board.kinds() == ["off-square", "procedure", "restored"]
     assert board.ref.report is None
+
+
+def test_another_piece_held_up_on_the_computers_turn_is_reported_once_the_board_is_still() -> None:
+    b = Board("international")
+    b.all += b.pipe.feed(Action(0.1, "computer", Color.BLACK, level=3))
+    b.move(32, 28)
+    b.all += b.pipe.feed(Action(b.t + 0.1, "computer-move", move="19-23"))
+    b.lift(18)  # a black piece that can move, but not the computer's
+    assert b.kinds() == []  # it may be put back
+    b.wait(2)
+    r = b.last(R.COMPUTER_MOVE)
+    assert r.message == "play the computer's move 19-23: put the piece back on 18"
+    assert r.missing == (18,) and r.extra == ()
+    assert b.ref.reports == b.reports()  # the referee's own record of its reports
+
+
+def test_the_moves_found_after_a_link_gap_are_told_in_one_report() -> None:
+    ref = Referee("brazilian")
+    pos = ref.position
+    c3d4 = next(m for m in pos.legal_moves if pos.pdn(m) == "c3-d4")
+    c3b4 = next(m for m in pos.legal_moves if pos.pdn(m) == "c3-b4")
+    h6g5 = next(m for m in pos.apply(c3b4).legal_moves if pos.apply(c3b4).pdn(m) == "h6-g5")
+    (one,) = [v for v in Referee("brazilian").resync(pos.apply(c3d4).occupied(), 1.0) if isinstance(v, Report)]
+    assert one.message == "the board was not connected: 1 move made meanwhile recorded (c3-d4)"
+    out = ref.resync(pos.apply(c3b4).apply(h6g5).occupied(), 1.0)
+    (two,) = [v for v in out if isinstance(v, Report)]
+    assert two.message == "the board was not connected: 2 moves made meanwhile recorded (c3-b4 h6-g5)"
+    assert two.params == {"moves": ["c3-b4", "h6-g5"]}
+
+
+def test_an_off_square_report_names_the_cells_for_the_page() -> None:
+    board = Board("brazilian")
+    board.lift(22).cell("d3", True).wait()
+    data = board.last(R.OFF_SQUARE).to_json()
+    assert data["cells"] == ["d3"] and data["missing"] == [22]
+
+
+def test_a_gap_that_ends_with_the_reply_in_the_hand_is_found_with_the_reply_under_way() -> None:
+    pos = Position.start("brazilian")
+    for text in ["g3-h4", "h6-g5", "e3-f4", "g5xe3", "f2xd4", "b6-c5"]:
+        pos = pos.apply(pos.parse_pdn(text))
+    capture = pos.parse_pdn("d4xb6")
+    after = pos.apply(capture)
+    a7 = after.parse_pdn("a7xc5").from_square
+    found = reconstruct(pos, after.occupied() - {a7})  # d4xb6, and black's a7 lifted to take back
+    assert found.unique and found.moves == (capture,) and found.under_way
+    assert not reconstruct(pos, after.occupied()).under_way  # d4xb6 and nothing more
