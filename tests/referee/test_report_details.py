@@ -157,6 +157,7 @@ def test_a_piece_touched_twice_before_the_move_is_noted_once_in_tournament() -> 
     board = Board("international", mode="tournament")
     board.lift(32).place(32).lift(32).place(32)
     assert board.kinds() == ["touch-move"]
+    assert board.last(R.TOUCH_MOVE).params == {"touched": 32}
     board.move(32, 28)
     assert board.moves() == ["32-28"] and board.kinds() == ["touch-move"]
     board.lift(19).place(19)  # black's turn: a new notice for black's own touch
