@@ -129,15 +129,17 @@ def test_a_press_with_the_capturing_piece_still_in_the_hand_is_a_press_without_a
     assert r.t == g.t and r.message == "White pressed the clock without having moved: the clock was not switched"
 
 
-def test_a_press_ahead_of_the_second_move_leaves_the_first_moves_times_alone() -> None:
+def test_a_press_ahead_of_a_move_leaves_the_earlier_moves_times_alone() -> None:
     g = Game("5+3", mode="tournament", window=0.05).press(B, 0)
     g.move("-c3", "+d4").press(W, 0.5)
-    first = g.keeper.stamps[0].to_json()
-    g.move("-f6", "+g5").press(B, 0.02)  # before the debounce window confirmed black's move
+    g.move("-f6", "+g5").press(B, 0.5)
+    g.move("-g3", "+h4").press(W, 0.5)
+    earlier = [s.to_json() for s in g.keeper.stamps]
+    g.move("-g7", "+f6").press(B, 0.02)  # before the debounce window confirmed black's move
     g.wait(1.0)
-    assert [v.pdn for v in g.out if isinstance(v, MoveMade)] == ["c3-d4", "f6-g5"]
-    assert g.keeper.stamps[0].to_json() == first
-    assert g.keeper.stamps[1].mover is B and g.keeper.clock.running is W
+    assert [v.pdn for v in g.out if isinstance(v, MoveMade)] == ["c3-d4", "f6-g5", "g3-h4", "g7-f6"]
+    assert [s.to_json() for s in g.keeper.stamps[:3]] == earlier
+    assert g.keeper.stamps[3].mover is B and g.keeper.clock.running is W
 
 
 def test_a_move_pressed_ahead_can_be_taken_back() -> None:

@@ -4,6 +4,7 @@ squares they name, the LEDs left lit, and the position that stands after an irre
 
 from __future__ import annotations
 
+from board_hal.debounce import Transition
 from referee import Action, Link, Referee, Report, ReportKind, Role, Takeback, reconstruct
 from rules import Color, Position
 from tests.referee.driver import Board
@@ -219,3 +220,28 @@ def test_a_gap_that_ends_with_the_reply_in_the_hand_is_found_with_the_reply_unde
     found = reconstruct(pos, after.occupied() - {a7})  # d4xb6, and black's a7 lifted to take back
     assert found.unique and found.moves == (capture,) and found.under_way
     assert not reconstruct(pos, after.occupied()).under_way  # d4xb6 and nothing more
+
+
+def test_tournament_takeback_and_correction_messages() -> None:
+    board = Board("brazilian", mode="tournament")
+    board.move(22, 18).lift(18).place(22).wait(0.4)
+    assert board.last(R.TAKEBACK).message == "the last move was taken back: put it back"
+    board.lift(22).place(17).wait(0.4)  # c3 moved again, now to b4
+    assert board.last(R.CORRECTION).message == "a piece was moved again after it was released"
+
+
+def test_the_opponent_holding_a_piece_to_play_on_from_an_irregular_position_raises_nothing() -> None:
+    board = Board("brazilian", mode="tournament")
+    board.move(22, 18)
+    board.lift(18).place(17).wait(0.4)  # white moves again: a correction
+    board.lift(9).wait(3)  # black thinks with a piece in the hand, then plays on
+    board.place(13)
+    assert board.kinds() == ["correction", "irregularity-accepted"]
+
+
+def test_a_report_is_dated_when_the_board_had_been_still_for_the_settle_time() -> None:
+    ref = Referee("brazilian")
+    ref.feed(Transition(1.0, 22, False))
+    ref.feed(Transition(1.5, 19, True))  # c3 put on a square no move reaches
+    (r,) = [v for v in ref.tick(10.0) if isinstance(v, Report)]
+    assert r.t == 2.5
