@@ -130,9 +130,9 @@ def test_a_press_with_the_capturing_piece_still_in_the_hand_is_a_press_without_a
 
 
 def test_a_press_ahead_of_a_move_leaves_the_earlier_moves_times_alone() -> None:
-    g = Game("5+3", mode="tournament", window=0.05).press(B, 0)
-    g.move("-c3", "+d4").press(W, 0.5)
-    g.move("-f6", "+g5").press(B, 0.5)
+    g = Game("5+3", mode="tournament", window=0.05)
+    g.move("-c3", "+d4").move("-f6", "+g5")  # before the clock was started: no press owed
+    g.press(B, 0.5)  # the clock starts, white's
     g.move("-g3", "+h4").press(W, 0.5)
     earlier = [s.to_json() for s in g.keeper.stamps]
     g.move("-g7", "+f6").press(B, 0.02)  # before the debounce window confirmed black's move
