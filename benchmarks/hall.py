@@ -2,6 +2,7 @@
 real Mosquitto to ``damas hall``; what a hall page sees.
 
     python benchmarks/hall.py [--boards 10,50,100,200] [--seconds 20] [--pace 1.0]
+    python benchmarks/hall.py --restart 200 [--before /path/to/an/older/checkout]
 
 Each simulated board is an MQTT client sending what ``damas play --broker`` sends (the same
 messages, QoS 1, its retained status), one ply every ``pace`` seconds (a human plays about one
@@ -9,6 +10,11 @@ ply in 10 s: 1.0 is 10x human speed), games from tests/data replayed one after a
 client long-polls ``/api/state`` as the hall page does and notes, for every ply, the time from
 its publication to the first state that shows it: p50 and p99. The broker's and the hall's CPU
 (share of one core over the run) and memory (RSS at the end) are read from /proc.
+
+``--restart N``: the hall's database after N boards have each sent a whole game (with its clock,
+as ``damas play --broker`` sends it); the time a fresh hall process takes to load it — from the
+games' snapshots, and by replaying every message (what a hall did before the snapshots, and
+does once on a database from then); ``--before DIR`` also times the hall of another checkout.
 """
 
 from __future__ import annotations
@@ -57,12 +63,19 @@ def game_messages(board: str, game: int, pg: object) -> list[dict[str, object]]:
     msgs: list[dict[str, object]] = [
         {"type": "start", "variant": pg.variant.name, "fen": None, "mode": "tournament", "tags": tags, "intro": []}  # type: ignore[attr-defined]
     ]
+    msgs[0].update(control="21", clocks={"white": 1260.0, "black": 1260.0})
+    tags["TimeControl"] = "1260"
     pos = Position.start(pg.variant)  # type: ignore[attr-defined]
+    left = {"white": 1260.0, "black": 1260.0}
     for i, pm in enumerate(pg.moves):  # type: ignore[attr-defined]
+        left[pos.turn.value] -= 7.5
+        w, b = int(left["white"]), int(left["black"])
         msgs.append(
             {"type": "move", "step": i, "ply": i + 1, "move": pos.pdn(pm.move),
-             "path": pos.pdn(pm.move, full=True), "comments": [], "t": None,
-             "clock": {"white": 0.0, "black": 0.0}}
+             "path": pos.pdn(pm.move, full=True), "comments": [f"[%clock w0:{w // 60:02d}:{w % 60:02d} "
+                                                   f"b0:{b // 60:02d}:{b % 60:02d}]"],
+             "t": None, "clock": {"white": 0.0, "black": 0.0}, "control": "21",
+             "clocks": {**left, "running": pos.turn.other.value, "took": 7.5}}
         )  # fmt: skip
         pos = pos.apply(pm.move)
     msgs.append({"type": "result", "result": pg.result, "termination": None})  # type: ignore[attr-defined]
@@ -236,6 +249,61 @@ def _wait(url: str) -> None:
     raise SystemExit("the hall did not start")
 
 
+def restart(n: int, games: list[object], before: str | None) -> None:
+    """Time a hall's restart on a database of ``n`` boards' whole games (see the docstring)."""
+    import shutil
+
+    from hall.app import Hall
+    from hall.store import HallStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "hall.sqlite3"
+        store = HallStore(db)
+        hall = Hall(store, None, token="bench")
+        count = 0
+        for b in range(n):
+            for m in game_messages(str(b + 1), 1, games[b % len(games)]):
+                hall.receive(f"damas/board/{b + 1}/game", json.dumps(m).encode())
+                count += 1
+        store.close()
+        replay = Path(tmp) / "replay.sqlite3"
+        code = (
+            "import sys, time; sys.path.insert(0, sys.argv[1])\n"
+            "from hall.app import Hall; from hall.store import HallStore\n"
+            "s = HallStore(sys.argv[2]); t = time.perf_counter(); h = Hall(s, None, token='bench')\n"
+            "print(time.perf_counter() - t, len(h.games))"
+        )
+
+        def timed(root: str, path: Path, fresh: Path | None = None) -> tuple[float, int]:
+            best, games_loaded = float("inf"), 0
+            for _ in range(3):
+                if fresh is not None:  # (a copy each time: the replay writes the snapshots)
+                    shutil.copy(fresh, path)
+                out = subprocess.run(
+                    [sys.executable, "-c", code, root, str(path)], capture_output=True, text=True, check=True
+                )
+                secs, loaded = out.stdout.split()
+                best, games_loaded = min(best, float(secs)), int(loaded)
+            return best, games_loaded
+
+        old = Path(tmp) / "old.sqlite3"
+        shutil.copy(db, old)
+        import sqlite3
+
+        with sqlite3.connect(old) as c:  # the database as a hall before the snapshots left it
+            c.execute("DELETE FROM games")
+            c.execute("DELETE FROM meta WHERE key='snapshots'")
+        c.close()
+        print(f"hall restart: {n} boards x a whole game, {count} messages ({db.stat().st_size / 1e6:.1f} MB)")
+        secs, loaded = timed(str(ROOT), db)
+        print(f"  from the snapshots:             {secs * 1000:8.0f} ms ({loaded} games)")
+        secs, loaded = timed(str(ROOT), replay, old)
+        print(f"  replaying every message (once): {secs * 1000:8.0f} ms ({loaded} games)")
+        if before:
+            secs, loaded = timed(before, replay, old)
+            print(f"  the hall of {before}: {secs * 1000:8.0f} ms ({loaded} games)")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--boards", default="10,50,100,200", help="board counts to run (default 10,50,100,200)")
@@ -243,6 +311,8 @@ def main() -> None:
     p.add_argument(
         "--pace", type=float, default=1.0, help="seconds between two plies of a board (default 1: 10x human)"
     )
+    p.add_argument("--restart", type=int, metavar="N", help="time a hall restart with N boards' whole games")
+    p.add_argument("--before", metavar="DIR", help="with --restart: also time the hall of this checkout")
     p.add_argument("--worker", help=argparse.SUPPRESS)  # FIRST,COUNT: run boards (the benchmark starts these)
     p.add_argument("--broker", help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
@@ -252,6 +322,9 @@ def main() -> None:
         worker(first, count, args.broker, args.pace, args.seconds, args.out)
         return
     games = [g for name in ("brazilian/lidraughts-brazilian.pdn",) for g in load_pdn(ROOT / "tests/data/games" / name)]
+    if args.restart:
+        restart(args.restart, games, args.before)
+        return
     print(f"hall: boards at one ply per {args.pace:g} s each, {args.seconds:g} s per run; move -> hall page update")
     print(
         f"{'boards':>6} {'plies':>6} {'p50 ms':>8} {'p99 ms':>8} {'broker CPU':>11} {'hall CPU':>9} "

@@ -363,8 +363,6 @@ def _app(app: dict[str, Any], src: str) -> dict[str, Any]:
             find_variant(app["variant"])
         except DraughtsError as exc:
             raise ConfigError(f"{src}: app.variant: {exc}") from None
-    if "mode" in app and app["mode"] not in ("casual", "tournament"):
-        raise ConfigError(f"{src}: app.mode must be casual or tournament, not {_short(app['mode'])}")
     port = app.get("port")
     if port is not None and (not _is_int(port) or not 1 <= port <= 65535):
         raise ConfigError(f"{src}: app.port must be a port number between 1 and 65535, not {_short(port)}")

@@ -49,6 +49,9 @@ class Hardware:
     i2c: Callable[[int], Any] | None = None  # I2C bus number -> an smbus2.SMBus-like object
     strip: Callable[..., Any] | None = None  # makes a WS2812 strip (see board_hal.ws2812)
     spi: Callable[[str], Any] | None = None  # /dev/spidevB.D -> an open spidev.SpiDev-like object
+    #: a device that is not there yet is waited for, not refused (``damas play``: the board shows as
+    #: not connected until it appears, as after an unplug); for backends behind a link that reconnects
+    wait_for_device: bool = False
     extra: dict[str, Any] = field(default_factory=dict)  # for third-party backends
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from damas.opponent import HINT_TIME, EngineSettings, Opponent, limits_for, open_engine
 from engine import Limits
 from engine.hub import move_text
-from referee import Action, Referee
+from referee import Action, Mode, Referee
 from rules import Color, Move, Position
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ class Computer:
         return self.hint_for == key_of(referee) and self.hint_move(referee) is None
 
     # -- requests -------------------------------------------------------------------------------------
-    def ask_hint(self, referee: Referee, mode: str) -> None:
+    def ask_hint(self, referee: Referee, mode: Mode) -> None:
         """A hint for the player to move (``ValueError`` naming why there is none)."""
         if not self.settings.allows_hint(mode):
             if self.settings.hints == "never":

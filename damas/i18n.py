@@ -15,13 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee import Report
+from hall.lang import ALIASES, LANGUAGES, NATIVE, language, pick_language  # (shared with the hall's page)
+from referee import Report, ReportKind
 
-LANGUAGES = ("pt-BR", "pt-PT", "en")
-#: other spellings of the languages (a link's ``?lang=pt``, ``--lang pt``, a browser's ``pt-br``)
-ALIASES = {"pt": "pt-BR", "pt-br": "pt-BR", "pt-pt": "pt-PT", "en": "en", "br": "pt-BR"}
-#: each language's name in itself (the selector)
-NATIVE = {"pt-BR": "Português (Brasil)", "pt-PT": "Português (Portugal)", "en": "English"}
+__all__ = ["ALIASES", "LANGUAGES", "NATIVE", "language", "pick_language"]
 
 _UI_EN = {
     "title": "Draughts board",
@@ -615,26 +612,10 @@ class PageError(ValueError):
         return ERRORS.get(lang, ERRORS["en"])[self.key].format(**params)
 
 
-def language(code: str | None) -> str | None:
-    """One of :data:`LANGUAGES` for a code (``pt``, ``pt-br``, ``en-GB``...), or None."""
-    if not code:
-        return None
-    code = code.strip()
-    if code in LANGUAGES:
-        return code
-    low = code.lower()
-    if low in ALIASES:
-        return ALIASES[low]
-    base = low.split("-")[0]
-    if base == "en":
-        return "en"
-    return None
-
-
 def kind_of(report: Report) -> str:
     """The report's kind as the page names it: a required capture paused on a touch-down square
     (the referee's ``at``: where the capture goes on) is ``capture-continues``."""
-    if report.kind.value == "required-capture" and "at" in report.params:
+    if report.kind is ReportKind.REQUIRED_CAPTURE and "at" in report.params:
         return "capture-continues"
     return report.kind.value
 
@@ -756,28 +737,3 @@ def message(report: Report, lang: str, names: Names) -> str:
         next=" ou ".join(names((q,)) for q in nxt) if isinstance(nxt, (list, tuple)) and nxt else "-",
         move=report.params.get("move") or "-",
     )
-
-
-def pick_language(configured: str | None, accept: str | None) -> str:
-    """The configured language, else the browser's (Accept-Language, in its order of
-    preference: ``pt-PT`` is European Portuguese, any other ``pt`` Brazilian), else English."""
-    chosen = language(configured)
-    if chosen is not None:
-        return chosen
-    weighted: list[tuple[float, int, str]] = []
-    for i, part in enumerate((accept or "").split(",")):
-        code, _, rest = part.partition(";")
-        q = 1.0
-        if rest.strip().startswith("q="):
-            try:
-                q = float(rest.strip()[2:])
-            except ValueError:
-                q = 0.0
-        weighted.append((-q, i, code.strip()))
-    for _q, _i, code in sorted(weighted):
-        low = code.lower()
-        if low.startswith("pt"):
-            return "pt-PT" if low == "pt-pt" else "pt-BR"
-        if language(code) is not None:
-            return language(code) or "en"
-    return "en"

@@ -37,6 +37,7 @@ from typing import Any
 
 from engine import LEVELS, MATE_BOUND, Engine, Limits, level_settings
 from engine.hub import HUB_VARIANTS, HubError, format_line, move_text, parse_hub_move, parse_line, position_text
+from referee.vocabulary import Mode
 from rules import Color, Game, Move, Position
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,7 @@ class EngineSettings:
     tt_size: int = 16  # MB of our engine's transposition table
     seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-6
 
-    def allows_hint(self, mode: str) -> bool:
+    def allows_hint(self, mode: Mode) -> bool:
         return self.hints == "always" or (self.hints == "casual" and mode == "casual")
 
 

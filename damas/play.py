@@ -44,7 +44,7 @@ from damas.viewers import Viewers
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import MAX_CLOCK_SECONDS, ClockError, duration_text, parse_control
-from referee.core import MODES
+from referee.vocabulary import CLOCK_ACTIONS, MODES, ClockActionName, Mode, ReportKind, known
 from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.errors import PdnTagError, shown
 from rules.pdn import check_tag, write_pdn
@@ -324,9 +324,10 @@ class PlayApp:
         if name == "new-game":
             fen = _text_or_none(data, "fen")
             variant = _text_or_none(data, "variant")
-            mode = _text_or_none(data, "mode")
-            if mode is not None and mode not in MODES:
-                raise PageError("bad-mode", mode=shown(mode))
+            asked = _text_or_none(data, "mode")
+            mode = known(asked, MODES)
+            if asked is not None and mode is None:
+                raise PageError("bad-mode", mode=shown(asked))
             tags = data.get("tags")
             if tags is not None:
                 _check_tags(tags)
@@ -348,8 +349,9 @@ class PlayApp:
             computer = (computer_side, level) if opponent == "engine" else None
             self.new_game(fen, variant, mode, tags, control, computer=computer)
             return
-        if name in ("clock", "clock-pause", "clock-resume", "clock-adjust"):
-            self._clock_action(name, data, now)
+        clock_action = known(name, CLOCK_ACTIONS)
+        if clock_action is not None and clock_action != "flag":  # a flag is the clock's own note
+            self._clock_action(clock_action, data, now)
             self._mark()
             return
         if name == "hint":
@@ -372,7 +374,7 @@ class PlayApp:
             raise ValueError(f"unknown action {shown(name)}")
         self._mark()
 
-    def _clock_action(self, name: str, data: dict[str, Any], now: float) -> None:
+    def _clock_action(self, name: ClockActionName, data: dict[str, Any], now: float) -> None:
         """A press on the page, or the arbiter's pause, resume or adjustment (journaled)."""
         if self.session.clock is None:
             raise ValueError("this game has no clock (start one with a time control: damas play --clock 21)")
@@ -413,7 +415,7 @@ class PlayApp:
         self,
         fen: str | None = None,
         variant: str | None = None,
-        mode: str | None = None,
+        mode: Mode | None = None,
         tags: dict[str, str] | None = None,
         clock: str | None = None,
         *,
@@ -757,10 +759,12 @@ class PlayApp:
 
 ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
 
+#: the reports a restored board does not end (a set-up ends with setup-ok; tournament notices stand)
+_KEPT = (ReportKind.RESTORED, ReportKind.SETUP, ReportKind.SETUP_OK, ReportKind.TOUCH_MOVE, ReportKind.PROCEDURE)
 #: a report kind that ends an earlier one, and which kinds it ends (shown on that report)
 RESOLVES = {
-    "restored": frozenset(KINDS["en"]) - {"restored", "setup", "setup-ok", "touch-move", "procedure"},
-    "setup-ok": frozenset({"setup"}),
+    ReportKind.RESTORED.value: frozenset(KINDS["en"]) - {kind.value for kind in _KEPT},
+    ReportKind.SETUP_OK.value: frozenset({ReportKind.SETUP.value}),
 }
 
 

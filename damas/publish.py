@@ -11,10 +11,13 @@ that the hall has not got to the end of).
 Topics (``PREFIX`` = ``damas``; the board's id is its MQTT user name in production, see README):
 
 - ``damas/board/<id>/game`` (QoS 1): ``{"board", "game", "seq", "type", ...}``, ``type`` one of
-  ``start`` (variant, fen, mode, tags, intro), ``move`` (step, ply, move, path, comments, t,
-  clock), ``setup`` (step, fen), ``undo`` (steps: how many steps stay; a withdrawn move),
-  ``tags`` (tags, intro), ``result`` (result, termination), ``report`` (kind, message, squares, t);
-  ``tags`` and ``result`` also come after the game when its record is corrected on the board.
+  ``start`` (variant, fen, mode, tags, intro; control, clocks), ``move`` (step, ply, move, path,
+  comments, t, clock; control, clocks: the faces after the move), ``clock`` (the clock's faces
+  and state after a press, pause, resume, the arbiter's times, a flag), ``setup`` (step, fen),
+  ``undo`` (steps: how many steps stay; a withdrawn move), ``tags`` (tags, intro), ``result``
+  (result, termination), ``report`` (kind, message, squares, t, texts); ``tags`` and ``result``
+  also come after the game when its record is corrected on the board. Every field is described
+  in ``docs/hall.md`` (a public contract: fields are only added).
 - ``damas/board/<id>/status`` (QoS 1, retained): ``{"board", "online", "t", "game", "games"}`` (``t``: when
   the board last published, its last event; ``game``: the game in play)
   (``games``: the last seq of each recent game); the last will is the same with ``online`` false.
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import queue
 import sqlite3
 import threading
@@ -39,10 +43,12 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from damas.i18n import LANGUAGES, message
 from damas.session import GameSession, export_game
 from damas.store import StoreError
 from hall.protocol import Broker, assign_topic, board_topic, control_topic, new_client
-from rules import Move, Position
+from referee.clock import TICKS, ticks
+from rules import Color, Move, Position
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +77,7 @@ class Published:
     intro: list[str] | None = None
     result: str = "*"
     reports: int = 0
+    clock: tuple[Any, ...] | None = None  # the clock's state last published (not kept: a restart says it again)
 
 
 def _fold(p: Published, msg: dict[str, Any]) -> None:
@@ -95,6 +102,8 @@ def _fold(p: Published, msg: dict[str, Any]) -> None:
         p.result = msg["result"]
     elif kind == "report":
         p.reports += 1
+    elif kind == "clock":
+        p.clock = tuple(msg.get("state") or ())
 
 
 class Publisher:
@@ -241,6 +250,7 @@ class Publisher:
         the last messages; True when there was something."""
         game = session.row.id
         p = self._outbox(game)
+        keeper = session.clock
         pg = session.pdn_game()
         row = session.row
         news: list[dict[str, Any]] = []
@@ -255,6 +265,7 @@ class Publisher:
                     "tags": pg.tags,
                     "intro": pg.intro,
                     "started": row.started,
+                    **({} if keeper is None else {"control": keeper.control.text(), "clocks": _face(keeper, None)}),
                 }
             )
             steps: list[Step] = []
@@ -287,15 +298,35 @@ class Publisher:
                         "clock": _used(row.started, times[: plies + 1], [x[2] for x in now if x[0][0] == "move"]),
                     }
                 )
+                if keeper is not None:  # the faces after the move, as the record's {[%clock]} has them
+                    stamp = keeper.stamps[plies] if plies < len(keeper.stamps) else None
+                    news[-1]["control"] = keeper.control.text()
+                    if stamp is not None:
+                        news[-1]["clocks"] = stamp.to_json()
                 plies += 1
             same += 1
         reports = session.reports()
+        pos = session.referee.position
+
+        def names(squares: tuple[int, ...]) -> str:
+            return ", ".join(pos.square_text(q) for q in sorted(squares))
+
         for r in reports[p.reports :]:
+            texts = {lang: message(r, lang, names) for lang in LANGUAGES}  # (the hall's page speaks each)
             news.append(
-                {"type": "report", "kind": r.kind.value, "message": r.message, "squares": list(r.squares), "t": r.t}
-            )
+                {"type": "report", "kind": r.kind.value, "message": r.message, "squares": list(r.squares), "t": r.t,
+                 "texts": texts}
+            )  # fmt: skip
         if pg.result != p.result:
             news.append({"type": "result", "result": pg.result, "termination": self.store.game(game).termination})
+        if keeper is not None:
+            state = _clock_state(keeper)
+            if state != p.clock and not _said(news, state):  # a press, a pause or resume, the arbiter's times...
+                t = session.last_t if math.isfinite(session.last_t) else None  # (the event that changed it)
+                news.append({"type": "clock", "t": t, "control": keeper.control.text(), **_face(keeper, t)})
+            changed = self._emit(game, p, news)
+            p.clock = state  # (said by a move, or by the clock message just written)
+            return changed
         return self._emit(game, p, news)
 
     def sync_stored(self, game: int) -> bool:
@@ -368,6 +399,58 @@ def _steps(pg: Any) -> list[tuple[Step, str, str]]:
     if len(pg.moves) in pg.setups:
         out.append((("setup", pg.setups[len(pg.moves)].fen()), "", ""))
     return out
+
+
+def _clock_state(keeper: Any) -> tuple[Any, ...]:
+    """What changes only when the clock is pressed, paused, resumed, set, or stops (not with time)."""
+    c = keeper.clock
+    return (
+        None if c.running is None else c.running.value,
+        c.ticking,
+        c.paused,
+        keeper.paused_by if c.paused else None,
+        None if c.flag is None else c.flag.value,
+        c.stopped,
+        c.left[Color.WHITE],
+        c.left[Color.BLACK],
+    )
+
+
+def _said(news: list[dict[str, Any]], state: tuple[Any, ...]) -> bool:
+    """Does the last move among ``news`` already say the clock's state (its press started the
+    other clock, nothing else happened)? Then no ``clock`` message is needed."""
+    moves = [m for m in news if m["type"] == "move"]
+    if not moves or "clocks" not in moves[-1]:
+        return False
+    c = moves[-1]["clocks"]
+    running, ticking, paused, _by, flag, stopped, white, black = state
+    return (
+        c["running"] == running
+        and ticking
+        and not paused
+        and flag is None
+        and not stopped
+        and (round(white / TICKS, 4), round(black / TICKS, 4)) == (c["white"], c["black"])
+    )
+
+
+def _face(keeper: Any, t: float | None) -> dict[str, Any]:
+    """The clock's faces at the board's time ``t`` in seconds (None: as they stand at the start
+    of the running turn), and its state."""
+    c = keeper.clock
+    T = ticks(t) if t is not None else (c.since or 0)
+    state = _clock_state(keeper)
+    return {
+        "white": round(c.remaining(Color.WHITE, T) / TICKS, 4),
+        "black": round(c.remaining(Color.BLACK, T) / TICKS, 4),
+        "running": state[0],
+        "ticking": state[1],
+        "paused": state[2],
+        "paused_by": state[3],
+        "flag": state[4],
+        "stopped": state[5],
+        "state": list(state),
+    }
 
 
 def _used(started: float, times: list[float], sides: list[str]) -> dict[str, float]:

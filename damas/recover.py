@@ -9,12 +9,16 @@ database rows are missing, shorter than the copy, or unreadable is rebuilt from 
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from damas.store import DAMAGED, GameRow, Store, StoreError
+from referee.vocabulary import DEFAULT_MODE, MODES, known
+from rules import DraughtsError, find_variant
+from rules.errors import shown
 
 _HEADER_ONLY = ("game", "tags")  # header fields the copy adds to the public log header
 
@@ -27,6 +31,8 @@ class CopiedGame:
     record: dict[str, Any]
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     bad_lines: int = 0
+    #: the fields of its record (``<id>.json``) that were left out, and why
+    bad_fields: list[str] = field(default_factory=list)
 
 
 def read_copy(path: Path) -> CopiedGame | None:
@@ -75,7 +81,7 @@ def read_copy(path: Path) -> CopiedGame | None:
             "id": game_id,
             "variant": header.get("variant") or "brazilian",
             "fen": header.get("fen"),
-            "mode": header.get("mode") or "casual",
+            "mode": known(header.get("mode"), MODES) or DEFAULT_MODE,
             "tags": tags if isinstance(tags, dict) else {},
             "result": "*",
             "termination": None,
@@ -86,7 +92,37 @@ def read_copy(path: Path) -> CopiedGame | None:
         }
     record["id"] = game_id
     record["header"] = public
-    return CopiedGame(path, game_id, public, record, sorted(events.items()), bad)
+    bad_fields = _repair(record, header)
+    return CopiedGame(path, game_id, public, record, sorted(events.items()), bad, bad_fields)
+
+
+def _repair(record: dict[str, Any], header: dict[str, Any]) -> list[str]:
+    """Leave out the fields of a record (``<id>.json``) that cannot be what they claim (a hand
+    edit, another program): each is taken from the log's header instead, or left unknown.
+    Returns what was left out, to be said on the copy's line."""
+    notes: list[str] = []
+
+    def replace(key: str, why: str, instead: Any) -> None:
+        notes.append(f"{key} {shown(record[key], 40)} {why}")
+        record[key] = instead
+
+    try:
+        find_variant(record["variant"])
+    except DraughtsError:
+        replace("variant", "is not a variant", header.get("variant") or "brazilian")
+    if known(record.get("mode"), MODES) is None:
+        replace("mode", f"is not a mode ({' or '.join(MODES)})", known(header.get("mode"), MODES) or DEFAULT_MODE)
+    for key in ("started", "ended"):
+        value = record.get(key)
+        if value is not None and (
+            not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value)
+        ):
+            replace(key, "is not a time", None)
+    for key in ("fen", "result", "termination", "status"):
+        value = record.get(key)
+        if value is not None and not isinstance(value, str):
+            replace(key, "is not text", header.get(key) if key == "fen" else None)
+    return notes
 
 
 def _read_record(path: Path, game_id: int) -> dict[str, Any] | None:
@@ -198,6 +234,8 @@ def recover(store: Store, source: Path | None = None, *, lost_only: bool = False
         what = "missing from the database" if row is None else f"{known or 0} in the database"
         where = f" as game {new_id}" if new_id != copy.id else ""
         extra = f" ({copy.bad_lines} unreadable lines skipped)" if copy.bad_lines else ""
+        if copy.bad_fields:
+            extra += f" ({path.with_suffix('.json')}: {'; '.join(copy.bad_fields)}: left out)"
         lines.append(f"game {copy.id}: rebuilt{where} with {len(copy.events)} events from {path} ({what}){extra}")
     if not lost_only or rebuilt or failed:
         lines.append(

@@ -22,8 +22,9 @@ from typing import Any
 from aiohttp import web
 
 from board_hal.buttons import ClockButtons
-from board_hal.config import load_config
+from board_hal.config import ConfigError, load_config
 from board_hal.factory import open_board
+from board_hal.registry import Hardware
 from board_hal.simulated import SimulatedBoard
 from damas.computer import computer_tag
 from damas.errors import UserError
@@ -36,7 +37,9 @@ from damas.store import DAMAGED, INTERRUPTED, Store, default_path
 from damas.web import SERVED, build_app, make_token
 from hall.protocol import Broker, BrokerError
 from referee.clock import ClockError, parse_control
+from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
 from rules import Color, Position, find_variant
+from rules.errors import shown
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +146,7 @@ def _open_buttons(config: Any) -> ClockButtons | None:
 
 
 def _open_game(
-    args: argparse.Namespace, config: Any, store: Store, variant: str, mode: str, clock: str | None = None
+    args: argparse.Namespace, config: Any, store: Store, variant: str, mode: Mode, clock: str | None = None
 ) -> tuple[Any, GameSession, SimulatedBoard | None]:
     """The records (repaired from the journal copies when needed), the board, and the game
     to play: the unfinished one resumed, or a new one."""
@@ -166,7 +169,8 @@ def _open_game(
         else:
             store.abandon(row.id, INTERRUPTED)
             row = None
-    io = open_board(config, variant, clock=time.time)
+    # a board behind a link that is not plugged in yet is waited for (shown as not connected)
+    io = open_board(config, variant, hardware=Hardware(clock=time.time, wait_for_device=True))
     io.start()  # the scanning thread or the serial reader: the first reading comes before anything else
     sim = io.sensors if isinstance(io.sensors, SimulatedBoard) else None
     try:
@@ -239,13 +243,21 @@ def _hall_settings(args: argparse.Namespace, config: Any) -> tuple[Broker, str] 
     return broker, board
 
 
+def _mode(args: argparse.Namespace, config: Any) -> Mode:
+    """The mode of a new game: ``--mode``, else ``[app] mode``, else casual. A mode the
+    configuration misspells is refused even under ``--mode`` (one line naming the file)."""
+    configured = config.app.get("mode")
+    mode = known(configured, MODES)
+    if configured is not None and mode is None:
+        raise ConfigError(f"{config.source}: app.mode must be {' or '.join(MODES)}, not {shown(configured)}")
+    return known(args.mode, MODES) or mode or DEFAULT_MODE
+
+
 def serve(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     app_cfg = config.app
     variant = find_variant(args.variant or config.variant or app_cfg.get("variant") or "brazilian").name
-    mode = args.mode or app_cfg.get("mode") or "casual"
-    if mode not in ("casual", "tournament"):
-        raise UserError(f"{config.source}: app.mode must be casual or tournament, not {mode!r}")
+    mode = _mode(args, config)
     host = args.host or app_cfg.get("host") or "127.0.0.1"
     port = int(args.port or app_cfg.get("port") or 8080)
     if args.fen:
@@ -343,6 +355,12 @@ async def _run(
     # the names a page may use for this server (the Host check of damas.web); the address too:
     # a browser shows http://127.1:8080/ as 127.0.0.1:8080
     app[SERVED] = frozenset({host.strip().strip("[]").rstrip(".").lower()} | ({str(addr)} if addr else set()))
+    # SIGTERM and Ctrl-C stop the server cleanly from before it says where it serves: a
+    # supervisor may stop it the moment it announced itself
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     runner = web.AppRunner(app, handle_signals=False, access_log=None)
     await runner.setup()
     for sock in socks:  # bound before the records were opened (_bind)
@@ -353,10 +371,6 @@ async def _run(
         log.warning("actions that change a game need the token %s", play.token)
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
         await stop.wait()
     finally:

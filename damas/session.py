@@ -16,7 +16,7 @@ from typing import Any
 
 from board_hal.backends import LinkStatus
 from board_hal.buttons import ButtonPress
-from board_hal.debounce import Transition
+from board_hal.debounce import DEFAULT_WINDOW, Transition
 from damas.store import GameRow, Store, StoreError
 from referee import (
     Action,
@@ -33,6 +33,7 @@ from referee import (
 )
 from referee.clock import ClockError, parse_control
 from referee.log import LogError, LogEvent, LogHeader, event_to_json, parse_log
+from referee.vocabulary import Mode
 from rules import Color, Move
 from rules.pdn import PdnGame
 
@@ -75,9 +76,9 @@ class GameSession:
         self.store = store
         self.row = row
         h = row.header
-        self.referee = Referee(row.variant, row.fen, mode=row.mode, board=h.get("board"))
-        self.clock = _keeper(h, self.referee)
-        self.pipeline = Pipeline(self.referee, window, self.clock)
+        self.pipeline = _pipeline(row, window)
+        self.referee = self.pipeline.referee
+        self.clock = self.pipeline.clock
         self.seq = 0
         self.last_t = -math.inf
         self.history: list[Verdict] = []
@@ -96,7 +97,7 @@ class GameSession:
         store: Store,
         variant: str,
         fen: str | None,
-        mode: str,
+        mode: Mode,
         board: Iterable[int],
         tags: dict[str, str],
         *,
@@ -302,6 +303,14 @@ class GameSession:
         return {"occupied": sorted(self.raw), "cells": sorted(self.raw_cells)}
 
 
+def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:
+    """A stored game's pipeline before its first event, as live play, a resume and an export
+    all replay its journal through it: the referee its row asks for (variant, start position,
+    mode, the board as the log began) and the game clock its header names."""
+    referee = Referee(row.variant, row.fen, mode=row.mode, board=row.header.get("board"))
+    return Pipeline(referee, window, _keeper(row.header, referee))
+
+
 def _keeper(header: dict[str, Any], referee: Referee) -> ClockKeeper | None:
     """The game clock a stored header asks for (a damaged one: none; ``load_log`` says why)."""
     try:
@@ -317,8 +326,7 @@ def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> P
     _header, events, problem = load_log(store, row, partial=True)
     if problem is not None and notes is not None:
         notes.append(problem)
-    ref = Referee(row.variant, row.fen, mode=row.mode, board=row.header.get("board"))
-    pipe = Pipeline(ref, clock=_keeper(row.header, ref))
+    pipe = _pipeline(row)
     pipe.run(events)
     pg = pipe.pdn_game(dict(row.tags))
     if row.result_locked or row.ended is not None:

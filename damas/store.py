@@ -29,6 +29,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX: no lock
@@ -117,7 +119,7 @@ class GameRow:
     id: int
     variant: str
     fen: str | None
-    mode: str
+    mode: Mode
     tags: dict[str, str]
     result: str
     termination: str | None
@@ -383,7 +385,7 @@ class Store:
         self,
         variant: str,
         fen: str | None,
-        mode: str,
+        mode: Mode,
         header: dict[str, Any],
         tags: dict[str, str],
         *,
@@ -433,11 +435,14 @@ class Store:
             header = {"format": 1, "variant": r[1], "fen": r[2], "mode": r[3]}
         if tags is not None and not all(isinstance(v, str) for v in tags.values()):
             tags = {k: str(v) for k, v in tags.items()}
+        mode = known(r[3], MODES)
+        if mode is None:
+            damage.append(f"its mode {str(r[3])[:40]!r} is unknown ({' or '.join(MODES)})")
         return GameRow(
             id=int(r[0]),
             variant=str(r[1]),
             fen=r[2],
-            mode=str(r[3]),
+            mode=mode or DEFAULT_MODE,
             tags=tags or {},
             result=str(r[5]),
             termination=r[6],
@@ -570,10 +575,6 @@ class Store:
         rows = self._query("SELECT COUNT(*) FROM journal WHERE game_id=?", (game_id,))
         return int(rows[0][0]) if rows and isinstance(rows[0][0], int) else 0
 
-    def journal_lines(self, game_id: int) -> list[str]:
-        row = self.game(game_id)
-        return [json.dumps(row.header)] + [json.dumps(e) for e in self.journal(game_id)]
-
     # -- the copy beside the database ----------------------------------------------------------
     def copy_path(self, game_id: int) -> Path:
         return self.journals / f"{game_id}.jsonl"
@@ -703,7 +704,7 @@ class Store:
                         record["id"],
                         record["variant"],
                         record.get("fen"),
-                        record.get("mode") or "casual",
+                        record.get("mode") or DEFAULT_MODE,
                         json.dumps(record.get("tags") or {}),
                         record.get("result") or "*",
                         record.get("termination"),

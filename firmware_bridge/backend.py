@@ -3,6 +3,7 @@ backend: board_hal does not import this package."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,8 @@ if TYPE_CHECKING:
     from board_hal.backends import LedBackend, SensorBackend
     from board_hal.config import Config
     from board_hal.layout import Layout
+
+log = logging.getLogger(__name__)
 
 
 class Pico(Backend):
@@ -28,7 +31,12 @@ class Pico(Backend):
 
         port = config.pico.port if config.pico else None
         if port and "://" not in port and not Path(port).exists():
-            raise ConfigError(f"{config.source}: pico.port: {port} does not exist (is the Pico plugged in?)")
+            if not hw.wait_for_device:
+                raise ConfigError(f"{config.source}: pico.port: {port} does not exist (is the Pico plugged in?)")
+            # the bridge opens the port again and again until it appears (as after an unplug)
+            log.warning(
+                "%s: pico.port: %s does not exist yet: waiting for the Pico to be plugged in", config.source, port
+            )
         io = open_pico(config, layout, clock=hw.clock)
         return io.sensors, (io.leds if leds else None)
 

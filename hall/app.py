@@ -19,6 +19,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from hall.games import HallGame
+from hall.i18n import UI, text
+from hall.lang import language
 from hall.protocol import PREFIX, Broker, assign_topic, control_topic, new_client
 from hall.store import HallStore
 from hall.tournament import (
@@ -31,15 +33,16 @@ from hall.tournament import (
     read_players_csv,
     standings,
 )
-from rules import Color, Position, find_variant, parse_result
+from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.pdn import write_pdn
 
 log = logging.getLogger(__name__)
 
 ASK_AGAIN = 2.0  # seconds before the hall asks a board again for what it still misses
-TIME_CONTROL = 21 * 60  # FENACEF Art. 4: 21 minutes per player
 #: the referee's reports that end an alert (the board matches the game again)
 CLEARS = (None, "setup-ok", "restored", "reconstructed")
+#: the clock's own reports: its alerts come from the clocks' state (paused, a flag), not from these
+CLOCK_STATE = ("clock-paused", "clock-resumed", "clock-adjusted", "flag-fall")
 
 
 class Hall:
@@ -70,8 +73,26 @@ class Hall:
         self._load()
 
     def _load(self) -> None:
-        for board, game, _seq, msg in self.store.messages():
-            self._game(board, game).add(msg)
+        """The games as they stand (their snapshots); a database from before the snapshots, or a
+        snapshot that cannot be read, is rebuilt from the messages once."""
+        if self.store.get("snapshots") == "1":
+            broken = []
+            for board, game, state in self.store.games():
+                try:
+                    self.games[(board, game)] = HallGame.from_json(board, game, state)
+                except (KeyError, TypeError, ValueError, DraughtsError) as exc:
+                    log.warning("board %s game %s: its snapshot cannot be read (%s): rebuilt", board, game, exc)
+                    broken.append((board, game))
+            for board, game in broken:
+                g = self.games[(board, game)] = HallGame(board, game)
+                for _b, _g, _seq, msg in self.store.messages(board, game):
+                    g.add(msg)
+            self.store.save_games([(b, n, self.games[(b, n)].to_json()) for b, n in broken])
+        else:
+            for board, game, _seq, msg in self.store.messages():
+                self._game(board, game).add(msg)
+            self.store.save_games([(b, n, g.to_json()) for (b, n), g in self.games.items()])
+            self.store.set("snapshots", "1")
         for board, (status, seen) in self.store.statuses().items():
             self.boards[board] = status
             self.seen[board] = seen
@@ -104,11 +125,16 @@ class Hall:
     def event(self) -> str:
         return self.store.get("event", "") or ""
 
+    @property
+    def language(self) -> str | None:
+        """The hall's language (``damas hall --lang``), else None: each browser's own."""
+        return self.store.get("language") or None
+
     def settings(self, data: dict[str, Any]) -> None:
         if "rounds" in data:
             n = data["rounds"]
             if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 99:
-                raise TournamentError(f"rounds must be a number from 1 to 99, not {str(n)[:20]!r}")
+                raise TournamentError.of("err_rounds", value=str(n)[:20])
             self.store.set("rounds", str(n))
         if "tiebreak" in data:
             if data["tiebreak"] not in READINGS:
@@ -118,6 +144,11 @@ class Hall:
             self.store.set("auto_confirm", "1" if data["auto_confirm"] else "0")
         if "event" in data:
             self.store.set("event", str(data["event"])[:200])
+        if "language" in data:
+            lang = language(str(data["language"] or "")) if data["language"] else ""
+            if lang is None:
+                raise TournamentError(f"language must be pt-BR, pt-PT or en, not {str(data['language'])[:20]!r}")
+            self.store.set("language", lang)
         self.bump()
 
     # -- the broker ---------------------------------------------------------------------------------
@@ -209,9 +240,9 @@ class Hall:
         g = self._game(board, game)
         if seq < g.next_seq or seq in g.pending:
             return  # a duplicate (a resend, or the broker's redelivery)
-        self.store.add_messages([(board, game, seq, json.dumps(msg, separators=(",", ":")))])
-        if g.add(msg) and msg.get("type") in ("start", "move", "undo"):
+        if g.add(msg) and msg.get("type") in ("start", "move", "undo", "clock"):
             g.seen_at = self.clock()
+        self.store.add_message(board, game, seq, json.dumps(msg, separators=(",", ":")), g.to_json())
         self.seen[board] = self.clock()
         if g.gap:
             self._ask(board, game)
@@ -293,7 +324,7 @@ class Hall:
         for board in self.board_ids():
             status = self.boards.get(board)
             if status is not None and status.get("online") is False:
-                out.append({"board": board, "kind": "offline", "message": f"board {board} is offline"})
+                out.append({"board": board, "kind": "offline", "message": text("en", "alert_offline", board=board)})
             g = self.current_game(board)
             if g is None:
                 continue
@@ -302,23 +333,48 @@ class Hall:
             behind = isinstance(last, int) and last >= g.next_seq  # the board has sent more than the hall has
             if g.gap or g.error or behind:
                 why = g.error or f"waiting for message {g.next_seq}"
-                out.append({"board": board, "kind": "out-of-sync", "message": f"board {board} is out of sync: {why}"})
-            if g.result == "*" and g.reports:
-                last = g.reports[-1]
+                out.append(
+                    {"board": board, "kind": "out-of-sync", "message": f"board {board} is out of sync: {why}",
+                     "error": g.error, "seq": g.next_seq}
+                )  # fmt: skip
+            reports = [r for r in g.reports if r.get("kind") not in CLOCK_STATE]
+            if g.result == "*" and reports:
+                last = reports[-1]
                 if last.get("kind") not in CLEARS:
                     out.append(
                         {
                             "board": board,
                             "kind": str(last.get("kind")),
                             "message": f"board {board}: {last.get('message')}",
+                            "report": last.get("message"),
+                            "texts": last.get("texts"),  # the board's words for it in each language
                         }
                     )
-            if g.result == "*" and g.variant:
-                thinking = g.turn().value  # whose clock runs since the last move came
-                since = max(0.0, now - g.seen_at) if g.seen_at is not None else 0.0
-                for side in ("white", "black"):
-                    if g.clock.get(side, 0.0) + (since if side == thinking else 0.0) > TIME_CONTROL:
-                        out.append({"board": board, "kind": "flag", "message": f"board {board}: {side}'s flag fell"})
+            out += self._clock_alerts(board, g, now)
+        return out
+
+    def _clock_alerts(self, board: str, g: HallGame, now: float) -> list[dict[str, Any]]:
+        """A flag fallen (said by the board, or the hall's count reached 0 first), on the board's
+        current game until the next one starts; the clocks paused while the game is on."""
+        f = g.faces(now) if g.variant else None
+        if f is None:
+            return []
+        out: list[dict[str, Any]] = []
+        flag = f["flag"]
+        if flag is None and g.termination == "time-forfeit":
+            flag = "black" if g.result in ("1-0", "2-0") else "white"
+        if flag is None and f["ticking"] and f[str(f["running"])] <= 0:
+            flag = f["running"]
+        if flag in ("white", "black"):
+            message = text("en", f"alert_flag_{flag}", board=board)
+            out.append({"board": board, "kind": "flag", "side": flag, "message": message})
+        elif f["paused"] and g.result == "*":
+            by = f.get("paused_by")
+            if f"by_{by}" in UI["en"]:
+                message = text("en", "alert_paused_by", board=board, by=text("en", f"by_{by}"))
+            else:
+                by, message = None, text("en", "alert_paused", board=board)
+            out.append({"board": board, "kind": "clock-paused", "by": by, "message": message})
         return out
 
     # -- the tournament -----------------------------------------------------------------------------
@@ -373,12 +429,12 @@ class Hall:
         for p in self.store.pairings():
             if p.round == round_no and p.table == table:
                 return p
-        raise TournamentError(f"round {round_no} has no table {table}")
+        raise TournamentError.of("err_no_table", round=round_no, table=table)
 
     def set_result(self, round_no: int, table: int, result: str, *, confirm: bool = True) -> Pairing:
         p = self._find_pairing(round_no, table)
         if p.black is None:
-            raise TournamentError(f"round {round_no} table {table} is the bye: it has no result to set")
+            raise TournamentError.of("err_bye_result", round=round_no, table=table)
         p.result, p.confirmed = normalise_result(result), confirm
         self.store.save_pairing(p)
         self.bump()
@@ -387,7 +443,7 @@ class Hall:
     def confirm(self, round_no: int, table: int) -> Pairing:
         p = self._find_pairing(round_no, table)
         if p.result is None:
-            raise TournamentError(f"round {round_no} table {table} has no result to confirm yet")
+            raise TournamentError.of("err_nothing_to_confirm", round=round_no, table=table)
         p.confirmed = True
         self.store.save_pairing(p)
         self.bump()
@@ -397,7 +453,7 @@ class Hall:
         """Art. 11: the players agree on colours (else the draw decides): the arbiter swaps them."""
         p = self._find_pairing(round_no, table)
         if p.black is None or p.result is not None:
-            raise TournamentError(f"round {round_no} table {table}: colours can be swapped only before the game")
+            raise TournamentError.of("err_swap_late", round=round_no, table=table)
         p.white, p.black = p.black, p.white
         self.store.save_pairing(p)
         self._publish_assignments()
@@ -449,7 +505,7 @@ class Hall:
                 "last": g.last_move(),
                 "moves": [t for k, _w, _c, t in g.steps if k == "move"],
                 "turn": pos.turn.value,
-                "clock": g.clock,
+                "clock": g.faces(self.clock()),
                 "result": g.result,
                 "sync": not (g.gap or g.error),
             }

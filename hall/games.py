@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import Color, DraughtsError, Position, find_variant
+from rules import Color, DraughtsError, Move, Position, find_variant
 from rules.pdn import PdnGame, PdnMove
 
 
@@ -39,7 +39,11 @@ class HallGame:
     last_t: float | None = None
     error: str | None = None  # a message that could not be folded: the game is out of sync
     seen_at: float | None = None  # when the hall got the last move (the clock of the side to move runs on)
+    control: str | None = None  # the game clock's time control (None: the game has no clock)
+    face: dict[str, Any] | None = None  # the clocks as the board last said: seconds left, whose runs, paused...
+    face_t: float | None = None  # the board's time of ``face``
     _pos: Position | None = None  # the position after the steps (cached until the next fold)
+    _before: Position | None = None  # the position before the last move (a withdrawn move goes back to it)
 
     @property
     def key(self) -> str:
@@ -76,11 +80,14 @@ class HallGame:
 
     def _fold(self, m: dict[str, Any]) -> None:
         kind = m["type"]
-        self._pos = None
+        if kind in ("move", "undo", "report", "tags", "result", "clock"):  # (the position kept up to date)
+            self._fold_one(m, kind)
+            return
+        self._pos = self._before = None
         try:
             self._fold_one(m, kind)
         finally:
-            self._pos = None
+            self._pos = self._before = None
 
     def _fold_one(self, m: dict[str, Any], kind: str) -> None:
         if kind == "start":
@@ -91,6 +98,10 @@ class HallGame:
             self.intro = [str(x) for x in m.get("intro", [])]
             self.started = m.get("started")
             self.steps, self.times = [], []
+            self.control = str(m["control"]) if m.get("control") else None
+            self.face, self.face_t = None, None
+            if self.control is not None:
+                self._set_face(m.get("clocks") or {}, None)
             return
         if self.variant is None:
             raise ValueError("a message before the game's start")
@@ -99,12 +110,22 @@ class HallGame:
             self._cut(step)
             pos = self.position()
             move = pos.parse_pdn(str(m["path"]))
+            after = pos.apply(move)
             self.steps.append(("move", move, [str(c) for c in m.get("comments", [])], str(m.get("move") or "")))
+            self._pos, self._before = after, pos
             self.times.append(m.get("t"))
             if isinstance(m.get("clock"), dict):
                 self.clock = {k: float(m["clock"].get(k, 0.0)) for k in ("white", "black")}
             if m.get("t") is not None:
                 self.last_t = float(m["t"])
+            if m.get("control"):
+                self.control = str(m["control"])
+            if isinstance(m.get("clocks"), dict) and self.control is not None:  # the faces after the move
+                self._set_face(m["clocks"], m.get("t"))
+        elif kind == "clock":  # pressed, paused, resumed, set by the arbiter, a flag, stopped
+            if m.get("control"):
+                self.control = str(m["control"])
+            self._set_face(m, m.get("t"))
         elif kind == "setup":
             self._cut(int(m["step"]))
             self.steps.append(("setup", Position.from_fen(str(m["fen"]), self.variant), [], ""))
@@ -117,15 +138,53 @@ class HallGame:
             self.result = str(m["result"])
             self.termination = m.get("termination")
         elif kind == "report":
-            self.reports.append({k: m.get(k) for k in ("kind", "message", "squares", "t")})
+            self.reports.append({k: m.get(k) for k in ("kind", "message", "squares", "t", "texts")})
             if m.get("t") is not None:
                 self.last_t = float(m["t"])
         else:
             raise ValueError(f"unknown message type {str(kind)[:30]!r}")
 
+    def _set_face(self, m: dict[str, Any], t: Any) -> None:
+        old = self.face or {}
+        running = m.get("running", old.get("running"))
+        face = {
+            "white": float(m.get("white", old.get("white", 0.0))),
+            "black": float(m.get("black", old.get("black", 0.0))),
+            "running": running if running in ("white", "black") else None,
+            "paused": bool(m.get("paused", old.get("paused", False))),
+            "paused_by": m.get("paused_by", old.get("paused_by")),
+            "flag": m.get("flag", old.get("flag")),
+            "stopped": bool(m.get("stopped", old.get("stopped", False))),
+        }
+        face["ticking"] = bool(m.get("ticking", face["running"] is not None and not face["paused"]))
+        self.face = face
+        self.face_t = float(t) if isinstance(t, int | float) else None
+
+    def faces(self, now: float) -> dict[str, Any] | None:
+        """The clocks at the hall's time ``now``: the running side's counts down from the board's
+        last word (from when the board said it, or when the hall heard it if the board's time is
+        ahead of the hall's); frozen while paused, after a flag and at the end. None: no clock."""
+        if self.control is None or self.face is None:
+            return None
+        f = dict(self.face)
+        over = self.result != "*" or f["stopped"] or f["flag"] is not None
+        f["ticking"] = bool(f["ticking"] and not f["paused"] and not over and f["running"])
+        if f["ticking"]:
+            ref = self.face_t if self.face_t is not None else self.seen_at
+            if ref is not None and self.seen_at is not None:
+                ref = min(ref, self.seen_at)
+            side = str(f["running"])
+            f[side] = max(0.0, f[side] - max(0.0, now - ref)) if ref is not None else f[side]
+        f["control"] = self.control
+        return f
+
     def _cut(self, steps: int) -> None:
         if not 0 <= steps <= len(self.steps):
             raise ValueError(f"step {steps} is beyond the {len(self.steps)} steps known")
+        if steps < len(self.steps):
+            last = steps == len(self.steps) - 1 and self.steps[-1][0] == "move" and self._pos is not None
+            # (the last move withdrawn, or sent again with its clock: no replay from the start)
+            self._pos, self._before = (self._before, None) if last else (None, None)
         kept_moves = sum(1 for s in self.steps[:steps] if s[0] == "move")
         del self.steps[steps:]
         del self.times[kept_moves:]
@@ -156,3 +215,59 @@ class HallGame:
 
     def pdn(self) -> str:
         return self.pdn_game().pdn()
+
+    # -- the hall's snapshot of the game (hall.store: kept with each message, read on a restart) --
+    def to_json(self) -> dict[str, Any]:
+        """Everything the game is now, for a restart without replaying its messages."""
+        steps: list[list[Any]] = []
+        for kind, what, comments, text in self.steps:
+            if kind == "setup":
+                steps.append(["setup", what.fen()])
+            else:
+                steps.append(["move", list(what.path), list(what.captured), what.promotes, comments, text])
+        return {
+            "v": 1,
+            "next_seq": self.next_seq,
+            "pending": {str(k): v for k, v in self.pending.items()},
+            "variant": self.variant,
+            "start": None if self.start is None else self.start.fen(),
+            "position": None if self.variant is None else self.position().fen(),
+            "mode": self.mode,
+            "tags": self.tags,
+            "intro": self.intro,
+            "steps": steps,
+            "times": self.times,
+            "clock": self.clock,
+            "result": self.result,
+            "termination": self.termination,
+            "reports": self.reports,
+            "started": self.started,
+            "last_t": self.last_t,
+            "error": self.error,
+            "seen_at": self.seen_at,
+            "control": self.control,
+            "face": self.face,
+            "face_t": self.face_t,
+        }
+
+    @classmethod
+    def from_json(cls, board: str, game: int, d: dict[str, Any]) -> HallGame:
+        """A game from its snapshot (:meth:`to_json`): no move is parsed or replayed."""
+        g = cls(board, game, next_seq=int(d["next_seq"]))
+        g.pending = {int(k): v for k, v in d["pending"].items()}
+        g.variant = d["variant"]
+        if g.variant is not None:
+            g.start = Position.from_fen(d["start"], g.variant) if d["start"] else None
+            for step in d["steps"]:
+                if step[0] == "setup":
+                    g.steps.append(("setup", Position.from_fen(step[1], g.variant), [], ""))
+                else:
+                    move = Move(tuple(step[1]), tuple(step[2]), bool(step[3]))
+                    g.steps.append(("move", move, list(step[4]), str(step[5])))
+            if d.get("position"):
+                g._pos = Position.from_fen(d["position"], g.variant)
+        g.mode, g.tags, g.intro = d["mode"], d["tags"], d["intro"]
+        g.times, g.clock, g.result, g.termination = d["times"], d["clock"], d["result"], d["termination"]
+        g.reports, g.started, g.last_t, g.error = d["reports"], d["started"], d["last_t"], d["error"]
+        g.seen_at, g.control, g.face, g.face_t = d["seen_at"], d["control"], d["face"], d["face_t"]
+        return g

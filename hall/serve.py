@@ -42,6 +42,7 @@ class Options:
     boards: str | None = None
     tiebreak: str | None = None
     auto_confirm: bool | None = None
+    language: str | None = None
 
 
 def run(opts: Options) -> int:
@@ -78,6 +79,8 @@ def run(opts: Options) -> int:
                 settings["tiebreak"] = opts.tiebreak
             if opts.auto_confirm is not None:
                 settings["auto_confirm"] = opts.auto_confirm
+            if opts.language is not None:
+                settings["language"] = opts.language
             if opts.boards:
                 store.set("boards", ",".join(b.strip() for b in opts.boards.split(",") if b.strip()))
             if players is not None:

@@ -1,5 +1,7 @@
-"""The hall's own SQLite database: every message every board sent (the games are rebuilt from
-them), the boards' last status, the players and the pairings with their results."""
+"""The hall's own SQLite database: every message every board sent, each game's current state
+(``games``: a snapshot written in the same transaction as the message that changed it, so a
+restart reads the games as they are instead of replaying every message), the boards' last
+status, the players and the pairings with their results."""
 
 from __future__ import annotations
 
@@ -16,6 +18,10 @@ CREATE TABLE IF NOT EXISTS boards (board TEXT PRIMARY KEY, status TEXT NOT NULL,
 CREATE TABLE IF NOT EXISTS messages (
     board TEXT NOT NULL, game INTEGER NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL,
     PRIMARY KEY (board, game, seq)
+);
+CREATE TABLE IF NOT EXISTS games (
+    board TEXT NOT NULL, game INTEGER NOT NULL, state TEXT NOT NULL,
+    PRIMARY KEY (board, game)
 );
 CREATE TABLE IF NOT EXISTS players (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, rating INTEGER NOT NULL, club TEXT NOT NULL
@@ -56,16 +62,35 @@ class HallStore:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     # -- what the boards sent -------------------------------------------------------------------
-    def add_messages(self, rows: list[tuple[str, int, int, str]]) -> None:
+    def add_message(self, board: str, game: int, seq: int, body: str, state: dict[str, Any]) -> None:
+        """A message and the game's state after it, in one transaction."""
         with self.db:
             self.db.execute("BEGIN")
-            self.db.executemany("INSERT OR IGNORE INTO messages VALUES (?, ?, ?, ?)", rows)
+            self.db.execute("INSERT OR IGNORE INTO messages VALUES (?, ?, ?, ?)", (board, game, seq, body))
+            self.db.execute(
+                "INSERT OR REPLACE INTO games VALUES (?, ?, ?)",
+                (board, game, json.dumps(state, separators=(",", ":"))),
+            )
 
-    def messages(self) -> list[tuple[str, int, int, dict[str, Any]]]:
+    def save_games(self, states: list[tuple[str, int, dict[str, Any]]]) -> None:
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany(
+                "INSERT OR REPLACE INTO games VALUES (?, ?, ?)",
+                [(b, g, json.dumps(s, separators=(",", ":"))) for b, g, s in states],
+            )
+
+    def games(self) -> list[tuple[str, int, dict[str, Any]]]:
+        """Every game's snapshot (what ``hall.games.HallGame.to_json`` wrote)."""
+        return [(str(b), int(g), json.loads(s)) for b, g, s in self.db.execute("SELECT board, game, state FROM games")]
+
+    def messages(self, board: str | None = None, game: int | None = None) -> list[tuple[str, int, int, dict[str, Any]]]:
+        """Every message (or one game's), in order."""
+        where, args = ("WHERE board=? AND game=? ", (board, game)) if board is not None else ("", ())
         return [
             (str(b), int(g), int(s), json.loads(body))
             for b, g, s, body in self.db.execute(
-                "SELECT board, game, seq, body FROM messages ORDER BY board, game, seq"
+                f"SELECT board, game, seq, body FROM messages {where}ORDER BY board, game, seq", args
             )
         ]
 

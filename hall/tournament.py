@@ -13,6 +13,8 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
+from hall import i18n
+
 WIN, DRAW, LOSS, BYE = 2, 1, 0, 1  # FENACEF Art. 3: win 2, draw 1, loss 0; the bye 1 point (Art. 3 §1)
 
 #: results a pairing can have: from White's side, W.O. = forfeit (walk-over), "bye" for the odd player out
@@ -22,7 +24,20 @@ READINGS = ("literal", "progressive")
 
 
 class TournamentError(ValueError):
-    """A tournament action that cannot be done (one line saying why)."""
+    """A tournament action that cannot be done (one line saying why, in English; ``text(lang)``:
+    in the hall page's language)."""
+
+    def __init__(self, message: str, key: str | None = None, params: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params or {}
+
+    @classmethod
+    def of(cls, key: str, **params: object) -> TournamentError:
+        return cls(i18n.text("en", key, **params), key, params)
+
+    def text(self, lang: str) -> str:
+        return str(self) if self.key is None else i18n.text(lang, self.key, **self.params)
 
 
 @dataclass
@@ -73,7 +88,7 @@ def normalise_result(text: str) -> str:
         "WO-WHITE": "+/-", "WO-BLACK": "-/+",
     }  # fmt: skip
     if t not in table:
-        raise TournamentError(f"unknown result {text[:20]!r} (2-0, 1-1, 0-2, or +/- -/+ -/- for a W.O.)")
+        raise TournamentError.of("err_result", value=text[:20])
     return table[t]
 
 
@@ -82,23 +97,23 @@ def read_players_csv(text: str) -> list[Player]:
     Portuguese headers ``nome``, ``rating``, ``clube`` too). Ids are given in order from 1."""
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     if reader.fieldnames is None:
-        raise TournamentError("the players CSV is empty (it needs a header line with a name column)")
+        raise TournamentError.of("err_csv_empty")
     fields = {f.strip().lower(): f for f in reader.fieldnames if f}
     name_col = fields.get("name") or fields.get("nome")
     if name_col is None:
-        raise TournamentError(f"the players CSV has no name column (its header: {', '.join(reader.fieldnames)[:80]})")
+        raise TournamentError.of("err_csv_no_name_column", header=", ".join(reader.fieldnames)[:80])
     rating_col = fields.get("rating") or fields.get("elo")
     club_col = fields.get("club") or fields.get("clube")
     out: list[Player] = []
     for line, row in enumerate(reader, start=2):
         name = (row.get(name_col) or "").strip()
         if not name:
-            raise TournamentError(f"players CSV line {line}: no name")
+            raise TournamentError.of("err_csv_no_name", line=line)
         rating_text = (row.get(rating_col) or "").strip() if rating_col else ""
         try:
             rating = int(float(rating_text)) if rating_text else 0
         except ValueError:
-            raise TournamentError(f"players CSV line {line}: rating {rating_text[:20]!r} is not a number") from None
+            raise TournamentError.of("err_csv_rating", line=line, rating=rating_text[:20]) from None
         club = (row.get(club_col) or "").strip() if club_col else ""
         out.append(Player(len(out) + 1, name, rating, club))
     return out
@@ -164,16 +179,16 @@ def pair_round(players: list[Player], pairings: list[Pairing], round_no: int, pl
     from caissify_pairings import generate_pairings  # networkx is slow to import: only when pairing
 
     if round_no < 1 or round_no > planned:
-        raise TournamentError(f"round {round_no} is outside the {planned} planned rounds")
+        raise TournamentError.of("err_outside_rounds", round=round_no, planned=planned)
     done = [p for p in pairings if p.round < round_no]
     if any(p.round == round_no for p in pairings):
-        raise TournamentError(f"round {round_no} is already paired")
+        raise TournamentError.of("err_already_paired", round=round_no)
     unfinished = [p for p in done if p.black is not None and not p.points()]
     if unfinished:
         p = unfinished[0]
-        raise TournamentError(f"round {p.round} table {p.table} has no confirmed result yet")
+        raise TournamentError.of("err_unconfirmed", round=p.round, table=p.table)
     if len(players) < 2:
-        raise TournamentError("at least two players are needed to pair a round")
+        raise TournamentError.of("err_two_players")
     before: dict[int, dict[int, int]] = {}  # round -> score before it, by player
     score = {pl.id: 0 for pl in players}
     for r in range(1, round_no):

@@ -8,14 +8,18 @@ Watching is open:
   the state is newer than version V (the page's long poll);
 * ``GET /live.pdn`` every game of the current round (what broadcast relays poll),
   ``GET /round/{n}.pdn`` a round's games, ``GET /games/{board}-{game}.pdn`` one game;
-* printable pages (A4): ``GET /pairings/{n}``, ``GET /standings``, ``GET /games/{board}-{game}/sheet``.
+* printable pages (A4): ``GET /pairings/{n}``, ``GET /standings``, ``GET /games/{board}-{game}/sheet``;
+* ``GET /api/lang`` the page's words: ``{"lang", "languages": [[code, name]...], "ui": {key: text}}``.
+
+Pages and words are in Brazilian Portuguese, European Portuguese or English (``hall.i18n``):
+``?lang=`` (the page's selector), else ``damas hall --lang``, else the browser's Accept-Language.
 
 Actions need the hall's token (header ``X-Hall-Token`` or ``?token=``; the page keeps the one
 in its address), with a JSON body: ``POST /api/players`` ``{"name", "rating", "club"}`` or
 ``{"csv": "..."}``; ``POST /api/pair`` ``{"boards": ["1", "2", ...]}`` (optional: the board ids
 for tables 1, 2, ...); ``POST /api/result`` ``{"round", "table", "result"}`` (2-0, 1-1, 0-2;
 +/- -/+ -/- for a W.O.); ``POST /api/confirm`` and ``POST /api/swap`` ``{"round", "table"}``;
-``POST /api/settings`` ``{"rounds", "tiebreak", "auto_confirm", "event", "boards"}``.
+``POST /api/settings`` ``{"rounds", "tiebreak", "auto_confirm", "event", "boards", "language"}``.
 A bad request is a 400 with ``{"error": "..."}``.
 """
 
@@ -33,6 +37,7 @@ from typing import Any
 from aiohttp import web
 
 from hall.app import Hall
+from hall.i18n import LANGUAGES, NATIVE, UI, language, pick_language, text
 from hall.tournament import TournamentError
 from rules.pdn import write_pdn
 
@@ -53,12 +58,14 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         hall = request.app[HALL]
         given = request.headers.get("X-Hall-Token") or request.query.get("token") or ""
         if not hmac.compare_digest(given.encode(), hall.token.encode()):
-            return _error(403, "this action needs the hall's token (X-Hall-Token or ?token=)")
+            return _error(403, text(lang_of(request) if "lang" in request.query else "en", "err_token"))
         if request.content_type != "application/json":
             return _error(415, "send JSON (Content-Type: application/json)")
     try:
         return await handler(request)
-    except (TournamentError, ValueError) as exc:
+    except TournamentError as exc:  # (in the page's language when it asked for one: ?lang=)
+        return _error(400, exc.text(lang_of(request)) if "lang" in request.query else str(exc))
+    except ValueError as exc:
         return _error(400, str(exc))
     except LookupError as exc:
         return _error(404, str(exc))
@@ -71,6 +78,7 @@ def build_app(hall: Hall) -> web.Application:
     r.add_get("/", _page)
     r.add_get("/board/{board}", _page)
     r.add_get("/api/state", _state)
+    r.add_get("/api/lang", _lang)
     r.add_get("/live.pdn", _live)
     r.add_get("/round/{n}.pdn", _round_pdn)
     r.add_get("/games/{key}.pdn", _game_pdn)
@@ -101,6 +109,20 @@ async def _state(request: web.Request) -> web.Response:
         if wait > 0:  # many changes a second: gather them into one state
             await asyncio.sleep(wait)
     return web.Response(text=hall.state_json(), content_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+def lang_of(request: web.Request) -> str:
+    """The page's choice (``?lang=``), else the hall's (``--lang``), else the browser's."""
+    asked = language(request.query.get("lang"))
+    return pick_language(asked or request.app[HALL].language, request.headers.get("Accept-Language"))
+
+
+async def _lang(request: web.Request) -> web.Response:
+    lang = lang_of(request)
+    return web.json_response(
+        {"lang": lang, "languages": [[c, NATIVE[c]] for c in LANGUAGES], "ui": UI[lang]},
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 def _pdn(text: str) -> web.Response:
@@ -147,10 +169,10 @@ async def _players(request: web.Request) -> web.Response:
     else:
         name = str(data.get("name") or "").strip()
         if not name:
-            raise ValueError("a player needs a name")
+            raise TournamentError.of("err_player_name")
         rating = data.get("rating") or 0
         if not isinstance(rating, int):
-            raise ValueError(f"rating must be a number, not {str(rating)[:20]!r}")
+            raise TournamentError.of("err_player_rating", value=str(rating)[:20])
         added = [hall.store.add_player(name[:100], rating, str(data.get("club") or "")[:100])]
         hall.bump()
     return web.json_response({"added": [{"id": p.id, "name": p.name} for p in added]})
@@ -197,15 +219,17 @@ async def _settings(request: web.Request) -> web.Response:
 
 
 # -- printable pages ------------------------------------------------------------------------------
-def _html(title: str, body: str) -> web.Response:
-    text = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+def _html(lang: str, title: str, body: str) -> web.Response:
+    t = UI[lang]
+    page = (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title>"
         '<link rel="stylesheet" href="/static/print.css"></head><body>'
-        '<p class="noprint"><a href="/">← the hall</a> · <a href="javascript:print()">print</a></p>'
+        f'<p class="noprint"><a href="/?lang={lang}">{_esc(t["back"])}</a> · '
+        f'<a href="javascript:print()">{_esc(t["print"])}</a></p>'
         f"{body}</body></html>"
     )
-    return web.Response(text=text, content_type="text/html")
+    return web.Response(text=page, content_type="text/html", headers={"Content-Language": lang})
 
 
 def _esc(v: object) -> str:
@@ -218,44 +242,48 @@ async def _pairings_page(request: web.Request) -> web.Response:
     if not n.isdigit():
         raise LookupError(f"no round {n[:20]!r}")
     r = int(n)
+    lang = lang_of(request)
+    t = UI[lang]
     names = {p.id: p.name for p in hall.store.players()}
     rows = []
     for p in hall.store.pairings():
         if p.round != r:
             continue
-        black = "bye (1 point)" if p.black is None else names.get(p.black, "?")
-        result = "" if p.result is None else p.result + ("" if p.confirmed else " (to confirm)")
+        black = t["bye_point"] if p.black is None else names.get(p.black, "?")
+        result = "" if p.result is None else p.result + ("" if p.confirmed else " " + t["to_confirm"])
         rows.append(
             f"<tr><td>{p.table}</td><td>{_esc(p.board or '')}</td><td>{_esc(names.get(p.white, '?'))}</td>"
             f"<td>{_esc(black)}</td><td>{_esc(result)}</td></tr>"
         )
     if not rows:
         raise LookupError(f"round {r} is not paired")
-    title = f"{hall.event or 'Tournament'}: round {r} of {hall.planned}"
-    body = (
-        f"<h1>{_esc(title)}</h1><table><thead><tr><th>Table</th><th>Board</th><th>White</th><th>Black</th>"
-        f"<th>Result</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    )
-    return _html(title, body)
+    title = text(lang, "pairings_title", event=hall.event or t["tournament"], round=r, rounds=hall.planned)
+    head = "".join(f"<th>{_esc(t[k])}</th>" for k in ("table", "board_col", "white", "black", "result"))
+    body = f"<h1>{_esc(title)}</h1><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    return _html(lang, title, body)
 
 
 async def _standings_page(request: web.Request) -> web.Response:
     hall = request.app[HALL]
-    reading = "literal" if hall.reading == "literal" else "progressive"
+    lang = lang_of(request)
+    t = UI[lang]
+    reading = t["literal"] if hall.reading == "literal" else t["progressive"]
     rows = "".join(
         f"<tr><td>{s['rank']}</td><td>{_esc(s['name'])}</td><td>{_esc(s['club'])}</td><td>{s['rating'] or ''}</td>"
         f"<td>{s['games']}</td><td>{s['points']}</td><td>{s['tiebreak']}</td></tr>"
         for s in hall.table()
     )
-    title = f"{hall.event or 'Tournament'}: standings after round {hall.current_round()} of {hall.planned}"
-    body = (
-        f"<h1>{_esc(title)}</h1><table><thead><tr><th>#</th><th>Player</th><th>Club</th><th>Rating</th>"
-        f"<th>Rounds</th><th>Points</th><th>DIP</th></tr></thead><tbody>{rows}</tbody></table>"
-        f'<p class="note">Win 2, draw 1, loss 0; bye 1 point; W.O. a win for the player present. DIP: '
-        f"Desempenho Individual Progressivo (FENACEF Art. 5, {reading} reading) over the first "
-        f"{hall.planned // 2} rounds.</p>"
+    title = text(
+        lang, "standings_title", event=hall.event or t["tournament"], round=hall.current_round(), rounds=hall.planned
     )
-    return _html(title, body)
+    cols = ("rank", "player", "club_col", "rating_col", "rounds_col", "points", "dip")
+    head = "".join(f"<th>{_esc(t[k])}</th>" for k in cols)
+    note = text(lang, "standings_note", reading=reading, half=hall.planned // 2)
+    body = (
+        f"<h1>{_esc(title)}</h1><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+        f'<p class="note">{_esc(note)}</p>'
+    )
+    return _html(lang, title, body)
 
 
 async def _sheet(request: web.Request) -> web.Response:
@@ -270,15 +298,24 @@ async def _sheet(request: web.Request) -> web.Response:
         f"<td>{_esc(moves[i + 1]) if i + 1 < len(moves) else ''}</td></tr>"
         for i in range(0, len(moves), 2)
     )
-    t = g.tags
-    title = f"Score sheet: {t.get('White', '?')} - {t.get('Black', '?')}"
-    body = (
-        f"<h1>{_esc(title)}</h1><p>{_esc(t.get('Event', hall.event))} · round {_esc(t.get('Round', '?'))} · "
-        f"board {_esc(g.board)} · {_esc(t.get('Date', ''))}</p>"
-        '<table class="sheet"><thead><tr><th>#</th><th>White</th><th>Black</th></tr></thead>'
-        f"<tbody>{rows}</tbody></table>"
-        f"<p>Result: <b>{_esc(g.result)}</b></p>"
-        "<p class=\"signatures\"><span>White's signature</span><span>Black's signature</span>"
-        "<span>Arbiter</span></p>"
+    tags = g.tags
+    lang = lang_of(request)
+    t = UI[lang]
+    title = text(lang, "sheet_title", white=tags.get("White", "?"), black=tags.get("Black", "?"))
+    line = text(
+        lang,
+        "sheet_line",
+        event=tags.get("Event", hall.event),
+        round=tags.get("Round", "?"),
+        board=g.board,
+        date=tags.get("Date", ""),
     )
-    return _html(title, body)
+    body = (
+        f"<h1>{_esc(title)}</h1><p>{_esc(line)}</p>"
+        f'<table class="sheet"><thead><tr><th>#</th><th>{_esc(t["white"])}</th><th>{_esc(t["black"])}</th></tr>'
+        f"</thead><tbody>{rows}</tbody></table>"
+        f"<p>{_esc(t['result_is'])} <b>{_esc(g.result)}</b></p>"
+        f'<p class="signatures"><span>{_esc(t["sign_white"])}</span><span>{_esc(t["sign_black"])}</span>'
+        f"<span>{_esc(t['sign_arbiter'])}</span></p>"
+    )
+    return _html(lang, title, body)

@@ -9,35 +9,51 @@
 """
 
 from referee.clock import ClockAction, ClockKeeper, TimeControl, parse_control
-from referee.core import ACTIONS, LINK_STATES, MODES, Action, Link, Referee
+from referee.core import Action, Link, Referee
 from referee.log import LogError, LogHeader, dump_log, parse_log
 from referee.pipeline import Pipeline
 from referee.reconstruct import Reconstruction, reconstruct
 from referee.vocabulary import (
+    ACTIONS,
+    CLOCK_ACTIONS,
+    DEFAULT_MODE,
+    LINK_STATES,
+    MODES,
     TERMINATIONS,
+    ActionName,
+    ClockActionName,
     GameEnd,
     LedIntent,
+    LinkState,
+    Mode,
     MoveMade,
     Report,
     ReportKind,
     Role,
     Takeback,
     Verdict,
+    known,
 )
 
 __all__ = [
     "ACTIONS",
+    "CLOCK_ACTIONS",
+    "DEFAULT_MODE",
     "LINK_STATES",
     "MODES",
     "TERMINATIONS",
     "Action",
+    "ActionName",
     "ClockAction",
+    "ClockActionName",
     "ClockKeeper",
     "GameEnd",
     "LedIntent",
     "Link",
+    "LinkState",
     "LogError",
     "LogHeader",
+    "Mode",
     "MoveMade",
     "Pipeline",
     "Reconstruction",
@@ -49,6 +65,7 @@ __all__ = [
     "TimeControl",
     "Verdict",
     "dump_log",
+    "known",
     "parse_control",
     "parse_log",
     "reconstruct",

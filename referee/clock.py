@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from referee.vocabulary import GameEnd, MoveMade, Report, ReportKind, Takeback, Verdict
+from referee.vocabulary import ClockActionName, GameEnd, MoveMade, Report, ReportKind, Takeback, Verdict
 from rules import Color, Position
 from rules.pdn import Clock as PdnClock
 from rules.pdn import PdnGame
@@ -48,7 +48,6 @@ MAX_CLOCK_SECONDS = 100 * 3600  # what the arbiter may set a clock to
 PRESETS = {"fenacef": "21", "none": "none"}
 #: a clock action's ``source`` (who pressed, or why the clock paused)
 SOURCES = ("button", "pico", "page", "power", "arbiter")
-CLOCK_ACTIONS = ("clock", "clock-pause", "clock-resume", "clock-adjust", "flag")
 EXAMPLES = "e.g. fenacef, 21, 5+3, 5d3, 5b3, 40/90,30+30, none"
 
 
@@ -321,7 +320,7 @@ class ClockAction:
     flag of ``side`` fell then; the clock derives it from the times)."""
 
     t: float
-    action: str
+    action: ClockActionName
     side: Color | None = None
     source: str | None = None
     white: float | None = None

@@ -45,12 +45,24 @@ from referee.diagnose import capture_goes_on, classify, names, required_capture
 from referee.expect import expected_message, parse_engine_move
 from referee.leds import led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
-from referee.vocabulary import GameEnd, LedIntent, MoveMade, Report, ReportKind, Takeback, Verdict
+from referee.vocabulary import (
+    DEFAULT_MODE,
+    MODES,
+    ActionName,
+    GameEnd,
+    LedIntent,
+    LinkState,
+    Mode,
+    MoveMade,
+    Report,
+    ReportKind,
+    Takeback,
+    Verdict,
+)
 from rules import Color, Game, Move, Position, find_variant
 from rules.pdn import PdnGame
 from rules.variants import Variant
 
-MODES = ("casual", "tournament")
 DEFAULT_SETTLE = 1.0
 #: how long a state must hold before it raises an alarm (or a king's stop counts as its move)
 DEFAULT_GRACE = 1 / 3
@@ -66,14 +78,11 @@ class Action:
     computer-move (with the move, ``22-17`` or ``fromxtoxcaptured...``; see referee.expect)."""
 
     t: float
-    action: str
+    action: ActionName
     side: Color | None = None
     result: str | None = None
     move: str | None = None
     level: int | None = None
-
-
-ACTIONS = ("resign", "draw", "result", "new-game", "computer", "computer-move")
 
 
 @dataclass(frozen=True)
@@ -85,14 +94,13 @@ class Link:
     recorded (``moves``, as the record wrote them; a replay derives them again)."""
 
     t: float
-    state: str
+    state: LinkState
     board: tuple[int, ...] = ()
     cells: tuple[str, ...] = ()
     moves: tuple[str, ...] = ()
     lost: int | None = None
 
 
-LINK_STATES = ("down", "up", "reconstructed")
 #: the PDN comment on a move recorded from the occupancy after a link gap
 RECONSTRUCTED_COMMENT = "reconstructed: played while the board was not connected"
 
@@ -122,7 +130,7 @@ class Referee:
         variant: Variant | str = "brazilian",
         fen: str | None = None,
         *,
-        mode: str = "casual",
+        mode: Mode = DEFAULT_MODE,
         hints: bool = True,
         settle_time: float = DEFAULT_SETTLE,
         board: Iterable[int] | None = None,

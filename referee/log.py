@@ -61,8 +61,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from board_hal.debounce import Transition
-from referee.clock import CLOCK_ACTIONS, MAX_CLOCK_SECONDS, SOURCES, ClockAction, ClockError, parse_control
-from referee.core import ACTIONS, LINK_STATES, MODES, Action, Link
+from referee.clock import MAX_CLOCK_SECONDS, SOURCES, ClockAction, ClockError, parse_control
+from referee.core import Action, Link
+from referee.vocabulary import ACTIONS, CLOCK_ACTIONS, LINK_STATES, MODES, ClockActionName, Mode, known
 from rules import Color, DraughtsError, Geometry, Position, find_variant, geometry_for, parse_result
 from rules.errors import shown
 
@@ -95,7 +96,7 @@ class LogHeader:
     format: int = LOG_FORMAT
     variant: str | None = None
     fen: str | None = None
-    mode: str | None = None
+    mode: Mode | None = None
     board: list[int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -189,8 +190,9 @@ def parse_log(
             squares = _geometry(variant or header.variant, n, source)
             if header.board is not None:
                 _check_board(header.board, squares.count, n, source)
-        if "action" in obj and obj["action"] in CLOCK_ACTIONS:
-            events.append(_clock_action(obj, float(t), n, source))
+        clock_action = known(obj.get("action"), CLOCK_ACTIONS)
+        if clock_action is not None:
+            events.append(_clock_action(clock_action, obj, float(t), n, source))
             continue
         if "action" in obj:
             events.append(_action(obj, float(t), n, source))
@@ -245,9 +247,9 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
         except DraughtsError as exc:
             raise LogError(n, str(exc), source) from None
     mode = obj.get("mode")
-    if mode is not None and (not isinstance(mode, str) or mode not in MODES):
-        raise LogError(n, f"unknown mode {shown(mode)} (casual or tournament)", source)
-    h.mode = mode
+    h.mode = known(mode, MODES)
+    if mode is not None and h.mode is None:
+        raise LogError(n, f"unknown mode {shown(mode)} ({' or '.join(MODES)})", source)
     fen = obj.get("fen")
     if fen is not None:
         if not isinstance(fen, str):
@@ -276,9 +278,9 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
 
 
 def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
-    name = obj["action"]
-    if not isinstance(name, str) or name not in ACTIONS:
-        raise LogError(n, f"unknown action {shown(name)} ({', '.join(ACTIONS)})", source)
+    name = known(obj["action"], ACTIONS)
+    if name is None:
+        raise LogError(n, f"unknown action {shown(obj['action'])} ({', '.join(ACTIONS)})", source)
     side = None
     if name == "resign":
         raw = obj.get("side")
@@ -313,8 +315,7 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
     return Action(t, name, side, result, move, level)
 
 
-def _clock_action(obj: dict[str, Any], t: float, n: int, source: str) -> ClockAction:
-    name = obj["action"]
+def _clock_action(name: ClockActionName, obj: dict[str, Any], t: float, n: int, source: str) -> ClockAction:
     side = None
     if name in ("clock", "flag"):
         raw = obj.get("side")
@@ -356,9 +357,9 @@ def _cell(geo: Geometry, cell: Any, n: int, source: str, hint: str) -> str:
 
 
 def _link(obj: dict[str, Any], t: float, n: int, source: str, geo: Any) -> Link:
-    state = obj["link"]
-    if state not in LINK_STATES:
-        raise LogError(n, f"unknown link state {state!r} ({', '.join(LINK_STATES)})", source)
+    state = known(obj["link"], LINK_STATES)
+    if state is None:
+        raise LogError(n, f"unknown link state {obj['link']!r} ({', '.join(LINK_STATES)})", source)
     if state == "down":
         return Link(t, state)
     if state == "reconstructed":

@@ -8,12 +8,62 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeVar, get_args
 
 from board_hal.leds import Role
-from rules import Move
+from rules import Move, Termination
 
-__all__ = ["GameEnd", "LedIntent", "MoveMade", "Report", "ReportKind", "Role", "Takeback", "Verdict"]
+__all__ = [
+    "ACTIONS",
+    "CLOCK_ACTIONS",
+    "DEFAULT_MODE",
+    "LINK_STATES",
+    "MODES",
+    "TERMINATIONS",
+    "ActionName",
+    "ClockActionName",
+    "GameEnd",
+    "LedIntent",
+    "LinkState",
+    "Mode",
+    "MoveMade",
+    "Report",
+    "ReportKind",
+    "Role",
+    "Takeback",
+    "Verdict",
+    "known",
+]
+
+#: how strictly the referee judges: ``casual`` accepts takebacks and corrections, ``tournament``
+#: reports them (and touch-move, the order of removals, the clock's procedure)
+Mode = Literal["casual", "tournament"]
+MODES: tuple[Mode, ...] = get_args(Mode)
+DEFAULT_MODE: Mode = "casual"
+
+#: what the players (or the app) enter: the ``action`` of an event-log line (``referee.core.Action``)
+ActionName = Literal["resign", "draw", "result", "new-game", "computer", "computer-move"]
+ACTIONS: tuple[ActionName, ...] = get_args(ActionName)
+
+#: the game clock's actions in the event log (``referee.clock.ClockAction``)
+ClockActionName = Literal["clock", "clock-pause", "clock-resume", "clock-adjust", "flag"]
+CLOCK_ACTIONS: tuple[ClockActionName, ...] = get_args(ClockActionName)
+
+#: the board's link in the event log (``referee.core.Link``)
+LinkState = Literal["down", "up", "reconstructed"]
+LINK_STATES: tuple[LinkState, ...] = get_args(LinkState)
+
+
+_Name = TypeVar("_Name", bound=str)
+
+
+def known(value: object, names: tuple[_Name, ...]) -> _Name | None:
+    """``value`` (text from a user, a file or the network) as one of ``names``, or None.
+
+    >>> known("tournament", MODES), known("blitz", MODES), known(None, MODES)
+    ('tournament', None, None)
+    """
+    return next((name for name in names if value == name), None)
 
 
 class ReportKind(enum.Enum):
@@ -137,15 +187,5 @@ class GameEnd:
 
 Verdict = MoveMade | Takeback | Report | GameEnd
 
-#: the termination values of ``end`` verdicts (rules.Termination's values)
-TERMINATIONS = (
-    "no-pieces",
-    "no-moves",
-    "kings-only",
-    "small-ending",
-    "repetition",
-    "resignation",
-    "agreement",
-    "result-entered",
-    "time-forfeit",
-)
+#: the termination values of ``end`` verdicts
+TERMINATIONS: tuple[str, ...] = tuple(t.value for t in Termination)

@@ -46,6 +46,12 @@ def register(sub: Any) -> None:
     p.add_argument("--rounds", type=int, help="the planned number of rounds (default 7)")
     p.add_argument("--event", help="the event's name")
     p.add_argument("--boards", help="board ids for tables 1, 2, ... (comma separated; default: the table number)")
+    p.add_argument(
+        "--lang",
+        choices=["pt-BR", "pt-PT", "en", "pt"],
+        help="language of the hall's pages: Brazilian or European Portuguese, English (pt: pt-BR; kept in the "
+        "hall's database; default: each browser's)",
+    )
     p.add_argument("--tiebreak", choices=["literal", "progressive"], help="reading of FENACEF Art. 5 (default literal)")
     p.add_argument(
         "--auto-confirm",
@@ -76,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         event=args.event,
         boards=args.boards,
         tiebreak=args.tiebreak,
+        language=args.lang,
         auto_confirm=args.auto_confirm,
     )
     try:

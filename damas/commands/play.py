@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from damas.commands.common import command, variants_help
+from referee.vocabulary import DEFAULT_MODE, MODES
 
 
 def register(sub: Any) -> None:
@@ -20,7 +21,7 @@ def register(sub: Any) -> None:
     p.add_argument("--white", help="White's name")
     p.add_argument("--black", help="Black's name")
     p.add_argument("--event", help="the event's name")
-    p.add_argument("--mode", choices=["casual", "tournament"], help="casual (default) or tournament")
+    p.add_argument("--mode", choices=MODES, help=f"{' or '.join(MODES)} (default {DEFAULT_MODE})")
     p.add_argument(
         "--clock",
         metavar="CONTROL",

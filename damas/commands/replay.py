@@ -15,6 +15,7 @@ from damas.errors import UserError
 from referee import ClockKeeper, GameEnd, MoveMade, Pipeline, Referee, Report, Takeback, Verdict, parse_log
 from referee.clock import ClockError
 from referee.log import MAX_LINE, event_to_json
+from referee.vocabulary import DEFAULT_MODE, MODES
 from rules import Position, find_variant
 
 
@@ -25,7 +26,7 @@ def register(sub: Any) -> None:
     p.add_argument("--db", help="the game database (default: the user's data directory)")
     p.add_argument("--variant", help=variants_help("default: the log's"))
     p.add_argument("--fen", help="override the log's start position")
-    p.add_argument("--mode", choices=["casual", "tournament"], help="override the log's mode (default casual)")
+    p.add_argument("--mode", choices=MODES, help=f"override the log's mode (default {DEFAULT_MODE})")
     p.add_argument("--pdn", metavar="OUT", help="write the recorded game as PDN")
     p.add_argument("--json", action="store_true", help="one JSON object per verdict")
     p.add_argument("--debounce", type=float, default=0.05, help="debounce window in seconds (default 0.05)")
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     fen = args.fen or header.fen
     if fen:
         Position.from_fen(fen, variant)  # a bad FEN is a user error, reported as such
-    mode = args.mode or header.mode or "casual"
+    mode = args.mode or header.mode or DEFAULT_MODE
     ref = Referee(variant, fen, mode=mode, board=header.board)
     try:
         keeper = ClockKeeper.from_header(header.to_json(), ref)  # the log's game clock: the same times

@@ -9,17 +9,63 @@ const only = location.pathname.startsWith("/board/") ? decodeURIComponent(locati
 let state = null;
 let version = -1;
 let received = 0; // when the last state arrived (the clocks tick on from there)
+// the language: the page's selector (remembered) or ?lang=, else the hall decides (--lang, else
+// the browser's Accept-Language); the words come from /api/lang (hall/i18n.py)
+let lang = params.get("lang") || localStorage.getItem("hall-lang") || "";
+let words = {};
+
+function t(key, values = {}) {
+  const text = words[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(values[name]) : m));
+}
+
+async function loadLanguage() {
+  try {
+    const r = await fetch(`/api/lang${lang ? `?lang=${encodeURIComponent(lang)}` : ""}`, { cache: "no-store" });
+    if (!r.ok) return;
+    const data = await r.json();
+    words = data.ui;
+    document.documentElement.lang = data.lang;
+    const sel = $("lang");
+    sel.innerHTML = data.languages.map(([code, name]) => `<option value="${esc(code)}">${esc(name)}</option>`).join("");
+    sel.value = data.lang;
+    for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+    for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+    $("standingslink").href = `/standings?lang=${data.lang}`;
+    render();
+  } catch (e) { /* the hall restarts: the words come with the next try */ }
+}
+
+function alertText(a) { // an alert in the page's language (the board's own words for a report)
+  switch (a.kind) {
+    case "offline": return t("alert_offline", a);
+    case "out-of-sync": return a.error ? t("alert_sync_error", a) : t("alert_sync_wait", a);
+    case "flag": return t(`alert_flag_${a.side}`, a);
+    case "clock-paused": return a.by ? t("alert_paused_by", { ...a, by: t(`by_${a.by}`) }) : t("alert_paused", a);
+    default: return t("alert_report", { ...a, message: (a.texts && a.texts[document.documentElement.lang]) || a.report || a.message });
+  }
+}
 
 function esc(s) { return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`); }
 
 function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  // what the board's clock face shows (referee.clock.clock_text): h:mm:ss or m:ss, rounded up,
+  // tenths under 10 s, 0:00 only when the time is up
+  const t = Math.round(seconds * 10000);
+  if (t <= 0) return "0:00";
+  if (t < 100000) {
+    const tenths = Math.ceil(t / 1000);
+    if (tenths < 100) return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const s = Math.ceil(t / 10000);
+  const h = Math.floor(s / 3600), rest = s % 3600;
+  const mm = Math.floor(rest / 60), ss = String(rest % 60).padStart(2, "0");
+  return h ? `${h}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
 }
 
 function svgBoard(g) {
   const n = g.size;
-  const parts = [`<svg viewBox="0 0 ${n} ${n}" role="img" aria-label="board"><rect width="${n}" height="${n}" fill="#f0d9b5"/>`];
+  const parts = [`<svg viewBox="0 0 ${n} ${n}" role="img" aria-label="${esc(t("board_svg"))}"><rect width="${n}" height="${n}" fill="#f0d9b5"/>`];
   for (const [q, [f, r]] of Object.entries(state.geometry[g.variant])) {
     const x = f, y = n - 1 - r;
     parts.push(`<rect x="${x}" y="${y}" width="1" height="1" fill="#946f51"/>`);
@@ -34,35 +80,44 @@ function svgBoard(g) {
   return parts.join("");
 }
 
-function used(g, side) {
-  // the time each side has used; the side to move goes on ticking since the state came
-  const extra = g.result === "*" && g.turn === side ? (Date.now() - received) / 1000 : 0;
-  return (g.clock[side] || 0) + extra;
+function left(g, side) {
+  // the time left on a side's clock: the running one counts down since the state came
+  const c = g.clock;
+  const gone = c.ticking && c.running === side ? (Date.now() - received) / 1000 : 0;
+  return Math.max(0, (c[side] || 0) - gone);
+}
+
+function face(g, side) { // a clock face (none for a game without a clock)
+  const c = g.clock;
+  if (!c) return "";
+  const cls = ["clock", c.running === side && c.ticking ? "running" : "", c.paused ? "paused" : "", c.flag === side ? "flag" : ""];
+  return `<span class="${cls.join(" ").trim()}" data-side="${side}">${clock(left(g, side))}</span>`;
 }
 
 function card(b, alerting) {
   const g = b.game;
   const cls = ["card", b.online ? "" : "offline", alerting ? "alerting" : ""].join(" ");
-  if (!g) return `<a class="${cls}" href="/board/${encodeURIComponent(b.board)}" data-board="${esc(b.board)}"><h3>Board ${esc(b.board)}</h3><p>no game yet</p></a>`;
-  const res = g.result !== "*" ? `<span class="result">${esc(g.result)}</span>` : `<span>${g.plies} plies</span>`;
+  if (!g) return `<a class="${cls}" href="/board/${encodeURIComponent(b.board)}" data-board="${esc(b.board)}"><h3>${esc(t("board", b))}</h3><p>${esc(t("no_game"))}</p></a>`;
+  const res = g.result !== "*" ? `<span class="result">${esc(g.result)}</span>` : `<span>${esc(t("plies", { n: g.plies }))}</span>`;
   return `<a class="${cls}" href="/board/${encodeURIComponent(b.board)}" data-board="${esc(b.board)}">
-    <h3><span>Board ${esc(b.board)}${g.round ? ` · R${esc(g.round)}` : ""}</span>${res}</h3>
+    <h3><span>${esc(t("board", b))}${g.round ? ` · R${esc(g.round)}` : ""}</span>${res}</h3>
     ${svgBoard(g)}
     <div class="players">
-      <span class="${g.turn === "white" && g.result === "*" ? "turn" : ""}">○ ${esc(g.white)}</span><span class="clock" data-side="white">${clock(used(g, "white"))}</span>
-      <span class="${g.turn === "black" && g.result === "*" ? "turn" : ""}">● ${esc(g.black)}</span><span class="clock" data-side="black">${clock(used(g, "black"))}</span>
+      <span class="${g.turn === "white" && g.result === "*" ? "turn" : ""}">○ ${esc(g.white)}</span>${face(g, "white")}
+      <span class="${g.turn === "black" && g.result === "*" ? "turn" : ""}">● ${esc(g.black)}</span>${face(g, "black")}
     </div>
-    <div class="last">${g.last ? "last: " + esc(g.last) : "&nbsp;"}</div></a>`;
+    <div class="last">${g.last ? esc(t("last", { move: g.last })) : "&nbsp;"}</div></a>`;
 }
 
 function render() {
   if (!state) return;
-  $("event").textContent = state.event || "The hall";
-  $("round").textContent = state.round ? `Round ${state.round} of ${state.rounds}` : "";
-  $("broker").textContent = state.connected ? "broker connected" : "broker unreachable";
+  const code = document.documentElement.lang;
+  $("event").textContent = state.event || t("hall");
+  $("round").textContent = state.round ? t("round_of", state) : "";
+  $("broker").textContent = t(state.connected ? "broker_up" : "broker_down");
   $("broker").className = "pill" + (state.connected ? "" : " down");
-  $("pairingslink").href = `/pairings/${state.round || 1}`;
-  $("alerts").innerHTML = state.alerts.map((a) => `<p class="alert ${esc(a.kind)}" data-board="${esc(a.board)}">${esc(a.message)}</p>`).join("");
+  $("pairingslink").href = `/pairings/${state.round || 1}?lang=${code}`;
+  $("alerts").innerHTML = state.alerts.map((a) => `<p class="alert ${esc(a.kind)}" data-board="${esc(a.board)}">${esc(alertText(a))}</p>`).join("");
   const alerting = new Set(state.alerts.map((a) => a.board));
   if (only === null) {
     $("boards").innerHTML = state.boards.map((b) => card(b, alerting.has(b.board))).join("");
@@ -70,16 +125,16 @@ function render() {
     $("boards").hidden = true; $("one").hidden = false; $("back").hidden = false;
     const b = state.boards.find((x) => x.board === only);
     const g = b && b.game;
-    $("onetitle").textContent = g ? `Board ${only}: ${g.white} – ${g.black}` : `Board ${only}: no game yet`;
+    $("onetitle").textContent = g ? t("board_title", { board: only, white: g.white, black: g.black }) : t("board_title_none", { board: only });
     if (g) {
       $("bigboard").innerHTML = svgBoard(g);
-      $("oneclock").innerHTML = `○ <span class="clock">${clock(used(g, "white"))}</span> · ● <span class="clock">${clock(used(g, "black"))}</span>`;
-      $("oneresult").innerHTML = g.result !== "*" ? `Result: <span class="result">${esc(g.result)}</span>` : `${g.turn} to move`;
+      $("oneclock").innerHTML = g.clock ? `○ ${face(g, "white")} · ● ${face(g, "black")}${g.clock.paused ? ` <span class="pill">${esc(t("paused"))}</span>` : ""}` : "";
+      $("oneresult").innerHTML = g.result !== "*" ? `${esc(t("result_is"))} <span class="result">${esc(g.result)}</span>` : esc(t(`to_move_${g.turn}`));
       const items = [];
       for (let i = 0; i < g.moves.length; i += 2) items.push(`<li>${esc(g.moves[i])} ${esc(g.moves[i + 1] || "")}</li>`);
       $("onemoves").innerHTML = items.join("");
       $("onepdn").href = `/games/${g.id}.pdn`;
-      $("onesheet").href = `/games/${g.id}/sheet`;
+      $("onesheet").href = `/games/${g.id}/sheet?lang=${code}`;
     }
   }
   $("pairings").hidden = !state.pairings.length && !token;
@@ -87,11 +142,11 @@ function render() {
     $("srounds").value = state.rounds; $("stiebreak").value = state.tiebreak; $("sauto").checked = state.auto_confirm;
   }
   $("pairingrows").innerHTML = state.pairings.map((p) => {
-    const result = p.black === null ? "bye (1)" : p.result ? `${p.result}${p.confirmed ? "" : " ?"}` : "";
+    const result = p.black === null ? t("bye") : p.result ? `${p.result}${p.confirmed ? "" : " " + t("unconfirmed")}` : "";
     const actions = p.black === null ? "" :
-      `<button data-act="swap" data-table="${p.table}">swap colours</button>` +
-      (p.result && !p.confirmed ? `<button data-act="confirm" data-table="${p.table}">confirm</button>` : "") +
-      `<select data-act="result" data-table="${p.table}"><option value="">result…</option><option>2-0</option><option>1-1</option><option>0-2</option><option value="+/-">W.O. white</option><option value="-/+">W.O. black</option><option value="-/-">both absent</option></select>`;
+      `<button data-act="swap" data-table="${p.table}">${esc(t("swap"))}</button>` +
+      (p.result && !p.confirmed ? `<button data-act="confirm" data-table="${p.table}">${esc(t("confirm"))}</button>` : "") +
+      `<select data-act="result" data-table="${p.table}"><option value="">${esc(t("result_pick"))}</option><option>2-0</option><option>1-1</option><option>0-2</option><option value="+/-">${esc(t("wo_white"))}</option><option value="-/+">${esc(t("wo_black"))}</option><option value="-/-">${esc(t("wo_both"))}</option></select>`;
     return `<tr><td>${p.table}</td><td>${esc(p.board || "")}</td><td>${esc(p.white)}</td><td>${esc(p.black ?? "—")}</td><td>${esc(result)}</td><td class="arbiter">${actions}</td></tr>`;
   }).join("");
 }
@@ -99,10 +154,10 @@ function render() {
 function tick() { // the clocks of the games in play, between two states
   if (!state) return;
   for (const b of state.boards) {
-    if (!b.game || b.game.result !== "*") continue;
+    if (!b.game || !b.game.clock || !b.game.clock.ticking) continue;
     const el = only === null ? document.querySelector(`.card[data-board="${CSS.escape(b.board)}"]`) : $("one");
     if (!el) continue;
-    for (const c of el.querySelectorAll(".clock[data-side]")) c.textContent = clock(used(b.game, c.dataset.side));
+    for (const c of el.querySelectorAll(".clock[data-side]")) c.textContent = clock(left(b.game, c.dataset.side));
   }
 }
 
@@ -114,6 +169,7 @@ async function poll() {
         state = await r.json();
         version = state.version;
         received = Date.now();
+        if (!words.hall) await loadLanguage(); // (the hall was not there when the page came)
         render();
         continue;
       }
@@ -123,9 +179,9 @@ async function poll() {
 }
 
 async function act(path, body) {
-  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Hall-Token": token }, body: JSON.stringify(body) });
+  const r = await fetch(`${path}?lang=${encodeURIComponent(document.documentElement.lang)}`, { method: "POST", headers: { "Content-Type": "application/json", "X-Hall-Token": token }, body: JSON.stringify(body) });
   const data = await r.json().catch(() => ({}));
-  $("message").textContent = r.ok ? "" : data.error || `error ${r.status}`;
+  $("message").textContent = r.ok ? "" : data.error || t("error_status", { status: r.status });
   return r.ok;
 }
 
@@ -153,5 +209,14 @@ $("settingsform").addEventListener("submit", (e) => {
   if ($("srounds").value) body.rounds = Number($("srounds").value);
   act("/api/settings", body);
 });
-setInterval(tick, 1000);
-poll();
+$("lang").addEventListener("change", (e) => {
+  lang = e.target.value;
+  localStorage.setItem("hall-lang", lang);
+  if (params.has("lang")) { // a link's ?lang= would win again at the next reload
+    params.set("lang", lang);
+    history.replaceState(null, "", `${location.pathname}?${params}`);
+  }
+  loadLanguage();
+});
+setInterval(tick, 200);
+loadLanguage().then(poll);

@@ -362,15 +362,6 @@ def test_corrupt_database(tmp_path: Path) -> None:
     one_line_error(damas("export", "--db", str(db)), "database")
 
 
-def test_config_with_a_missing_serial_port(tmp_path: Path) -> None:
-    cfg = tmp_path / "pico.toml"
-    cfg.write_text('[board]\nbackend = "pico"\n[pico]\nport = "/dev/ttyACM99"\n')
-    one_line_error(
-        damas("play", "--config", str(cfg), "--db", str(tmp_path / "g.sqlite3"), "--no-browser"),
-        "/dev/ttyACM99 does not exist",
-    )
-
-
 def test_broken_config_and_bad_fen(tmp_path: Path) -> None:
     cfg = tmp_path / "bad.toml"
     cfg.write_text("[board\n")

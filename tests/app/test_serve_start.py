@@ -44,3 +44,28 @@ def test_play_names_an_address_it_cannot_listen_on_and_touches_no_records(tmp_pa
     r = damas("play", "--host", "192.0.2.1", "--port", port, "--db", str(db), "--no-browser")
     one_line_error(r, f"cannot listen on 192.0.2.1:{port}: ")
     assert not db.exists()
+
+
+# damas play, sending itself SIGTERM the moment it logs the line that says where it serves
+# (a supervisor that stops it as soon as it announced itself): it must stop as cleanly as later
+TERM_ON_ANNOUNCE = """
+import logging, os, signal, sys
+from damas.cli import main
+
+class TermOnAnnounce(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        if "http://" in record.getMessage():
+            os.kill(os.getpid(), signal.SIGTERM)
+
+logging.getLogger("damas.serve").addHandler(TermOnAnnounce())
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_sigterm_as_play_announces_itself_stops_it_cleanly(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    cmd = [sys.executable, "-c", TERM_ON_ANNOUNCE, "play", "--db", str(db), "--port", str(free_port()), "--no-browser"]
+    r = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    # not killed by the signal (-15): its handler was in place, so it shut down and said so
+    assert r.returncode == 0, (r.returncode, r.stdout[-2000:], r.stderr[-2000:])
+    assert r.stdout.splitlines()[-1] == "damas: stopped", r.stdout[-2000:]

@@ -507,6 +507,29 @@ def test_moves_made_while_the_program_was_away_are_reconstructed(tmp_path: Path)
             server.stop()
 
 
+def test_play_waits_for_a_pico_that_is_not_plugged_in_yet(tmp_path: Path) -> None:
+    """pico.port names a port that does not exist yet (the Pico not plugged in when damas play
+    starts, e.g. at boot): it serves the page, which says the board is not connected, and the
+    board connects when the Pico appears, as after an unplug (it used to refuse to start)."""
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        emu.unplug()
+        cfg = tmp_path / "pico.toml"
+        cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
+        server = Server(tmp_path / "g.sqlite3", "--config", str(cfg)).start()
+        try:
+            assert f"{cfg}: pico.port: {emu.port} does not exist yet: waiting for the Pico" in server.output
+            state = server.get("/api/state")
+            assert state["link"]["state"] == "down" and state["ui"]["link_down"].startswith("The board is not")
+            emu.plug()
+            state = server.wait_for(lambda s: s["link"]["state"] == "up", timeout=15)
+            assert state["active"] is None and state["moves"] == []  # the pieces stand where a new game starts
+            hands(emu, Position.start("brazilian"), "c3-d4")
+            state = server.wait_for(lambda s: len(s["moves"]) == 1)
+            assert pdns(state) == ["c3-d4"] and state["active"] is None
+        finally:
+            server.stop()
+
+
 def pdn_fen(text: str) -> str:
     return read_pdn(text)[0].game().fen()
 

@@ -155,7 +155,7 @@ BASE = 'variant = "brazilian"\n[board]\nbackend = "simulated"\n'
         (BASE + "[app]\nhost = 5\n", "app.host"),
         (BASE + "[app]\nhost = ['127.0.0.1']\n", "app.host"),
         (BASE + "[app]\nresume = 'yes'\n", "app.resume"),
-        (BASE + "[app]\nmode = 'blitz'\n", "app.mode"),
+        (BASE + "[app]\nmode = 5\n", "app.mode"),
         (BASE + "[app]\nvariant = 'chess'\n", "app.variant"),
         (BASE + "[app]\ndatabase = {}\n", "app.database"),
         (BASE + "[pico]\nbaudrate = true\n", "pico.baudrate"),
@@ -178,6 +178,16 @@ def test_damas_play_reports_a_bad_app_port_in_one_line(tmp_path: Path) -> None:
     cfg.write_text(BASE + "[app]\nport = 'abc'\n", encoding="utf-8")
     db = str(tmp_path / "g.sqlite3")
     one_line_error(damas("play", "--config", str(cfg), "--db", db, "--no-browser"), f"{cfg}: app.port")
+
+
+def test_damas_play_reports_an_unknown_app_mode_in_one_line(tmp_path: Path) -> None:
+    # the mode's names are the referee's: the app checks them when it reads [app] (board_hal does not)
+    cfg = tmp_path / "board.toml"
+    cfg.write_text(BASE + "[app]\nmode = 'blitz'\n", encoding="utf-8")
+    db = str(tmp_path / "g.sqlite3")
+    for extra in ([], ["--mode", "casual"]):  # the file is wrong whatever --mode says
+        r = damas("play", "--config", str(cfg), "--db", db, "--no-browser", *extra)
+        one_line_error(r, f"{cfg}: app.mode must be casual or tournament, not 'blitz'")
 
 
 def test_config_files_are_read_in_a_bounded_way(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 game store, referee and publisher, with simulated hands playing a game from the test data.
 
     python -m tests.hall.board_sim --db DB --broker URL --board-id 7 --pdn FILE --index 3
-        --plies 30 --gap 0.06 --out OUT
+        --plies 30 --gap 0.06 --out OUT [--clock 21]
 
 When the game is played (and its result entered), the board's own export of it is written to
 OUT (``<game id>`` on the first line, then the PDN); the board then keeps running (answering
@@ -56,7 +56,9 @@ async def main_async(args: argparse.Namespace) -> None:
     io.start()
     tags = {k: v for k, v in game.tags.items() if k in ("Event", "White", "Black", "Date")}
     tags["Round"] = args.round
-    session = GameSession.start(store, variant, None, "casual", Position.start(variant).occupied(), tags)
+    session = GameSession.start(
+        store, variant, None, "casual", Position.start(variant).occupied(), tags, clock=args.clock, clock_auto=True
+    )
     app = PlayApp(store, io, session)
     app.publisher = Publisher(store, args.board_id, Broker.parse(args.broker), assign=app.assign)
     app.publisher.start()
@@ -95,6 +97,7 @@ def main() -> None:
     p.add_argument("--plies", type=int, default=1000)
     p.add_argument("--gap", type=float, default=0.06)
     p.add_argument("--round", default="1")
+    p.add_argument("--clock", help="the game clock's control (pressed by the moves); default none")
     p.add_argument("--out", required=True)
     args = p.parse_args()
     logging.basicConfig(level=logging.WARNING, format=f"board {args.board_id}: %(message)s")

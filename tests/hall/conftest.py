@@ -105,12 +105,23 @@ class HallProcess:
 class BoardProcess:
     """A simulated board (``tests.hall.board_sim``) in its own process."""
 
-    def __init__(self, tmp: Path, board: str, broker: str, pdn: Path, index: int, plies: int, gap: float) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        board: str,
+        broker: str,
+        pdn: Path,
+        index: int,
+        plies: int,
+        gap: float,
+        clock: str | None = None,
+    ) -> None:
         self.board = board
         self.out = tmp / f"board{board}.out"
         cmd = [sys.executable, "-m", "tests.hall.board_sim", "--db", str(tmp / f"board{board}.sqlite3")]
         cmd += ["--broker", broker, "--board-id", board, "--pdn", str(pdn), "--index", str(index)]
         cmd += ["--plies", str(plies), "--gap", str(gap), "--out", str(self.out)]
+        cmd += ["--clock", clock] if clock else []
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, text=True)
 
     def done(self) -> bool:

@@ -25,7 +25,7 @@ def test_alerts_come_and_go_with_what_the_boards_send(tmp_path: Path) -> None:
     try:
         now = [1000.0]
         hall = Hall(store, None, token="t", clock=lambda: now[0])
-        _send(hall, "3", 0, {**START, "tags": {"White": "Ana", "Black": "Bia"}})
+        _send(hall, "3", 0, {**START, "tags": {"White": "Ana", "Black": "Bia"}, "control": "21"})
         assert _kinds(hall) == []
         report = {"type": "report", "kind": "backward-man", "message": "a man moved backward", "squares": [9], "t": 5}
         _send(hall, "3", 1, report)
@@ -34,12 +34,21 @@ def test_alerts_come_and_go_with_what_the_boards_send(tmp_path: Path) -> None:
         _send(hall, "3", 2, {"type": "report", "kind": "restored", "message": "ok", "squares": [], "t": 6})
         assert _kinds(hall) == []
         # Black thinks: its clock runs on at the hall, and its flag falls after 21 minutes (FENACEF Art. 4)
-        move = {"type": "move", "step": 0, "ply": 1, "move": "c3-d4", "path": "c3-d4", "comments": [], "t": 10.0}
-        _send(hall, "3", 3, {**move, "clock": {"white": 10.0, "black": 0.0}})
-        now[0] += 1200
+        move = {"type": "move", "step": 0, "ply": 1, "move": "c3-d4", "path": "c3-d4", "comments": [], "t": now[0]}
+        _send(
+            hall,
+            "3",
+            3,
+            {
+                **move,
+                "clock": {"white": 10.0, "black": 0.0},
+                "clocks": {"white": 1250, "black": 1260, "running": "black"},
+            },
+        )
+        now[0] += 1259
         assert _kinds(hall) == []
-        now[0] += 61
-        assert _kinds(hall) == [("3", "flag")] and "black's flag fell" in hall.alerts()[0]["message"]
+        now[0] += 2
+        assert _kinds(hall) == [("3", "flag")] and "Black's flag fell" in hall.alerts()[0]["message"]
         # a message lost on the way: the game is out of sync and the board is asked from seq 4
         _send(hall, "3", 5, {"type": "result", "result": "0-1", "termination": "resignation"})
         assert ("3", "out-of-sync") in _kinds(hall)

@@ -27,7 +27,8 @@ def campaign(tmp_path: Path, mosquitto: Mosquitto, boards: int, cut: float, plie
     try:
         for i in range(boards):
             broker = relay.url if i == 0 else mosquitto.url  # board 1 goes through the relay
-            procs.append(BoardProcess(tmp_path, str(i + 1), broker, pdn, i % count, plies, gap=0.06))
+            clock = "21" if i % 2 else None  # every other game with a clock (its {[%clock]} comments)
+            procs.append(BoardProcess(tmp_path, str(i + 1), broker, pdn, i % count, plies, gap=0.06, clock=clock))
         time.sleep(1.5)
         relay.cut()  # board 1 loses its network ...
         cut_at = time.monotonic()
@@ -60,6 +61,7 @@ def campaign(tmp_path: Path, mosquitto: Mosquitto, boards: int, cut: float, plie
             gid, pdn_text = p.export()
             assert hall.get(f"/games/{p.board}-{gid}.pdn") == pdn_text, f"board {p.board}"
             assert pdn_text.count(". ") > 5  # a real game, many moves
+            assert ("[%clock" in pdn_text) == (int(p.board) % 2 == 0)  # the clocked games have their times
         live = hall.get("/live.pdn")
         for p in procs:
             _gid, pdn_text = p.export()

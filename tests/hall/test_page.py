@@ -40,7 +40,7 @@ def test_the_hall_page_shows_the_boards_live_and_the_arbiter_acts_from_it(
             }
             assert shown == {q: p.symbol for q, p in final.pieces().items()}
             assert game.tags["White"] in card.inner_text() and game.tags["Black"] in card.inner_text()
-            assert re.search(r"\d+:\d\d", card.inner_text())  # the clocks
+            assert card.locator(".clock").count() == 0  # a game without a clock shows none (tests/hall/test_clock.py)
             assert game.result == "1/2-1/2" and game.result in card.inner_text()  # the result the board entered
         OUTPUT.mkdir(exist_ok=True)
         page.screenshot(path=str(OUTPUT / "hall-page.png"), full_page=True)

@@ -181,3 +181,51 @@ def test_start_up_rebuilds_only_a_finished_game_the_database_lost_events_of(tmp_
             f"1 game rebuilt, 2 intact, 0 not recoverable (from 3 journal copies in {journals_dir(db)})",
         ]
         assert store.journal_length(1) == 8
+
+
+def test_a_record_with_fields_of_the_wrong_kind_is_rebuilt_without_them(tmp_path: Path) -> None:
+    # a hand-edited <id>.json: a start that is not a time, a mode and a variant that do not exist
+    # (these made damas recover stop with a traceback, the copies after it not rebuilt)
+    src, target = copied(tmp_path)
+    record = json.loads((src / "2.json").read_text(encoding="utf-8"))
+    record.update(started="yesterday", mode="blitz", variant="chess", fen=5)
+    (src / "2.json").write_text(json.dumps(record), encoding="utf-8")
+    out = recover(target, src)
+    assert out[1] == (
+        f"game 2: rebuilt with 2 events from {src / '2.jsonl'} (missing from the database) ({src / '2.json'}: "
+        "variant 'chess' is not a variant; mode 'blitz' is not a mode (casual or tournament); "
+        "started 'yesterday' is not a time; fen 5 is not text: left out)"
+    ), out
+    assert out[-1] == f"3 games rebuilt, 0 intact, 0 not recoverable (from 3 journal copies in {src})"
+    with Store(target) as store:  # the rest of the record is kept; what was left out comes from the log
+        two = store.game(2)
+        assert (two.variant, two.mode, two.fen, two.tags["White"]) == ("brazilian", "casual", None, "Eva")
+        assert len(store.moves(2)) == 1 and two.started > 0
+
+
+def test_a_copy_whose_log_names_an_unknown_mode_is_kept_as_damaged(tmp_path: Path) -> None:
+    src, target = copied(tmp_path)
+    header, *events = lines_of(src / "2.jsonl")
+    (src / "2.jsonl").write_text("\n".join([json.dumps({**json.loads(header), "mode": "blitz"}), *events]) + "\n")
+    record = json.loads((src / "2.json").read_text(encoding="utf-8"))
+    (src / "2.json").write_text(json.dumps({**record, "mode": "blitz"}), encoding="utf-8")
+    out = recover(target, src)
+    assert out[1] == "game 2: its header is damaged (unknown mode 'blitz' (casual or tournament)): kept as damaged"
+    assert out[-1] == f"2 games rebuilt, 0 intact, 1 not recoverable (from 3 journal copies in {src})"
+    with Store(target) as store:  # nothing lost: the events are in the database, the game marked damaged
+        assert store.game(2).state == "damaged" and store.journal_length(2) == 2
+
+
+def test_a_row_with_an_unknown_mode_is_damage_named_in_one_line(tmp_path: Path) -> None:
+    # a row another program (or a hand) wrote with a mode the referee does not have
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET mode='blitz' WHERE id=1")
+    con.close()
+    code, out, err = run("export", "1", "--db", str(db))
+    assert code == 1 and len(err.splitlines()) == 1, err  # 1: exported, with damage named
+    assert "game 1: its mode 'blitz' is unknown (casual or tournament)" in err, err
+    assert "1. c3-d4 b6-a5 2. a3-b4" in out  # the game is still exported (in the default casual mode)
+    code, out, _err = run("games", "--db", str(db))
+    assert code == 0 and "damaged" in out.splitlines()[-1]
