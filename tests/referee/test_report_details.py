@@ -23,7 +23,7 @@ def test_a_report_still_active_when_the_move_is_completed_is_cleared_with_a_rest
     assert board.leds() == {22: Role.FROM, 18: Role.TO}
 
 
-def test_touching_one_piece_and_playing_another_names_both_in_tournament() -> None:
+def test_an_adjustment_notice_says_the_touched_piece_must_be_moved_in_tournament() -> None:
     board = Board("portuguese", mode="tournament")
     board.lift(10).place(10).move(11, 15)
     touch = board.reports()[0]
