@@ -8,13 +8,22 @@ man and no enemy king: it will crown), king mobility, and the endgame draw rules
 material balance that the variant's small-ending rules or practice make a draw is scaled
 towards 0, so the side ahead does not trade into it and the side behind does).
 
+International's weights are a table (``weights_international.json`` when present, else the
+hand-set values here): the men's square values for the opening and for the ending, blended
+by the number of men on the board, and the weight of each other term. ``tools/tune_eval.py``
+fits them to self-play positions (Texel-style); :meth:`Evaluator.features_10` is the linear
+form it fits, kept exact by a test.
+
 Everything is precomputed per variant as bit masks in the rules engine's internal layout
 (:mod:`rules.geometry`), so an evaluation is a few dozen ``int.bit_count`` calls.
 """
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 from rules import Variant, geometry_for
 from rules.geometry import DOWN, UP
@@ -29,19 +38,51 @@ ADVANCE_10 = (0, 2, 4, 8, 12, 18, 26, 38, 52)
 CENTRE_FILE_10 = (0, 1, 3, 4, 6, 6, 4, 3, 1, 0)
 MOBILITY_10 = 2
 BALANCE_10 = 3
+#: International's tuned weights (data, written by tools/tune_eval.py): a tapered square table
+#: for the men (opening/middle game and ending, blended by the men on the board) and the
+#: weights of the other terms. Without the file the hand-set values above are used.
+WEIGHTS_10 = Path(__file__).with_name("weights_international.json")
+
+
+def hand_weights_10() -> dict[str, Any]:
+    """International's hand-set weights in the tuned file's shape (the tuner's start)."""
+    from rules import find_variant
+
+    geo = geometry_for(find_variant("international"))
+    mid, end = [], []
+    for s in range(1, geo.count + 1):
+        f, r = geo.coords[s]
+        adv = ADVANCE_10[min(r, len(ADVANCE_10) - 1)]
+        mid.append(adv + CENTRE_FILE_10[f])
+        end.append(adv * 3 // 2 + CENTRE_FILE_10[f])
+    return {
+        "king": KING_VALUE["international"],
+        "men_opening": mid,
+        "men_ending": end,
+        "mobility": MOBILITY_10,
+        "balance": BALANCE_10,
+        "back_rank": 8,
+        "runaway": [40, 30, 20],
+        "king_mobility": 2,
+        "support": 0,
+    }
+
+
+def weights_10() -> dict[str, Any]:
+    if WEIGHTS_10.exists():
+        data: dict[str, Any] = json.loads(WEIGHTS_10.read_text())
+        return data
+    return hand_weights_10()
 
 
 def _chunked(values: dict[int, int], nbits: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """A per-bit table as lookups of 8 bits at a time: ((shift, 256 sums), ...)."""
     out = []
     for lo in range(0, nbits, 8):
-        sums = []
-        for v in range(256):
-            total = 0
-            for i in range(8):
-                if (v >> i) & 1:
-                    total += values.get(lo + i, 0)
-            sums.append(total)
+        sums = [0] * 256
+        for v in range(1, 256):
+            low = v & -v
+            sums[v] = sums[v ^ low] + values.get(lo + low.bit_length() - 1, 0)
         out.append((lo, tuple(sums)))
     return tuple(out)
 
@@ -132,13 +173,42 @@ class Evaluator:
             tuple(_chunked({bit[s]: man_value(s, side, phase) for s in squares}, nbits) for side in (0, 1))
             for phase in (1, 2)
         )
+        if ten:
+            self.use_weights_10(weights_10())
         self.left = sum(1 << bit[s] for s, f in zip(squares, files, strict=True) if f <= 3)
         self.right = sum(1 << bit[s] for s, f in zip(squares, files, strict=True) if f >= size - 4)
         offs = geo.offsets
         self.fwd = ((offs[UP[0]], offs[UP[1]]), (offs[DOWN[0]], offs[DOWN[1]]))
 
+    def use_weights_10(self, w: dict[str, Any]) -> None:
+        """International: the tuned (or hand-set) weights as chunked tables per side."""
+        geo = self.geo
+        size = self.size
+        bit = geo.bit_of_square
+        by_coord = {geo.coords[s]: s for s in range(1, geo.count + 1)}
+        # the square each side's man stands on, seen from White's side (the table's index)
+        rel: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        for s in range(1, geo.count + 1):
+            f, r = geo.coords[s]
+            rel[0][bit[s]] = s
+            rel[1][bit[s]] = by_coord[(size - 1 - f, size - 1 - r)]
+        self.rel = rel
+        self.king = int(w["king"])
+        self.w_open = tuple(int(v) for v in w["men_opening"])
+        self.w_end = tuple(int(v) for v in w["men_ending"])
+        # the blended men's tables per number of men on the board (built when first needed)
+        self.w_men: list[tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] | None] = [None] * (self.start_men + 1)
+        self.w_mob = int(w["mobility"])
+        self.w_bal = int(w["balance"])
+        self.w_back = int(w["back_rank"])
+        self.w_run = tuple(int(x) for x in w["runaway"])
+        self.w_kmob = int(w["king_mobility"])
+        self.w_sup = int(w["support"])
+
     def evaluate(self, om: int, ok: int, xm: int, xk: int, side: int) -> int:
         """The position's value for the side to move (own men/kings, opponent's men/kings)."""
+        if self.ten:
+            return self._evaluate_10(om, ok, xm, xk, side)
         n_om, n_ok, n_xm, n_xk = om.bit_count(), ok.bit_count(), xm.bit_count(), xk.bit_count()
         king = self.king
         material = (n_om - n_xm) * MAN + (n_ok - n_xk) * king
@@ -183,6 +253,147 @@ class Evaluator:
             score = score // 8 if score >= 0 else -(-score // 8)  # towards 0 alike for both sides
         return score
 
+    def _evaluate_10(self, om: int, ok: int, xm: int, xk: int, side: int) -> int:
+        """International, from the tuned weights (the same terms as :meth:`features_10`)."""
+        n_om, n_ok, n_xm, n_xk = om.bit_count(), ok.bit_count(), xm.bit_count(), xk.bit_count()
+        total_men = n_om + n_xm
+        start = self.start_men
+        tables = self.w_men[total_men] or self._men_tables(total_men)
+        score = (n_om - n_xm) * MAN + (n_ok - n_xk) * self.king
+        for sh, table in tables[side]:
+            score += table[(om >> sh) & 255]
+        for sh, table in tables[1 - side]:
+            score -= table[(xm >> sh) & 255]
+        own, opp = om | ok, xm | xk
+        empty = self.mask & ~(own | opp)
+        mob = sup = 0
+        for off in self.fwd[side]:
+            if off < 0:
+                mob += ((om >> -off) & empty).bit_count()
+                sup += (om & (own >> -off)).bit_count()
+            else:
+                mob += ((om << off) & empty).bit_count()
+                sup += (om & (own << off)).bit_count()
+        for off in self.fwd[1 - side]:
+            if off < 0:
+                mob -= ((xm >> -off) & empty).bit_count()
+                sup -= (xm & (opp >> -off)).bit_count()
+            else:
+                mob -= ((xm << off) & empty).bit_count()
+                sup -= (xm & (opp << off)).bit_count()
+        left, right = self.left, self.right
+        bal = abs((opp & left).bit_count() - (opp & right).bit_count()) - abs(
+            (own & left).bit_count() - (own & right).bit_count()
+        )
+        score += self.w_mob * mob + self.w_sup * sup + self.w_bal * bal
+        if total_men * 2 > start:
+            if not xk:
+                score += self.w_back * (om & self.back[side]).bit_count()
+            if not ok:
+                score -= self.w_back * (xm & self.back[1 - side]).bit_count()
+        if not xk:
+            score += self._runaways_10(om & self.front[side], opp, side)
+        if not ok:
+            score -= self._runaways_10(xm & self.front[1 - side], own, 1 - side)
+        if ok or xk:
+            score += self.w_kmob * (self._mobility(ok, empty) - self._mobility(xk, empty))
+        if (n_ok, n_om, n_xk, n_xm) in self.drawish:
+            score = score // 8 if score >= 0 else -(-score // 8)
+        return score
+
+    def _men_tables(self, total_men: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+        """The men's square values blended for ``total_men`` men on the board, per side."""
+        start = self.start_men
+        blend = [
+            round((a * total_men + e * (start - total_men)) / start)
+            for a, e in zip(self.w_open, self.w_end, strict=True)
+        ]
+        tables = tuple(_chunked({b: blend[t - 1] for b, t in self.rel[sd].items()}, self.geo.nbits) for sd in (0, 1))
+        self.w_men[total_men] = tables
+        return tables
+
+    def _runaways_10(self, men: int, blockers: int, side: int) -> int:
+        base, past, near = self.w_run
+        bonus = 0
+        cones = self.cones[side]
+        ranks = self.rank_of_bit[side]
+        top = self.size - 1
+        while men:
+            low = men & -men
+            b = low.bit_length() - 1
+            men ^= low
+            if not cones[b] & blockers:
+                bonus += base + past * (ranks[b] * 2 > top) + near * (top - ranks[b] <= 2)
+        return bonus
+
+    def features_10(self, om: int, ok: int, xm: int, xk: int, side: int) -> tuple[int, dict[int, float]]:
+        """International for the tuner: (the untuned part: men's material, {weight index: its
+        factor}), in the order of :data:`WEIGHT_NAMES_10`; the score is the part plus the sum
+        of weight x factor (before the draw scaling and the integer rounding)."""
+        n_om, n_ok, n_xm, n_xk = om.bit_count(), ok.bit_count(), xm.bit_count(), xk.bit_count()
+        total_men = n_om + n_xm
+        start = self.start_men
+        x: dict[int, float] = {}
+
+        def add(i: int, v: float) -> None:
+            if v:
+                x[i] = x.get(i, 0.0) + v
+
+        add(0, n_ok - n_xk)
+        count = self.geo.count
+        a, e = total_men / start, (start - total_men) / start
+        for men, sign, sd in ((om, 1, side), (xm, -1, 1 - side)):
+            rel = self.rel[sd]
+            while men:
+                low = men & -men
+                b = low.bit_length() - 1
+                men ^= low
+                t = rel[b]
+                add(t, sign * a)
+                add(count + t, sign * e)
+        base = 1 + 2 * count
+        own, opp = om | ok, xm | xk
+        empty = self.mask & ~(own | opp)
+        mob = sup = 0
+        for off in self.fwd[side]:
+            mob += (((om >> -off) if off < 0 else (om << off)) & empty).bit_count()
+            sup += (om & ((own >> -off) if off < 0 else (own << off))).bit_count()
+        for off in self.fwd[1 - side]:
+            mob -= (((xm >> -off) if off < 0 else (xm << off)) & empty).bit_count()
+            sup -= (xm & ((opp >> -off) if off < 0 else (opp << off))).bit_count()
+        add(base, mob)
+        left, right = self.left, self.right
+        add(
+            base + 1,
+            abs((opp & left).bit_count() - (opp & right).bit_count())
+            - abs((own & left).bit_count() - (own & right).bit_count()),
+        )
+        if total_men * 2 > start:
+            if not xk:
+                add(base + 2, (om & self.back[side]).bit_count())
+            if not ok:
+                add(base + 2, -(xm & self.back[1 - side]).bit_count())
+        top = self.size - 1
+        for men, blockers, sd, sign, cond in (
+            (om & self.front[side], opp, side, 1, not xk),
+            (xm & self.front[1 - side], own, 1 - side, -1, not ok),
+        ):
+            if not cond:
+                continue
+            cones, ranks = self.cones[sd], self.rank_of_bit[sd]
+            while men:
+                low = men & -men
+                b = low.bit_length() - 1
+                men ^= low
+                if not cones[b] & blockers:
+                    add(base + 3, sign)
+                    add(base + 4, sign * (ranks[b] * 2 > top))
+                    add(base + 5, sign * (top - ranks[b] <= 2))
+        if ok or xk:
+            add(base + 6, self._mobility(ok, empty) - self._mobility(xk, empty))
+        add(base + 7, sup)
+        return (n_om - n_xm) * MAN, x
+
     def _runaways(self, men: int, blockers: int, side: int) -> int:
         bonus = 0
         cones = self.cones[side]
@@ -209,6 +420,55 @@ class Evaluator:
                         break
                     n += 1
         return n
+
+
+def weight_vector_10(w: dict[str, Any]) -> list[float]:
+    """The weights in the order of :meth:`Evaluator.features_10`."""
+    return [
+        w["king"],
+        *w["men_opening"],
+        *w["men_ending"],
+        w["mobility"],
+        w["balance"],
+        w["back_rank"],
+        *w["runaway"],
+        w["king_mobility"],
+        w["support"],
+    ]
+
+
+def weight_names_10() -> list[str]:
+    """The name of each entry of :func:`weight_vector_10` (a square table's as ``name[square]``)."""
+    squares = len(hand_weights_10()["men_opening"])
+    return [
+        "king",
+        *(f"men_opening[{s}]" for s in range(1, squares + 1)),
+        *(f"men_ending[{s}]" for s in range(1, squares + 1)),
+        "mobility",
+        "balance",
+        "back_rank",
+        "runaway[0]",
+        "runaway[1]",
+        "runaway[2]",
+        "king_mobility",
+        "support",
+    ]
+
+
+def weight_dict_10(v: list[int]) -> dict[str, Any]:
+    """The inverse of :func:`weight_vector_10` (for the tuner's output)."""
+    n = (len(v) - 9) // 2
+    return {
+        "king": v[0],
+        "men_opening": v[1 : 1 + n],
+        "men_ending": v[1 + n : 1 + 2 * n],
+        "mobility": v[1 + 2 * n],
+        "balance": v[2 + 2 * n],
+        "back_rank": v[3 + 2 * n],
+        "runaway": v[4 + 2 * n : 7 + 2 * n],
+        "king_mobility": v[7 + 2 * n],
+        "support": v[8 + 2 * n],
+    }
 
 
 @cache

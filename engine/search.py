@@ -1,4 +1,5 @@
-"""The search: iterative deepening negamax with principal-variation search.
+"""The search: iterative deepening negamax with principal-variation search, aspiration
+windows at the root, late-move reductions.
 
 It works on the rules engine's bitboards (:meth:`rules.engine.Engine.moves`) and keeps
 the game's draw rules inside the tree: repetition (the game's history plus the path
@@ -37,6 +38,8 @@ _THREAT_PLIES = 48
 _THREAT_EXTRA = -1
 #: forward pruning: the bar's height per ply of depth (0: no pruning)
 _PRUNE_MARGIN = 0
+#: the aspiration window's half-width around the last iteration's score (0: none)
+_ASPIRATION = 20
 #: plies from the kings-only limit within which the count is part of the table's key
 _COUNT_HORIZON = 48
 
@@ -214,10 +217,28 @@ class Engine:
         depth_done = 0
         order = list(range(len(root_moves)))
         scores: list[int] = [0] * len(root_moves)
+        fail_high: tuple[RawMove, int, list[RawMove]] | None = None
         try:
             for depth in range(1, max_depth + 1):
                 self._threat_ply = min(_THREAT_PLIES, depth + _THREAT_EXTRA) if _THREAT_EXTRA >= 0 else -1
-                score, order, pv = self._root(depth, root_moves, order, om, ok, xm, xk, side, key, scores)
+                # aspiration: a window around the last score, widened on a fail (at the root a
+                # fail high is a better move found; a fail low, a search again wider)
+                delta = _ASPIRATION
+                if depth >= 4 and abs(best_score) < MATE_BOUND and delta:
+                    lo, hi = best_score - delta, best_score + delta
+                else:
+                    lo, hi = -INF, INF
+                fail_high = None
+                while True:
+                    score, order, pv = self._root(depth, root_moves, order, om, ok, xm, xk, side, key, scores, lo, hi)
+                    if score <= lo:
+                        lo = -INF if delta > 4 * _ASPIRATION else score - delta
+                    elif score >= hi:
+                        hi = INF if delta > 4 * _ASPIRATION else score + delta
+                        fail_high = self._iter_best  # a better move: kept if the time runs out
+                    else:
+                        break
+                    delta *= 3
                 best, best_score, best_pv, depth_done = root_moves[order[0]], score, pv, depth
                 if on_info is not None:
                     on_info(SearchInfo(depth, score, self.nodes, time.monotonic() - start, self._pv_moves(best_pv)))
@@ -229,6 +250,8 @@ class Engine:
         except _Stop:
             if self._iter_best is not None:
                 best, best_score, best_pv = self._iter_best
+            elif fail_high is not None:
+                best, best_score, best_pv = fail_high
         if level.noise > 0 and len(root_moves) > 1 and depth_done >= 1:
             # the error is what makes the level: it is applied even when the clock ran out
             # (the rescoring is shallow), and only a stop request cuts it short
@@ -431,8 +454,9 @@ class Engine:
         side: int,
         key: int,
         scores: list[int],
+        alpha: int = -INF,
+        beta: int = INF,
     ) -> tuple[int, list[int], list[RawMove]]:
-        alpha, beta = -INF, INF
         best_i = order[0]
         best_pv: list[RawMove] = [moves[best_i]]
         self._iter_best = None
@@ -447,6 +471,8 @@ class Engine:
                 best_i = i
                 best_pv = [raw, *self.pv_table[1]]
                 self._iter_best = (raw, score, best_pv)
+                if alpha >= beta:
+                    break
         # the best move first, the rest by their scores (bounds) in this iteration
         rest = sorted((i for i in order if i != best_i), key=lambda i: -scores[i])
         return alpha, [best_i, *rest], best_pv

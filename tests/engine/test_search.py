@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import ENTRY_BYTES, LEVELS, MATE_BOUND, Engine, Limits, SearchInfo, TranspositionTable, level_settings
-from engine.evaluate import evaluator_for
+from engine.evaluate import Evaluator, evaluator_for, hand_weights_10, weight_names_10, weight_vector_10, weights_10
 from rules import Color, Game, Position, find_variant
 
 VARIANTS = ("brazilian", "international", "portuguese")
@@ -343,6 +343,42 @@ def test_the_evaluation_is_the_same_for_either_colour(pos: Position) -> None:
     assert ev.evaluate(pos.bm, pos.bk, pos.wm, pos.wk, 1) == ev.evaluate(other.wm, other.wk, other.bm, other.bk, 0)
     # and what one side gains the other loses (no term depends on whose move it is)
     assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) == -ev.evaluate(pos.bm, pos.bk, pos.wm, pos.wk, 1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(pos=positions().filter(lambda p: p.variant.name == "international"))
+def test_international_evaluation_is_its_tuner_s_linear_form(pos: Position) -> None:
+    # tools/tune_eval.py fits the weights to features_10: the evaluation must be exactly the
+    # material plus weight x feature (up to the rounding of the blended men's tables)
+    ev = evaluator_for(pos.variant)
+    vector = weight_vector_10(weights_10())
+    for om, ok, xm, xk, side in ((pos.wm, pos.wk, pos.bm, pos.bk, 0), (pos.bm, pos.bk, pos.wm, pos.wk, 1)):
+        if (ok.bit_count(), om.bit_count(), xk.bit_count(), xm.bit_count()) in ev.drawish:
+            continue  # scaled towards 0 after the sum
+        part, factors = ev.features_10(om, ok, xm, xk, side)
+        linear = part + sum(vector[i] * f for i, f in factors.items())
+        assert abs(ev.evaluate(om, ok, xm, xk, side) - linear) <= 0.5 * (om | xm).bit_count() + 1e-9
+
+
+def test_international_weights_come_from_the_table() -> None:
+    variant = find_variant("international")
+    ev = Evaluator(variant)
+    pos = Position.from_fen("W:WK46,33,34,35:B5,6,7", "international")
+    before = ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0)
+    weights = hand_weights_10()
+    weights["king"] += 50
+    weights["men_opening"] = [v + 1 for v in weights["men_opening"]]
+    weights["men_ending"] = [v + 1 for v in weights["men_ending"]]
+    ev.use_weights_10(weights)
+    # one king more, and the same number of men on each side: +50 exactly
+    assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) == before + 50
+    weights["mobility"] += 10
+    ev.use_weights_10(weights)
+    # the mobility term moves by 10 x the free steps' difference (the features' count)
+    _part, factors = ev.features_10(pos.wm, pos.wk, pos.bm, pos.bk, 0)
+    mob = factors.get(weight_names_10().index("mobility"), 0)
+    assert mob == 5 - 4  # 33, 34 and 35 have 5 free steps; 5, 6 and 7 have 4
+    assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) == before + 50 + 10 * mob
 
 
 def test_drawish_material_is_scored_near_zero() -> None:
