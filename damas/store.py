@@ -202,7 +202,8 @@ class Store:
                 self._take_lock()
         except OSError as exc:
             self.close()
-            raise StoreError(f"{self.path}: cannot open: {exc.strerror or exc}") from None
+            which = f": {exc.filename}" if exc.filename and Path(exc.filename) != self.path else ""
+            raise StoreError(f"{self.path}: cannot open: {exc.strerror or exc}{which}") from None
         try:
             self._connect(create)
             problem = self.check() if quarantine else None
@@ -239,9 +240,6 @@ class Store:
         except _BROKEN as exc:
             self._disconnect()
             raise DamagedStore(f"{self.path}: not a usable damas database ({exc})") from None
-        except OSError as exc:
-            self._disconnect()
-            raise StoreError(f"{self.path}: cannot open: {exc.strerror or exc}") from None
         except StoreError:
             self._disconnect()
             raise
@@ -375,9 +373,11 @@ class Store:
             rows = self._db.execute("PRAGMA quick_check").fetchall()
         except _BROKEN as exc:
             return str(exc)
-        problems = [str(r[0]) for r in rows if r[0] != "ok"]
-        if not problems:
+        found = [str(r[0]) for r in rows if r[0] != "ok"]
+        if not found:
             return None
+        # a problem may come after a line naming the database ("*** in database main ***")
+        problems = [line for text in found for line in text.splitlines() if not line.startswith("***")] or found
         return problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
 
     # -- games ---------------------------------------------------------------------------
@@ -411,12 +411,8 @@ class Store:
         return new_id
 
     def _row(self, r: tuple[Any, ...]) -> GameRow:
-        try:
-            return self._decode(r)
-        except (TypeError, ValueError, OverflowError, IndexError):
-            raise StoreError(f"{self.path}: the row of game {r[0]!r} is damaged") from None
-
-    def _decode(self, r: tuple[Any, ...]) -> GameRow:
+        """A row of ``_SELECT`` (the id is SQLite's rowid, an integer: every other field a damaged
+        file can garble is checked, and what cannot be read is named in ``damage``)."""
         damage = []
 
         def load(text: Any, what: str) -> Any:
@@ -580,10 +576,13 @@ class Store:
         return self.journals / f"{game_id}.jsonl"
 
     def _start_copy(self, game_id: int, header: dict[str, Any]) -> None:
-        self.journals.mkdir(exist_ok=True)
         path = self.copy_path(game_id)
-        if path.exists():  # a file left by a game whose row the database lost: keep it aside
-            path.rename(path.with_name(f"{game_id}.{int(time.time())}.orphan.jsonl"))
+        try:
+            self.journals.mkdir(exist_ok=True)
+            if path.exists():  # a file left by a game whose row the database lost: keep it aside
+                path.rename(path.with_name(f"{game_id}.{int(time.time())}.orphan.jsonl"))
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot write: {exc.strerror or exc}") from None
         self._append_copy(game_id, header)
         _fsync_dir(self.journals)
         self.save_record(game_id)

@@ -38,8 +38,6 @@ class Viewer:
         self.transport = transport
         self.peer = peer
         self.pending: str | None = None
-        self.sent = 0  # states written (for the tests and the benchmark's curiosity)
-        self.dropped = False
         self._wake = asyncio.Event()
         self.task = asyncio.create_task(self._send_loop())
 
@@ -66,11 +64,9 @@ class Viewer:
                 return
             except (ConnectionError, RuntimeError):  # the page went away: its handler removes it
                 return
-            self.sent += 1
 
     def drop(self, why: str) -> None:
         """Cut a viewer that fell behind (abort: its unread bytes are discarded, not flushed)."""
-        self.dropped = True
         log.warning("disconnected the viewer at %s: %s", self.peer, why)
         if self.transport is not None:
             self.transport.abort()
@@ -105,9 +101,6 @@ class Viewers:
         viewer = self._all.pop(sock, None)
         if viewer is not None:
             viewer.task.cancel()
-
-    def __len__(self) -> int:
-        return len(self._all)
 
     def __iter__(self) -> Iterator[Viewer]:
         return iter(list(self._all.values()))

@@ -171,7 +171,15 @@ class PicoBoard(SensorBackend, LedBackend):
                         last_frame = now
                         poked = False
                     self._handle(kind, seq, payload)
-                self.stats["dropped"] += deframer.dropped - dropped
+                if deframer.dropped != dropped:
+                    # a noisy line is diagnosable: `damas -v` shows what was thrown away, and why
+                    log.debug(
+                        "the Pico on %s: dropped %d bad frame(s) (the last: %s)",
+                        self.url,
+                        deframer.dropped - dropped,
+                        deframer.reason,
+                    )
+                    self.stats["dropped"] += deframer.dropped - dropped
                 if deframer.foreign is not None:
                     self._foreign(deframer.foreign[0])
                     deframer.foreign = None
@@ -219,8 +227,9 @@ class PicoBoard(SensorBackend, LedBackend):
             elif kind == link.BUTTON:
                 white, black, _uptime = link.unpack_button(payload)
                 self._buttons((white, black))
-        except ValueError:
+        except ValueError as exc:
             self.stats["bad_payloads"] += 1
+            log.debug("the Pico on %s: a bad %s payload ignored (%s)", self.url, link.NAMES.get(kind, kind), exc)
 
     def _foreign(self, version: int) -> None:
         """A peer speaking another protocol version: refused (nothing it says is used), once said."""

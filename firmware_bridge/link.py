@@ -81,19 +81,16 @@ def cobs_encode(data: bytes) -> bytes:
 
 def cobs_decode(data: bytes) -> bytes:
     """The inverse of :func:`cobs_encode`; raises ValueError for input no encoder makes."""
+    if DELIMITER in data:
+        raise ValueError("zero byte inside a COBS block")
     out = bytearray()
     i = 0
     n = len(data)
     while i < n:
         code = data[i]
-        if code == 0:
-            raise ValueError("zero byte inside a COBS block")
         end = i + code
         if end > n:
             raise ValueError("COBS block runs past the end")
-        for j in range(i + 1, end):
-            if data[j] == 0:
-                raise ValueError("zero byte inside a COBS block")
         out.extend(data[i + 1 : end])
         i = end
         if code < 0xFF and i < n:
@@ -127,12 +124,13 @@ def decode(frame: bytes) -> tuple:  # type: ignore[type-arg]
 
 
 class Deframer:
-    """Splits a byte stream into valid frames; counts what it had to throw away."""
+    """Splits a byte stream into valid frames; counts what it had to throw away, and says why
+    it threw away the last (``reason``: the host logs it, so that a noisy line is diagnosable)."""
 
     def __init__(self) -> None:
         self.buf = bytearray()
-        self.frames = 0
         self.dropped = 0
+        self.reason = ""  # why the last frame was dropped
         self.foreign = None  # (version, type) of the last valid frame of another protocol version
 
     def feed(self, data: bytes) -> list:  # type: ignore[type-arg]
@@ -142,18 +140,18 @@ class Deframer:
                 if self.buf:
                     try:
                         out.append(decode(bytes(self.buf)))
-                        self.frames += 1
-                    except VersionError as exc:
+                    except ValueError as exc:
                         self.dropped += 1
-                        self.foreign = (exc.version, exc.kind)  # type: ignore[assignment]
-                    except ValueError:
-                        self.dropped += 1
+                        self.reason = str(exc)
+                        if isinstance(exc, VersionError):
+                            self.foreign = (exc.version, exc.kind)  # type: ignore[assignment]
                 self.buf = bytearray()
             elif len(self.buf) < MAX_FRAME * 2:
                 self.buf.append(b)
             else:  # garbage without a delimiter: forget it
                 self.buf = bytearray()
                 self.dropped += 1
+                self.reason = "no frame delimiter in " + str(MAX_FRAME * 2) + " bytes"
         return out
 
 

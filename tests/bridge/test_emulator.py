@@ -133,6 +133,29 @@ def test_reset_unplug_and_garbage_cost_nothing(emulator: Emulator, caplog: pytes
     assert any(r.levelno == logging.DEBUG and r.exc_info for r in records)
 
 
+def test_the_host_logs_why_it_dropped_a_frame(emulator: Emulator, caplog: pytest.LogCaptureFixture) -> None:
+    """Garbage on the serial line is diagnosable: ``damas -v`` shows each bad frame's reason
+    and each payload the host could not read, naming the port; the board stays in step."""
+    import os
+
+    caplog.set_level(logging.DEBUG, logger="firmware_bridge")
+    board = PicoBoard(emulator.port, 8)
+    with BoardIO(LAYOUT, board, board) as io:
+        io.start()
+        wait_until(lambda: io.link == "up", 5, "the link")
+        assert emulator._fds is not None
+        damaged = bytearray(link.encode(link.SNAPSHOT, 9, link.pack_snapshot(8, 8, [], 0)))
+        damaged[6] ^= 0x01  # a flipped bit on the line
+        os.write(emulator._fds[0], bytes(damaged))
+        wait_until(lambda: board.stats["dropped"] == 1, 5, "the damaged frame")
+        os.write(emulator._fds[0], link.encode(link.BUTTON, 40000, b"\x01"))  # whole, but its payload is cut
+        wait_until(lambda: board.stats["bad_payloads"] == 1, 5, "the bad payload")
+        assert io.link == "up" and len(io.occupied()[0]) == 24
+    lines = [r.getMessage() for r in caplog.records if r.name == "firmware_bridge.bridge"]
+    assert f"the Pico on {emulator.port}: dropped 1 bad frame(s) (the last: bad CRC)" in lines
+    assert f"the Pico on {emulator.port}: a bad button payload ignored (bad button size)" in lines
+
+
 def test_the_pico_backend_from_a_configuration(emulator: Emulator) -> None:
     cfg = parse_config(f'[board]\nbackend = "pico"\n[pico]\nport = "{emulator.port}"', "pico.toml", env={})
     with open_board(cfg, "brazilian") as io:

@@ -119,6 +119,7 @@ def test_hello_carries_every_byte_value_and_a_newer_firmware_may_say_more() -> N
     assert link.hello_presses(hello) == (65535, 65535)
     # a later firmware's hello with fields after these: the host reads the ones it knows
     assert link.unpack_hello(hello + b"\x01\x02") == (link.VERSION, (255, 255), 255, 255, 65535)
+    assert link.hello_presses(hello + b"\x01\x02") == (65535, 65535)
     for short in (b"", hello[:6]):
         with pytest.raises(ValueError):
             link.unpack_hello(short)
@@ -151,9 +152,12 @@ def test_a_frame_without_a_payload_decodes_to_an_empty_one() -> None:
 
 
 def test_cobs_decode_refuses_a_zero_inside_a_block() -> None:
-    for bad in (b"\x03\x00a", b"\x03a\x00", b"\x02a\x03b\x00"):
-        with pytest.raises(ValueError):
+    for bad in (b"\x00", b"\x03\x00a", b"\x03a\x00", b"\x02a\x03b\x00"):
+        with pytest.raises(ValueError, match=r"^zero byte inside a COBS block$"):
             link.cobs_decode(bad)
+    with pytest.raises(ValueError, match=r"^COBS block runs past the end$"):
+        link.cobs_decode(b"\x05abc")
+    assert link.cobs_decode(b"\x04abc") == b"abc"  # a block that ends exactly at the end
 
 
 def test_an_error_text_cut_inside_a_character_is_still_shown() -> None:
@@ -171,3 +175,73 @@ def test_a_frame_of_another_protocol_version_is_dropped_not_fatal() -> None:
     d = link.Deframer()
     assert d.feed(frame + link.encode(link.HELLO, 1)) == [(link.HELLO, 1, b"")]
     assert d.dropped == 1
+
+
+def test_the_deframer_says_why_it_dropped_the_last_frame() -> None:
+    """What the host logs for a noisy line (``damas -v``): every kind of bad input, named."""
+    d = link.Deframer()
+    assert d.reason == "" and d.dropped == 0
+    good = link.encode(link.SNAPSHOT, 1, link.pack_snapshot(8, 8, [0], 5))
+    damaged = bytearray(good)
+    damaged[6] ^= 0x01
+    cases = [
+        (bytes(damaged), "bad CRC"),
+        (b"\x00\x05abc\x00", "COBS block runs past the end"),
+        (b"\x00" + link.cobs_encode(b"1234567") + b"\x00", "frame too short"),  # 7 bytes: no room for a header and CRC
+        (b"\x00" + link.cobs_encode(b"\x01\x02\x03\x04") + b"\x00", "frame too short"),
+        (link.encode(link.HELLO, 3, version=link.VERSION + 5), f"protocol version {link.VERSION + 5}"),
+        (b"\x55" * (2 * link.MAX_FRAME + 1) + b"\x00", "no frame delimiter in 2048 bytes"),
+    ]
+    for n, (data, reason) in enumerate(cases, 1):
+        assert d.feed(data + good) == [(link.SNAPSHOT, 1, link.pack_snapshot(8, 8, [0], 5))], reason
+        assert (d.dropped, d.reason) == (n, reason)
+    # a frame of exactly 8 bytes (a header and a CRC) is whole; 2 KiB without a delimiter is still kept
+    assert link.decode(link.encode(link.HELLO, 4)[1:-1]) == (link.HELLO, 4, b"")
+    d = link.Deframer()
+    assert d.feed(b"\x55" * (2 * link.MAX_FRAME) + b"\x00") == []
+    assert (d.dropped, d.reason) == (1, "COBS block runs past the end")
+
+
+def test_another_version_is_noted_once_per_frame_and_a_bad_frame_is_not_foreign() -> None:
+    d = link.Deframer()
+    assert d.foreign is None
+    d.feed(link.encode(link.HELLO, 1, version=link.VERSION - 1))
+    assert d.foreign == (link.VERSION - 1, link.HELLO)
+    d.foreign = None
+    d.feed(b"\x00\x05abc\x00")
+    assert d.foreign is None and d.dropped == 2
+
+
+def test_button_presses_round_trip_and_wrap_at_65536() -> None:
+    payload = link.pack_button(65535 + 3, 7, 2**32 + 9)
+    assert len(payload) == 8
+    assert link.unpack_button(payload) == (2, 7, 9)
+    assert link.unpack_button(link.pack_button(65535, 65535, 2**32 - 1)) == (65535, 65535, 2**32 - 1)
+    for bad in (payload[:7], payload + b"\x00"):
+        with pytest.raises(ValueError, match=r"^bad button size$"):
+            link.unpack_button(bad)
+
+
+def test_the_payload_errors_the_host_logs_name_what_is_wrong() -> None:
+    """The host logs a payload it cannot read with these texts (``damas -v``)."""
+    hello = link.pack_hello((1, 0), 8, 8, 64, (4, 5))
+    assert link.hello_presses(hello) == (4, 5)
+    with pytest.raises(ValueError, match=r"^hello without press counts$"):
+        link.hello_presses(hello[:10])
+    with pytest.raises(ValueError, match=r"^short hello$"):
+        link.unpack_hello(hello[:6])
+    assert link.unpack_hello(hello[:7]) == (link.VERSION, (1, 0), 8, 8, 64)  # protocol 1's hello
+    with pytest.raises(ValueError, match=r"^short snapshot$"):
+        link.unpack_snapshot(b"\x08\x08\x00\x00\x00")
+    with pytest.raises(ValueError, match=r"^snapshot size does not match its board$"):
+        link.unpack_snapshot(link.pack_snapshot(8, 8, [1], 0) + b"\x00")
+    assert link.unpack_snapshot(link.pack_snapshot(0, 0, [], 5)) == (0, 0, [], 5)  # no cells: 6 bytes
+    with pytest.raises(ValueError, match=r"^short leds$"):
+        link.unpack_leds(b"\x01")
+    with pytest.raises(ValueError, match=r"^leds size does not match its count$"):
+        link.unpack_leds(link.pack_leds([(1, 2, 3, 4, 1)])[:-1])
+    with pytest.raises(ValueError, match=r"^bad config size$"):
+        link.unpack_config(b"\x00" * 5)
+    with pytest.raises(ValueError, match=r"^short error$"):
+        link.unpack_error(b"")
+    assert link.unpack_error(b"\x07") == (7, "")
