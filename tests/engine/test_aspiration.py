@@ -26,7 +26,7 @@ def _spied(eng: Engine, calls: list[tuple[int, int, int, int, Any]]) -> None:
         calls.append((depth, start, args[-1], out[0], eng._iter_best))
         return out
 
-    eng._root = spy  # type: ignore[method-assign]
+    eng._root = spy  # type: ignore[method-assign,assignment]
 
 
 def test_a_stop_while_widening_after_a_fail_high_plays_the_move_that_failed_high(
