@@ -1,0 +1,94 @@
+"""The SPI backends' error paths as a user meets them: each one line naming the setting and the
+device, and nothing left open behind a failure (74HC165 over SPI, WS2812 strips)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gpiozero import DigitalOutputDevice
+from gpiozero.pins.mock import MockFactory
+
+from board_hal import registry
+from board_hal.config import Config, ConfigError, parse_config
+from board_hal.factory import open_board
+from board_hal.mockbus import FakeSpiDev
+
+HC165_SPI = '[board]\nbackend = "74hc165"\nsize = 8\n[74hc165]\nload = 22\nspi = "{device}"\n'
+WS2812 = '[board]\nbackend = "simulated"\nleds = "ws2812"\nsize = 8\n[ws2812]\n{table}\n'
+
+
+def cfg(text: str) -> Config:
+    return parse_config(text, "board.toml", env={})
+
+
+def one_line(exc: pytest.ExceptionInfo[ConfigError], *words: str) -> None:
+    msg = str(exc.value)
+    assert "\n" not in msg and msg.startswith("board.toml: "), msg
+    for w in words:
+        assert w in msg, msg
+
+
+def test_74hc165_on_an_spi_device_that_is_not_there(tmp_path: Path) -> None:
+    device = tmp_path / "spidev9.7"
+    hw = registry.Hardware(pin_factory=MockFactory())
+    with pytest.raises(ConfigError) as e:
+        open_board(cfg(HC165_SPI.format(device=device)), "brazilian", hardware=hw)
+    one_line(e, f"74hc165.spi: {device} does not exist", "dtparam=spi=on")
+    # a file of that name that is no SPI device: spidev cannot open it
+    device.write_text("")
+    with pytest.raises(ConfigError) as e:
+        open_board(cfg(HC165_SPI.format(device=device)), "brazilian", hardware=hw)
+    one_line(e, f"74hc165.spi: cannot open {device}:")
+
+
+def test_74hc165_whose_load_pin_is_taken_closes_the_spi_device_it_opened() -> None:
+    factory = MockFactory()
+    opened: list[FakeSpiDev] = []
+
+    def spi(device: str) -> FakeSpiDev:
+        dev = FakeSpiDev()
+        dev.open(0, 1)
+        opened.append(dev)
+        return dev
+
+    hw = registry.Hardware(pin_factory=factory, spi=spi)
+    with DigitalOutputDevice(22, pin_factory=factory), pytest.raises(ConfigError) as e:
+        open_board(cfg(HC165_SPI.format(device="/dev/spidev0.1")), "brazilian", hardware=hw)
+    one_line(e, "74hc165: cannot open the GPIO pins:", "GPIO22")
+    assert len(opened) == 1 and opened[0].opened is None  # not left open behind the failure
+
+
+def test_a_chain_sized_for_10x10_is_refused_for_an_8x8_game() -> None:
+    # check() records the size the chain covers; open_board compares it with the game's (one
+    # place for every backend: the backends' own size checks were unreachable and are gone)
+    config = cfg(
+        HC165_SPI.format(device="/dev/spidev0.1")
+        .replace("size = 8\n", "")
+        .replace("[board]", 'variant = "international"\n[board]')
+    )
+    assert config.size == 10
+    with pytest.raises(ConfigError) as e:
+        open_board(config, "brazilian", hardware=registry.Hardware(pin_factory=MockFactory()))
+    one_line(e, "this board is 10x10; brazilian needs 8x8")
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ('along = "diagonal"', ('ws2812.along must be "rows" or "columns"', "'diagonal'")),
+        ('pixel = "RGBW2"', ("ws2812.pixel must be one of", "GRB", "'RGBW2'")),
+    ],
+)
+def test_ws2812_settings_refused_in_one_line(table: str, words: tuple[str, ...]) -> None:
+    with pytest.raises(ConfigError) as e:
+        cfg(WS2812.format(table=table))
+    one_line(e, *words)
+
+
+def test_ws2812_on_an_spi_device_that_is_not_there(tmp_path: Path) -> None:
+    device = tmp_path / "spidev9.8"
+    config = cfg(WS2812.format(table=f'spi = "{device}"'))
+    with pytest.raises(ConfigError) as e:
+        open_board(config, "brazilian", hardware=registry.Hardware(pin_factory=MockFactory()))
+    one_line(e, f"ws2812.spi: {device} does not exist", "dtparam=spi=on")
