@@ -3,16 +3,25 @@ device, and nothing left open behind a failure (74HC165 over SPI, WS2812 strips)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero import DigitalOutputDevice
 from gpiozero.pins.mock import MockFactory
 
 from board_hal import registry
+from board_hal.backends import BoardIO
 from board_hal.config import Config, ConfigError, parse_config
 from board_hal.factory import open_board
-from board_hal.mockbus import FakeSpiDev
+from board_hal.hc165 import ShiftInScanner
+from board_hal.layout import Cell, Layout
+from board_hal.mcp23017 import Mcp23017Scanner
+from board_hal.mockbus import FakeSpiDev, McpBoard
+from board_hal.mockpins import ShiftInMock
+from board_hal.pinmap import default_map
+from board_hal.selftest import SelfTest
 
 HC165_SPI = '[board]\nbackend = "74hc165"\nsize = 8\n[74hc165]\nload = 22\nspi = "{device}"\n'
 WS2812 = '[board]\nbackend = "simulated"\nleds = "ws2812"\nsize = 8\n[ws2812]\n{table}\n'
@@ -92,3 +101,58 @@ def test_ws2812_on_an_spi_device_that_is_not_there(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as e:
         open_board(config, "brazilian", hardware=registry.Hardware(pin_factory=MockFactory()))
     one_line(e, f"ws2812.spi: {device} does not exist", "dtparam=spi=on")
+
+
+# -- the self-test names the pins of swapped lines on the chips ----------------------------------
+def _swapped_rows_selftest(scanner: Any, move: Callable[[Cell, bool], None], clear: Callable[[], None]) -> list[str]:
+    from tests.hal.test_backends import hands_for
+
+    layout = Layout("brazilian")
+    io = BoardIO(layout, scanner)
+    ask = hands_for(layout, lambda c: move(c, True), lambda c: move(c, False), clear)
+    res = SelfTest(io, ask, timeout=1.0, led_step=0.0).run()
+    assert not res.ok
+    return res.messages
+
+
+def _swap_rows(cells: list[list[Cell | None]], a: int, b: int) -> list[list[Cell | None]]:
+    def swap(c: Cell | None) -> Cell | None:
+        if c is None or c[0] not in (a, b):
+            return c
+        return (a + b - c[0], c[1])
+
+    return [[swap(c) for c in line] for line in cells]
+
+
+def test_selftest_swapped_rows_on_mcp23017_name_the_chip_pins() -> None:
+    cells = default_map(4, 16, 8)
+    board = McpBoard([0x20, 0x21, 0x22, 0x23], _swap_rows(cells, 2, 3))  # rows 3 and 4 on each other's pins
+    with Mcp23017Scanner(board.bus, [0x20, 0x21, 0x22, 0x23], cells, 8) as scanner:
+
+        def move(cell: Cell, on: bool) -> None:
+            board.set_cells(board.occupied | {cell} if on else board.occupied - {cell})
+            scanner.poll_once()
+
+        messages = _swapped_rows_selftest(scanner, move, lambda: board.set_cells(set()))
+    # a3 is input 16 (GPA0 of the second chip), a4 input 24 (its GPB0)
+    assert messages == [
+        "rows 3 and 4 are swapped: a3 answers at a4 and back (check a3 on GPA0 of the MCP23017 at 0x21, "
+        "a4 on GPB0 of the MCP23017 at 0x21)"
+    ]
+
+
+def test_selftest_swapped_rows_on_74hc165_name_the_chip_inputs() -> None:
+    factory = MockFactory()
+    cells = default_map(8, 8, 8)
+    chain = ShiftInMock(5, 6, 13, _swap_rows(cells, 2, 3), factory)
+    with ShiftInScanner(5, 6, 13, cells, 8, pin_factory=factory) as scanner:
+
+        def move(cell: Cell, on: bool) -> None:
+            (chain.occupied.add if on else chain.occupied.discard)(cell)
+            scanner.poll_once()
+
+        messages = _swapped_rows_selftest(scanner, move, chain.occupied.clear)
+    assert messages == [
+        "rows 3 and 4 are swapped: a3 answers at a4 and back (check a3 on input A of 74HC165 #3, "
+        "a4 on input A of 74HC165 #4)"
+    ]
