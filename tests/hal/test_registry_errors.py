@@ -19,6 +19,28 @@ class Shiny(Backend):
     sensors = True
 
 NOT_A_BACKEND = {"summary": "a dict, not a Backend"}
+OPENED = []
+
+
+class Blind(Backend):
+    summary = "opens LEDs only, though registered for sensors"
+    sensors = True
+
+    def open(self, config, layout, hw, *, sensors, leds):
+        return None, None
+
+
+class Wrong(Backend):
+    summary = "always a 10x10 board, whatever the game"
+    sensors = True
+
+    def open(self, config, layout, hw, *, sensors, leds):
+        from board_hal.layout import Layout
+        from board_hal.simulated import SimulatedBoard
+
+        board = SimulatedBoard(Layout("international"), occupied=[])
+        OPENED.append(board)
+        return board, None
 """
 
 
@@ -36,6 +58,8 @@ def toys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         "missing = damas_toys:NOTHING_HERE\n"
         "dictish = damas_toys:NOT_A_BACKEND\n"
         "shiny = damas_toys:Shiny\n"
+        "blind = damas_toys:Blind\n"
+        "wrong = damas_toys:Wrong\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     registry.clear_cache()
@@ -68,3 +92,18 @@ def test_a_backend_class_is_instantiated_once_and_named(toys: None) -> None:
     backend = registry.get("shiny")
     assert isinstance(backend, registry.Backend) and backend.name == "shiny"
     assert registry.get("shiny") is backend  # cached: loaded once per process
+
+
+def test_a_backend_that_opens_no_sensors_or_the_wrong_size_is_one_line(toys: None) -> None:
+    import damas_toys  # type: ignore[import-not-found]
+
+    from board_hal.factory import open_board
+
+    with pytest.raises(ConfigError) as e:
+        open_board(parse_config('[board]\nbackend = "blind"\n', "board.toml", env={}), "brazilian")
+    assert str(e.value) == "board.toml: board.backend: blind opened no sensors"
+    with pytest.raises(ConfigError) as e:
+        open_board(parse_config('[board]\nbackend = "wrong"\n', "board.toml", env={}), "brazilian")
+    assert str(e.value) == "a 10x10 sensor matrix cannot play brazilian"
+    (board,) = damas_toys.OPENED
+    assert board.closed  # what it opened is not left open
