@@ -156,3 +156,18 @@ def test_selftest_swapped_rows_on_74hc165_name_the_chip_inputs() -> None:
         "rows 3 and 4 are swapped: a3 answers at a4 and back (check a3 on input A of 74HC165 #3, "
         "a4 on input A of 74HC165 #4)"
     ]
+
+
+def test_gpio_board_whose_led_latch_is_taken_releases_the_matrix_pins() -> None:
+    factory = MockFactory()
+    config = cfg(
+        '[board]\nbackend = "gpio"\nleds = "gpio"\n[gpio]\nrows = [4, 17, 27, 22, 5, 6, 13, 19]\n'
+        "columns = [26, 21, 20, 16, 12, 25, 24, 23]\n[gpio.leds]\ndata = 10\nclock = 11\nlatch = 8\n"
+    )
+    with DigitalOutputDevice(8, pin_factory=factory), pytest.raises(ConfigError) as e:
+        open_board(config, "brazilian", hardware=registry.Hardware(pin_factory=factory))
+    one_line(e, "cannot open the GPIO pins:", "GPIO8")
+    # the matrix and the LED pins opened before the failure were closed: they can be used again
+    DigitalOutputDevice(10, pin_factory=factory).close()
+    DigitalOutputDevice(4, pin_factory=factory).close()
+    DigitalOutputDevice(26, pin_factory=factory).close()
