@@ -78,3 +78,42 @@ def test_a_configuration_file_that_is_not_one(tmp_path: Path) -> None:
         with pytest.raises(ConfigError) as e:
             load_config(path, env={})
         assert str(e.value) == words
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('[board]\nbackend = "74hc165"\nsize = 8\n[74hc165]\nload = 5\nclock = 6\ndata = 13\ncells = 3\n',
+         ("74hc165.cells must be 8 lists (one per chip) of 8 cell names, not 3",)),
+        ('[board]\nbackend = "74hc165"\nsize = 8\nbadcells\n',
+         ("74hc165.cells[0][1]: 'z9' is no cell of ",)),
+        ('[board]\nbackend = "mcp23017"\nsize = 8\n[mcp23017]\naddresses = []\n',
+         ("mcp23017.addresses must be a list of I2C addresses such as [0x20, 0x21], not []",)),
+        ('[board]\nwhite_side = "left"\n', ("white_side", "'left'")),
+    ],
+)  # fmt: skip
+def test_a_wrong_wiring_setting_is_one_line_naming_it(text: str, words: tuple[str, ...]) -> None:
+    if "badcells" in text:
+        rows = [[f"{'abcdefgh'[c]}{r + 1}" for c in range(8)] for r in range(8)]
+        rows[0][1] = "z9"
+        text = text.replace(
+            "badcells", "[74hc165]\nload = 5\nclock = 6\ndata = 13\ncells = " + repr(rows).replace("'", '"')
+        )
+    with pytest.raises(ConfigError) as e:
+        parse_config(text, "board.toml", env={})
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith("board.toml: "), msg
+    for w in words:
+        assert w in msg, msg
+
+
+def test_a_colour_that_is_not_hex_and_a_cell_off_the_board() -> None:
+    from board_hal.layout import Layout
+    from board_hal.leds import parse_colour
+
+    assert parse_colour(" #00ff80 ") == (0, 255, 128)
+    for bad in ("#gg0000", "00ff80", "#00ff8"):
+        with pytest.raises(ValueError, match="invalid colour"):
+            parse_colour(bad)
+    with pytest.raises(ValueError, match=r"no cell \(8, 0\) on a 8x8 matrix"):
+        Layout("brazilian").board_coord(8, 0)
