@@ -1,0 +1,216 @@
+"""The hall's HTTP surface in-process (aiohttp's test client, no broker): every action refused
+without the token, bad input answered with a 4xx and a one-line error, unknown ids a 404, and
+what an arbiter or a broadcast relay reads (PDN, printable pages) built from the tournament."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp.test_utils import TestClient, TestServer
+
+from hall import web as hall_web
+from hall.app import Hall
+from hall.store import HallStore
+
+TOKEN = "arbiter-token"
+Client = TestClient[Any, Any]
+
+
+def _serve(tmp_path: Path, body: Callable[[Hall, Client], Awaitable[None]]) -> None:
+    async def main() -> None:
+        store = HallStore(tmp_path / "hall.sqlite3")
+        try:
+            hall = Hall(store, None, token=TOKEN)
+            async with TestClient(TestServer(hall_web.build_app(hall))) as client:
+                await body(hall, client)
+        finally:
+            store.close()
+
+    asyncio.run(main())
+
+
+async def _post(client: Client, path: str, body: Any, token: str | None = TOKEN) -> tuple[int, Any]:
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["X-Hall-Token"] = token
+    data = body if isinstance(body, str) else json.dumps(body)
+    async with client.post(path, data=data, headers=headers) as r:
+        return r.status, await r.json()
+
+
+async def _get(client: Client, path: str) -> tuple[int, str]:
+    async with client.get(path) as r:
+        return r.status, await r.text()
+
+
+def _one_line_error(status: int, answer: Any, expected: int, words: str) -> None:
+    assert status == expected, (status, answer)
+    assert isinstance(answer, dict) and set(answer) == {"error"}, answer
+    assert "\n" not in answer["error"] and words in answer["error"], answer
+
+
+def _play(hall: Hall, board: str, game: int, tags: dict[str, str], paths: list[str], fen: str | None = None) -> None:
+    """Board ``board`` publishes a game (what damas.publish sends): its start, moves, result."""
+    msgs: list[dict[str, Any]] = [
+        {"type": "start", "variant": "brazilian", "fen": fen, "mode": "tournament", "tags": tags, "intro": []}
+    ]
+    msgs += [{"type": "move", "step": i, "path": p, "move": p} for i, p in enumerate(paths)]
+    msgs.append({"type": "result", "result": "1-0", "termination": "resignation"})
+    for seq, msg in enumerate(msgs):
+        hall.receive(f"damas/board/{board}/game", json.dumps({**msg, "board": board, "game": game, "seq": seq}).encode())
+
+
+def test_every_action_is_refused_without_the_token_and_changes_nothing(tmp_path: Path) -> None:
+    async def body(hall: Hall, client: Client) -> None:
+        actions: list[tuple[str, dict[str, Any]]] = [
+            ("/api/players", {"name": "Ana"}),
+            ("/api/players", {"csv": "name\nAna\n"}),
+            ("/api/pair", {}),
+            ("/api/result", {"round": 1, "table": 1, "result": "2-0"}),
+            ("/api/confirm", {"round": 1, "table": 1}),
+            ("/api/swap", {"round": 1, "table": 1}),
+            ("/api/settings", {"rounds": 3}),
+        ]
+        for path, data in actions:
+            for token in (None, "wrong", TOKEN + "x"):
+                status, answer = await _post(client, path, data, token=token)
+                _one_line_error(status, answer, 403, "token")
+        # the page asked in Portuguese: the refusal is in Portuguese too
+        status, answer = await _post(client, "/api/players?lang=pt-BR", {"name": "Ana"}, token=None)
+        assert status == 403 and answer["error"] != (await _post(client, "/api/pair", {}, token=None))[1]["error"]
+        assert hall.store.players() == [] and hall.store.pairings() == [] and hall.planned == 7
+        # the token is also accepted in the address (the page keeps it there)
+        status, answer = await _post(client, f"/api/players?token={TOKEN}", {"name": "Ana"}, token=None)
+        assert status == 200 and answer == {"added": [{"id": 1, "name": "Ana"}]}
+
+    _serve(tmp_path, body)
+
+
+def test_bad_input_is_a_4xx_with_a_one_line_error_naming_it(tmp_path: Path) -> None:
+    async def body(hall: Hall, client: Client) -> None:
+        async with client.post("/api/players", data="name=Ana", headers={"X-Hall-Token": TOKEN}) as r:
+            _one_line_error(r.status, await r.json(), 415, "JSON")
+        _one_line_error(*await _post(client, "/api/players", "{not json"), 400, "not JSON")
+        _one_line_error(*await _post(client, "/api/players", [1, 2]), 400, "JSON object")
+        _one_line_error(*await _post(client, "/api/players", {"name": "  "}), 400, "name")
+        _one_line_error(*await _post(client, "/api/players", {"name": "Ana", "rating": "high"}), 400, "'high'")
+        _one_line_error(*await _post(client, "/api/players", {"csv": "name,rating\nAna,x\n"}), 400, "line 2")
+        assert hall.store.players() == []
+        _one_line_error(*await _post(client, "/api/pair", {"boards": "7"}), 400, "boards")
+        _one_line_error(*await _post(client, "/api/pair", {"boards": [{"id": 7}]}), 400, "boards")
+        for path in ("/api/result", "/api/confirm", "/api/swap"):
+            _one_line_error(*await _post(client, path, {"round": "one", "table": 1}), 400, "round must be a number")
+            _one_line_error(*await _post(client, path, {"round": 1, "table": True}), 400, "table must be a number")
+            _one_line_error(*await _post(client, path, {"round": 1}), 400, "table must be a number")
+            # no such table: named, in the page's language when it asked for one
+            _one_line_error(*await _post(client, path, {"round": 9, "table": 4, "result": "2-0"}), 400, "9")
+            status, answer = await _post(client, path + "?lang=en", {"round": 9, "table": 4, "result": "2-0"})
+            _one_line_error(status, answer, 400, "9")
+        _one_line_error(*await _post(client, "/api/settings", {"boards": "7,8"}), 400, "boards")
+        _one_line_error(*await _post(client, "/api/settings", {"rounds": 0}), 400, "0")
+        _one_line_error(*await _post(client, "/api/settings", {"tiebreak": "coin"}), 400, "coin")
+        assert hall.planned == 7 and hall.store_boards() == []
+
+    _serve(tmp_path, body)
+
+
+def test_an_arbiter_runs_a_round_through_the_http_api(tmp_path: Path) -> None:
+    async def body(hall: Hall, client: Client) -> None:
+        status, answer = await _post(client, "/api/settings", {"rounds": 3, "event": "Open", "boards": ["7", 8]})
+        assert (status, answer) == (200, {"ok": True})
+        assert hall.planned == 3 and hall.event == "Open" and hall.store_boards() == ["7", "8"]
+        status, answer = await _post(client, "/api/players", {"csv": "name,rating,club\nAna,1800,Recife\nBia,1700,\n"})
+        assert status == 200 and [p["name"] for p in answer["added"]] == ["Ana", "Bia"]
+        status, answer = await _post(client, "/api/players", {"name": " Cid ", "rating": 1600, "club": "Olinda"})
+        assert status == 200 and answer == {"added": [{"id": 3, "name": "Cid"}]}
+        assert [(p.name, p.rating, p.club) for p in hall.store.players()][-1] == ("Cid", 1600, "Olinda")
+        version = hall.version
+        status, answer = await _post(client, "/api/pair", {})
+        assert (status, answer) == (200, {"round": 1, "tables": 2}) and hall.version > version
+        game = next(p for p in hall.store.pairings() if p.black is not None)
+        bye = next(p for p in hall.store.pairings() if p.black is None)
+        assert game.board == "7"  # the first board of the settings
+        before = (game.white, game.black)
+        status, answer = await _post(client, "/api/swap", {"round": 1, "table": game.table})
+        assert status == 200 and (answer["white"], answer["black"]) == (before[1], before[0])
+        # a bye has no result to set; a result is normalised; confirming it makes it count
+        _one_line_error(*await _post(client, "/api/result", {"round": 1, "table": bye.table, "result": "2-0"}), 400, "")
+        _one_line_error(*await _post(client, "/api/confirm", {"round": 1, "table": game.table}), 400, "")
+        _one_line_error(*await _post(client, "/api/result", {"round": 1, "table": game.table, "result": "3-0"}), 400, "3-0")
+        status, answer = await _post(client, "/api/result", {"round": 1, "table": game.table, "result": "0-2"})
+        assert (status, answer) == (200, {"round": 1, "table": game.table, "result": "0-2"})
+        _one_line_error(*await _post(client, "/api/swap", {"round": 1, "table": game.table}), 400, "")
+        status, answer = await _post(client, "/api/confirm", {"round": 1, "table": game.table})
+        assert status == 200 and answer["result"] == "0-2"
+        assert next(p for p in hall.store.pairings() if p.table == game.table).confirmed
+        # round 2 on the boards the arbiter names
+        status, answer = await _post(client, "/api/pair", {"boards": [9]})
+        assert status == 200 and answer["round"] == 2
+        assert {p.board for p in hall.store.pairings() if p.round == 2 and p.black is not None} == {"9"}
+
+    _serve(tmp_path, body)
+
+
+def test_broadcast_pdn_and_printable_pages(tmp_path: Path) -> None:
+    async def body(hall: Hall, client: Client) -> None:
+        hall.settings({"rounds": 3, "event": "Open <Recife>"})
+        hall.import_csv("name,rating,club\nAna,1800,Recife\nBia,1700,Olinda\n")
+        hall.pair_next(["7"])
+        (p,) = hall.store.pairings()
+        names = {pl.id: pl.name for pl in hall.store.players()}
+        white, black = names[p.white], names[p.black or 0]
+        _play(hall, "7", 3, {"White": white, "Black": black, "Round": "1", "Event": "Open"}, ["c3-d4", "f6-g5", "g3-h4"])
+        status, live = await _get(client, "/live.pdn")
+        assert status == 200 and f'[White "{white}"]' in live and "1. c3-d4 f6-g5 2. g3-h4" in live
+        assert (await _get(client, "/round/1.pdn")) == (200, live)
+        status, one = await _get(client, "/games/7-3.pdn")
+        assert status == 200 and "1. c3-d4 f6-g5 2. g3-h4" in one and one.strip().endswith("1-0")
+        async with client.get("/games/7-3.pdn") as r:
+            assert r.content_type == "application/x-chess-pdn"
+        assert (await _get(client, "/round/2.pdn")) == (200, "")  # not played yet: no game
+        for path in ("/round/x.pdn", "/games/8-1.pdn", "/games/nonsense.pdn", "/games/7-3x/sheet", "/pairings/x"):
+            async with client.get(path) as r:
+                _one_line_error(r.status, await r.json(), 404, "no ")
+        async with client.get("/pairings/2") as r:
+            _one_line_error(r.status, await r.json(), 404, "round 2")
+        # the printable pages, escaped, in the language asked for
+        status, page = await _get(client, "/pairings/1?lang=en")
+        assert status == 200 and "Open &lt;Recife&gt;" in page and "<Recife>" not in page
+        assert f"<td>7</td><td>{white}</td><td>{black}</td><td>2-0 " in page  # the board's result, not confirmed
+        status, page = await _get(client, "/standings?lang=en")
+        assert status == 200 and "<td>Ana</td><td>Recife</td><td>1800</td>" in page and 'lang="en"' in page
+        status, sheet = await _get(client, "/games/7-3/sheet?lang=en")
+        assert status == 200 and "<tr><td>1</td><td>c3-d4</td><td>f6-g5</td></tr>" in sheet
+        assert "<tr><td>2</td><td>g3-h4</td><td></td></tr>" in sheet and "<b>1-0</b>" in sheet
+        status, sheet_pt = await _get(client, "/games/7-3/sheet?lang=pt-BR")
+        assert status == 200 and 'lang="pt-BR"' in sheet_pt and sheet_pt != sheet
+        # a game from a position with Black to move: the sheet's first row starts in Black's column
+        _play(hall, "8", 1, {"White": "X", "Black": "Y"}, ["d6-c5"], fen="B:W21,22:B10,11")
+        status, sheet = await _get(client, "/games/8-1/sheet?lang=en")
+        assert status == 200 and "<tr><td>1</td><td>…</td><td>d6-c5</td></tr>" in sheet
+
+    _serve(tmp_path, body)
+
+
+def test_the_long_poll_answers_when_the_state_changes(tmp_path: Path) -> None:
+    async def body(hall: Hall, client: Client) -> None:
+        async with client.get("/api/state") as r:
+            first = await r.json()
+        assert r.status == 200
+
+        async def change() -> None:
+            await asyncio.sleep(0.2)
+            hall.settings({"event": "Open"})
+            hall.bump()
+
+        task = asyncio.create_task(change())
+        async with client.get(f"/api/state?since={hall.version}") as r:
+            later = await r.json()
+        await task
+        assert later != first and "Open" in json.dumps(later)
+
+    _serve(tmp_path, body)
