@@ -61,7 +61,9 @@ def _play(hall: Hall, board: str, game: int, tags: dict[str, str], paths: list[s
     msgs += [{"type": "move", "step": i, "path": p, "move": p} for i, p in enumerate(paths)]
     msgs.append({"type": "result", "result": "1-0", "termination": "resignation"})
     for seq, msg in enumerate(msgs):
-        hall.receive(f"damas/board/{board}/game", json.dumps({**msg, "board": board, "game": game, "seq": seq}).encode())
+        hall.receive(
+            f"damas/board/{board}/game", json.dumps({**msg, "board": board, "game": game, "seq": seq}).encode()
+        )
 
 
 def test_every_action_is_refused_without_the_token_and_changes_nothing(tmp_path: Path) -> None:
@@ -140,7 +142,9 @@ def test_an_arbiter_runs_a_round_through_the_http_api(tmp_path: Path) -> None:
         # a bye has no result to set; a result is normalised; confirming it makes it count
         _one_line_error(*await _post(client, "/api/result", {"round": 1, "table": bye.table, "result": "2-0"}), 400, "")
         _one_line_error(*await _post(client, "/api/confirm", {"round": 1, "table": game.table}), 400, "")
-        _one_line_error(*await _post(client, "/api/result", {"round": 1, "table": game.table, "result": "3-0"}), 400, "3-0")
+        _one_line_error(
+            *await _post(client, "/api/result", {"round": 1, "table": game.table, "result": "3-0"}), 400, "3-0"
+        )
         status, answer = await _post(client, "/api/result", {"round": 1, "table": game.table, "result": "0-2"})
         assert (status, answer) == (200, {"round": 1, "table": game.table, "result": "0-2"})
         _one_line_error(*await _post(client, "/api/swap", {"round": 1, "table": game.table}), 400, "")
@@ -163,7 +167,9 @@ def test_broadcast_pdn_and_printable_pages(tmp_path: Path) -> None:
         (p,) = hall.store.pairings()
         names = {pl.id: pl.name for pl in hall.store.players()}
         white, black = names[p.white], names[p.black or 0]
-        _play(hall, "7", 3, {"White": white, "Black": black, "Round": "1", "Event": "Open"}, ["c3-d4", "f6-g5", "g3-h4"])
+        _play(
+            hall, "7", 3, {"White": white, "Black": black, "Round": "1", "Event": "Open"}, ["c3-d4", "f6-g5", "g3-h4"]
+        )
         status, live = await _get(client, "/live.pdn")
         assert status == 200 and f'[White "{white}"]' in live and "1. c3-d4 f6-g5 2. g3-h4" in live
         assert (await _get(client, "/round/1.pdn")) == (200, live)
