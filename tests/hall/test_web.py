@@ -220,3 +220,20 @@ def test_the_long_poll_answers_when_the_state_changes(tmp_path: Path) -> None:
         assert later != first and "Open" in json.dumps(later)
 
     _serve(tmp_path, body)
+
+
+def test_a_long_poll_in_flight_does_not_hold_up_the_halls_shutdown(tmp_path: Path) -> None:
+    """SIGTERM with a page open: the hall's shutdown answered the page's long poll at once
+    instead of waiting out its 25 s (found by HallProcess.stop failing on SIGKILL)."""
+
+    async def body(hall: Hall, client: Client) -> None:
+        poll = asyncio.create_task(_get(client, f"/api/state?since={hall.version}"))
+        await asyncio.sleep(0.3)  # the poll is waiting in the server
+        assert not poll.done()
+        started = asyncio.get_running_loop().time()
+        await asyncio.wait_for(client.server.runner.cleanup(), 10)  # what damas hall does on SIGTERM
+        status, state = await asyncio.wait_for(poll, 5)
+        assert status == 200 and json.loads(state)["version"] >= 0
+        assert asyncio.get_running_loop().time() - started < hall_web.WAIT / 2
+
+    _serve(tmp_path, body)
