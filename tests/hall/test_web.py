@@ -115,7 +115,9 @@ def test_bad_input_is_a_4xx_with_a_one_line_error_naming_it(tmp_path: Path) -> N
         _one_line_error(*await _post(client, "/api/settings", {"boards": "7,8"}), 400, "boards")
         _one_line_error(*await _post(client, "/api/settings", {"rounds": 0}), 400, "0")
         _one_line_error(*await _post(client, "/api/settings", {"tiebreak": "coin"}), 400, "coin")
-        assert hall.planned == 7 and hall.store_boards() == []
+        _one_line_error(*await _post(client, "/api/settings", {"language": "fr"}), 400, "'fr'")
+        _one_line_error(*await _post(client, "/api/pair", {}), 400, "two players")
+        assert hall.planned == 7 and hall.store_boards() == [] and hall.language is None
 
     _serve(tmp_path, body)
 
@@ -155,6 +157,12 @@ def test_an_arbiter_runs_a_round_through_the_http_api(tmp_path: Path) -> None:
         status, answer = await _post(client, "/api/pair", {"boards": [9]})
         assert status == 200 and answer["round"] == 2
         assert {p.board for p in hall.store.pairings() if p.round == 2 and p.black is not None} == {"9"}
+        _one_line_error(*await _post(client, "/api/pair", {}), 400, "no confirmed result")  # round 2 is not over
+        assert (await _post(client, "/api/settings", {"rounds": 2, "language": "pt"})) == (200, {"ok": True})
+        assert hall.language == "pt-BR"
+        _one_line_error(*await _post(client, "/api/pair?lang=en", {}), 400, "3")  # beyond the 2 rounds planned
+        assert (await _post(client, "/api/settings", {"language": ""})) == (200, {"ok": True})
+        assert hall.language is None
 
     _serve(tmp_path, body)
 
@@ -237,3 +245,63 @@ def test_a_long_poll_in_flight_does_not_hold_up_the_halls_shutdown(tmp_path: Pat
         assert asyncio.get_running_loop().time() - started < hall_web.WAIT / 2
 
     _serve(tmp_path, body)
+
+
+def test_what_a_board_sends_wrongly_is_ignored_or_named_and_a_setup_survives_a_restart(tmp_path: Path) -> None:
+    store = HallStore(tmp_path / "hall.sqlite3")
+    try:
+        hall = Hall(store, None, token=TOKEN)
+        for topic, payload in [
+            ("damas/board/7", b"{}"),  # not a board's topic: ignored
+            ("other/board/7/game", b"{}"),
+            ("damas/board/7/game", b"not json"),
+            ("damas/board/7/game", b"[1, 2]"),
+            ("damas/board/7/game", json.dumps({"type": "start", "board": "8", "game": 1, "seq": 0}).encode()),
+            ("damas/board/7/game", json.dumps({"type": "start", "board": "7", "game": "1", "seq": 0}).encode()),
+        ]:
+            hall.receive(topic, payload)
+        assert hall.games == {} and hall.alerts() == []
+        hall.receive("damas/board/7/status", json.dumps({"online": True, "games": {"x": 1, "1": None}}).encode())
+        assert hall.boards["7"]["online"] is True and hall.games == {}  # nothing to ask for
+        tags = {"White": "Ana", "Black": "Bia"}
+        fen = "W:W21,22,31:B10,11"
+        msgs: list[dict[str, Any]] = [
+            {"type": "move", "step": 0, "path": "c3-d4"},  # before the start: named
+            {"type": "start", "variant": "brazilian", "fen": None, "mode": "casual", "tags": tags},
+            {"type": "move", "step": 0, "path": "c3-d4", "move": "c3-d4"},
+            {"type": "setup", "step": 1, "fen": fen},  # the arbiter set a position up
+            {"type": "tags", "tags": {**tags, "Event": "Open"}, "intro": ["set up"]},
+            {"type": "undo", "steps": 2},
+        ]
+        for seq, msg in enumerate(msgs):
+            hall.receive("damas/board/7/game", json.dumps({**msg, "board": "7", "game": 1, "seq": seq}).encode())
+        g = hall.games[("7", 1)]
+        assert g.error is not None and "message 0" in g.error and "before the game's start" in g.error
+        (alert,) = hall.alerts()
+        assert alert["kind"] == "out-of-sync" and "before the game's start" in alert["message"]
+        pdn = g.pdn()
+        assert '1. c3-d4 /FEN "W:Wa3,c3,e1:Bd6,f6"/ *' in pdn and '[Event "Open"]' in pdn and "{set up}" in pdn
+        assert g.last_move() == "c3-d4"
+        for seq, msg, error in [
+            (6, {"type": "move", "step": 9, "path": "a3-b4"}, "message 6: step 9 is beyond the 2 steps known"),
+            (7, {"type": "fly"}, "message 7: unknown message type 'fly'"),
+        ]:
+            hall.receive("damas/board/7/game", json.dumps({**msg, "board": "7", "game": 1, "seq": seq}).encode())
+            assert g.error == f"board 7 game 1 {error}"
+        hall.receive(
+            "damas/board/7/game", json.dumps({"type": "undo", "steps": 1, "board": "7", "game": 1, "seq": 8}).encode()
+        )
+        assert g.last_move() == "c3-d4" and len(g.steps) == 1
+        hall.receive(
+            "damas/board/7/game", json.dumps({"type": "undo", "steps": 0, "board": "7", "game": 1, "seq": 9}).encode()
+        )
+        assert g.last_move() is None and g.steps == []
+        setup = {"type": "setup", "step": 0, "fen": fen, "board": "7", "game": 1, "seq": 10}
+        hall.receive("damas/board/7/game", json.dumps(setup).encode())
+        kept = g.pdn()
+        store.close()
+        store = HallStore(tmp_path / "hall.sqlite3")
+        again = Hall(store, None, token=TOKEN).games[("7", 1)]  # the hall restarted: from its snapshot
+        assert again.pdn() == kept and again.steps[0][0] == "setup" and again.next_seq == 11
+    finally:
+        store.close()
