@@ -58,6 +58,23 @@ def test_without_mosquitto_the_hall_says_how_to_install_it(tmp_path: Path, monke
     assert not (tmp_path / "h.sqlite3").exists()
 
 
+def test_a_broker_url_without_a_scheme_is_mqtt_and_a_bad_port_is_named() -> None:
+    from hall.protocol import Broker, BrokerError
+
+    b = Broker.parse("hall.local:1884", username="arbiter")
+    assert (b.host, b.port, b.tls, b.username, b.url()) == (
+        "hall.local",
+        1884,
+        False,
+        "arbiter",
+        "mqtt://hall.local:1884",
+    )
+    assert Broker.parse("mqtts://u:p%40ss@hall").url() == "mqtts://hall:8883"
+    assert Broker.parse("mqtts://u:p%40ss@hall").password == "p@ss"
+    with pytest.raises(BrokerError, match=r"bad broker URL 'mqtt://hall:99999' \(Port out of range"):
+        Broker.parse("mqtt://hall:99999")
+
+
 def test_a_players_file_with_a_bad_line_is_named_before_anything_starts(tmp_path: Path) -> None:
     csv = tmp_path / "players.csv"
     csv.write_text("name,rating\nAna,1500\nBia,strong\n")
