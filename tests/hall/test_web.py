@@ -305,3 +305,25 @@ def test_what_a_board_sends_wrongly_is_ignored_or_named_and_a_setup_survives_a_r
         assert again.pdn() == kept and again.steps[0][0] == "setup" and again.next_seq == 11
     finally:
         store.close()
+
+
+def test_forfeits_over_http_score_as_the_regulation_says_and_the_next_round_pairs(tmp_path: Path) -> None:
+    async def body(hall: Hall, client: Client) -> None:
+        _one_line_error(*await _post(client, "/api/players", {"csv": ""}), 400, "")
+        _one_line_error(*await _post(client, "/api/players", {"csv": "name,rating\nAna,1\n,2\n"}), 400, "line 3")
+        assert hall.store.players() == []
+        await _post(client, "/api/players", {"csv": "name,rating\nAna,1900\nBia,1800\nCid,1700\nDui,1600\n"})
+        assert (await _post(client, "/api/pair", {}))[1] == {"round": 1, "tables": 2}
+        names = {p.id: p.name for p in hall.store.players()}
+        t1, t2 = sorted((p for p in hall.store.pairings()), key=lambda p: p.table)
+        for table, result in ((t1.table, "+/-"), (t2.table, "-/-")):  # a W.O.; both absent
+            assert (await _post(client, "/api/result", {"round": 1, "table": table, "result": result}))[0] == 200
+            assert (await _post(client, "/api/confirm", {"round": 1, "table": table}))[0] == 200
+        points = {row["name"]: row["points"] for row in hall.table()}
+        assert points[names[t1.white]] == 2 and points[names[t1.black]] == 0  # a W.O. is a win for the one present
+        assert points[names[t2.white]] == 0 and points[names[t2.black]] == 0  # both absent: both lose
+        assert (await _post(client, "/api/pair", {}))[1] == {"round": 2, "tables": 2}
+        second = {frozenset((p.white, p.black)) for p in hall.store.pairings() if p.round == 2}
+        assert frozenset((t1.white, t1.black)) not in second and frozenset((t2.white, t2.black)) not in second
+
+    _serve(tmp_path, body)
