@@ -43,8 +43,7 @@ def _listening(port: int) -> bool:
 
 class Mosquitto:
     """A Mosquitto process with its own configuration file in ``workdir`` (``extra`` lines are
-    added: a password file, an ACL). ``port=None`` takes a free port; ``restart`` starts it again
-    on the same one."""
+    added: a password file, an ACL). ``port=None`` takes a free port."""
 
     def __init__(self, workdir: str | Path | None = None, port: int | None = None, extra: str = "") -> None:
         exe = mosquitto_path()
@@ -116,10 +115,6 @@ class Mosquitto:
                 self.proc.kill()
                 self.proc.wait()
         self.proc = None
-
-    def restart(self) -> None:
-        self.kill()
-        self.start()
 
     def close(self) -> None:
         self.stop()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import Color, DraughtsError, Move, Position, find_variant
+from rules import DraughtsError, Move, Position, find_variant
 from rules.pdn import PdnGame, PdnMove
 
 
@@ -198,9 +198,6 @@ class HallGame:
             if kind == "move":
                 return str(text)
         return None
-
-    def turn(self) -> Color:
-        return self.position().turn
 
     def pdn_game(self) -> PdnGame:
         variant = find_variant(self.variant or "brazilian")

@@ -124,6 +124,3 @@ class HallStore:
             "INSERT OR REPLACE INTO pairings VALUES (?, ?, ?, ?, ?, ?, ?)",
             (p.round, p.table, p.white, p.black, p.result, p.board, int(p.confirmed)),
         )
-
-    def delete_round(self, round_no: int) -> None:
-        self.db.execute("DELETE FROM pairings WHERE round=?", (round_no,))

@@ -58,10 +58,6 @@ class Pairing:
     board: str | None = None  # the board id the game is played on
     confirmed: bool = False
 
-    @property
-    def bye(self) -> bool:
-        return self.black is None
-
     def points(self) -> dict[int, int]:
         """What each player scored (nothing before the result is confirmed)."""
         if self.black is None:

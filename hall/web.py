@@ -43,6 +43,7 @@ from rules.pdn import write_pdn
 
 STATIC = Path(__file__).with_name("static")
 HALL = web.AppKey("hall", Hall)
+CLOSING = web.AppKey("closing", asyncio.Event)  # set on shutdown: no long poll waits any more
 WAIT = 25.0  # seconds a long poll waits for a change
 PACE = 0.1  # seconds: under load, a new state at most this often (every page shares each one)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -74,6 +75,8 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
 def build_app(hall: Hall) -> web.Application:
     app = web.Application(middlewares=[_guard], client_max_size=1 << 20)
     app[HALL] = hall
+    app[CLOSING] = asyncio.Event()
+    app.on_shutdown.append(_wake_polls)
     r = app.router
     r.add_get("/", _page)
     r.add_get("/board/{board}", _page)
@@ -95,6 +98,13 @@ def build_app(hall: Hall) -> web.Application:
     return app
 
 
+async def _wake_polls(app: web.Application) -> None:
+    """On shutdown (SIGTERM), answer the pages' long polls now: the server waits for every
+    request in flight, and a poll would hold the hall's exit up to ``WAIT`` seconds."""
+    app[CLOSING].set()
+    app[HALL].bump()
+
+
 async def _page(_request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC / "hall.html", headers={"Cache-Control": "no-cache"})
 
@@ -102,7 +112,7 @@ async def _page(_request: web.Request) -> web.FileResponse:
 async def _state(request: web.Request) -> web.Response:
     hall = request.app[HALL]
     since = request.query.get("since")
-    if since is not None and since.isdigit() and int(since) >= hall.version:
+    if since is not None and since.isdigit() and int(since) >= hall.version and not request.app[CLOSING].is_set():
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(hall.changed.wait(), WAIT)
         wait = hall.built + PACE - time.monotonic()

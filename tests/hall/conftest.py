@@ -78,14 +78,17 @@ class HallProcess:
             self.proc.kill()
             self.proc.wait()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM, as systemd's stop does; a hall that needs SIGKILL after ``timeout`` seconds
+        fails the test (it is killed first, so that nothing is left running)."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(10)
+                self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+                raise AssertionError(f"damas hall did not stop within {timeout:g} s of SIGTERM (killed)") from None
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.url + path, timeout=30) as r:

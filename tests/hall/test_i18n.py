@@ -59,6 +59,7 @@ def test_the_language_is_chosen_as_the_boards_page_chooses_it() -> None:
     assert pick_language(None, "pt-BR,pt;q=0.9,en;q=0.8") == "pt-BR"
     assert pick_language(None, "pt-PT") == "pt-PT" and pick_language(None, "fr") == "en"
     assert pick_language("pt", "en") == "pt-BR"  # --lang first
+    assert pick_language(None, "fr;q=high, pt-PT;q=0.5, en;q=0.4") == "pt-PT"  # a bad weight counts as 0
     assert text("pt-BR", "alert_flag_white", board="7") == "tabuleiro 7: caiu a bandeira das brancas"
     assert text("xx", "round_of", round=1, rounds=7) == "Round 1 of 7"
 
