@@ -40,8 +40,7 @@ class Gpio(Backend):
         from board_hal.gpio import MatrixScanner, ShiftRegisterLeds
 
         g = config.gpio
-        if g is None:
-            raise ConfigError(f"{config.source}: the gpio backend needs a [gpio] table")
+        assert g is not None  # parse_config refuses the gpio backend without a [gpio] table
         scanner: SensorBackend | None = None
         chain: LedBackend | None = None
         try:

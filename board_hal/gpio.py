@@ -130,6 +130,11 @@ class ShiftRegisterLeds(LedBackend):
         self.looks = dict(looks or DEFAULT_LOOKS)
         self.time = time_source
         self._devices: list[Any] = []
+        # before the pins: close() needs them when a pin cannot be opened
+        self._lock = threading.Lock()  # one frame is shifted and latched at a time
+        self._control = threading.Lock()  # one show() or close() at a time starts or stops the blink thread
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
         try:
             self._data = DigitalOutputDevice(data, pin_factory=pin_factory)
             self._devices.append(self._data)
@@ -142,10 +147,6 @@ class ShiftRegisterLeds(LedBackend):
             raise
         self._intents: dict[int, Role] = {}
         self.frame: list[bool] = [False] * self.bits  # what the registers hold now
-        self._lock = threading.Lock()  # one frame is shifted and latched at a time
-        self._control = threading.Lock()  # one show() or close() at a time starts or stops the blink thread
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self.blink_rate = blink_rate
 
     def show(self, intents: Mapping[Cell, Role]) -> None:

@@ -229,8 +229,6 @@ class Hc165(Backend):
         from board_hal.config import ConfigError
 
         s: Settings = config.backend_settings[self.name]
-        if s.size != layout.size:
-            raise ConfigError(f"{config.source}: 74hc165: the chain covers {s.size}x{s.size} cells, not {layout.size}")
         spi = None
         if s.spi is not None:
             spi = _open_spi(s.spi, hw, config.source)

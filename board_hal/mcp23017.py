@@ -314,8 +314,6 @@ class Mcp23017(Backend):
         from board_hal.config import ConfigError
 
         s: Settings = config.backend_settings[self.name]
-        if s.size != layout.size:
-            raise ConfigError(f"{config.source}: mcp23017: the chips cover {s.size}x{s.size} cells, not {layout.size}")
         bus = hw.i2c(s.bus) if hw.i2c else _open_bus(s.bus, config.source)
         try:
             scanner = Mcp23017Scanner(

@@ -69,10 +69,21 @@ def hand_weights_10() -> dict[str, Any]:
 
 
 def weights_10() -> dict[str, Any]:
-    if WEIGHTS_10.exists():
-        data: dict[str, Any] = json.loads(WEIGHTS_10.read_text())
-        return data
-    return hand_weights_10()
+    if not WEIGHTS_10.exists():
+        return hand_weights_10()
+    try:
+        data = json.loads(WEIGHTS_10.read_text())
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        # the shape the evaluator needs: every weight present, the square tables full length
+        vector = weight_vector_10(data)
+        if len(vector) != len(weight_names_10()) or not all(isinstance(v, int | float) for v in vector):
+            raise ValueError("a table of the wrong size or with a non-number")
+    except KeyError as e:
+        raise ValueError(f"{WEIGHTS_10}: not a weights table (no {e}); rewrite it with tools/tune_eval.py") from None
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"{WEIGHTS_10}: not a weights table ({e}); rewrite it with tools/tune_eval.py") from None
+    return data
 
 
 def _chunked(values: dict[int, int], nbits: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -220,21 +231,6 @@ class Evaluator:
             score += table[(om >> sh) & 255]
         for sh, table in self.pst[phase - 1][1 - side]:
             score -= table[(xm >> sh) & 255]
-        if self.ten:
-            # men's mobility (free steps forward) and balance (a lopsided army is weak)
-            empty = self.mask & ~(om | ok | xm | xk)
-            mob = 0
-            for off in self.fwd[side]:
-                mob += (((om >> -off) if off < 0 else (om << off)) & empty).bit_count()
-            for off in self.fwd[1 - side]:
-                mob -= (((xm >> -off) if off < 0 else (xm << off)) & empty).bit_count()
-            score += MOBILITY_10 * mob
-            own, opp = om | ok, xm | xk
-            left, right = self.left, self.right
-            score -= BALANCE_10 * (
-                abs((own & left).bit_count() - (own & right).bit_count())
-                - abs((opp & left).bit_count() - (opp & right).bit_count())
-            )
         # the back rank keeps the opponent from crowning: worth something while he has no king
         if not xk and phase == 1:
             score += 8 * (om & self.back[side]).bit_count()
