@@ -97,6 +97,26 @@ def random_game(
     return game.start, list(game.move_stack)
 
 
+def random_positions(
+    variant: str, n: int, seed: int, *, plies: tuple[int, int] = (10, 140), keep: float = 1.0
+) -> list[Position]:
+    """``n`` positions of random games (a random length in ``plies`` each, every move played
+    at random, captures as often as not, so many with kings); each position reached is kept
+    with probability ``keep``. The same seed gives the same positions."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < n:
+        pos = Position.start(variant)
+        for _ in range(rng.randint(*plies)):
+            moves = list(pos.legal_moves)
+            if not moves:
+                break
+            pos = pos.apply(rng.choice(moves))
+            if keep >= 1.0 or rng.random() < keep:
+                out.append(pos)
+    return out[:n]
+
+
 @pytest.fixture
 def shared() -> Path:
     return shared_path()

@@ -4,7 +4,6 @@ names and the errors they raise (issue 18 §2 and §5)."""
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Iterable
 
 import pytest
@@ -24,27 +23,13 @@ from rules import (
     perft,
 )
 from rules.engine import engine_for, make_move
+from tests.conftest import random_positions
 
 Key = tuple[int, int, frozenset[int]]
 
 
 def keys(moves: Iterable[Move]) -> set[Key]:
     return {m.key for m in moves}
-
-
-def random_positions(variant: str, n: int, seed: int) -> list[Position]:
-    """Positions of random games, captures taken as often as not (many with kings)."""
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        pos = Position.start(variant)
-        for _ in range(rng.randint(10, 140)):
-            moves = list(pos.legal_moves)
-            if not moves:
-                break
-            pos = pos.apply(rng.choice(moves))
-            out.append(pos)
-    return out[:n]
 
 
 # -- pseudo-legal moves -----------------------------------------------------------------------------

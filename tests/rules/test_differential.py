@@ -20,7 +20,7 @@ import pytest
 
 from rules import Position, find_variant, geometry_for
 from rules.pdn import load_pdn
-from tests.conftest import shared_path
+from tests.conftest import random_positions, shared_path
 
 
 def _oracle() -> ModuleType:
@@ -38,21 +38,6 @@ MIN_REAL = 400  # real-game positions per variant in ../shared/games (486 Brazil
 
 N_POSITIONS = 2000
 Key = tuple[int, int, frozenset[int]]
-
-
-def random_positions(variant: str, n: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        pos = Position.start(variant)
-        for _ply in range(rng.randint(20, 160)):
-            moves = list(pos.legal_moves)
-            if not moves:
-                break
-            pos = pos.apply(rng.choice(moves))
-            if rng.random() < 0.5:
-                out.append(pos)
-    return out[:n]
 
 
 def real_positions(variant: str) -> list[Position]:
@@ -97,7 +82,7 @@ def test_legal_moves_agree_with_pydraughts(variant: str) -> None:
     rng = random.Random(7)
     rng.shuffle(real)
     positions = real[: N_POSITIONS // 2]
-    positions += random_positions(variant, N_POSITIONS - len(positions), seed=11)
+    positions += random_positions(variant, N_POSITIONS - len(positions), seed=11, plies=(20, 160), keep=0.5)
     assert len(positions) >= N_POSITIONS
     kings = sum(1 for p in positions if p.wk or p.bk)
     captures = sum(1 for p in positions if p.has_captures())

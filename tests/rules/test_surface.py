@@ -6,8 +6,6 @@ checked (docs/mutation.md)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from rules import (
@@ -26,22 +24,9 @@ from rules import (
     parse_result,
 )
 from rules.engine import engine_for
+from tests.conftest import random_positions
 
 VARIANTS = ["brazilian", "international", "portuguese"]
-
-
-def random_positions(variant: str, n: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        pos = Position.start(variant)
-        for _ in range(rng.randint(10, 120)):
-            moves = list(pos.legal_moves)
-            if not moves:
-                break
-            pos = pos.apply(rng.choice(moves))
-            out.append(pos)
-    return out[:n]
 
 
 # -- positions built from square lists ----------------------------------------------------------
@@ -190,7 +175,7 @@ def test_a_copy_plays_on_alone() -> None:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_count_quiet_counts_the_plain_moves(variant: str) -> None:
     eng = engine_for(find_variant(variant))
-    for pos in random_positions(variant, 150, seed=11):
+    for pos in random_positions(variant, 150, seed=11, plies=(10, 120)):
         for side_pos in (pos, pos.with_turn(pos.turn.other)):
             sides = side_pos._sides()
             assert eng.count_quiet(*sides) == len(eng.quiet_moves(*sides)), side_pos.fen()
