@@ -288,9 +288,9 @@ class Evaluator:
             if not ok:
                 score -= self.w_back * (xm & self.back[1 - side]).bit_count()
         if not xk:
-            score += self._runaways_10(om & self.front[side], opp, side)
+            score += self._runaways(om & self.front[side], opp, side, self.w_run)
         if not ok:
-            score -= self._runaways_10(xm & self.front[1 - side], own, 1 - side)
+            score -= self._runaways(xm & self.front[1 - side], own, 1 - side, self.w_run)
         if ok or xk:
             score += self.w_kmob * (self._mobility(ok, empty) - self._mobility(xk, empty))
         if (n_ok, n_om, n_xk, n_xm) in self.drawish:
@@ -307,20 +307,6 @@ class Evaluator:
         tables = tuple(_chunked({b: blend[t - 1] for b, t in self.rel[sd].items()}, self.geo.nbits) for sd in (0, 1))
         self.w_men[total_men] = tables
         return tables
-
-    def _runaways_10(self, men: int, blockers: int, side: int) -> int:
-        base, past, near = self.w_run
-        bonus = 0
-        cones = self.cones[side]
-        ranks = self.rank_of_bit[side]
-        top = self.size - 1
-        while men:
-            low = men & -men
-            b = low.bit_length() - 1
-            men ^= low
-            if not cones[b] & blockers:
-                bonus += base + past * (ranks[b] * 2 > top) + near * (top - ranks[b] <= 2)
-        return bonus
 
     def features_10(self, om: int, ok: int, xm: int, xk: int, side: int) -> tuple[int, dict[int, float]]:
         """International for the tuner: (the untuned part: men's material, {weight index: its
@@ -390,7 +376,11 @@ class Evaluator:
         add(base + 7, sup)
         return (n_om - n_xm) * MAN, x
 
-    def _runaways(self, men: int, blockers: int, side: int) -> int:
+    def _runaways(self, men: int, blockers: int, side: int, weights: tuple[int, ...] = (40, 30, 20)) -> int:
+        """Men with nothing in their cone: ``base`` each, ``past`` more beyond the middle,
+        ``near`` more within two ranks of crowning (8x8's fixed weights by default; 10x10
+        passes its table's)."""
+        base, past, near = weights
         bonus = 0
         cones = self.cones[side]
         ranks = self.rank_of_bit[side]
@@ -400,7 +390,7 @@ class Evaluator:
             b = low.bit_length() - 1
             men ^= low
             if not cones[b] & blockers:
-                bonus += 40 + 30 * (ranks[b] * 2 > top) + 20 * (top - ranks[b] <= 2)
+                bonus += base + past * (ranks[b] * 2 > top) + near * (top - ranks[b] <= 2)
         return bonus
 
     def _mobility(self, kings: int, empty: int) -> int:
