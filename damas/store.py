@@ -23,7 +23,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -192,8 +192,6 @@ class Store:
         self._copy: tuple[int, IO[bytes]] | None = None
         self.skipped: list[str] = []  # games a damaged part of the file kept ``games()`` from reading
         self.db: sqlite3.Connection | None = None
-        if not create and not self.path.is_file():
-            raise StoreError(f"{self.path}: no such database")
         self.quarantined: tuple[Path, str] | None = None  # (where the damaged file went, why)
         try:
             if create:
@@ -224,7 +222,8 @@ class Store:
 
     def _connect(self, create: bool) -> None:
         try:
-            uri = self.path.absolute().as_uri() + ("?mode=rwc" if create else "?mode=rw")
+            # a reader opens with mode=rw: SQLite never creates a missing file (create: its default, rwc)
+            uri = self.path.absolute().as_uri() + ("" if create else "?mode=rw")
             self.db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
@@ -239,6 +238,8 @@ class Store:
                 raise StoreError(f"{self.path}: made by a newer damas (schema {row[0]!r})")
         except _BROKEN as exc:
             self._disconnect()
+            if not create and not self.path.is_file():
+                raise StoreError(f"{self.path}: no such database") from None
             raise DamagedStore(f"{self.path}: not a usable damas database ({exc})") from None
         except StoreError:
             self._disconnect()
@@ -336,24 +337,32 @@ class Store:
         except _BROKEN as exc:
             raise self.damaged(exc) from None
 
-    def _tx(self, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> int | None:
+    def _tx(
+        self, statements: Iterable[tuple[str, tuple[Any, ...]]], then: Callable[[int | None], None] | None = None
+    ) -> int | None:
+        """The statements in one transaction; returns the last row id. ``then`` (given that id)
+        runs before the commit: if it raises :class:`StoreError`, nothing is written."""
         db = self._db
         last = None
         try:
             db.execute("BEGIN IMMEDIATE")
             for sql, args in statements:
                 last = db.execute(sql, args).lastrowid
+            if then is not None:
+                then(last)
             db.execute("COMMIT")
-        except _BROKEN as exc:
+        except (*_BROKEN, StoreError) as exc:
             with contextlib.suppress(*_BROKEN):
                 if db.in_transaction:
                     db.execute("ROLLBACK")
+            if isinstance(exc, StoreError):
+                raise
             raise StoreError(f"{self.path}: cannot write: {exc}") from None
         return last
 
     def probe(self) -> None:
         """Raise :class:`StoreError` unless both the database and the copy can be written now."""
-        self._tx([("INSERT OR REPLACE INTO meta VALUES ('probe', ?)", (str(time.time()),))])
+        self._tx([("INSERT OR REPLACE INTO meta VALUES ('probe', ?)", (time.time(),))])
         path = self.journals / ".probe"
         try:
             self.journals.mkdir(exist_ok=True)
@@ -393,21 +402,21 @@ class Store:
         started: float | None = None,
     ) -> int:
         started = time.time() if started is None else started
+
+        def start_copy(new_id: int | None) -> None:  # in the row's transaction: a game without its copy is not started
+            assert new_id is not None
+            self._start_copy(new_id, {**header, "game": new_id, "tags": tags})
+
         new_id = self._tx(
             [
                 (
                     "INSERT INTO games (id, variant, fen, mode, tags, started, header) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game_id, variant, fen, mode, json.dumps(tags), started, json.dumps(header)),
                 )
-            ]
+            ],
+            then=start_copy,
         )
         assert new_id is not None
-        try:
-            self._start_copy(new_id, {**header, "game": new_id, "tags": tags})
-        except StoreError:  # a game without its copy is not started
-            with contextlib.suppress(StoreError):
-                self._tx([("DELETE FROM games WHERE id=?", (new_id,))])
-            raise
         return new_id
 
     def _row(self, r: tuple[Any, ...]) -> GameRow:
@@ -461,15 +470,10 @@ class Store:
         return self._row(rows[0])
 
     def games(self, limit: int | None = None) -> list[GameRow]:
-        """The games, newest first. A damaged part of the file costs the games in it, not
-        the list: those are noted in ``self.skipped``."""
+        """The games, newest first, read one by one (2000 games: 60 ms here), so that a damaged
+        part of the file costs the games in it, not the list: those are noted in ``self.skipped``."""
         self.skipped = []
-        sql = f"{self._SELECT} ORDER BY id DESC" + (f" LIMIT {int(limit)}" if limit else "")
-        try:
-            return [self._row(r) for r in self._db.execute(sql).fetchall()]
-        except (*_BROKEN, StoreError):
-            pass
-        ids = [r[0] for r in self._query("SELECT id FROM games ORDER BY id DESC") if isinstance(r[0], int)]
+        ids = [r[0] for r in self._query("SELECT id FROM games ORDER BY id DESC")]
         out = []
         for i in ids[:limit] if limit else ids:
             try:
@@ -626,8 +630,8 @@ class Store:
             with contextlib.suppress(TypeError, ValueError):
                 lines.append(json.dumps({**json.loads(text), "seq": seq}))
         tmp = self.copy_path(game_id).with_suffix(".jsonl.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines) + "\n")
+        with open(tmp, "wb") as f:
+            f.write(("\n".join(lines) + "\n").encode())
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.copy_path(game_id))
@@ -644,8 +648,8 @@ class Store:
             self.journals.mkdir(exist_ok=True)
             final = self.journals / f"{game_id}.json"
             tmp = final.with_suffix(".json.tmp")
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(record, f)
+            with open(tmp, "wb") as f:
+                f.write(json.dumps(record).encode())
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, final)

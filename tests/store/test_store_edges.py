@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -403,3 +404,61 @@ def test_the_reports_table_holds_each_report_its_squares_and_text(tmp_path: Path
         (g, 2.5, "illegal", [22, 18], "c3-d4 is not legal here"),
         (g, 3.0, "touch", [], "x"),
     ]
+
+
+def test_a_reader_never_creates_a_missing_database(tmp_path: Path) -> None:
+    """The commands that read open with SQLite's mode=rw: a mistyped --db is named, and no
+    empty database (nor its -wal, -shm or folder) is left where it was looked for."""
+    for db in (tmp_path / "g.sqlite3", tmp_path / "no" / "such" / "g.sqlite3"):
+        with pytest.raises(StoreError, match=rf"^{re.escape(str(db))}: no such database$"):
+            Store(db, create=False)
+        assert os.listdir(tmp_path) == []
+        code, out, err = run("games", "--db", str(db))
+        assert (code, out, err) == (2, "", f"damas: error: {db}: no such database\n")
+        assert os.listdir(tmp_path) == []
+    (tmp_path / "dir.sqlite3").mkdir()  # a folder where the file should be: not a database either
+    with pytest.raises(StoreError, match=r"dir\.sqlite3: no such database$"):
+        Store(tmp_path / "dir.sqlite3", create=False)
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with Store(db, create=False) as store:  # an existing one opens for reading and writing
+        store.correct(1, {"Round": "2"})
+        assert store.game(1).tags["Round"] == "2"
+
+
+def test_the_probe_writes_when_it_ran(tmp_path: Path) -> None:
+    """The probe's row in ``meta`` is the time the store was last found writable."""
+    with Store(tmp_path / "g.sqlite3") as store:
+        before = time.time()
+        store.probe()
+        after = time.time()
+        (value,) = store.db.execute("SELECT value FROM meta WHERE key='probe'").fetchone()  # type: ignore[union-attr]
+        assert before <= float(value) <= after
+
+
+def test_a_damaged_page_costs_the_game_on_it_not_the_list(tmp_path: Path) -> None:
+    """A really damaged file: the pages that hold one game's long tags (an overflow chain)
+    point to a page the file does not have. Listing the games reads them one by one, so the
+    others are listed and the damaged one is named (``damas games``, ``damas export --all``)."""
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        for tags in ({"White": "Ana"}, {"White": "Rui", "Annotator": "Z" * 9000}, {"White": "Eva"}):
+            store.new_game("brazilian", None, "casual", HEADER, tags)
+    data = bytearray(db.read_bytes())  # closed: the WAL is in the file
+    size = 4096
+    chain = [n for n in range(len(data) // size) if data[n * size + 4 : n * size + 64] == b"Z" * 60]
+    assert len(chain) == 2  # 9000 bytes: the row's page and two overflow pages
+    first = chain[0] * size
+    data[first : first + 4] = (1_000_000).to_bytes(4, "big")  # the link to the next page: broken
+    db.write_bytes(bytes(data))
+    with Store(db, create=False) as store:
+        assert store.check() == "On tree page 4 cell 1: invalid page number 1000000 (and 1 more)"
+        assert [g.tags["White"] for g in store.games()] == ["Eva", "Ana"]
+        assert store.skipped == [
+            f"game 2: {db}: the database is damaged (database disk image is malformed); "
+            f"`damas recover` rebuilds its games from {store.journals}"
+        ]
+        assert [g.id for g in store.games(limit=1)] == [3] and store.skipped == []
+    code, out, err = run("games", "--db", str(db))
+    assert code == 1 and [line.split()[0] for line in out.splitlines()[1:]] == ["3", "1"]
+    assert err.startswith("damas: warning: game 2: ") and err.count("\n") == 1
