@@ -167,6 +167,15 @@ class GameRow:
         }
 
 
+def _json_object(text: Any) -> dict[str, Any] | None:
+    """A stored field read as a JSON object, else ``None`` (a damaged file can garble any field)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def _fsync_dir(path: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
@@ -188,7 +197,7 @@ class Store:
     ) -> None:
         self.path = Path(path)
         self.journals = journals_dir(self.path)
-        self._lock: IO[str] | None = None
+        self._lock: IO[bytes] | None = None
         self._copy: tuple[int, IO[bytes]] | None = None
         self.skipped: list[str] = []  # games a damaged part of the file kept ``games()`` from reading
         self.db: sqlite3.Connection | None = None
@@ -287,18 +296,18 @@ class Store:
         if fcntl is None:  # pragma: no cover
             return
         lock_path = Path(str(self.path) + ".lock")
-        f = open(lock_path, "a+", encoding="utf-8")  # noqa: SIM115 - held until close()
+        f = open(lock_path, "a+b")  # noqa: SIM115 - held until close()
         try:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             f.seek(0)
             holder = f.read().strip()
             f.close()
-            who = f" (process {holder})" if holder.isdigit() else ""
+            who = f" (process {int(holder)})" if holder.isdigit() else ""
             raise StoreLocked(f"{self.path} is in use by another damas{who}: stop it or choose another --db") from None
         f.seek(0)
         f.truncate()
-        f.write(f"{os.getpid()}\n")
+        f.write(b"%d\n" % os.getpid())
         f.flush()
         self._lock = f
 
@@ -424,14 +433,10 @@ class Store:
         file can garble is checked, and what cannot be read is named in ``damage``)."""
         damage = []
 
-        def load(text: Any, what: str) -> Any:
-            try:
-                value = json.loads(text)
-            except (TypeError, ValueError):
-                value = None
-            if not isinstance(value, dict):
+        def load(text: Any, what: str) -> dict[str, Any] | None:
+            value = _json_object(text)
+            if value is None:
                 damage.append(f"its {what} are not readable")
-                return None
             return value
 
         tags = load(r[4], "tags")
@@ -532,12 +537,9 @@ class Store:
     def alive(self, game_id: int) -> float | None:
         """The last :meth:`set_alive` time of that game, if it is the one written last."""
         rows = self._query("SELECT value FROM meta WHERE key='alive'")
-        try:
-            value = json.loads(rows[0][0]) if rows else None
-            if isinstance(value, dict) and value.get("game") == game_id and isinstance(value.get("t"), (int, float)):
-                return float(value["t"])
-        except (TypeError, ValueError):
-            pass
+        value = _json_object(rows[0][0]) if rows else None
+        if value is not None and value.get("game") == game_id and isinstance(value.get("t"), (int, float)):
+            return float(value["t"])
         return None
 
     # -- journal ---------------------------------------------------------------------------
@@ -563,17 +565,14 @@ class Store:
 
     def journal(self, game_id: int) -> Iterator[dict[str, Any]]:
         for seq, text in self.journal_rows(game_id):
-            try:
-                obj = json.loads(text)
-            except (TypeError, ValueError):
-                obj = None
-            if not isinstance(obj, dict):
+            obj = _json_object(text)
+            if obj is None:
                 raise StoreError(f"game {game_id}: journal row {seq} is damaged (not a JSON object)")
             yield obj
 
     def journal_length(self, game_id: int) -> int:
-        rows = self._query("SELECT COUNT(*) FROM journal WHERE game_id=?", (game_id,))
-        return int(rows[0][0]) if rows and isinstance(rows[0][0], int) else 0
+        ((count,),) = self._query("SELECT COUNT(*) FROM journal WHERE game_id=?", (game_id,))  # one row, an integer
+        return int(count)
 
     # -- the copy beside the database ----------------------------------------------------------
     def copy_path(self, game_id: int) -> Path:
@@ -599,8 +598,8 @@ class Store:
                     self._copy[1].close()
                     self._copy = None
                 self.journals.mkdir(exist_ok=True)
-                if "t" in obj and not self.copy_path(game_id).exists():
-                    self._seed_copy(game_id, before=obj.get("seq"))
+                if "seq" in obj and not self.copy_path(game_id).exists():  # an event, not the header
+                    self._seed_copy(game_id, before=obj["seq"])
                 self._copy = (game_id, open(self.copy_path(game_id), "ab"))  # noqa: SIM115 - kept open
             f = self._copy[1]
             size = f.seek(0, os.SEEK_END)
@@ -619,16 +618,17 @@ class Store:
                 self._copy = None
             raise StoreError(f"{self.copy_path(game_id)}: cannot write: {exc.strerror or exc}") from None
 
-    def _seed_copy(self, game_id: int, before: int | None) -> None:
+    def _seed_copy(self, game_id: int, before: int) -> None:
         """The copy of a game recorded before copies were kept: its header and the journal
         before the event being appended."""
         row = self.game(game_id)
         lines = [json.dumps({**row.header, "game": game_id, "tags": row.tags})]
         for seq, text in self.journal_rows(game_id):
-            if before is not None and seq >= before:
+            if seq >= before:
                 break
-            with contextlib.suppress(TypeError, ValueError):
-                lines.append(json.dumps({**json.loads(text), "seq": seq}))
+            event = _json_object(text)
+            if event is not None:  # a damaged row is left out (the database still has it)
+                lines.append(json.dumps({**event, "seq": seq}))
         tmp = self.copy_path(game_id).with_suffix(".jsonl.tmp")
         with open(tmp, "wb") as f:
             f.write(("\n".join(lines) + "\n").encode())
