@@ -198,7 +198,6 @@ class Store:
         self.path = Path(path)
         self.journals = journals_dir(self.path)
         self._lock: IO[bytes] | None = None
-        self._copy: tuple[int, IO[bytes]] | None = None
         self.skipped: list[str] = []  # games a damaged part of the file kept ``games()`` from reading
         self.db: sqlite3.Connection | None = None
         self.quarantined: tuple[Path, str] | None = None  # (where the damaged file went, why)
@@ -313,9 +312,6 @@ class Store:
 
     def close(self) -> None:
         self._disconnect()
-        if self._copy is not None:
-            self._copy[1].close()
-            self._copy = None
         if self._lock is not None:
             self._lock.close()  # releases the flock
             self._lock = None
@@ -591,36 +587,31 @@ class Store:
         self.save_record(game_id)
 
     def _append_copy(self, game_id: int, obj: dict[str, Any]) -> None:
+        """One line on the copy, fsynced. The file is opened for each line (the fsync costs far
+        more), so a copy renamed or removed meanwhile is never written behind its name's back:
+        a missing one is seeded again from the database first."""
         data = (json.dumps(obj) + "\n").encode()
+        path = self.copy_path(game_id)
         try:
-            if self._copy is None or self._copy[0] != game_id:
-                if self._copy is not None:
-                    self._copy[1].close()
-                    self._copy = None
-                self.journals.mkdir(exist_ok=True)
-                if "seq" in obj and not self.copy_path(game_id).exists():  # an event, not the header
-                    self._seed_copy(game_id, before=obj["seq"])
-                self._copy = (game_id, open(self.copy_path(game_id), "ab"))  # noqa: SIM115 - kept open
-            f = self._copy[1]
-            size = f.seek(0, os.SEEK_END)
-            try:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            except OSError:
-                with contextlib.suppress(OSError):  # no half line is left for the next append
-                    f.truncate(size)
-                raise
+            self.journals.mkdir(exist_ok=True)
+            if "seq" in obj and not path.exists():  # an event, not the header
+                self._seed_copy(game_id, before=obj["seq"])
+            with open(path, "ab") as f:
+                size = f.seek(0, os.SEEK_END)
+                try:
+                    f.write(data)
+                    f.flush()
+                    os.fsync(f.fileno())
+                except OSError:
+                    with contextlib.suppress(OSError):  # no half line is left for the next append
+                        f.truncate(size)
+                    raise
         except OSError as exc:
-            if self._copy is not None:
-                with contextlib.suppress(OSError):
-                    self._copy[1].close()
-                self._copy = None
-            raise StoreError(f"{self.copy_path(game_id)}: cannot write: {exc.strerror or exc}") from None
+            raise StoreError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
     def _seed_copy(self, game_id: int, before: int) -> None:
-        """The copy of a game recorded before copies were kept: its header and the journal
-        before the event being appended."""
+        """The copy of a game that has none (recorded before copies were kept, or its copy
+        removed since): its header and the journal before the event being appended."""
         row = self.game(game_id)
         lines = [json.dumps({**row.header, "game": game_id, "tags": row.tags})]
         for seq, text in self.journal_rows(game_id):

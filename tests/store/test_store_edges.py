@@ -462,3 +462,67 @@ def test_a_damaged_page_costs_the_game_on_it_not_the_list(tmp_path: Path) -> Non
     code, out, err = run("games", "--db", str(db))
     assert code == 1 and [line.split()[0] for line in out.splitlines()[1:]] == ["3", "1"]
     assert err.startswith("damas: warning: game 2: ") and err.count("\n") == 1
+
+
+def test_a_copy_moved_away_during_a_game_is_written_again_in_full(tmp_path: Path) -> None:
+    """Someone moves a game's copy away while it is played (or a backup tool renames it):
+    the next event writes the copy again under its name, whole, and the file moved away is
+    left as it was. (An open file kept between events wrote on behind the new name's back,
+    and the copy's name held nothing.)"""
+    with Store(tmp_path / "g.sqlite3") as store:
+        game = store.new_game("brazilian", None, "casual", HEADER, {"White": "Ana"})
+        events = [{"t": 10.0 + i, "square": 22 + i, "event": "lift"} for i in range(4)]
+        for seq, event in enumerate(events[:3]):
+            store.append(game, seq, event)
+        copy = store.copy_path(game)
+        whole = copy.read_bytes()
+        moved = copy.rename(tmp_path / "elsewhere.jsonl")
+        store.append(game, 3, events[3])
+        lines = [json.loads(line) for line in copy.read_text(encoding="utf-8").splitlines()]
+        assert lines[0]["game"] == game and lines[0]["tags"] == {"White": "Ana"}
+        assert lines[1:] == [{**event, "seq": seq} for seq, event in enumerate(events)]
+        assert moved.read_bytes() == whole
+
+
+def test_the_records_beside_the_database_follow_every_change(tmp_path: Path) -> None:
+    """``<id>.json`` (what ``damas recover`` rebuilds a game's row from) is rewritten when a
+    game ends, is abandoned or corrected, and reads back as the row."""
+    with Store(tmp_path / "g.sqlite3") as store:
+        one = store.new_game("brazilian", None, "casual", HEADER, {"White": "Ana"})
+        two = store.new_game("brazilian", None, "tournament", HEADER, {})
+
+        def saved(game: int) -> dict[str, object]:
+            record: dict[str, object] = json.loads((store.journals / f"{game}.json").read_text(encoding="utf-8"))
+            assert record == store.game(game).record()
+            return record
+
+        assert saved(one)["result"] == "*" and saved(one)["ended"] is None
+        store.finish(one, "1-0", "resignation")
+        assert (saved(one)["result"], saved(one)["termination"]) == ("1-0", "resignation")
+        store.abandon(two, "interrupted")
+        assert saved(two)["status"] == "interrupted" and saved(two)["ended"] is not None
+        store.correct(one, {"Round": "3"}, "0-1")
+        assert saved(one)["tags"] == {"White": "Ana", "Round": "3"}
+        assert (saved(one)["result"], saved(one)["result_locked"]) == ("0-1", True)
+
+
+def test_a_record_restored_from_a_copy_is_the_row_it_was(tmp_path: Path) -> None:
+    with Store(tmp_path / "a.sqlite3") as first:
+        game = first.new_game("international", "W:W31:B20", "tournament", HEADER, {"White": "Ana"})
+        first.finish(game, "2-0", "resignation")
+        first.correct(game, result="0-2")
+        first.abandon(game, "damaged")
+        record = first.game(game).record()
+    assert record["ended"] is not None and record["result_locked"] is True
+    with Store(tmp_path / "b.sqlite3") as second:
+        assert second.restore_game(record) == game
+        assert second.game(game).record() == record
+
+
+def test_an_unknown_mode_is_named_in_at_most_40_characters(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.sqlite3") as store:
+        game = store.new_game("brazilian", None, "casual", HEADER, {})
+        store._tx([("UPDATE games SET mode=? WHERE id=?", ("m" * 39 + "xyz", game))])
+        row = store.game(game)
+        assert row.state == DAMAGED and row.mode == "casual"
+        assert row.damage == [f"its mode {'m' * 39 + 'x'!r} is unknown (casual or tournament)"]
