@@ -232,7 +232,7 @@ class Store:
         try:
             # a reader opens with mode=rw: SQLite never creates a missing file (create: its default, rwc)
             uri = self.path.absolute().as_uri() + ("" if create else "?mode=rw")
-            self.db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            self.db = sqlite3.connect(uri, uri=True, isolation_level=None)  # used by the thread that opened it
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(_SCHEMA)

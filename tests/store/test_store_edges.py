@@ -526,3 +526,14 @@ def test_an_unknown_mode_is_named_in_at_most_40_characters(tmp_path: Path) -> No
         row = store.game(game)
         assert row.state == DAMAGED and row.mode == "casual"
         assert row.damage == [f"its mode {'m' * 39 + 'x'!r} is unknown (casual or tournament)"]
+
+
+def test_times_a_damaged_row_garbled_read_as_none_known(tmp_path: Path) -> None:
+    """A start time that is not a number reads as 0 (the epoch: shown, not a crash), an end
+    time as none (the game is then in play, and the next start closes it)."""
+    with Store(tmp_path / "g.sqlite3") as store:
+        game = store.new_game("brazilian", None, "casual", HEADER, {})
+        store.finish(game, "1-0", "resignation")
+        store._tx([("UPDATE games SET started='noon', ended=X'00' WHERE id=?", (game,))])
+        row = store.game(game)
+        assert (row.started, row.ended, row.state) == (0.0, None, "finished")
