@@ -537,3 +537,17 @@ def test_times_a_damaged_row_garbled_read_as_none_known(tmp_path: Path) -> None:
         store._tx([("UPDATE games SET started='noon', ended=X'00' WHERE id=?", (game,))])
         row = store.game(game)
         assert (row.started, row.ended, row.state) == (0.0, None, "finished")
+
+
+def test_moves_rebuilt_from_the_journal_replace_the_rows_whole(tmp_path: Path) -> None:
+    """``rewrite_moves`` (a resume) leaves exactly the moves given, with their captures and times."""
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        game = store.new_game("brazilian", None, "casual", HEADER, {})
+        store.record(game, moves=[(1, "c3-d4", 22, 18, [], 1.0), (2, "f6-e5", 11, 15, [], 2.0), (3, "x", 1, 2, [], 3)])
+        store.rewrite_moves(game, [(1, "c3-d4", 22, 18, [], 1.5), (2, "d4xf6", 18, 11, [15], 2.5)])
+        assert store.moves(game) == [(1, "c3-d4"), (2, "d4xf6")]
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT ply, from_sq, to_sq, captured, t FROM moves WHERE game_id=? ORDER BY ply", (game,))
+        assert [(p, a, b, json.loads(c), t) for p, a, b, c, t in rows] == [(1, 22, 18, [], 1.5), (2, 18, 11, [15], 2.5)]
+    con.close()
