@@ -551,3 +551,20 @@ def test_moves_rebuilt_from_the_journal_replace_the_rows_whole(tmp_path: Path) -
         rows = con.execute("SELECT ply, from_sq, to_sq, captured, t FROM moves WHERE game_id=? ORDER BY ply", (game,))
         assert [(p, a, b, json.loads(c), t) for p, a, b, c, t in rows] == [(1, 22, 18, [], 1.5), (2, 18, 11, [15], 2.5)]
     con.close()
+
+
+def test_a_game_whose_row_cannot_be_read_back_still_ends(tmp_path: Path) -> None:
+    """The end is written; reading the row back for ``<id>.json`` fails (a text SQLite cannot
+    decode): the record beside the database is left as it was, and no error is raised for a
+    write that was made (``damas play`` would pause the board for it)."""
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        game = store.new_game("brazilian", None, "casual", HEADER, {"White": "Ana"})
+        record = (store.journals / f"{game}.json").read_bytes()
+        store._tx([("UPDATE games SET tags=CAST(X'7B22FF' AS TEXT) WHERE id=?", (game,))])
+        store.finish(game, "1-0", "resignation")
+        store.abandon(game, "damaged")
+        assert (store.journals / f"{game}.json").read_bytes() == record
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT result, status FROM games").fetchall() == [("1-0", "damaged")]
+    con.close()
