@@ -225,11 +225,14 @@ def test_the_copy_of_a_game_from_before_the_copies_is_the_copy_it_would_have_had
         con.execute("UPDATE journal SET event='garbage' WHERE game_id=3 AND seq=2")
         con.execute("UPDATE journal SET event=5 WHERE game_id=3 AND seq=3")
     con.close()
-    copy.unlink()  # as a database written by an older damas
+    copy.unlink()  # as a database written by an older damas: no copy, no record
+    copy.with_suffix(".json").unlink()
     event = {"t": 3100.0, "square": 23, "event": "lift"}
     with Store(db) as store:
         n = store.journal_length(3)
         store.append(3, n, event)
+        record = json.loads(copy.with_suffix(".json").read_text(encoding="utf-8"))
+        assert record == store.game(3).record()  # the record is written with the copy
     seeded = copy.read_text(encoding="utf-8").splitlines()
     assert seeded == kept[:3] + kept[5:] + [json.dumps({**event, "seq": n})]
     assert json.loads(seeded[0])["game"] == 3
