@@ -674,6 +674,9 @@ class Engine:
                 return -MATE + ply
             capture = False
         n = len(moves)
+        # the depth the result is stored with: the one asked for (an extended depth would
+        # claim a ply more than a later probe at that depth would have searched)
+        asked = depth
         # forced moves (one legal move) cost no depth
         if n == 1 and ply < 2 * MAX_PLY // 3:
             depth += 1
@@ -808,7 +811,7 @@ class Engine:
             stored += ply
         elif stored <= -MATE_BOUND:
             stored -= ply
-        tt.store(tkey, stored, depth, flag, best_i)
+        tt.store(tkey, stored, asked, flag, best_i)
         return best
 
     def _quiesce(
