@@ -38,6 +38,16 @@ _THREAT_PLIES = 48
 _THREAT_EXTRA = -1
 #: forward pruning: the bar's height per ply of depth (0: no pruning)
 _PRUNE_MARGIN = 0
+#: late-move reductions (quiet moves at a null window): from this depth, after this many moves,
+#: one ply; two plies from ``_LMR2_DEPTH`` after ``_LMR2_AFTER`` moves (0: never)
+_LMR_DEPTH = 3
+_LMR_AFTER = 3
+_LMR2_DEPTH = 0
+_LMR2_AFTER = 6
+#: on a cut by a quiet move, the quiet moves tried before it lose this share of the bonus (0: none)
+_HISTORY_MALUS = 0
+#: each search starts from the last one's history divided by this (1: kept as it is)
+_HISTORY_AGE = 1
 #: the aspiration window's half-width around the last iteration's score (0: none)
 _ASPIRATION = 20
 #: plies from the kings-only limit within which the count is part of the table's key
@@ -353,6 +363,8 @@ class Engine:
         self.root_quiet = quiet
         self.root_ending = ending
         self.pv_table: list[list[RawMove]] = [[] for _ in range(MAX_PLY + 2)]
+        if _HISTORY_AGE > 1:
+            self.history = [h // _HISTORY_AGE for h in self.history]
         self.killers = [[None, None] for _ in range(MAX_PLY + 2)]
 
     @staticmethod
@@ -726,7 +738,8 @@ class Engine:
         nside = 1 - side
         nd = depth - 1
         cply = ply + 1
-        lmr = depth >= 3 and not capture and beta - alpha == 1
+        lmr = depth >= _LMR_DEPTH and not capture and beta - alpha == 1
+        lmr2 = lmr and _LMR2_DEPTH and depth >= _LMR2_DEPTH
         for n_done, i in enumerate(order):
             raw = moves[i]
             o, d, cm, promotes, _r = raw
@@ -781,7 +794,9 @@ class Engine:
             elif n_done == 0:
                 score = -self._negamax(nd, cply, -beta, -alpha, cxm, cxk, nm, nk, nside, ckey, nquiet, nending)
             else:
-                reduce = 1 if lmr and n_done >= 3 and not promotes else 0
+                reduce = 0
+                if lmr and n_done >= _LMR_AFTER and not promotes:
+                    reduce = 2 if lmr2 and n_done >= _LMR2_AFTER else 1
                 score = -self._negamax(
                     nd - reduce, cply, -alpha - 1, -alpha, cxm, cxk, nm, nk, nside, ckey, nquiet, nending
                 )
@@ -803,7 +818,15 @@ class Engine:
                             if k[0] != od:
                                 k[1] = k[0]
                                 k[0] = od
-                            self.history[(o << 6 | d) & 4095] += depth * depth
+                            hist = self.history
+                            hist[(o << 6 | d) & 4095] += depth * depth
+                            if _HISTORY_MALUS and n_done:
+                                # the quiet moves that did not cut lose some of theirs
+                                malus = depth * depth * _HISTORY_MALUS // 100
+                                for j in order[:n_done]:
+                                    q = moves[j]
+                                    h = (q[0] << 6 | q[1]) & 4095
+                                    hist[h] = max(0, hist[h] - malus)
                         break
         flag = EXACT if orig_alpha < best < beta else (LOWER if best >= beta else UPPER)
         stored = best
