@@ -48,6 +48,8 @@ _LMR2_AFTER = 6
 _HISTORY_MALUS = 0
 #: each search starts from the last one's history divided by this (1: kept as it is)
 _HISTORY_AGE = 1
+#: a single legal move costs no depth: 2 any, 1 only a plain move (not a capture), 0 never
+_EXTEND_FORCED = 2
 #: the aspiration window's half-width around the last iteration's score (0: none)
 _ASPIRATION = 20
 #: plies from the kings-only limit within which the count is part of the table's key
@@ -690,7 +692,7 @@ class Engine:
         # claim a ply more than a later probe at that depth would have searched)
         asked = depth
         # forced moves (one legal move) cost no depth
-        if n == 1 and ply < 2 * MAX_PLY // 3:
+        if n == 1 and ply < 2 * MAX_PLY // 3 and (_EXTEND_FORCED == 2 or (_EXTEND_FORCED and not capture)):
             depth += 1
         elif _PRUNE_MARGIN and depth >= 3 and beta - alpha == 1 and not capture and -MATE_BOUND < beta < MATE_BOUND:
             # forward pruning (as Scan does it): a shallow search that clears a raised bar is
