@@ -56,7 +56,9 @@ def test_a_folder_or_a_file_in_the_way_is_named_in_one_line(tmp_path: Path) -> N
     blocker = tmp_path / "records"
     blocker.write_text("not a folder", encoding="utf-8")
     db = blocker / "g.sqlite3"
-    with pytest.raises(StoreError, match=rf"^{re.escape(str(db))}: cannot open: .*: {re.escape(str(blocker))}$"):
+    with pytest.raises(
+        StoreError, match=rf"^{re.escape(str(db))}: cannot open: File exists: {re.escape(str(blocker))}$"
+    ):
         Store(db)
     assert blocker.read_text(encoding="utf-8") == "not a folder"
     # as `damas play` says it (before any server starts)
@@ -571,3 +573,23 @@ def test_a_game_whose_row_cannot_be_read_back_still_ends(tmp_path: Path) -> None
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT result, status FROM games").fetchall() == [("1-0", "damaged")]
     con.close()
+
+
+def test_a_game_that_is_not_there_is_named(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store, pytest.raises(StoreError, match=rf"^{re.escape(str(db))}: no game 7$"):
+        store.game(7)
+
+
+def test_the_reason_a_damaged_database_went_aside_is_sqlites_own(tmp_path: Path) -> None:
+    """What ``damas play`` says about a database it moved aside: SQLite's words, without the
+    path (it is said beside them), even when the path has spaces in it."""
+    db = tmp_path / "my games" / "g.sqlite3"
+    db.parent.mkdir()
+    build(db)
+    data = bytearray(db.read_bytes())
+    data[16:100] = b"\xa5" * 84  # the header past its magic: not a database any more
+    db.write_bytes(bytes(data))
+    with Store(db, exclusive=True, quarantine=True) as store:
+        assert store.quarantined is not None
+        assert store.quarantined[1] == "not a usable damas database (file is not a database)"
