@@ -10,7 +10,10 @@ towards 0, so the side ahead does not trade into it and the side behind does).
 
 International's weights are a table (``weights_international.json`` when present, else the
 hand-set values here): the men's square values for the opening and for the ending, blended
-by the number of men on the board, and the weight of each other term. ``tools/tune_eval.py``
+by the number of men on the board, the weight of each other term, and learned men patterns
+(ten blocks of eight squares, each configuration of men a weight; see
+:func:`pattern_blocks_10`), folded into one lookup table per band of two rows so that they
+cost five lookups an evaluation. ``tools/tune_eval.py``
 fits them to self-play positions (Texel-style); :meth:`Evaluator.features_10` is the linear
 form it fits, kept exact by a test.
 
