@@ -23,6 +23,7 @@ from engine.evaluate import (
     weight_vector_10,
 )
 from rules import Game, Position, find_variant
+from tests.conftest import random_positions
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,19 +79,6 @@ def test_without_pattern_weights_nothing_is_added() -> None:
     assert weight_vector_10(without) == weight_vector_10(hand_weights_10())
 
 
-def _random_positions(count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        game = Game("international")
-        for _ in range(rng.randint(4, 90)):
-            if game.outcome() is not None:
-                break
-            game.push(rng.choice(list(game.legal_moves)))
-        out.append(game.position)
-    return out
-
-
 def test_the_evaluation_with_patterns_is_the_tuner_s_linear_form_and_colour_blind() -> None:
     variant = find_variant("international")
     rng = random.Random(7)
@@ -101,7 +89,7 @@ def test_the_evaluation_with_patterns_is_the_tuner_s_linear_form_and_colour_blin
     vector = weight_vector_10(w)
     first = weight_names_10().index("patterns[0][0]")
     patterned = 0
-    for pos in _random_positions(40, 3):
+    for pos in random_positions("international", 40, seed=3, keep=0.2):
         for om, ok, xm, xk, side in ((pos.wm, pos.wk, pos.bm, pos.bk, 0), (pos.bm, pos.bk, pos.wm, pos.wk, 1)):
             if (ok.bit_count(), om.bit_count(), xk.bit_count(), xm.bit_count()) in ev.drawish:
                 continue
