@@ -300,6 +300,9 @@ class Evaluator:
             prev = bands.get(band)
             bands[band] = add if prev is None else [a + b for a, b in zip(prev, add, strict=True)]
         self.pat_bands = tuple((band * BAND_BITS, bands[band]) for band in sorted(bands))
+        assert [sh for sh, _t in self.pat_bands] == [0, 11, 22, 33, 44]  # as the evaluation reads them
+        p0, p1, p2, p3, p4 = (t for _sh, t in self.pat_bands)
+        self.pat_tables = (p0, p1, p2, p3, p4)
         self.trit1 = tuple(sum(3**o for o in range(10) if (v >> o) & 1) for v in range(1024))
         self.trit2 = tuple(2 * t for t in self.trit1)
 
@@ -381,15 +384,18 @@ class Evaluator:
         if ok or xk:
             score += self.w_kmob * (self._mobility(ok, empty) - self._mobility(xk, empty))
         if self.pat_bands:
+            # the five bands of two rows (bits 0-9, 11-20, ...), unrolled: White's men first
             t1, t2 = self.trit1, self.trit2
-            pat = 0
-            if side:
-                for sh, band in self.pat_bands:
-                    pat -= band[t1[(xm >> sh) & 1023] + t2[(om >> sh) & 1023]]
-            else:
-                for sh, band in self.pat_bands:
-                    pat += band[t1[(om >> sh) & 1023] + t2[(xm >> sh) & 1023]]
-            score += pat
+            p0, p1, p2, p3, p4 = self.pat_tables
+            wm, bm = (xm, om) if side else (om, xm)
+            pat = (
+                p0[t1[wm & 1023] + t2[bm & 1023]]
+                + p1[t1[(wm >> 11) & 1023] + t2[(bm >> 11) & 1023]]
+                + p2[t1[(wm >> 22) & 1023] + t2[(bm >> 22) & 1023]]
+                + p3[t1[(wm >> 33) & 1023] + t2[(bm >> 33) & 1023]]
+                + p4[t1[(wm >> 44) & 1023] + t2[(bm >> 44) & 1023]]
+            )
+            score += -pat if side else pat
         if (n_ok, n_om, n_xk, n_xm) in self.drawish:
             score = score // 8 if score >= 0 else -(-score // 8)
         return score
