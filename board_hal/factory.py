@@ -48,14 +48,14 @@ def open_board(
                 raise
     except registry.BackendError as exc:
         raise ConfigError(f"{config.source}: {exc}") from None
-    return _board(layout, sensors, leds)
+    return _board(layout, sensors, leds, f"{config.source}: board.backend: {config.backend}")
 
 
-def _board(layout: Layout, sensors: SensorBackend, leds: LedBackend | None) -> BoardIO:
+def _board(layout: Layout, sensors: SensorBackend, leds: LedBackend | None, where: str) -> BoardIO:
     try:
         return BoardIO(layout, sensors, leds)
     except ValueError as exc:
         sensors.close()
         if leds is not None and leds is not sensors:  # type: ignore[comparison-overlap]
             leds.close()
-        raise ConfigError(str(exc)) from None
+        raise ConfigError(f"{where}: {exc}") from None

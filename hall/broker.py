@@ -6,6 +6,7 @@ and the next port is tried, so no port is ever released between choosing and bin
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import socket
@@ -13,6 +14,8 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 INSTALL = "Mosquitto is not installed: sudo apt-get install mosquitto (or give --broker mqtt://HOST:1883)"
 
@@ -112,6 +115,7 @@ class Mosquitto:
             try:
                 self.proc.wait(5)
             except subprocess.TimeoutExpired:
+                log.warning("mosquitto (pid %d) did not stop within 5 s of SIGTERM: killed", self.proc.pid)
                 self.proc.kill()
                 self.proc.wait()
         self.proc = None

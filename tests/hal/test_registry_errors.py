@@ -104,6 +104,6 @@ def test_a_backend_that_opens_no_sensors_or_the_wrong_size_is_one_line(toys: Non
     assert str(e.value) == "board.toml: board.backend: blind opened no sensors"
     with pytest.raises(ConfigError) as e:
         open_board(parse_config('[board]\nbackend = "wrong"\n', "board.toml", env={}), "brazilian")
-    assert str(e.value) == "a 10x10 sensor matrix cannot play brazilian"
+    assert str(e.value) == "board.toml: board.backend: wrong: a 10x10 sensor matrix cannot play brazilian"
     (board,) = damas_toys.OPENED
     assert board.closed  # what it opened is not left open

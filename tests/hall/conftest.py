@@ -136,14 +136,17 @@ class BoardProcess:
         gid, pdn = self.out.read_text().split("\n", 1)
         return int(gid), pdn
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM; a board that needs SIGKILL after ``timeout`` seconds fails the test (it is
+        killed first, so that nothing is left running)."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(10)
+                self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+                raise AssertionError(f"the simulated board did not stop {timeout:g} s after SIGTERM (killed)") from None
 
 
 class Relay:
