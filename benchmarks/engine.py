@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/engine.py                    # everything (hours: see below)
     .venv/bin/python benchmarks/engine.py --quick            # a quick look (minutes)
     .venv/bin/python benchmarks/engine.py --parts peer --pairings turbo-international --move-times 0.2 --games 40
+    .venv/bin/python benchmarks/engine.py --parts self --baseline main --move-times 0.1 --games 40
 
 1. Nodes per second and the depth reached in 1 s, from the start and from three
    middle-game positions per variant (reached by a seeded level-5 game: the same every run).
@@ -19,8 +20,11 @@
    so they never think at the same time; each gets the same wall-clock time a move, and the
    mean time each really took is printed. A 40-game match takes about 40 x 120 plies x the
    move time (0.2 s: ~20 min a pairing; 1 s: ~1.5 h).
-
-5. International's evaluation weights (``--parts weights``): two weights tables' engines
+5. (``--parts self``, not in the default run) this search against the search of another git
+   revision (``--baseline``, default main), both with today's evaluation: 40 games per variant
+   (``--self-variants``) from the same openings, both colours, the engines alternating. W/D/L,
+   the score and the mean depth each reached: whether a change to the search plays better.
+6. International's evaluation weights (``--parts weights``): two weights tables' engines
    against each other (``--weights-a``, ``--weights-b``: a JSON file written by
    tools/tune_eval.py, or ``hand`` for the hand-set values; default: the shipped table v
    hand), ``--games`` games from the same openings with both colours at ``--move-times``
@@ -379,6 +383,76 @@ def peer_match(games: int, move_time: float, pairings: list[str], verbose: bool,
         )
 
 
+def baseline_engine(rev: str) -> Any:
+    """The ``Engine`` class of the search at git revision ``rev`` (its engine/search.py and
+    engine/tt.py), with today's evaluation and levels: only the search differs."""
+    import subprocess
+    import types
+
+    def source(path: str) -> str:
+        try:
+            return subprocess.run(
+                ["git", "-C", str(ROOT), "show", f"{rev}:{path}"], capture_output=True, text=True, check=True
+            ).stdout
+        except subprocess.CalledProcessError as exc:
+            raise SystemExit(f"engine.py: cannot read {path} at revision {rev!r}: {exc.stderr.strip()}") from None
+
+    tag = "".join(c if c.isalnum() else "_" for c in rev)
+    tt = types.ModuleType(f"baseline_tt_{tag}")
+    sys.modules[tt.__name__] = tt
+    exec(compile(source("engine/tt.py"), f"{rev}:engine/tt.py", "exec"), tt.__dict__)
+    search = types.ModuleType(f"baseline_search_{tag}")
+    sys.modules[search.__name__] = search
+    code = source("engine/search.py").replace("from engine.tt import", f"from {tt.__name__} import")
+    exec(compile(code, f"{rev}:engine/search.py", "exec"), search.__dict__)
+    return search.Engine
+
+
+def self_match(games: int, move_time: float, variants: list[str], rev: str, verbose: bool) -> None:
+    """This search against the search at revision ``rev`` (same evaluation), ``move_time`` a
+    move each, from the peer matches' openings, each played with both colours; one game at a
+    time, the engines alternating (never thinking at once)."""
+    base_cls = baseline_engine(rev)
+    print(f"\n## This search against the search at {rev}, {move_time:g} s a move each, {games} games per variant")
+    for variant in variants:
+        book = openings(variant, max(1, (games + 1) // 2))
+        wdl = [0, 0, 0]
+        total = 0.0
+        depth = [0, 0]
+        moves = [0, 0]
+        t_start = time.monotonic()
+        for i in range(games):
+            opening = book[(i // 2) % len(book)].split()
+            ours_color = Color.WHITE if i % 2 == 0 else Color.BLACK
+            engines = (Engine(variant, tt_mb=16), base_cls(variant, tt_mb=16))
+            game = Game(variant)
+            for text in opening:
+                game.push_pdn(text)
+            while game.outcome() is None and game.ply < 300:
+                k = 0 if game.turn is ours_color else 1
+                r = engines[k].search(game, Limits(move_time=move_time))
+                assert r.move is not None
+                depth[k] += r.depth
+                moves[k] += 1
+                game.push(r.move)
+            sc = score_of(game, ours_color)
+            total += sc
+            wdl[0 if sc == 1 else 1 if sc == 0.5 else 2] += 1
+            if verbose:
+                print(
+                    f"  {variant} game {i + 1} ({' '.join(opening)}): this search "
+                    f"{'White' if ours_color is Color.WHITE else 'Black'}, {game.result()} ({game.ply} plies)",
+                    flush=True,
+                )
+        mean = [depth[k] / max(1, moves[k]) for k in (0, 1)]
+        print(
+            f"{variant:<13} this search v {rev} {move_time:g} s: +{wdl[0]} ={wdl[1]} -{wdl[2]}  "
+            f"score {100 * total / games:.1f} % of {games} games (mean depth {mean[0]:.1f} v {mean[1]:.1f}; "
+            f"{time.monotonic() - t_start:.0f} s)",
+            flush=True,
+        )
+
+
 def _sync(board: Any, game: Game, move: Move, fen_of: Callable[[Any], str]) -> None:
     """Play on py-draughts' board the move that leads to our game's position."""
     target = game.position
@@ -408,11 +482,17 @@ def main() -> int:
     ap.add_argument("--weights-b", default="hand", help="weights: table B (default hand)")
     ap.add_argument("--weights", help="our International table in the matches against py-draughts (default shipped)")
     ap.add_argument("--depth", type=int, default=7, help="evalspeed: the fixed depth (default 7)")
+    ap.add_argument(
+        "--baseline", default="main", help="part 'self': the git revision whose search this one plays (default main)"
+    )
+    ap.add_argument(
+        "--self-variants", default="international", help="part 'self': comma-separated variants (default international)"
+    )
     args = ap.parse_args()
     parts = set(args.parts.split(","))
     pairings = [p for p in args.pairings.split(",") if p]
-    for p in parts - {"speed", "time", "levels", "peer", "weights", "evalspeed"}:
-        ap.error(f"unknown part {p!r} (speed, time, levels, peer, weights, evalspeed)")
+    for p in parts - {"speed", "time", "levels", "peer", "self", "weights", "evalspeed"}:
+        ap.error(f"unknown part {p!r} (speed, time, levels, peer, self, weights, evalspeed)")
     for p in pairings:
         if p not in PAIRINGS:
             ap.error(f"unknown pairing {p!r} ({', '.join(PAIRINGS)})")
@@ -432,6 +512,13 @@ def main() -> int:
     if "peer" in parts:
         for t in move_times:
             peer_match(4 if args.quick else args.games, t, pairings, not args.quiet, args.weights)
+    if "self" in parts:
+        self_variants = [v for v in args.self_variants.split(",") if v]
+        for v in self_variants:
+            if v not in VARIANTS:
+                ap.error(f"unknown variant {v!r} ({', '.join(VARIANTS)})")
+        for t in move_times:
+            self_match(4 if args.quick else args.games, t, self_variants, args.baseline, not args.quiet)
     if "evalspeed" in parts:
         eval_speed(args.depth, list(dict.fromkeys([args.weights_b, args.weights_a])))
     if "weights" in parts:

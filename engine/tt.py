@@ -15,6 +15,8 @@ import sys
 EXACT, LOWER, UPPER = 0, 1, 2
 NO_MOVE = 255
 _SCORE_OFF = 1 << 21
+#: added to a score to store it (the search decodes entries inline: the format above)
+SCORE_OFF = _SCORE_OFF
 
 #: bytes one filled slot really costs: the packed int plus the list's pointer
 ENTRY_BYTES = sys.getsizeof((1 << 104) - 1) + 8
