@@ -9,6 +9,7 @@ target survive a run of another. A re-run only tests mutants whose function chan
 
     python tools/mutation.py [target ...]      # default: every target, the small ones first
     python tools/mutation.py --sample 200 rules   # a random sample (the same every time) of 200 mutants
+    python tools/mutation.py --sample 150 --seed 2 store   # another sample of the same size
     python tools/mutation.py --report          # the figures of the last runs, no new run
 
 One worker, at low priority (``nice``): the machines this runs on are shared. The figures
@@ -109,17 +110,21 @@ def verdicts(target: str) -> dict[str, int | None]:
     return out
 
 
-def run(target: str, sample: int | None) -> int:
+def run(target: str, sample: int | None, seed: int | None = None) -> int:
     """Test the target's mutants (or a sample of them) that no test has killed yet: new ones,
     those whose function changed, and the survivors of the last run (new tests may kill them)."""
     work = prepare(target)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     subprocess.run([sys.executable, "-c", GENERATE], cwd=work, env=env, check=True, stdout=subprocess.DEVNULL)
+    # which tests reach which function: collected afresh (mutmut 3.8 only adds the new tests'
+    # calls, so a function added or changed since would be tried against the new tests only)
+    (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     codes = verdicts(target)
     names = sorted(codes)
     if sample is not None:
         # the same sample every time, so that a re-run after new tests re-tests the same mutants
-        names = sorted(random.Random(f"{target}-{sample}").sample(names, min(sample, len(names))))
+        key = f"{target}-{sample}" + (f"-{seed}" if seed is not None else "")  # no seed: the samples of before
+        names = sorted(random.Random(key).sample(names, min(sample, len(names))))
         (work / "sample.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
     else:
         (work / "sample.txt").unlink(missing_ok=True)
@@ -181,6 +186,7 @@ def main() -> int:
     parser.add_argument("targets", nargs="*", help=f"of {', '.join(TARGETS)} (default: all, the small ones first)")
     parser.add_argument("--report", action="store_true", help="only print the figures of the last runs")
     parser.add_argument("--sample", type=int, metavar="N", help="test a random sample of N mutants of each target")
+    parser.add_argument("--seed", type=int, metavar="S", help="with --sample: draw another fixed sample (seed S)")
     args = parser.parse_args()
     targets = args.targets or list(TARGETS)
     unknown = [t for t in targets if t not in TARGETS]
@@ -188,7 +194,7 @@ def main() -> int:
         parser.error(f"unknown target {unknown[0]!r} (known: {', '.join(TARGETS)})")
     if not args.report:
         for target in targets:
-            code = run(target, args.sample)
+            code = run(target, args.sample, args.seed)
             if code != 0:
                 print(f"mutation: mutmut failed on {target} (exit status {code})", file=sys.stderr)
                 return code

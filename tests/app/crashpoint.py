@@ -22,12 +22,12 @@ def install(kill_at: int, when: str) -> None:
     original = Store._tx
     count = 0
 
-    def tx(self: Store, statements: Iterable[tuple[str, tuple[Any, ...]]]) -> int | None:
+    def tx(self: Store, statements: Iterable[tuple[str, tuple[Any, ...]]], **then: Any) -> int | None:
         nonlocal count
         count += 1
         if count == kill_at and when == "before":
             os.kill(os.getpid(), signal.SIGKILL)
-        last = original(self, statements)
+        last = original(self, statements, **then)
         if count == kill_at:
             os.kill(os.getpid(), signal.SIGKILL)
         return last

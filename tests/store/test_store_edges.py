@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,9 @@ def test_a_folder_or_a_file_in_the_way_is_named_in_one_line(tmp_path: Path) -> N
     blocker = tmp_path / "records"
     blocker.write_text("not a folder", encoding="utf-8")
     db = blocker / "g.sqlite3"
-    with pytest.raises(StoreError, match=rf"^{re.escape(str(db))}: cannot open: .*: {re.escape(str(blocker))}$"):
+    with pytest.raises(
+        StoreError, match=rf"^{re.escape(str(db))}: cannot open: File exists: {re.escape(str(blocker))}$"
+    ):
         Store(db)
     assert blocker.read_text(encoding="utf-8") == "not a folder"
     # as `damas play` says it (before any server starts)
@@ -224,11 +227,14 @@ def test_the_copy_of_a_game_from_before_the_copies_is_the_copy_it_would_have_had
         con.execute("UPDATE journal SET event='garbage' WHERE game_id=3 AND seq=2")
         con.execute("UPDATE journal SET event=5 WHERE game_id=3 AND seq=3")
     con.close()
-    copy.unlink()  # as a database written by an older damas
+    copy.unlink()  # as a database written by an older damas: no copy, no record
+    copy.with_suffix(".json").unlink()
     event = {"t": 3100.0, "square": 23, "event": "lift"}
     with Store(db) as store:
         n = store.journal_length(3)
         store.append(3, n, event)
+        record = json.loads(copy.with_suffix(".json").read_text(encoding="utf-8"))
+        assert record == store.game(3).record()  # the record is written with the copy
     seeded = copy.read_text(encoding="utf-8").splitlines()
     assert seeded == kept[:3] + kept[5:] + [json.dumps({**event, "seq": n})]
     assert json.loads(seeded[0])["game"] == 3
@@ -403,3 +409,187 @@ def test_the_reports_table_holds_each_report_its_squares_and_text(tmp_path: Path
         (g, 2.5, "illegal", [22, 18], "c3-d4 is not legal here"),
         (g, 3.0, "touch", [], "x"),
     ]
+
+
+def test_a_reader_never_creates_a_missing_database(tmp_path: Path) -> None:
+    """The commands that read open with SQLite's mode=rw: a mistyped --db is named, and no
+    empty database (nor its -wal, -shm or folder) is left where it was looked for."""
+    for db in (tmp_path / "g.sqlite3", tmp_path / "no" / "such" / "g.sqlite3"):
+        with pytest.raises(StoreError, match=rf"^{re.escape(str(db))}: no such database$"):
+            Store(db, create=False)
+        assert os.listdir(tmp_path) == []
+        code, out, err = run("games", "--db", str(db))
+        assert (code, out, err) == (2, "", f"damas: error: {db}: no such database\n")
+        assert os.listdir(tmp_path) == []
+    (tmp_path / "dir.sqlite3").mkdir()  # a folder where the file should be: not a database either
+    with pytest.raises(StoreError, match=r"dir\.sqlite3: no such database$"):
+        Store(tmp_path / "dir.sqlite3", create=False)
+    db = tmp_path / "g.sqlite3"
+    build(db)
+    with Store(db, create=False) as store:  # an existing one opens for reading and writing
+        store.correct(1, {"Round": "2"})
+        assert store.game(1).tags["Round"] == "2"
+
+
+def test_the_probe_writes_when_it_ran(tmp_path: Path) -> None:
+    """The probe's row in ``meta`` is the time the store was last found writable."""
+    with Store(tmp_path / "g.sqlite3") as store:
+        before = time.time()
+        store.probe()
+        after = time.time()
+        (value,) = store.db.execute("SELECT value FROM meta WHERE key='probe'").fetchone()  # type: ignore[union-attr]
+        assert before <= float(value) <= after
+
+
+def test_a_damaged_page_costs_the_game_on_it_not_the_list(tmp_path: Path) -> None:
+    """A really damaged file: the pages that hold one game's long tags (an overflow chain)
+    point to a page the file does not have. Listing the games reads them one by one, so the
+    others are listed and the damaged one is named (``damas games``, ``damas export --all``)."""
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        for tags in ({"White": "Ana"}, {"White": "Rui", "Annotator": "Z" * 9000}, {"White": "Eva"}):
+            store.new_game("brazilian", None, "casual", HEADER, tags)
+    data = bytearray(db.read_bytes())  # closed: the WAL is in the file
+    size = 4096
+    chain = [n for n in range(len(data) // size) if data[n * size + 4 : n * size + 64] == b"Z" * 60]
+    assert len(chain) == 2  # 9000 bytes: the row's page and two overflow pages
+    first = chain[0] * size
+    data[first : first + 4] = (1_000_000).to_bytes(4, "big")  # the link to the next page: broken
+    db.write_bytes(bytes(data))
+    with Store(db, create=False) as store:
+        assert store.check() == "On tree page 4 cell 1: invalid page number 1000000 (and 1 more)"
+        assert [g.tags["White"] for g in store.games()] == ["Eva", "Ana"]
+        assert store.skipped == [
+            f"game 2: {db}: the database is damaged (database disk image is malformed); "
+            f"`damas recover` rebuilds its games from {store.journals}"
+        ]
+        assert [g.id for g in store.games(limit=1)] == [3] and store.skipped == []
+    code, out, err = run("games", "--db", str(db))
+    assert code == 1 and [line.split()[0] for line in out.splitlines()[1:]] == ["3", "1"]
+    assert err.startswith("damas: warning: game 2: ") and err.count("\n") == 1
+
+
+def test_a_copy_moved_away_during_a_game_is_written_again_in_full(tmp_path: Path) -> None:
+    """Someone moves a game's copy away while it is played (or a backup tool renames it):
+    the next event writes the copy again under its name, whole, and the file moved away is
+    left as it was. (An open file kept between events wrote on behind the new name's back,
+    and the copy's name held nothing.)"""
+    with Store(tmp_path / "g.sqlite3") as store:
+        game = store.new_game("brazilian", None, "casual", HEADER, {"White": "Ana"})
+        events = [{"t": 10.0 + i, "square": 22 + i, "event": "lift"} for i in range(4)]
+        for seq, event in enumerate(events[:3]):
+            store.append(game, seq, event)
+        copy = store.copy_path(game)
+        whole = copy.read_bytes()
+        moved = copy.rename(tmp_path / "elsewhere.jsonl")
+        store.append(game, 3, events[3])
+        lines = [json.loads(line) for line in copy.read_text(encoding="utf-8").splitlines()]
+        assert lines[0]["game"] == game and lines[0]["tags"] == {"White": "Ana"}
+        assert lines[1:] == [{**event, "seq": seq} for seq, event in enumerate(events)]
+        assert moved.read_bytes() == whole
+
+
+def test_the_records_beside_the_database_follow_every_change(tmp_path: Path) -> None:
+    """``<id>.json`` (what ``damas recover`` rebuilds a game's row from) is rewritten when a
+    game ends, is abandoned or corrected, and reads back as the row."""
+    with Store(tmp_path / "g.sqlite3") as store:
+        one = store.new_game("brazilian", None, "casual", HEADER, {"White": "Ana"})
+        two = store.new_game("brazilian", None, "tournament", HEADER, {})
+
+        def saved(game: int) -> dict[str, object]:
+            record: dict[str, object] = json.loads((store.journals / f"{game}.json").read_text(encoding="utf-8"))
+            assert record == store.game(game).record()
+            return record
+
+        assert saved(one)["result"] == "*" and saved(one)["ended"] is None
+        store.finish(one, "1-0", "resignation")
+        assert (saved(one)["result"], saved(one)["termination"]) == ("1-0", "resignation")
+        store.abandon(two, "interrupted")
+        assert saved(two)["status"] == "interrupted" and saved(two)["ended"] is not None
+        store.correct(one, {"Round": "3"}, "0-1")
+        assert saved(one)["tags"] == {"White": "Ana", "Round": "3"}
+        assert (saved(one)["result"], saved(one)["result_locked"]) == ("0-1", True)
+
+
+def test_a_record_restored_from_a_copy_is_the_row_it_was(tmp_path: Path) -> None:
+    with Store(tmp_path / "a.sqlite3") as first:
+        game = first.new_game("international", "W:W31:B20", "tournament", HEADER, {"White": "Ana"})
+        first.finish(game, "2-0", "resignation")
+        first.correct(game, result="0-2")
+        first.abandon(game, "damaged")
+        record = first.game(game).record()
+    assert record["ended"] is not None and record["result_locked"] is True
+    with Store(tmp_path / "b.sqlite3") as second:
+        assert second.restore_game(record) == game
+        assert second.game(game).record() == record
+
+
+def test_an_unknown_mode_is_named_in_at_most_40_characters(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.sqlite3") as store:
+        game = store.new_game("brazilian", None, "casual", HEADER, {})
+        store._tx([("UPDATE games SET mode=? WHERE id=?", ("m" * 39 + "xyz", game))])
+        row = store.game(game)
+        assert row.state == DAMAGED and row.mode == "casual"
+        assert row.damage == [f"its mode {'m' * 39 + 'x'!r} is unknown (casual or tournament)"]
+
+
+def test_times_a_damaged_row_garbled_read_as_none_known(tmp_path: Path) -> None:
+    """A start time that is not a number reads as 0 (the epoch: shown, not a crash), an end
+    time as none (the game is then in play, and the next start closes it)."""
+    with Store(tmp_path / "g.sqlite3") as store:
+        game = store.new_game("brazilian", None, "casual", HEADER, {})
+        store.finish(game, "1-0", "resignation")
+        store._tx([("UPDATE games SET started='noon', ended=X'00' WHERE id=?", (game,))])
+        row = store.game(game)
+        assert (row.started, row.ended, row.state) == (0.0, None, "finished")
+
+
+def test_moves_rebuilt_from_the_journal_replace_the_rows_whole(tmp_path: Path) -> None:
+    """``rewrite_moves`` (a resume) leaves exactly the moves given, with their captures and times."""
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        game = store.new_game("brazilian", None, "casual", HEADER, {})
+        store.record(game, moves=[(1, "c3-d4", 22, 18, [], 1.0), (2, "f6-e5", 11, 15, [], 2.0), (3, "x", 1, 2, [], 3)])
+        store.rewrite_moves(game, [(1, "c3-d4", 22, 18, [], 1.5), (2, "d4xf6", 18, 11, [15], 2.5)])
+        assert store.moves(game) == [(1, "c3-d4"), (2, "d4xf6")]
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT ply, from_sq, to_sq, captured, t FROM moves WHERE game_id=? ORDER BY ply", (game,))
+        assert [(p, a, b, json.loads(c), t) for p, a, b, c, t in rows] == [(1, 22, 18, [], 1.5), (2, 18, 11, [15], 2.5)]
+    con.close()
+
+
+def test_a_game_whose_row_cannot_be_read_back_still_ends(tmp_path: Path) -> None:
+    """The end is written; reading the row back for ``<id>.json`` fails (a text SQLite cannot
+    decode): the record beside the database is left as it was, and no error is raised for a
+    write that was made (``damas play`` would pause the board for it)."""
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store:
+        game = store.new_game("brazilian", None, "casual", HEADER, {"White": "Ana"})
+        record = (store.journals / f"{game}.json").read_bytes()
+        store._tx([("UPDATE games SET tags=CAST(X'7B22FF' AS TEXT) WHERE id=?", (game,))])
+        store.finish(game, "1-0", "resignation")
+        store.abandon(game, "damaged")
+        assert (store.journals / f"{game}.json").read_bytes() == record
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT result, status FROM games").fetchall() == [("1-0", "damaged")]
+    con.close()
+
+
+def test_a_game_that_is_not_there_is_named(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with Store(db) as store, pytest.raises(StoreError, match=rf"^{re.escape(str(db))}: no game 7$"):
+        store.game(7)
+
+
+def test_the_reason_a_damaged_database_went_aside_is_sqlites_own(tmp_path: Path) -> None:
+    """What ``damas play`` says about a database it moved aside: SQLite's words, without the
+    path (it is said beside them), even when the path has spaces in it."""
+    db = tmp_path / "my games" / "g.sqlite3"
+    db.parent.mkdir()
+    build(db)
+    data = bytearray(db.read_bytes())
+    data[16:100] = b"\xa5" * 84  # the header past its magic: not a database any more
+    db.write_bytes(bytes(data))
+    with Store(db, exclusive=True, quarantine=True) as store:
+        assert store.quarantined is not None
+        assert store.quarantined[1] == "not a usable damas database (file is not a database)"
