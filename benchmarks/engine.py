@@ -24,6 +24,13 @@
    revision (``--baseline``, default main), both with today's evaluation: 40 games per variant
    (``--self-variants``) from the same openings, both colours, the engines alternating. W/D/L,
    the score and the mean depth each reached: whether a change to the search plays better.
+6. International's evaluation weights (``--parts weights``): two weights tables' engines
+   against each other (``--weights-a``, ``--weights-b``: a JSON file written by
+   tools/tune_eval.py, or ``hand`` for the hand-set values; default: the shipped table v
+   hand), ``--games`` games from the same openings with both colours at ``--move-times``
+   (the first); and (``--parts evalspeed``) the nodes per CPU second of a fixed-depth search
+   (``--depth``, ``time.process_time``) from the start and the three middle games, per table.
+   ``--weights FILE`` gives our engine that table in the matches against py-draughts too.
 
 The machine's load shifts every figure: compare runs made side by side.
 """
@@ -31,6 +38,7 @@ The machine's load shifts every figure: compare runs made side by side.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import threading
@@ -44,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 PEER = ROOT / ".bench" / "py-draughts"
 
 from engine import Engine, Limits  # noqa: E402
+from engine.evaluate import WEIGHTS_10, Evaluator, hand_weights_10  # noqa: E402
 from rules import Color, Game, Move, Position  # noqa: E402
 
 VARIANTS = ("brazilian", "portuguese", "international")
@@ -224,7 +233,76 @@ def openings(variant: str, count: int) -> list[str]:
     return out
 
 
-def peer_match(games: int, move_time: float, pairings: list[str], verbose: bool) -> None:
+def evaluator_of(weights: str) -> Evaluator:
+    """International's evaluator with a weights table (a JSON file, or ``hand``)."""
+    from rules import find_variant
+
+    ev = Evaluator(find_variant("international"))
+    ev.use_weights_10(hand_weights_10() if weights == "hand" else json.loads(Path(weights).read_text()))
+    return ev
+
+
+def weights_match(games: int, move_time: float, a: str, b: str, verbose: bool) -> None:
+    """International: the engine with table ``a`` against the one with table ``b``, both at
+    ``move_time`` a move, from :func:`openings` with both colours (the score is ``a``'s)."""
+    print(f"\n## International weights: {a} v {b}, {move_time:g} s a move each, {games} games")
+    book = openings("international", max(1, (games + 1) // 2))
+    evs = (evaluator_of(a), evaluator_of(b))
+    wdl = [0, 0, 0]
+    total = 0.0
+    t_start = time.monotonic()
+    for i in range(games):
+        opening = book[(i // 2) % len(book)].split()
+        a_color = Color.WHITE if i % 2 == 0 else Color.BLACK
+        engines = (Engine("international", tt_mb=16), Engine("international", tt_mb=16))
+        engines[0].evaluator, engines[1].evaluator = evs
+        game = Game("international")
+        for text in opening:
+            game.push_pdn(text)
+        while game.outcome() is None and game.ply < 300:
+            eng = engines[0] if game.turn is a_color else engines[1]
+            mv = eng.search(game, Limits(move_time=move_time)).move
+            assert mv is not None
+            game.push(mv)
+        sc = score_of(game, a_color)
+        total += sc
+        wdl[0 if sc == 1 else 1 if sc == 0.5 else 2] += 1
+        if verbose:
+            end = game.outcome()
+            how = end.termination.value if end is not None else "ply limit"
+            print(
+                f"  game {i + 1} ({' '.join(opening)}): {a} {'White' if a_color is Color.WHITE else 'Black'}, "
+                f"{game.result()} ({how}, {game.ply} plies)",
+                flush=True,
+            )
+    print(
+        f"international {a} v {b} {move_time:g} s: +{wdl[0]} ={wdl[1]} -{wdl[2]}  score {100 * total / games:.1f} % "
+        f"of {games} games ({time.monotonic() - t_start:.0f} s)",
+        flush=True,
+    )
+
+
+def eval_speed(depth: int, tables: list[str]) -> None:
+    """Nodes per CPU second of a fixed-depth International search, per weights table."""
+    print(f"\n## International: nodes per CPU second at depth {depth} (time.process_time), per weights table")
+    games = [("start", Game("international"))] + [(f"ply {g.ply}", g) for g in middle_games("international")]
+    for weights in tables:
+        ev = evaluator_of(weights)
+        nodes = 0
+        cpu = 0.0
+        for label, game in games:
+            eng = Engine("international", tt_mb=16)
+            eng.evaluator = ev
+            t0 = time.process_time()
+            r = eng.search(game, Limits(depth=depth))
+            took = time.process_time() - t0
+            nodes += r.nodes
+            cpu += took
+            print(f"{weights:<40} {label:<7} {r.nodes:>8,} nodes  {r.nodes / took:>7,.0f} n/s  best {r.move}")
+        print(f"{weights:<40} all     {nodes:>8,} nodes  {nodes / cpu:>7,.0f} n/s", flush=True)
+
+
+def peer_match(games: int, move_time: float, pairings: list[str], verbose: bool, weights: str | None = None) -> None:
     """Our engine (level 10) against a py-draughts engine, both at ``move_time`` a move.
 
     Fair CPU: one process, one game at a time, the two engines alternating (never thinking at
@@ -258,6 +336,8 @@ def peer_match(games: int, move_time: float, pairings: list[str], verbose: bool)
             opening = book[(i // 2) % len(book)].split()
             ours_color = Color.WHITE if i % 2 == 0 else Color.BLACK
             ours = Engine(variant, tt_mb=16)
+            if weights is not None and variant == "international":
+                ours.evaluator = evaluator_of(weights)
             peer = (TurboEngine if peer_name == "TurboEngine" else SimpleEngine)(depth_limit=40, time_limit=move_time)
             game = Game(variant)
             board = boards[variant]()
@@ -397,6 +477,11 @@ def main() -> int:
     ap.add_argument("--move-times", default="0.2,1", help="seconds a move for the matches (default 0.2,1)")
     ap.add_argument("--level-games", type=int, default=20, help="level 10 v level 1 games per variant (default 20)")
     ap.add_argument("--quiet", action="store_true", help="no line per game, only each match's result")
+    default_a = str(WEIGHTS_10) if WEIGHTS_10.exists() else "hand"
+    ap.add_argument("--weights-a", default=default_a, help="weights: table A (default the shipped one, else hand)")
+    ap.add_argument("--weights-b", default="hand", help="weights: table B (default hand)")
+    ap.add_argument("--weights", help="our International table in the matches against py-draughts (default shipped)")
+    ap.add_argument("--depth", type=int, default=7, help="evalspeed: the fixed depth (default 7)")
     ap.add_argument(
         "--baseline", default="main", help="part 'self': the git revision whose search this one plays (default main)"
     )
@@ -406,8 +491,8 @@ def main() -> int:
     args = ap.parse_args()
     parts = set(args.parts.split(","))
     pairings = [p for p in args.pairings.split(",") if p]
-    for p in parts - {"speed", "time", "levels", "peer", "self"}:
-        ap.error(f"unknown part {p!r} (speed, time, levels, peer, self)")
+    for p in parts - {"speed", "time", "levels", "peer", "self", "weights", "evalspeed"}:
+        ap.error(f"unknown part {p!r} (speed, time, levels, peer, self, weights, evalspeed)")
     for p in pairings:
         if p not in PAIRINGS:
             ap.error(f"unknown pairing {p!r} ({', '.join(PAIRINGS)})")
@@ -426,7 +511,7 @@ def main() -> int:
         level_match(2 if args.quick else args.level_games, 0.2)
     if "peer" in parts:
         for t in move_times:
-            peer_match(4 if args.quick else args.games, t, pairings, not args.quiet)
+            peer_match(4 if args.quick else args.games, t, pairings, not args.quiet, args.weights)
     if "self" in parts:
         self_variants = [v for v in args.self_variants.split(",") if v]
         for v in self_variants:
@@ -434,6 +519,10 @@ def main() -> int:
                 ap.error(f"unknown variant {v!r} ({', '.join(VARIANTS)})")
         for t in move_times:
             self_match(4 if args.quick else args.games, t, self_variants, args.baseline, not args.quiet)
+    if "evalspeed" in parts:
+        eval_speed(args.depth, list(dict.fromkeys([args.weights_b, args.weights_a])))
+    if "weights" in parts:
+        weights_match(4 if args.quick else args.games, move_times[0], args.weights_a, args.weights_b, not args.quiet)
     return 0
 
 

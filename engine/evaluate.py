@@ -10,7 +10,10 @@ towards 0, so the side ahead does not trade into it and the side behind does).
 
 International's weights are a table (``weights_international.json`` when present, else the
 hand-set values here): the men's square values for the opening and for the ending, blended
-by the number of men on the board, and the weight of each other term. ``tools/tune_eval.py``
+by the number of men on the board, the weight of each other term, and learned men patterns
+(ten blocks of eight squares, each configuration of men a weight; see
+:func:`pattern_blocks_10`), folded into one lookup table per band of two rows so that they
+cost five lookups an evaluation. ``tools/tune_eval.py``
 fits them to self-play positions (Texel-style); :meth:`Evaluator.features_10` is the linear
 form it fits, kept exact by a test.
 
@@ -42,6 +45,62 @@ BALANCE_10 = 3
 #: for the men (opening/middle game and ending, blended by the men on the board) and the
 #: weights of the other terms. Without the file the hand-set values above are used.
 WEIGHTS_10 = Path(__file__).with_name("weights_international.json")
+#: International's men patterns: the board read as five bands of two rows (ten squares, ten
+#: consecutive bits of the internal layout), each band seen through two overlapping windows of
+#: four squares per row (the left four and the right four of each row): ten blocks of eight
+#: squares, each configuration of its men (empty, White's man, Black's man: a base-3 number) a
+#: learned weight for White. A block and its image with the board turned (and the colours
+#: swapped) share one table, so five tables of 3^8 weights; a configuration never seen in the
+#: training data weighs 0, as do all of them without a weights file. Kings are not men here.
+PATTERN_TABLES = 5
+PATTERN_SIZE = 3**8
+BAND_BITS = 11
+
+
+@cache
+def pattern_blocks_10() -> tuple[tuple[int, int, tuple[int, ...], int], ...]:
+    """The ten blocks: (band, table, the eight squares' bit offsets within the band in the
+    table's order, the sign: +1 when a White man is the table's digit 1, -1 for the turned
+    image, where a Black man is digit 1 and the weight counts for Black)."""
+    from rules import find_variant
+
+    geo = geometry_for(find_variant("international"))
+    size = geo.size
+    by_coord = {geo.coords[s]: s for s in range(1, geo.count + 1)}
+    bit = geo.bit_of_square
+
+    def window(band: int, right: int) -> list[int]:
+        # offsets 0-4: the band's upper row, 5-9: its lower row, files left to right
+        return [band * BAND_BITS + o for o in (*range(right, right + 4), *range(5 + right, 9 + right))]
+
+    def turned(b: int) -> int:
+        s = geo.square_of_bit[b]
+        f, r = geo.coords[s]
+        return bit[by_coord[(size - 1 - f, size - 1 - r)]]
+
+    out = []
+    primaries = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]
+    for table, (band, right) in enumerate(primaries):
+        bits = window(band, right)
+        out.append((band, table, tuple(b - band * BAND_BITS for b in bits), 1))
+        image = [turned(b) for b in bits]
+        iband = image[0] // BAND_BITS
+        assert all(b // BAND_BITS == iband for b in image)
+        out.append((iband, table, tuple(b - iband * BAND_BITS for b in image), -1))
+    return tuple(out)
+
+
+def pattern_index_10(wm: int, bm: int, band: int, offsets: tuple[int, ...], sign: int) -> int:
+    """A block's configuration as its table's index (digit 1: White's man for sign +1)."""
+    idx = 0
+    one, two = (wm, bm) if sign > 0 else (bm, wm)
+    sh = band * BAND_BITS
+    for i, o in enumerate(offsets):
+        if (one >> (sh + o)) & 1:
+            idx += 3**i
+        elif (two >> (sh + o)) & 1:
+            idx += 2 * 3**i
+    return idx
 
 
 def hand_weights_10() -> dict[str, Any]:
@@ -65,6 +124,7 @@ def hand_weights_10() -> dict[str, Any]:
         "runaway": [40, 30, 20],
         "king_mobility": 2,
         "support": 0,
+        "patterns": [[0] * PATTERN_SIZE for _ in range(PATTERN_TABLES)],
     }
 
 
@@ -215,6 +275,36 @@ class Evaluator:
         self.w_run = tuple(int(x) for x in w["runaway"])
         self.w_kmob = int(w["king_mobility"])
         self.w_sup = int(w["support"])
+        self.use_patterns_10(w.get("patterns"))
+
+    def use_patterns_10(self, patterns: list[list[int]] | None) -> None:
+        """The pattern weights folded per band: one table of 3^10 sums indexed by the band's
+        White men (:attr:`trit1`) plus its Black men (:attr:`trit2`); none when all are 0."""
+        self.pat_bands: tuple[tuple[int, list[int]], ...] = ()
+        if not patterns or not any(any(t) for t in patterns):
+            return
+        tables = [[int(v) for v in t] for t in patterns]
+        bands: dict[int, list[int]] = {}
+        for band, table, offsets, sign in pattern_blocks_10():
+            # the block's index for every configuration of the band's ten squares, built digit
+            # by digit (the band's configuration is sum of digit x 3^offset, White's man 1)
+            idx = [0]
+            for o in range(10):
+                d1 = d2 = 0
+                if o in offsets:
+                    p = 3 ** offsets.index(o)
+                    d1, d2 = (p, 2 * p) if sign > 0 else (2 * p, p)
+                idx = idx + [x + d1 for x in idx] + [x + d2 for x in idx]
+            weights = tables[table]
+            add = [sign * weights[i] for i in idx]
+            prev = bands.get(band)
+            bands[band] = add if prev is None else [a + b for a, b in zip(prev, add, strict=True)]
+        self.pat_bands = tuple((band * BAND_BITS, bands[band]) for band in sorted(bands))
+        assert [sh for sh, _t in self.pat_bands] == [0, 11, 22, 33, 44]  # as the evaluation reads them
+        p0, p1, p2, p3, p4 = (t for _sh, t in self.pat_bands)
+        self.pat_tables = (p0, p1, p2, p3, p4)
+        self.trit1 = tuple(sum(3**o for o in range(10) if (v >> o) & 1) for v in range(1024))
+        self.trit2 = tuple(2 * t for t in self.trit1)
 
     def evaluate(self, om: int, ok: int, xm: int, xk: int, side: int) -> int:
         """The position's value for the side to move (own men/kings, opponent's men/kings)."""
@@ -293,6 +383,19 @@ class Evaluator:
             score -= self._runaways(xm & self.front[1 - side], own, 1 - side, self.w_run)
         if ok or xk:
             score += self.w_kmob * (self._mobility(ok, empty) - self._mobility(xk, empty))
+        if self.pat_bands:
+            # the five bands of two rows (bits 0-9, 11-20, ...), unrolled: White's men first
+            t1, t2 = self.trit1, self.trit2
+            p0, p1, p2, p3, p4 = self.pat_tables
+            wm, bm = (xm, om) if side else (om, xm)
+            pat = (
+                p0[t1[wm & 1023] + t2[bm & 1023]]
+                + p1[t1[(wm >> 11) & 1023] + t2[(bm >> 11) & 1023]]
+                + p2[t1[(wm >> 22) & 1023] + t2[(bm >> 22) & 1023]]
+                + p3[t1[(wm >> 33) & 1023] + t2[(bm >> 33) & 1023]]
+                + p4[t1[(wm >> 44) & 1023] + t2[(bm >> 44) & 1023]]
+            )
+            score += -pat if side else pat
         if (n_ok, n_om, n_xk, n_xm) in self.drawish:
             score = score // 8 if score >= 0 else -(-score // 8)
         return score
@@ -374,6 +477,10 @@ class Evaluator:
         if ok or xk:
             add(base + 6, self._mobility(ok, empty) - self._mobility(xk, empty))
         add(base + 7, sup)
+        wm, bm = (om, xm) if side == 0 else (xm, om)
+        view = 1 if side == 0 else -1
+        for band, table, offsets, sign in pattern_blocks_10():
+            add(base + 8 + table * PATTERN_SIZE + pattern_index_10(wm, bm, band, offsets, sign), view * sign)
         return (n_om - n_xm) * MAN, x
 
     def _runaways(self, men: int, blockers: int, side: int, weights: tuple[int, ...] = (40, 30, 20)) -> int:
@@ -420,7 +527,18 @@ def weight_vector_10(w: dict[str, Any]) -> list[float]:
         *w["runaway"],
         w["king_mobility"],
         w["support"],
+        *_patterns_of(w),
     ]
+
+
+def _patterns_of(w: dict[str, Any]) -> list[float]:
+    """The pattern weights flat (table by table); none in the table: all 0."""
+    tables = w.get("patterns")
+    if tables is None:
+        return [0] * (PATTERN_TABLES * PATTERN_SIZE)
+    if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
+        raise ValueError("patterns: not a list of tables")
+    return [v for t in tables for v in t]
 
 
 def weight_names_10() -> list[str]:
@@ -438,12 +556,14 @@ def weight_names_10() -> list[str]:
         "runaway[2]",
         "king_mobility",
         "support",
+        *(f"patterns[{t}][{i}]" for t in range(PATTERN_TABLES) for i in range(PATTERN_SIZE)),
     ]
 
 
 def weight_dict_10(v: list[int]) -> dict[str, Any]:
     """The inverse of :func:`weight_vector_10` (for the tuner's output)."""
-    n = (len(v) - 9) // 2
+    n = (len(v) - 9 - PATTERN_TABLES * PATTERN_SIZE) // 2
+    p0 = 9 + 2 * n
     return {
         "king": v[0],
         "men_opening": v[1 : 1 + n],
@@ -454,6 +574,7 @@ def weight_dict_10(v: list[int]) -> dict[str, Any]:
         "runaway": v[4 + 2 * n : 7 + 2 * n],
         "king_mobility": v[7 + 2 * n],
         "support": v[8 + 2 * n],
+        "patterns": [v[p0 + t * PATTERN_SIZE : p0 + (t + 1) * PATTERN_SIZE] for t in range(PATTERN_TABLES)],
     }
 
 

@@ -12,8 +12,14 @@ the search's score and depth for the side to move.
 ``fit`` fits the weights of :meth:`engine.evaluate.Evaluator.features_10` (a man is fixed at
 100) so that ``sigmoid(K x evaluation)`` predicts a mix of the game's result and the
 search's score (``--mix``: the result's share), by Adam on the mean squared error, starting
-from (and held towards) the hand-set weights; ``K`` is the scale that fits the hand-set
-evaluation to the results best. The weights are written as JSON, which the engine loads.
+from (and held towards) the hand-set weights; the men patterns start at 0 and are held
+towards 0 (``--l2``), so a configuration the data never shows weighs 0. ``K`` is the scale
+that fits the hand-set evaluation to the results best. Every tenth game (``--holdout``) is
+kept out of the fit: its positions' error is printed before and after, the check that the
+fit learned something general rather than the games it saw. The weights are written as
+JSON, which the engine loads.
+
+    python tools/tune_eval.py fit POSITIONS.txt --mix 0 --l2 1e-5 --epochs 12   # how the shipped table was made
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import math
 import random
 import sys
 import time
+from operator import mul
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,6 +38,8 @@ sys.path.insert(0, str(ROOT))
 
 from engine import Engine, Limits  # noqa: E402
 from engine.evaluate import (  # noqa: E402
+    PATTERN_SIZE,
+    PATTERN_TABLES,
     WEIGHTS_10,
     evaluator_for,
     hand_weights_10,
@@ -39,7 +48,7 @@ from engine.evaluate import (  # noqa: E402
 )
 from rules import Color, Game, find_variant  # noqa: E402
 
-Sample = tuple[int, list[tuple[int, float]], float, int | None]
+Sample = tuple[int, tuple[int, ...], tuple[float, ...], float, int | None]
 
 
 def selfplay(out: Path, minutes: float, seed: int) -> None:
@@ -97,16 +106,49 @@ def _rows_shape(hand: list[float]) -> tuple[list[list[tuple[int, float]]], list[
     return parts, start
 
 
-def fit(files: list[Path], out: Path, mix: float, epochs: int, lr: float, hold: float, rows: bool) -> None:
+def _games(lines: list[str]) -> list[int]:
+    """A game number per line: the self-play writes each game's positions together, and a
+    game never gains pieces nor changes its result, so a new one starts where either happens."""
+    out, game, last = [], 0, (99, "")
+    for line in lines:
+        p = line.split()
+        pieces = sum(int(h, 16).bit_count() for h in p[:4])
+        if pieces > last[0] or p[5] != last[1]:
+            game += 1
+        last = (pieces, p[5])
+        out.append(game)
+    return out
+
+
+def fit(
+    files: list[Path],
+    out: Path,
+    mix: float,
+    epochs: int,
+    lr: float,
+    hold: float,
+    rows: bool,
+    patterns: bool = True,
+    l2: float = 1e-4,
+    holdout: int = 10,
+    lr_patterns: float = 1.0,
+) -> None:
+    """Fit the weights (see the module's text); every ``holdout``-th game is kept out of the
+    fit and its positions' error printed before and after (0: no hold-out)."""
     ev = evaluator_for(find_variant("international"))
     hand = [float(v) for v in weight_vector_10(hand_weights_10())]
+    first_pattern = len(hand) - PATTERN_TABLES * PATTERN_SIZE
     if rows:
-        parts, w0 = _rows_shape(hand)
+        parts, w0 = _rows_shape(hand[:first_pattern])
     else:
-        parts, w0 = [[(i, 1.0)] for i in range(len(hand))], hand
+        parts, w0 = [[(i, 1.0)] for i in range(first_pattern)], hand[:first_pattern]
+    n_base = len(w0)
+    w0 = w0 + [0.0] * (PATTERN_TABLES * PATTERN_SIZE)  # the patterns: an unseen one weighs 0
     data: list[Sample] = []
+    test: list[Sample] = []
     for fn in files:
-        for line in fn.read_text().splitlines():
+        lines = [line for line in fn.read_text().splitlines() if line.strip()]
+        for line, game in zip(lines, _games(lines), strict=True):
             p = line.split()
             wm, wk, bm, bk, side = int(p[0], 16), int(p[1], 16), int(p[2], 16), int(p[3], 16), int(p[4])
             om, ok, xm, xk = (wm, wk, bm, bk) if side == 0 else (bm, bk, wm, wk)
@@ -115,55 +157,88 @@ def fit(files: list[Path], out: Path, mix: float, epochs: int, lr: float, hold: 
             c, x = ev.features_10(om, ok, xm, xk, side)
             px: dict[int, float] = {}
             for i, v in x.items():
+                if i >= first_pattern:
+                    if patterns:
+                        j = n_base + i - first_pattern
+                        px[j] = px.get(j, 0.0) + v
+                    continue
                 for j, a in parts[i]:
                     px[j] = px.get(j, 0.0) + a * v
             res = float(p[5]) if side == 0 else 1 - float(p[5])
-            data.append((c, list(px.items()), res, int(p[6]) if len(p) > 6 else None))
-    print(f"{len(data)} positions")
+            sample = (c, tuple(px), tuple(px.values()), res, int(p[6]) if len(p) > 6 else None)
+            (test if holdout and game % holdout == 0 else data).append(sample)
+    print(f"{len(data)} positions to fit, {len(test)} held out (every {holdout}th game)" if holdout else "")
 
-    def value(w: list[float], c: int, x: list[tuple[int, float]]) -> float:
-        return c + sum(w[i] * v for i, v in x)
+    def value(w: list[float], c: int, idx: tuple[int, ...], val: tuple[float, ...]) -> float:
+        return c + sum(map(mul, map(w.__getitem__, idx), val))
 
     k_best = min(
-        (sum((_sig(k * value(w0, c, x)) - r) ** 2 for c, x, r, _s in data) / len(data), k)
+        (sum((_sig(k * value(w0, c, i, v)) - r) ** 2 for c, i, v, r, _s in data) / len(data), k)
         for k in (0.001 + 0.0005 * i for i in range(40))
     )
     K = k_best[1]
     print(f"K = {K} (hand weights' error on the results {k_best[0]:.5f})")
-    ys = [r if s is None else mix * r + (1 - mix) * _sig(K * max(-1500, min(1500, s))) for _c, _x, r, s in data]
 
-    def loss(w: list[float]) -> float:
-        return sum((_sig(K * value(w, c, x)) - y) ** 2 for (c, x, _r, _s), y in zip(data, ys, strict=True)) / len(data)
+    def target(r: float, s: int | None) -> float:
+        return r if s is None else mix * r + (1 - mix) * _sig(K * max(-1500, min(1500, s)))
+
+    ys = [target(r, sc) for _c, _i, _v, r, sc in data]
+
+    def errors(w: list[float], sample: list[Sample]) -> str:
+        if not sample:
+            return "-"
+        e_y = e_r = 0.0
+        for c, i, v, r, sc in sample:
+            p = _sig(K * value(w, c, i, v))
+            e_y += (p - target(r, sc)) ** 2
+            e_r += (p - r) ** 2
+        return f"{e_y / len(sample):.5f} (on the results alone {e_r / len(sample):.5f})"
 
     w = list(w0)
     n = len(w)
     m1, m2 = [0.0] * n, [0.0] * n
-    idx = list(range(len(data)))
+    # Adam, lazily: a weight moves only in the batches where its feature is present (the
+    # patterns are sparse), with its own count of moves for the bias correction
+    seen = [0] * n  # the batch each weight last moved in
+    moves = [0] * n
+    rates = [lr] * n_base + [lr_patterns] * (n - n_base)
+    order = list(range(len(data)))
     rng = random.Random(1)
     batch, step = 512, 0
-    print(f"start: error {loss(w):.5f}")
+    print(f"start: error {errors(w, data)}; held out {errors(w, test)}", flush=True)
     t0 = time.monotonic()
     for ep in range(epochs):
-        rng.shuffle(idx)
-        for b0 in range(0, len(idx), batch):
-            g = [0.0] * n
-            chunk = idx[b0 : b0 + batch]
+        rng.shuffle(order)
+        for b0 in range(0, len(order), batch):
+            g: dict[int, float] = {}
+            chunk = order[b0 : b0 + batch]
             for j in chunk:
-                const, factors, _r, _s = data[j]
-                pred = _sig(K * value(w, const, factors))
+                const, idx, val, _r, _s = data[j]
+                pred = _sig(K * value(w, const, idx, val))
                 d = 2 * (pred - ys[j]) * pred * (1 - pred) * K
-                for i, f in factors:
-                    g[i] += d * f
+                for i, f in zip(idx, val, strict=True):
+                    g[i] = g.get(i, 0.0) + d * f
             step += 1
-            for i in range(n):
-                gi = g[i] / len(chunk) + hold * (w[i] - w0[i])
-                m1[i] = 0.9 * m1[i] + 0.1 * gi
-                m2[i] = 0.999 * m2[i] + 0.001 * gi * gi
-                w[i] -= lr * (m1[i] / (1 - 0.9**step)) / (math.sqrt(m2[i] / (1 - 0.999**step)) + 1e-8)
-        if ep % 10 == 9 or ep == epochs - 1:
-            print(f"epoch {ep + 1}: error {loss(w):.5f} ({time.monotonic() - t0:.0f} s)", flush=True)
-    wi = [round(sum(w[j] * a for j, a in part)) for part in parts]
-    out.write_text(json.dumps(weight_dict_10(wi), indent=1) + "\n")
+            size = len(chunk)
+            for i in range(n_base):
+                g.setdefault(i, 0.0)
+            for i, gi in g.items():
+                # the other weights held towards the hand-set ones, the patterns towards 0
+                gi = gi / size + (hold * (w[i] - w0[i]) if i < n_base else l2 * w[i] / size)
+                gap = step - seen[i]
+                seen[i] = step
+                moves[i] += 1
+                t = moves[i]
+                m1[i] = 0.9**gap * m1[i] + 0.1 * gi
+                m2[i] = 0.999**gap * m2[i] + 0.001 * gi * gi
+                w[i] -= rates[i] * (m1[i] / (1 - 0.9**t)) / (math.sqrt(m2[i] / (1 - 0.999**t)) + 1e-8)
+        if ep % 5 == 4 or ep == epochs - 1:
+            print(
+                f"epoch {ep + 1}: error {errors(w, data)}; held out {errors(w, test)} ({time.monotonic() - t0:.0f} s)",
+                flush=True,
+            )
+    wi = [round(sum(w[j] * a for j, a in part)) for part in parts] + [round(v) for v in w[n_base:]]
+    out.write_text(json.dumps(weight_dict_10(wi), separators=(",", ":")) + "\n")
     print(f"written {out}")
 
 
@@ -182,6 +257,10 @@ def main() -> int:
     fp.add_argument("--lr", type=float, default=0.3)
     fp.add_argument("--hold", type=float, default=1e-6, help="pull towards the hand-set weights (default 1e-6)")
     fp.add_argument("--squares", action="store_true", help="a value per square (default: per row plus per file)")
+    fp.add_argument("--no-patterns", action="store_true", help="fit the other weights only (the patterns stay 0)")
+    fp.add_argument("--l2", type=float, default=1e-4, help="pull of the pattern weights towards 0 (default 1e-4)")
+    fp.add_argument("--lr-patterns", type=float, default=1.0, help="the patterns' learning rate (default 1)")
+    fp.add_argument("--holdout", type=int, default=10, help="keep every Nth game out of the fit (default 10; 0: none)")
     args = ap.parse_args()
     if args.cmd == "selfplay":
         selfplay(args.out, args.minutes, args.seed)
@@ -194,6 +273,10 @@ def main() -> int:
             args.lr,
             args.hold,
             not args.squares,
+            not args.no_patterns,
+            args.l2,
+            args.holdout,
+            args.lr_patterns,
         )
     return 0
 

@@ -363,6 +363,7 @@ def test_international_evaluation_is_its_tuner_s_linear_form(pos: Position) -> N
 def test_international_weights_come_from_the_table() -> None:
     variant = find_variant("international")
     ev = Evaluator(variant)
+    ev.use_weights_10(hand_weights_10())  # from the hand-set table, whatever table is shipped
     pos = Position.from_fen("W:WK46,33,34,35:B5,6,7", "international")
     before = ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0)
     weights = hand_weights_10()

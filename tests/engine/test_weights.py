@@ -96,7 +96,7 @@ def test_weight_dict_is_the_inverse_of_weight_vector() -> None:
 def test_the_tuner_s_linear_form_holds_with_back_rank_and_runaways(fen: str, term: str, count: int) -> None:
     pos = Position.from_fen(fen, "international")
     ev = Evaluator(find_variant("international"))
-    vector = weight_vector_10(hand_weights_10())
+    vector = weight_vector_10(evaluate.weights_10())  # the table the evaluator loaded
     part, factors = ev.features_10(pos.wm, pos.wk, pos.bm, pos.bk, 0)
     assert factors.get(weight_names_10().index(term), 0) == count
     linear = part + sum(vector[i] * f for i, f in factors.items())
