@@ -242,28 +242,31 @@ def evaluator_of(weights: str) -> Evaluator:
     return ev
 
 
-def weights_match(games: int, move_time: float, a: str, b: str, verbose: bool) -> None:
-    """International: the engine with table ``a`` against the one with table ``b``, both at
-    ``move_time`` a move, from :func:`openings` with both colours (the score is ``a``'s)."""
-    print(f"\n## International weights: {a} v {b}, {move_time:g} s a move each, {games} games")
-    book = openings("international", max(1, (games + 1) // 2))
-    evs = (evaluator_of(a), evaluator_of(b))
+def engine_match(
+    variant: str, games: int, move_time: float, pair: Callable[[], tuple[Any, Any]], name: str, verbose: bool
+) -> tuple[list[int], float, list[float]]:
+    """Two of our engines, ``pair()`` making a fresh (a, b) each game, ``move_time`` a move each,
+    from :func:`openings` with both colours; one game at a time, the engines alternating (never
+    thinking at once). Returns a's W/D/L, a's score in % and each side's mean depth."""
+    book = openings(variant, max(1, (games + 1) // 2))
     wdl = [0, 0, 0]
     total = 0.0
-    t_start = time.monotonic()
+    depth = [0, 0]
+    moves = [0, 0]
     for i in range(games):
         opening = book[(i // 2) % len(book)].split()
         a_color = Color.WHITE if i % 2 == 0 else Color.BLACK
-        engines = (Engine("international", tt_mb=16), Engine("international", tt_mb=16))
-        engines[0].evaluator, engines[1].evaluator = evs
-        game = Game("international")
+        engines = pair()
+        game = Game(variant)
         for text in opening:
             game.push_pdn(text)
         while game.outcome() is None and game.ply < 300:
-            eng = engines[0] if game.turn is a_color else engines[1]
-            mv = eng.search(game, Limits(move_time=move_time)).move
-            assert mv is not None
-            game.push(mv)
+            k = 0 if game.turn is a_color else 1
+            r = engines[k].search(game, Limits(move_time=move_time))
+            assert r.move is not None
+            depth[k] += r.depth
+            moves[k] += 1
+            game.push(r.move)
         sc = score_of(game, a_color)
         total += sc
         wdl[0 if sc == 1 else 1 if sc == 0.5 else 2] += 1
@@ -271,12 +274,28 @@ def weights_match(games: int, move_time: float, a: str, b: str, verbose: bool) -
             end = game.outcome()
             how = end.termination.value if end is not None else "ply limit"
             print(
-                f"  game {i + 1} ({' '.join(opening)}): {a} {'White' if a_color is Color.WHITE else 'Black'}, "
-                f"{game.result()} ({how}, {game.ply} plies)",
+                f"  {variant} game {i + 1} ({' '.join(opening)}): {name} "
+                f"{'White' if a_color is Color.WHITE else 'Black'}, {game.result()} ({how}, {game.ply} plies)",
                 flush=True,
             )
+    return wdl, 100 * total / games, [depth[k] / max(1, moves[k]) for k in (0, 1)]
+
+
+def weights_match(games: int, move_time: float, a: str, b: str, verbose: bool) -> None:
+    """International: the engine with table ``a`` against the one with table ``b`` (the score
+    is ``a``'s)."""
+    print(f"\n## International weights: {a} v {b}, {move_time:g} s a move each, {games} games")
+    evs = (evaluator_of(a), evaluator_of(b))
+
+    def pair() -> tuple[Engine, Engine]:
+        engines = (Engine("international", tt_mb=16), Engine("international", tt_mb=16))
+        engines[0].evaluator, engines[1].evaluator = evs
+        return engines
+
+    t_start = time.monotonic()
+    wdl, score, _depth = engine_match("international", games, move_time, pair, a, verbose)
     print(
-        f"international {a} v {b} {move_time:g} s: +{wdl[0]} ={wdl[1]} -{wdl[2]}  score {100 * total / games:.1f} % "
+        f"international {a} v {b} {move_time:g} s: +{wdl[0]} ={wdl[1]} -{wdl[2]}  score {score:.1f} % "
         f"of {games} games ({time.monotonic() - t_start:.0f} s)",
         flush=True,
     )
@@ -410,44 +429,22 @@ def baseline_engine(rev: str) -> Any:
 
 def self_match(games: int, move_time: float, variants: list[str], rev: str, verbose: bool) -> None:
     """This search against the search at revision ``rev`` (same evaluation), ``move_time`` a
-    move each, from the peer matches' openings, each played with both colours; one game at a
-    time, the engines alternating (never thinking at once)."""
+    move each (:func:`engine_match`)."""
     base_cls = baseline_engine(rev)
     print(f"\n## This search against the search at {rev}, {move_time:g} s a move each, {games} games per variant")
     for variant in variants:
-        book = openings(variant, max(1, (games + 1) // 2))
-        wdl = [0, 0, 0]
-        total = 0.0
-        depth = [0, 0]
-        moves = [0, 0]
         t_start = time.monotonic()
-        for i in range(games):
-            opening = book[(i // 2) % len(book)].split()
-            ours_color = Color.WHITE if i % 2 == 0 else Color.BLACK
-            engines = (Engine(variant, tt_mb=16), base_cls(variant, tt_mb=16))
-            game = Game(variant)
-            for text in opening:
-                game.push_pdn(text)
-            while game.outcome() is None and game.ply < 300:
-                k = 0 if game.turn is ours_color else 1
-                r = engines[k].search(game, Limits(move_time=move_time))
-                assert r.move is not None
-                depth[k] += r.depth
-                moves[k] += 1
-                game.push(r.move)
-            sc = score_of(game, ours_color)
-            total += sc
-            wdl[0 if sc == 1 else 1 if sc == 0.5 else 2] += 1
-            if verbose:
-                print(
-                    f"  {variant} game {i + 1} ({' '.join(opening)}): this search "
-                    f"{'White' if ours_color is Color.WHITE else 'Black'}, {game.result()} ({game.ply} plies)",
-                    flush=True,
-                )
-        mean = [depth[k] / max(1, moves[k]) for k in (0, 1)]
+        wdl, score, depth = engine_match(
+            variant,
+            games,
+            move_time,
+            lambda v=variant: (Engine(v, tt_mb=16), base_cls(v, tt_mb=16)),
+            "this search",
+            verbose,
+        )
         print(
             f"{variant:<13} this search v {rev} {move_time:g} s: +{wdl[0]} ={wdl[1]} -{wdl[2]}  "
-            f"score {100 * total / games:.1f} % of {games} games (mean depth {mean[0]:.1f} v {mean[1]:.1f}; "
+            f"score {score:.1f} % of {games} games (mean depth {depth[0]:.1f} v {depth[1]:.1f}; "
             f"{time.monotonic() - t_start:.0f} s)",
             flush=True,
         )
