@@ -4,11 +4,10 @@ a file it cannot write, an empty database, a damaged game exported as far as it 
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from damas.store import Store
-from tests.store.test_damage import build, run
+from tests.store.test_damage import build, run, tamper
 
 
 def test_export_to_a_file_says_how_many_games_went_where(tmp_path: Path) -> None:
@@ -38,9 +37,7 @@ def test_export_of_an_empty_database_says_so(tmp_path: Path) -> None:
 def test_export_all_gives_what_a_damaged_game_still_has_and_says_which(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     build(db)
-    with sqlite3.connect(db) as con:
-        con.execute("UPDATE journal SET event='{' WHERE game_id=3 AND seq=4")
-    con.close()
+    tamper(db, "UPDATE journal SET event='{' WHERE game_id=3 AND seq=4")
     code, out, err = run("export", "--all", "--db", str(db))
     assert code == 1 and out.count("[Result ") == 3
     assert err.startswith("damas: warning: game 3: journal event 4 is damaged (") and err.count("\n") == 1

@@ -56,6 +56,14 @@ def build(db: Path) -> None:
         play(s3, GAME3, 3000.0)
 
 
+def tamper(db: Path, *statements: str) -> None:
+    """Change the database behind the store's back, as another program or a damaged disk would."""
+    with sqlite3.connect(db) as con:  # commits; closing is ours
+        for sql in statements:
+            con.execute(sql)
+    con.close()
+
+
 def run(*args: str) -> tuple[int, str, str]:
     """``damas`` in this process: a traceback would escape as an exception."""
     out, err = io.StringIO(), io.StringIO()

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 from pathlib import Path
 
 from damas.recover import lost_events
 from damas.recover import recover as recover_into
 from damas.store import Store, journals_dir
-from tests.store.test_damage import build, export_all, games_of, run
+from tests.store.test_damage import build, export_all, games_of, run, tamper
 
 
 def copied(tmp_path: Path) -> tuple[Path, Path]:
@@ -154,10 +153,11 @@ def test_lost_events_name_each_game_the_database_lacks(tmp_path: Path) -> None:
             f"game 4 is missing from the database but its journal copy {copies / '4.jsonl'} holds it",
         ]
     # game 1's last journal row lost and another no longer JSON: the copy holds what the database lost
-    with sqlite3.connect(db) as con:
-        con.execute("DELETE FROM journal WHERE game_id=1 AND seq=6")
-        con.execute("""UPDATE journal SET event='{"t": 1001.0, "squ' WHERE game_id=1 AND seq=2""")
-    con.close()
+    tamper(
+        db,
+        "DELETE FROM journal WHERE game_id=1 AND seq=6",
+        """UPDATE journal SET event='{"t": 1001.0, "squ' WHERE game_id=1 AND seq=2""",
+    )
     with Store(db) as store:
         assert lost_events(store) == [
             f"game 1: its journal in the database is damaged; the copy {copies / '1.jsonl'} holds it",
@@ -220,9 +220,7 @@ def test_a_row_with_an_unknown_mode_is_damage_named_in_one_line(tmp_path: Path) 
     # a row another program (or a hand) wrote with a mode the referee does not have
     db = tmp_path / "g.sqlite3"
     build(db)
-    with sqlite3.connect(db) as con:
-        con.execute("UPDATE games SET mode='blitz' WHERE id=1")
-    con.close()
+    tamper(db, "UPDATE games SET mode='blitz' WHERE id=1")
     code, out, err = run("export", "1", "--db", str(db))
     assert code == 1 and len(err.splitlines()) == 1, err  # 1: exported, with damage named
     assert "game 1: its mode 'blitz' is unknown (casual or tournament)" in err, err

@@ -17,7 +17,7 @@ import pytest
 
 from damas.store import DAMAGED, SCHEMA_VERSION, DamagedStore, GameRow, Store, StoreError, StoreLocked, journals_dir
 from tests.conftest import damas, one_line_error
-from tests.store.test_damage import build, run
+from tests.store.test_damage import build, run, tamper
 
 HEADER = {"format": 1, "variant": "brazilian", "fen": None, "mode": "casual"}
 
@@ -93,9 +93,7 @@ def test_a_game_whose_copy_cannot_be_started_is_not_started(tmp_path: Path, monk
 def test_a_text_sqlite_cannot_decode_costs_its_game_not_the_list(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     build(db)
-    with sqlite3.connect(db) as con:
-        con.execute("UPDATE games SET tags=CAST(X'7B22FF' AS TEXT) WHERE id=2")  # a flipped bit: not UTF-8
-    con.close()
+    tamper(db, "UPDATE games SET tags=CAST(X'7B22FF' AS TEXT) WHERE id=2")  # a flipped bit: not UTF-8
     with Store(db) as store:
         assert [g.id for g in store.games()] == [3, 1]
         assert len(store.skipped) == 1
@@ -116,9 +114,7 @@ def test_tags_stored_as_numbers_are_read_back_as_text(tmp_path: Path) -> None:
     # another program wrote a round as a number: PDN tags are text
     db = tmp_path / "g.sqlite3"
     build(db)
-    with sqlite3.connect(db) as con:
-        con.execute("""UPDATE games SET tags='{"Round": 3, "White": "Ana"}' WHERE id=1""")
-    con.close()
+    tamper(db, """UPDATE games SET tags='{"Round": 3, "White": "Ana"}' WHERE id=1""")
     with Store(db) as store:
         assert store.game(1).tags == {"Round": "3", "White": "Ana"}
     code, out, _err = run("export", "1", "--db", str(db))
@@ -162,9 +158,7 @@ def test_the_clocks_last_sign_of_life_is_the_last_games_only(tmp_path: Path) -> 
 def test_a_journal_row_that_is_not_json_is_named(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     build(db)
-    with sqlite3.connect(db) as con:
-        con.execute("UPDATE journal SET event='{\"t\": 1' WHERE game_id=3 AND seq=4")
-    con.close()
+    tamper(db, "UPDATE journal SET event='{\"t\": 1' WHERE game_id=3 AND seq=4")
     with Store(db) as store:
         events = store.journal(3)
         assert [next(events) for _ in range(4)]  # the rows before it (seq 0 to 3) are read
@@ -223,10 +217,11 @@ def test_the_copy_of_a_game_from_before_the_copies_is_the_copy_it_would_have_had
     copy = journals_dir(db) / "3.jsonl"
     kept = copy.read_text(encoding="utf-8").splitlines()
     assert [json.loads(line).get("seq") for line in kept[1:3]] == [0, 1]
-    with sqlite3.connect(db) as con:  # two journal rows a damaged file garbled: left out of the copy
-        con.execute("UPDATE journal SET event='garbage' WHERE game_id=3 AND seq=2")
-        con.execute("UPDATE journal SET event=5 WHERE game_id=3 AND seq=3")
-    con.close()
+    tamper(  # two journal rows a damaged file garbled: left out of the copy
+        db,
+        "UPDATE journal SET event='garbage' WHERE game_id=3 AND seq=2",
+        "UPDATE journal SET event=5 WHERE game_id=3 AND seq=3",
+    )
     copy.unlink()  # as a database written by an older damas: no copy, no record
     copy.with_suffix(".json").unlink()
     event = {"t": 3100.0, "square": 23, "event": "lift"}

@@ -15,7 +15,7 @@ from board_hal.debounce import Transition
 from damas.session import GameSession
 from damas.store import DamagedStore, Store, StoreError, default_path, journals_dir
 from rules import Position
-from tests.store.test_damage import build, play
+from tests.store.test_damage import build, play, tamper
 
 
 def test_the_records_live_in_the_users_data_directory_by_default(
@@ -68,10 +68,11 @@ def test_a_new_database_gets_the_folders_it_needs(tmp_path: Path) -> None:
 def test_a_game_whose_stored_fields_are_unreadable_says_which_and_keeps_what_is_known(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     build(db)
-    with sqlite3.connect(db) as con:
-        con.execute("UPDATE games SET header='[1, 2', tags='{\"Black\": ' WHERE id=3")
-        con.execute("UPDATE games SET ended='yesterday' WHERE id=1")
-    con.close()
+    tamper(
+        db,
+        "UPDATE games SET header='[1, 2', tags='{\"Black\": ' WHERE id=3",
+        "UPDATE games SET ended='yesterday' WHERE id=1",
+    )
     with Store(db) as store:
         row = store.game(3)
     assert row.damage == ["its tags are not readable", "its header fields are not readable"]
@@ -88,11 +89,12 @@ def test_a_new_game_never_overwrites_a_copy_left_by_a_lost_game(tmp_path: Path) 
     copy = journals_dir(db) / "3.jsonl"
     lost = copy.read_bytes()
     # the database loses game 3's row (but not its copy): the next game gets id 3 again
-    with sqlite3.connect(db) as con:
-        con.execute("DELETE FROM journal WHERE game_id=3")
-        con.execute("DELETE FROM moves WHERE game_id=3")
-        con.execute("DELETE FROM games WHERE id=3")
-    con.close()
+    tamper(
+        db,
+        "DELETE FROM journal WHERE game_id=3",
+        "DELETE FROM moves WHERE game_id=3",
+        "DELETE FROM games WHERE id=3",
+    )
     with Store(db) as store:
         s = GameSession.start(store, "brazilian", None, "casual", Position.start("brazilian").occupied(), {})
         assert s.row.id == 3
@@ -164,10 +166,11 @@ def test_probe_checks_that_the_database_and_the_copies_can_be_written(tmp_path: 
 def test_a_damaged_journal_row_is_named_by_its_game_and_seq(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     build(db)
-    with sqlite3.connect(db) as con:
-        con.execute("UPDATE journal SET event='[1, 2]' WHERE game_id=3 AND seq=2")
-        con.execute("UPDATE journal SET seq='two' WHERE game_id=2 AND seq=1")
-    con.close()
+    tamper(
+        db,
+        "UPDATE journal SET event='[1, 2]' WHERE game_id=3 AND seq=2",
+        "UPDATE journal SET seq='two' WHERE game_id=2 AND seq=1",
+    )
     with Store(db) as store:
         with pytest.raises(StoreError, match=r"^game 3: journal row 2 is damaged \(not a JSON object\)$"):
             list(store.journal(3))
