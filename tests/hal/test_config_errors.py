@@ -12,6 +12,16 @@ from board_hal.config import MAX_CONFIG_BYTES, ConfigError, load_config, parse_c
 GPIO = "[gpio]\nrows = [4, 17, 27, 22, 5, 6, 13, 19]\ncolumns = [26, 21, 20, 16, 12, 25, 24, 23]\n"
 
 
+def refused_naming(text: str, words: tuple[str, ...]) -> None:
+    """``text`` as board.toml is refused in one line naming the file and holding ``words``."""
+    with pytest.raises(ConfigError) as e:
+        parse_config(text, "board.toml", env={})
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith("board.toml: "), msg
+    for w in words:
+        assert w in msg, msg
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
@@ -40,12 +50,7 @@ GPIO = "[gpio]\nrows = [4, 17, 27, 22, 5, 6, 13, 19]\ncolumns = [26, 21, 20, 16,
     ],
 )
 def test_a_wrong_setting_is_one_line_naming_it(text: str, words: tuple[str, ...]) -> None:
-    with pytest.raises(ConfigError) as e:
-        parse_config(text, "board.toml", env={})
-    msg = str(e.value)
-    assert "\n" not in msg and msg.startswith("board.toml: "), msg
-    for w in words:
-        assert w in msg, msg
+    refused_naming(text, words)
 
 
 def test_a_value_too_deep_to_print_is_named_by_its_type() -> None:
@@ -99,12 +104,7 @@ def test_a_wrong_wiring_setting_is_one_line_naming_it(text: str, words: tuple[st
         text = text.replace(
             "badcells", "[74hc165]\nload = 5\nclock = 6\ndata = 13\ncells = " + repr(rows).replace("'", '"')
         )
-    with pytest.raises(ConfigError) as e:
-        parse_config(text, "board.toml", env={})
-    msg = str(e.value)
-    assert "\n" not in msg and msg.startswith("board.toml: "), msg
-    for w in words:
-        assert w in msg, msg
+    refused_naming(text, words)
 
 
 def test_a_colour_that_is_not_hex_and_a_cell_off_the_board() -> None:
