@@ -280,7 +280,7 @@ class Evaluator:
     def use_patterns_10(self, patterns: list[list[int]] | None) -> None:
         """The pattern weights folded per band: one table of 3^10 sums indexed by the band's
         White men (:attr:`trit1`) plus its Black men (:attr:`trit2`); none when all are 0."""
-        self.pat_bands: tuple[tuple[int, list[int]], ...] = ()
+        self.pat_tables: tuple[list[int], ...] = ()
         if not patterns or not any(any(t) for t in patterns):
             return
         tables = [[int(v) for v in t] for t in patterns]
@@ -299,10 +299,8 @@ class Evaluator:
             add = [sign * weights[i] for i in idx]
             prev = bands.get(band)
             bands[band] = add if prev is None else [a + b for a, b in zip(prev, add, strict=True)]
-        self.pat_bands = tuple((band * BAND_BITS, bands[band]) for band in sorted(bands))
-        assert [sh for sh, _t in self.pat_bands] == [0, 11, 22, 33, 44]  # as the evaluation reads them
-        p0, p1, p2, p3, p4 = (t for _sh, t in self.pat_bands)
-        self.pat_tables = (p0, p1, p2, p3, p4)
+        assert sorted(bands) == [0, 1, 2, 3, 4]  # as the evaluation reads them
+        self.pat_tables = tuple(bands[band] for band in range(5))
         self.trit1 = tuple(sum(3**o for o in range(10) if (v >> o) & 1) for v in range(1024))
         self.trit2 = tuple(2 * t for t in self.trit1)
 
@@ -383,7 +381,7 @@ class Evaluator:
             score -= self._runaways(xm & self.front[1 - side], own, 1 - side, self.w_run)
         if ok or xk:
             score += self.w_kmob * (self._mobility(ok, empty) - self._mobility(xk, empty))
-        if self.pat_bands:
+        if self.pat_tables:
             # the five bands of two rows (bits 0-9, 11-20, ...), unrolled: White's men first
             t1, t2 = self.trit1, self.trit2
             p0, p1, p2, p3, p4 = self.pat_tables

@@ -75,7 +75,7 @@ def test_a_configuration_is_worth_its_weight_for_white_and_for_black() -> None:
 def test_without_pattern_weights_nothing_is_added() -> None:
     ev = Evaluator(find_variant("international"))
     ev.use_weights_10(hand_weights_10())
-    assert ev.pat_bands == ()
+    assert ev.pat_tables == ()
     without = hand_weights_10()
     del without["patterns"]  # a table written before the patterns: they all weigh 0
     assert weight_vector_10(without) == weight_vector_10(hand_weights_10())
@@ -151,4 +151,4 @@ def test_the_tuner_fits_patterns_and_reports_the_held_out_error(tmp_path: Path) 
     assert any(v for t in fitted["patterns"] for v in t)  # some configuration learned a weight
     ev = Evaluator(find_variant("international"))
     ev.use_weights_10(fitted)  # and the engine takes the table
-    assert ev.pat_bands
+    assert ev.pat_tables
