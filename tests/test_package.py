@@ -22,8 +22,8 @@ def test_the_wheel_carries_what_an_installed_user_runs(tmp_path: Path) -> None:
     (wheel,) = tmp_path.glob("damas-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in (
-        "damas/static/index.html",
-        "damas/static/app.js",
+        "damas/web/static/index.html",
+        "damas/web/static/app.js",
         "firmware_bridge/firmware/board_fw.py",
         "firmware_bridge/firmware/main.py",
         "firmware_bridge/link.py",
