@@ -70,7 +70,7 @@ def words(table: Table, lang: str | None) -> dict[str, str]:
     return table.get(language(lang) or "en", table["en"])
 
 
-def say(table: Table, lang: str | None, key: str, **params: object) -> str:
+def say(table: Table, lang: str | None, key: str, /, **params: object) -> str:
     """One text of ``table`` in ``lang`` (English for an unknown language), its ``{fields}`` filled in."""
     text = words(table, lang)[key]
     return text.format(**params) if params else text

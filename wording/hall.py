@@ -282,6 +282,6 @@ UI: Table = {"en": _EN, "pt-BR": _BR, "pt-PT": _PT}
 TABLES: dict[str, Table] = {"UI": UI}
 
 
-def text(lang: str, key: str, **params: object) -> str:
+def text(lang: str, key: str, /, **params: object) -> str:
     """One text in ``lang`` (English for an unknown language), its ``{fields}`` filled in."""
     return say(UI, lang, key, **params)

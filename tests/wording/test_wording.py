@@ -59,3 +59,11 @@ def test_one_lookup_for_every_domain() -> None:
     assert say(HALL, "pt-BR", "round_of", round=1, rounds=7) == "Rodada 1 de 7"
     assert say(PAGE, "en", "download") == "Download PDN" and say(PAGE, "xx", "download") == "Download PDN"
     assert wording.hall.text("pt-PT", "round_of", round=2, rounds=5) == "Ronda 2 de 5"
+    # a text may fill in fields named as the lookup's own arguments (the hall's {table}, a {key})
+    table = {
+        "en": {"t": "table {table}, {key} in {lang}"},
+        "pt-BR": {"t": "mesa {table}"},
+        "pt-PT": {"t": "mesa {table}"},
+    }
+    assert say(table, "en", "t", table=3, key="k", lang="x") == "table 3, k in x"
+    assert wording.hall.text("pt-BR", "err_unconfirmed", round=1, table=2).startswith("rodada 1, mesa 2")
