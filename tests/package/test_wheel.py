@@ -56,7 +56,7 @@ def test_the_tree_is_what_the_check_expects() -> None:
     expected = expected_files()
     for needed in (
         "damas/commands/__init__.py",
-        "damas/static/index.html",
+        "damas/web/static/index.html",
         "firmware_bridge/firmware/board_fw.py",
         "board_hal/examples/pico.toml",
         "board_hal/examples/wiring.md",
