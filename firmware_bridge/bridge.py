@@ -317,10 +317,10 @@ class PicoBoard(SensorBackend, LedBackend):
         self._verified = True
         self._seq = seq
         self._watchdog_report(payload)
-        if first:
+        if first or seq == 0:  # ours now, or it restarted (its frame counter starts at 0): set it up
             if self.version >= 3:  # the row settling time, the strip's layout, the watchdog
                 self._send(link.CONFIG, self._config())
-            self._send(link.LEDS, self._leds_payload())  # the LEDs as they should be, now that it is ours
+            self._send(link.LEDS, self._leds_payload())  # the LEDs as they should be
 
     def _watchdog_report(self, payload: bytes) -> None:
         """A board its watchdog restarted: said once per start of the board (its HELLOs all say so)."""

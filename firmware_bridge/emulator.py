@@ -56,6 +56,10 @@ class _Matrix:
         # with a clock (microseconds): every row driven low and column read, timed (for the tests)
         self.clock_us: Callable[[], int] | None = None
         self.log: list[tuple[str, int, int]] = []  # ("drive", row, t) / ("read", column, t)
+        # a column a closed switch held low rises again only this long after its row is released
+        # (its pull-up charging the wire: the settling time the firmware must wait; needs clock_us)
+        self.rise_us = 0
+        self.low_until: dict[int, int] = {}  # column -> when it reads high again
 
 
 def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
@@ -80,9 +84,16 @@ def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
 
         def value(self, v: int | None = None) -> int:
             if v is not None:
-                self._value = v
-                if v == 0 and matrix.clock_us is not None and self in matrix.rows:
-                    matrix.log.append(("drive", matrix.rows.index(self), matrix.clock_us()))
+                was, self._value = self._value, v
+                if matrix.clock_us is not None and self in matrix.rows:
+                    r = matrix.rows.index(self)
+                    now = matrix.clock_us()
+                    if v == 0:
+                        matrix.log.append(("drive", r, now))
+                    elif was == 0 and matrix.rise_us:  # released: its closed switches' columns rise slowly
+                        for c in range(len(matrix.cols)):
+                            if (r, c) in matrix.closed:
+                                matrix.low_until[c] = now + matrix.rise_us
                 return v
             if self.id in matrix.button_pins:
                 return 0 if self.id in matrix.pressed else 1
@@ -90,7 +101,10 @@ def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
                 return self._value
             c = matrix.cols.index(self)
             if matrix.clock_us is not None:
-                matrix.log.append(("read", c, matrix.clock_us()))
+                now = matrix.clock_us()
+                matrix.log.append(("read", c, now))
+                if now < matrix.low_until.get(c, 0):
+                    return 0  # still on its way up: read too early, a ghost
             with matrix.lock:
                 for r, row in enumerate(matrix.rows):
                     if row._value == 0 and (r, c) in matrix.closed:
@@ -364,6 +378,7 @@ class Emulator:
             # (no capacitance on an emulated column: no settling time to wait)
             extra = {"watchdog": self.watchdog, "reset": why, "sleep_us": lambda us: None}
         stop = self._stop
+        booted = time.monotonic()
         self.firmware = mod.Firmware(
             rows,
             cols,
@@ -372,7 +387,7 @@ class Emulator:
             scan_hz=scan_hz,
             debounce_ms=debounce_ms,
             heartbeat_ms=heartbeat_ms,
-            ticks_ms=lambda: int(time.monotonic() * 1000),
+            ticks_ms=lambda: int((time.monotonic() - booted) * 1000),  # since its start, as on the Pico
             sleep_ms=lambda ms: stop.wait(ms / 1000),
             buttons=BUTTON_PINS,
             **extra,
