@@ -110,4 +110,5 @@ def main():
     Firmware(ROWS, COLS, LED_PIN, UsbStream(), buttons=BUTTONS, watchdog=watchdog, reset=reset).run()
 
 
-main()
+if __name__ == "__main__":  # the Pico runs main.py as __main__ at start-up; the tests import it
+    main()

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from board_hal.ws2812 import StripLayout, every_layout
 from firmware_bridge import link
-from firmware_bridge.emulator import FIRMWARE_DIR, FakeWatchdog, _Matrix, fake_modules, load_firmware
-from tests.conftest import ROOT
+from firmware_bridge.emulator import FakeWatchdog, _Matrix, fake_modules, load_firmware
 
 
 class Stream:
@@ -176,18 +172,6 @@ def test_run_disables_ctrl_c_and_stops_on_repl() -> None:
     fw.run()
     assert seen[0] == -1  # while running, a 0x03 byte on the line cannot stop the firmware
     assert modules["micropython"].kbd == 3 and not fw.running
-
-
-@pytest.mark.parametrize(
-    "path",
-    sorted(str(p.relative_to(ROOT)) for p in [*FIRMWARE_DIR.glob("*.py"), ROOT / "firmware_bridge" / "link.py"]),
-)
-def test_mpy_cross_compiles_every_firmware_file(path: str, tmp_path: Path) -> None:
-    """MicroPython's own compiler rejects what MicroPython cannot run (syntax, features)."""
-    exe = Path(sys.executable).with_name("mpy-cross")
-    r = subprocess.run([str(exe), "-o", str(tmp_path / "out.mpy"), str(ROOT / path)], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    assert (tmp_path / "out.mpy").stat().st_size > 0
 
 
 def test_a_config_of_the_wrong_size_is_answered_with_an_error_frame_naming_it() -> None:
