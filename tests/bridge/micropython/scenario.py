@@ -11,7 +11,7 @@ its main loop, 5 ms apart), ``scan`` (one scan, timed at the pins), ``watchdog``
 watchdog), ``fail`` (its next step raises). Printed: ``out HEX`` per write to the line,
 ``strip`` per write to the LED strip (the lit positions and colours), ``settle US`` (the
 shortest delay between driving a row and reading a column), at the end the watchdog's
-record and, on stderr, the heap in use.
+record and, on stderr, the heap the firmware uses (its code and its data).
 """
 
 import sys
@@ -30,8 +30,6 @@ except ImportError:  # CPython
 
     sys.modules["micropython"] = stub_micropython
 import gc  # noqa: E402
-
-import board_fw  # noqa: E402
 
 
 def hexed(data):
@@ -75,6 +73,10 @@ def strip(buf):
 def main():
     with open(sys.argv[3]) as f:
         lines = [line.split() for line in f if line.strip()]
+    gc.collect()
+    base = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0  # the stubs and the scenario: not the firmware's
+    import board_fw
+
     clock = [1000]
     us = [0]
 
@@ -145,11 +147,10 @@ def main():
                 fw.run()
             except MemoryError as exc:
                 print("raised", type(exc).__name__)
-    arms = [w[1] for w in stub_machine.wdt if w != "feed"]
-    print("watchdog", arms, stub_machine.wdt.count("feed"), dog.stopped if dog else None)
+    print("watchdog", stub_machine.arms, stub_machine.feeds, dog.stopped if dog else None)
     gc.collect()
     if hasattr(gc, "mem_alloc"):
-        sys.stderr.write(f"heap {gc.mem_alloc()}\n")
+        sys.stderr.write(f"heap {gc.mem_alloc() - base}\n")  # the firmware's code and data
 
 
 main()

@@ -11,7 +11,8 @@ log = []  # ("drive", row, µs) / ("read", column, µs) when clock_us is set
 clock_us = None
 on_scan = None  # called when row 0 is driven (a scan starts): a test can change the switches
 mem32 = {}
-wdt = []  # ("arm", ms) / "feed"
+arms = []  # the watchdog's timeouts, each time it was armed
+feeds = 0
 
 
 class Pin:
@@ -55,7 +56,8 @@ class Pin:
 
 class WDT:
     def __init__(self, id=0, timeout=5000):
-        wdt.append(("arm", timeout))
+        arms.append(timeout)
 
     def feed(self):
-        wdt.append("feed")
+        global feeds
+        feeds += 1

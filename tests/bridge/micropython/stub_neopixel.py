@@ -1,7 +1,6 @@
-"""``neopixel`` for the firmware under MicroPython's unix port (and CPython): keeps what each
-write would have sent down the strip."""
+"""``neopixel`` for the firmware under MicroPython's unix port (and CPython): hands what each
+write would send down the strip to ``on_write`` (keeping nothing: the RAM figures are the firmware's)."""
 
-writes = []  # one list of (r, g, b) per write, in strip order
 on_write = None
 
 
@@ -17,6 +16,5 @@ class NeoPixel:
         return self.buf[i]
 
     def write(self):
-        writes.append(list(self.buf))
         if on_write is not None:
             on_write(self.buf)
