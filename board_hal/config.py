@@ -46,6 +46,7 @@ class GpioConfig:
     led_data: int | None = None
     led_clock: int | None = None
     led_latch: int | None = None
+    settle_us: int = 30  # microseconds between driving a row low and reading the columns
 
 
 @dataclass
@@ -95,7 +96,7 @@ class Config:
 
 _TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock", "engine", "hall"}
 _BOARD = {"backend", "rotation", "white_side", "size", "debounce", "leds"}
-_GPIO = {"rows", "columns", "scan_rate", "leds"}
+_GPIO = {"rows", "columns", "scan_rate", "settle_us", "leds"}
 _GPIO_LEDS = {"data", "clock", "latch"}
 _PICO = {"port", "baudrate", "first", "along", "order", "settle_us", "watchdog"}
 _LEDS = {"colours", "colors"}
@@ -227,8 +228,11 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
         rate = gpio.get("scan_rate", 100.0)
         if not _is_number(rate) or not 1 <= rate <= 2000:
             raise ConfigError(f"{src}: gpio.scan_rate must be between 1 and 2000 scans per second, not {_short(rate)}")
+        settle = gpio.get("settle_us", 30)
+        if not _is_int(settle) or not 0 <= settle <= 1000:
+            raise ConfigError(f"{src}: gpio.settle_us must be microseconds between 0 and 1000, not {_short(settle)}")
         cfg.gpio = GpioConfig(
-            rows, cols, float(rate), led_pins.get("data"), led_pins.get("clock"), led_pins.get("latch")
+            rows, cols, float(rate), led_pins.get("data"), led_pins.get("clock"), led_pins.get("latch"), settle
         )
         cfg.size = n
 
