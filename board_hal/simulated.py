@@ -62,6 +62,7 @@ class SimulatedBoard(SensorBackend, LedBackend):
         self.pieces: dict[Cell, SquareState] = {layout.cell_of(sq): state for sq, state in occupied.items()}
         self.hand: list[SquareState] = []  # pieces lifted and not put down yet, the last lifted last
         self.dead: set[Cell] = set()  # sensors that never close
+        self.reversed: set[Cell] = set()  # colour sensors mounted the other way up (read black for white)
         self.stuck: set[Cell] = set()  # sensors that always read occupied
         self.led_log: list[tuple[float, dict[Cell, Role]]] = []
         self.leds_now: dict[Cell, Role] = {}
@@ -77,6 +78,8 @@ class SimulatedBoard(SensorBackend, LedBackend):
             return SquareState.EMPTY
         if cell in self.stuck and piece is SquareState.EMPTY:
             return SquareState.OCCUPIED
+        if cell in self.reversed and piece.colour is not None:
+            piece = SquareState.of("black" if piece.colour == "white" else "white", piece.king)
         return self.senses.sees(piece)
 
     def _reads(self, cell: Cell) -> bool:

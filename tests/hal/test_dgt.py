@@ -347,3 +347,41 @@ def test_a_dgt_chess_board_is_one_line() -> None:
     with DgtEmulator(chess=True) as emu:
         text = _one_line(f'[board]\nbackend = "dgt"\n[dgt]\nport = "{emu.port}"\n')
         assert text.endswith("is a DGT chess board (a 64-square dump), not a draughts board")
+
+
+# -- the command line ------------------------------------------------------------------------------
+def test_damas_emulator_board_dgt_plays_and_shows_the_board() -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-m", "damas", "emulator", "--board", "dgt"],
+        input="lift 32\nplace 28\ncrown 28\nplace 27\nlift 99\nboard\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("emulated DGT draughts board (10x10, international squares) on /")
+    assert "say which piece: place SQ w|b|W|B" in lines
+    assert "error: " in r.stdout and "99" in r.stdout  # no square 99: one line, and it goes on
+    board = lines[-10:]
+    assert board[3] == "b . b . b . b . b ."  # rank 7, from White's side
+    assert board[6] == ". w . . . w . w . w"  # 32 lifted
+    assert board[5] == ". . . . W . . . . ."  # 28 (e5), crowned
+
+
+def test_damas_emulator_refuses_an_8x8_variant_on_the_dgt_board_in_one_line() -> None:
+    from tests.conftest import damas, one_line_error
+
+    one_line_error(damas("emulator", "--board", "dgt", "--variant", "brazilian", stdin=""), "10x10", "brazilian")
+
+
+def test_damas_deploy_prints_the_dgt_example_that_reads_as_is() -> None:
+    from tests.conftest import damas
+
+    r = damas("deploy", "dgt")
+    assert r.returncode == 0
+    cfg = parse_config(r.stdout, "dgt.toml", env={})
+    assert cfg.backend == "dgt" and cfg.backend_settings["dgt"] == dgt.Settings()
