@@ -57,6 +57,7 @@ class Pairing:
     result: str | None = None  # None: not played yet; see RESULTS (and "-/-": both absent)
     board: str | None = None  # the board id the game is played on
     confirmed: bool = False
+    origin: str | None = None  # who gave the result: "board" (its game's result) or "arbiter"
 
     def points(self) -> dict[int, int]:
         """What each player scored (nothing before the result is confirmed)."""
