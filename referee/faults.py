@@ -36,7 +36,6 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from board_hal.debounce import Transition
-
 from referee.candidates import Candidate, CandidateCache
 from rules import Move, Position
 
@@ -153,7 +152,8 @@ def readings(
             add(Reading(line, next(iter(diff))))
         options = cands.of(pos)
         for c in options:
-            for h in (hidden,) if hidden is not None else (None, *((c.origin,) if c.origin in quiet else ()), *diff & quiet):
+            hides = (hidden,) if hidden is not None else (None, *({c.origin} & quiet), *(diff & quiet))
+            for h in hides:
                 mask = known if h is None else known | {h}
                 if progress(c, s, mask) and started(c, mask, ready):
                     add(Reading(line, h, under_way=True))
