@@ -36,10 +36,10 @@ from board_hal.buttons import ClockButtons  # noqa: E402
 from board_hal.layout import Layout  # noqa: E402
 from board_hal.leds import Role  # noqa: E402
 from board_hal.simulated import SimulatedBoard  # noqa: E402
-from damas.play import PlayApp  # noqa: E402
-from damas.session import GameSession  # noqa: E402
-from damas.store import Store  # noqa: E402
-from damas.web import build_app  # noqa: E402
+from damas.board.loop import PlayApp  # noqa: E402
+from damas.records.session import GameSession  # noqa: E402
+from damas.records.store import Store  # noqa: E402
+from damas.web.routes import build_app  # noqa: E402
 from referee import ClockAction, ClockKeeper, Pipeline, Referee  # noqa: E402
 from referee.clock import TICKS, Clock, parse_control, ticks  # noqa: E402
 from referee.log import LogHeader, dump_log, parse_log  # noqa: E402

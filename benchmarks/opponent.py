@@ -4,7 +4,7 @@ engine searches International draughts from the start position (level 10, 3 s pe
 and again):
 
 * ``idle``: no engine thinking (the baseline);
-* ``thread``: the engine in a thread of the app's process (``damas.opponent.LocalEngine``);
+* ``thread``: the engine in a thread of the app's process (``damas.computer.opponent.LocalEngine``);
 * ``process``: the engine in a process of its own behind the Hub client (``HubEngine``, what
   ``damas play`` uses).
 
@@ -27,10 +27,10 @@ sys.path.insert(0, str(ROOT))
 
 from board_hal.config import load_config  # noqa: E402
 from board_hal.factory import open_board  # noqa: E402
-from damas.opponent import HubEngine, LocalEngine, Opponent  # noqa: E402
-from damas.play import PlayApp  # noqa: E402
-from damas.session import GameSession  # noqa: E402
-from damas.store import Store  # noqa: E402
+from damas.board.loop import PlayApp  # noqa: E402
+from damas.computer.opponent import HubEngine, LocalEngine, Opponent  # noqa: E402
+from damas.records.session import GameSession  # noqa: E402
+from damas.records.store import Store  # noqa: E402
 from engine import Limits  # noqa: E402
 from rules import Game  # noqa: E402
 

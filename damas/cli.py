@@ -12,8 +12,8 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 
+from damas import version
 from damas.commands import ORDER
-from damas.commands.common import version
 from damas.errors import EXIT_USAGE, USER_ERRORS, UserError
 
 __all__ = ["EXIT_USAGE", "UserError", "build_parser", "main"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from board_hal.config import ConfigError
-from damas.store import StoreError
+from damas.records.store import StoreError
 from referee import LogError
 from rules import DraughtsError
 

@@ -26,15 +26,15 @@ from board_hal.config import ConfigError, load_config
 from board_hal.factory import open_board
 from board_hal.registry import Hardware
 from board_hal.simulated import SimulatedBoard
-from damas.computer import computer_tag
+from damas.board.loop import PlayApp, reconcile, sim_occupancy
+from damas.computer.opponent import EngineSettings, settings_from_config
+from damas.computer.player import computer_tag
 from damas.errors import UserError
-from damas.opponent import EngineSettings, settings_from_config
-from damas.play import PlayApp, reconcile, sim_occupancy
-from damas.publish import Publisher
-from damas.recover import recover
-from damas.session import DamagedGame, GameSession
-from damas.store import DAMAGED, INTERRUPTED, Store, default_path
-from damas.web import SERVED, build_app, make_token
+from damas.hall_link.publish import Publisher
+from damas.records.recover import recover
+from damas.records.session import DamagedGame, GameSession
+from damas.records.store import DAMAGED, INTERRUPTED, Store, default_path
+from damas.web.routes import SERVED, build_app, make_token
 from hall.protocol import Broker, BrokerError
 from referee.clock import ClockError, parse_control
 from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
@@ -352,7 +352,7 @@ async def _run(
     app: web.Application, host: str, socks: list[socket.socket], url: str, play: PlayApp, *, open_browser: bool
 ) -> None:
     addr = _address(host)
-    # the names a page may use for this server (the Host check of damas.web); the address too:
+    # the names a page may use for this server (the Host check of damas.web.routes); the address too:
     # a browser shows http://127.1:8080/ as 127.0.0.1:8080
     app[SERVED] = frozenset({host.strip().strip("[]").rstrip(".").lower()} | ({str(addr)} if addr else set()))
     # SIGTERM and Ctrl-C stop the server cleanly from before it says where it serves: a

@@ -1,4 +1,4 @@
-"""One board's game as the hall rebuilds it from the board's messages (see ``damas/publish.py``).
+"""One board's game as the hall rebuilds it from the board's messages (see ``damas/hall_link/publish.py``).
 
 Messages are folded in sequence order; one that comes early (a gap before it) waits in
 ``pending`` until the missing ones arrive. The PDN is written by the same writer the board's

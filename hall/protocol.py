@@ -1,7 +1,7 @@
 """The MQTT protocol between the boards and the hall: topics, the broker's address, a client.
 
-Shared by both sides (``damas.publish`` on a board, ``hall.subscriber`` in the hall); it imports
-nothing of either. The messages themselves are described in ``damas/publish.py``.
+Shared by both sides (``damas.hall_link.publish`` on a board, ``hall.subscriber`` in the hall); it imports
+nothing of either. The messages themselves are described in ``damas/hall_link/publish.py``.
 """
 
 from __future__ import annotations

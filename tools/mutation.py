@@ -39,7 +39,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/hal/test_debounce.py", "tests/hal/test_hal.py", "tests/referee/test_pipeline.py"],
     ),
     "link": (["firmware_bridge/link.py"], ["tests/bridge/test_link.py", "tests/bridge/test_firmware.py"]),
-    "store": (["damas/store.py"], ["tests/store"]),
+    "store": (["damas/records/store.py"], ["tests/store"]),
     "rules": (["rules/*"], ["tests/rules"]),
     "referee": (["referee/*"], ["tests/referee"]),
 }

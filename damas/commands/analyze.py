@@ -1,6 +1,6 @@
 """``damas analyze GAME|FILE.pdn``: the engine goes through a recorded game and marks the
 moves that lose material (``?``) or the game (``??``), each with the engine's better move
-(``damas.analysis``; our engine runs in this process: nothing else does)."""
+(``damas.computer.analysis``; our engine runs in this process: nothing else does)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from damas.analysis import analyze_game
 from damas.commands.common import GAME_ID, command, open_store, variants_help
+from damas.computer.analysis import analyze_game
 from damas.errors import UserError
 from engine import Limits
 from rules import Game
@@ -22,7 +22,7 @@ from rules.pdn import iter_games, read_pdn_file
 def _games(source: str, db: str | None, variant: str | None) -> Iterator[tuple[str, Game]]:
     """The games to analyse: a recorded game by its id, or every game of a PDN file."""
     if GAME_ID.fullmatch(source) and not Path(source).exists():
-        from damas.session import export_game
+        from damas.records.session import export_game
 
         with open_store(db) as store:
             pg = export_game(store, int(source))

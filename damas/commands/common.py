@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from damas.store import Store, default_path
+from damas.records.store import Store, default_path
 
 MAX_DEBOUNCE = 1.0  # seconds: the longest debounce window (as board.debounce in the configuration)
 GAME_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits: str.isdigit() passes '²', which int() refuses
@@ -35,17 +35,6 @@ def variants_help(default: str = "") -> str:
     return f"the variant: {names}" + (f" ({default})" if default else "")
 
 
-def version() -> str:
-    """One source of the version: the installed package's metadata."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
-    try:
-        return installed("damas")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed)"
-
-
 def game_id(text: str) -> int:
     """A game id on the command line: ASCII digits (int() would also take ' 1', '+1', '١')."""
     if not GAME_ID.fullmatch(text):
@@ -62,7 +51,7 @@ def open_store(path: str | None, *, create: bool = False, exclusive: bool = Fals
 def report_damage(store: Store, problems: list[str], done: str) -> None:
     """At most one line on standard error: the first problem found (and how many more), and
     how to get the games back when the journal copies hold what the database lost."""
-    from damas.recover import lost_events
+    from damas.records.recover import lost_events
 
     lost = lost_events(store)
     if not problems and not lost:
@@ -76,8 +65,8 @@ def report_damage(store: Store, problems: list[str], done: str) -> None:
     print(f"damas: warning: {first}{more}{done}{hint}", file=sys.stderr)
 
 
-def shipped(source: str, installed: Path, name: str) -> Path:
-    """A file the repository keeps in ``source`` (a folder at its top) and an installed wheel
-    carries in ``installed`` (pyproject's package-dir mapping)."""
-    in_tree = Path(__file__).resolve().parents[2] / source / name
-    return in_tree if in_tree.is_file() else installed / name
+def shipped(source: str, installed: Path) -> Path:
+    """A folder of the repository (``source``, at its top) that an installed wheel carries as
+    ``installed`` (pyproject's package-dir mapping): the tree's when running from a checkout."""
+    tree = Path(__file__).resolve().parents[2]
+    return tree / source if (tree / "pyproject.toml").is_file() and (tree / source).is_dir() else installed

@@ -9,7 +9,7 @@ from typing import Any
 
 from damas.commands.common import command, open_store, report_damage
 from damas.errors import UserError
-from damas.store import StoreError
+from damas.records.store import StoreError
 from rules import DraughtsError
 from rules.pdn import PdnGame, write_pdn
 
@@ -37,7 +37,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from damas.session import export_game
+    from damas.records.session import export_game
 
     notes: list[str] = []
     with open_store(args.db) as store:

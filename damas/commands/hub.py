@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from damas.commands.common import version
+from damas import version
 from damas.errors import UserError
 from engine import LEVELS
 from engine.hub import DEFAULT_TT_MB, HUB_VARIANTS

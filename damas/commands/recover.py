@@ -8,7 +8,7 @@ from typing import Any
 
 from damas.commands.common import command, open_store
 from damas.errors import UserError
-from damas.store import default_path, journals_dir
+from damas.records.store import default_path, journals_dir
 
 
 def register(sub: Any) -> None:
@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from damas.recover import recover
+    from damas.records.recover import recover
 
     source = Path(args.source) if args.source else None
     if source is not None and not source.is_dir() and journals_dir(source).is_dir():

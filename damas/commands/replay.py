@@ -64,7 +64,7 @@ def _bounded_lines(f: IO[str]) -> Iterator[str]:
 
 def _journal_lines(args: argparse.Namespace) -> list[str]:
     """A recorded game's journal as log lines (header first)."""
-    from damas.session import load_log
+    from damas.records.session import load_log
 
     gid = args.game if args.game is not None else int(args.log)
     with open_store(args.db) as store:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from damas.cli import main
-from damas.store import Store
+from damas.records.store import Store
 
 
 def install(kill_at: int, when: str) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from aiohttp.test_utils import TestClient
 
 from board_hal.leds import Role as LedRole
-from damas.play import PlayApp
+from damas.board.loop import PlayApp
 from tests.fuzz.app import post, with_client
 
 REFUSED = [

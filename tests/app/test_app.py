@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from board_hal.debounce import Transition
-from damas.session import GameSession, export_game, load_log
-from damas.store import Store
+from damas.records.session import GameSession, export_game, load_log
+from damas.records.store import Store
 from referee import Action
 from rules import Color, Move, Position
 from rules.pdn import read_pdn

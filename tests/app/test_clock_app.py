@@ -24,10 +24,10 @@ from board_hal.config import ConfigError, parse_config
 from board_hal.layout import Layout
 from board_hal.leds import Role
 from board_hal.simulated import SimulatedBoard
+from damas.board.loop import PlayApp
 from damas.i18n import CLOCK_MESSAGES, CLOCK_WORDS, LANGUAGES, TERMINATIONS, message
-from damas.play import PlayApp
-from damas.session import GameSession, export_game, load_log
-from damas.store import Store
+from damas.records.session import GameSession, export_game, load_log
+from damas.records.store import Store
 from referee import ClockKeeper, Pipeline, Referee, Report, ReportKind
 from rules import Position
 from rules.pdn import read_game

@@ -14,11 +14,11 @@ from pathlib import Path
 from board_hal.layout import Layout
 from board_hal.leds import Role
 from board_hal.simulated import SimulatedBoard
-from damas.computer import Computer
-from damas.opponent import EngineSettings, Opponent
-from damas.play import PlayApp
-from damas.session import GameSession, export_game
-from damas.store import Store
+from damas.board.loop import PlayApp
+from damas.computer.opponent import EngineSettings, Opponent
+from damas.computer.player import Computer
+from damas.records.session import GameSession, export_game
+from damas.records.store import Store
 from rules import Color, Move, Position
 
 VARIANT = "brazilian"
@@ -177,7 +177,7 @@ class Failing(Opponent):
         self.name = "broken"
 
     def ask(self, game: object, limits: object, *, level: int | None = None) -> int:
-        from damas.opponent import Answer
+        from damas.computer.opponent import Answer
 
         self.failed = "the engine (broken) exited with status 139 after 'go think': segmentation fault"
         self._answers.put(Answer(self._next_ticket(), None, error=self.failed))

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from damas.records.store import Store
 from damas.serve import _loopback
-from damas.store import Store
 from tests.app.server import Server
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from damas.opponent import (
+from damas.computer.opponent import (
     DEPTH_TIME,
     EXTERNAL_TIMES,
     _level_line,

@@ -121,7 +121,7 @@ def test_page_errors_in_each_language_on_one_line() -> None:
 def test_every_key_the_page_uses_exists() -> None:
     """The page's own words: each data-ui / data-ui-label of index.html and each ui("key") or
     state.ui.key of app.js is a key of every language (a missing one showed the key itself)."""
-    static = Path(damas.__file__).with_name("static")
+    static = Path(damas.__file__).parent / "web" / "static"
     html = (static / "index.html").read_text(encoding="utf-8")
     js = (static / "app.js").read_text(encoding="utf-8")
     used = set(re.findall(r'data-ui(?:-label)?="([a-z_]+)"', html))

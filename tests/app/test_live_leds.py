@@ -27,9 +27,9 @@ from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Role
 from board_hal.mockpins import MatrixMock, ShiftRegisterMock
 from board_hal.simulated import SimulatedBoard
-from damas.play import PlayApp
-from damas.session import GameSession
-from damas.store import Store
+from damas.board.loop import PlayApp
+from damas.records.session import GameSession
+from damas.records.store import Store
 from rules import Position
 
 VARIANT = "brazilian"
@@ -212,7 +212,7 @@ def test_every_page_client_gets_each_event(tmp_path: Path, loop: asyncio.Abstrac
     every push that shows something new carries a new version."""
     from aiohttp.test_utils import TestClient, TestServer
 
-    from damas.web import build_app
+    from damas.web.routes import build_app
 
     sim = SimulatedBoard(LAYOUT, occupied=Position.from_fen(FEN, VARIANT).occupied(), clock=time.time)
     app = new_app(tmp_path, sim.io(), time.time)

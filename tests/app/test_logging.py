@@ -17,10 +17,10 @@ import pytest
 
 from board_hal.config import Config
 from board_hal.factory import open_board
+from damas.board.loop import PlayApp
 from damas.log import Throttle
-from damas.play import PlayApp
-from damas.session import GameSession
-from damas.store import Store
+from damas.records.session import GameSession
+from damas.records.store import Store
 from tests.app.server import free_port
 
 
@@ -82,7 +82,7 @@ def test_the_board_loop_failing_every_turn_is_rate_limited(tmp_path: Path, caplo
     finally:
         io.close()
         store.close()
-    records = [r for r in caplog.records if r.name == "damas.play"]
+    records = [r for r in caplog.records if r.name == "damas.board.loop"]
     assert [r.getMessage() for r in records if r.levelno == logging.ERROR] == [
         "error in the board loop: [Errno 5] Input/output error",
         "error in the board loop: [Errno 5] Input/output error (639 more since the last report)",

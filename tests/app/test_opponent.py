@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from damas.opponent import (
+from damas.computer.opponent import (
     EngineSettings,
     HubEngine,
     LocalEngine,

@@ -19,9 +19,9 @@ from board_hal.config import Config
 from board_hal.factory import open_board
 from board_hal.leds import Role
 from board_hal.simulated import SimulatedBoard
-from damas.play import PlayApp
-from damas.session import GameSession, export_game
-from damas.store import Store
+from damas.board.loop import PlayApp
+from damas.records.session import GameSession, export_game
+from damas.records.store import Store
 from rules import Position
 from rules.pdn import read_pdn
 from tests.app.server import Server, free_port

@@ -16,8 +16,8 @@ from typing import Any
 import aiohttp
 
 from board_hal.layout import Layout
-from damas.store import Store
-from damas.viewers import SEND_TIMEOUT
+from damas.records.store import Store
+from damas.web.viewers import SEND_TIMEOUT
 from firmware_bridge.emulator import Emulator
 from rules import Game, Position
 from tests.app.server import Server

@@ -245,3 +245,24 @@ def test_the_payload_errors_the_host_logs_name_what_is_wrong() -> None:
     with pytest.raises(ValueError, match=r"^short error$"):
         link.unpack_error(b"")
     assert link.unpack_error(b"\x07") == (7, "")
+
+
+def test_the_worked_frames_of_protocol_md_are_what_the_codec_sends() -> None:
+    """hardware/protocol.md shows a protocol-3 SNAPSHOT and HELLO byte by byte: a firmware
+    written from that page must meet these bytes."""
+    from tests.conftest import ROOT
+
+    doc = (ROOT / "hardware" / "protocol.md").read_text()
+    snapshot = link.encode(link.SNAPSHOT, 5, link.pack_snapshot(8, 8, [0, 9, 63], 1000), version=3)
+    hello = link.encode(link.HELLO, 0, version=3)
+    assert snapshot.hex(" ") in doc and hello.hex(" ") in doc
+    assert f"between two zeros; {len(snapshot)} bytes" in doc
+    assert link.pack_snapshot(8, 8, [0, 9, 63], 1000).hex(" ") in doc
+    assert struct.pack("<I", link.crc32(snapshot_body := link.cobs_decode(snapshot[1:-1])[:-4])).hex(" ") in doc
+    assert snapshot_body[:4].hex(" ") == "03 02 05 00"
+    # the largest frame: LEDS lighting all 100 cells of a 10x10 board
+    leds = link.pack_leds([(i, 255, 255, 255, link.FAST) for i in range(100)])
+    on_line = len(link.encode(link.LEDS, 0, leds))
+    assert f"{len(leds)} bytes of payload, {len(leds) + 8} bytes decoded, {on_line} bytes on the line" in doc
+    # the COBS encoder's trailing byte, as the page says
+    assert link.cobs_encode(bytes(range(1, 255)))[-1:] == b"\x01"

@@ -3,7 +3,7 @@ the better move, with scores as people read them (men, level, a forced result)."
 
 from __future__ import annotations
 
-from damas.analysis import Mark, analyze_game, score_text
+from damas.computer.analysis import Mark, analyze_game, score_text
 from engine import MATE_BOUND
 
 

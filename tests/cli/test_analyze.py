@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from damas.analysis import classify
+from damas.computer.analysis import classify
 from engine import MATE_BOUND
 from tests.conftest import damas, one_line_error
 

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from board_hal.debounce import Transition
-from damas.session import GameSession
-from damas.store import Store
+from damas.records.session import GameSession
+from damas.records.store import Store
 from referee import Action
 from rules import Color, Position
 from rules.pdn import read_pdn

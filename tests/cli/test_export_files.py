@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from damas.store import Store
+from damas.records.store import Store
 from tests.store.test_damage import build, run, tamper
 
 

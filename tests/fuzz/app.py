@@ -13,10 +13,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from board_hal.config import load_config
 from board_hal.factory import open_board
-from damas.play import PlayApp
-from damas.session import GameSession
-from damas.store import Store
-from damas.web import build_app
+from damas.board.loop import PlayApp
+from damas.records.session import GameSession
+from damas.records.store import Store
+from damas.web.routes import build_app
 
 T = TypeVar("T")
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient
 
-from damas.play import PlayApp
+from damas.board.loop import PlayApp
 from rules.pdn import read_pdn
 from tests.fuzz.app import post, with_client
 from tests.fuzz.harness import deep, huge_number, nasty_text, run_case, short

@@ -14,7 +14,7 @@ import pytest
 from aiohttp.test_utils import TestClient
 
 from board_hal.config import ConfigError, load_config, parse_config
-from damas.play import PlayApp
+from damas.board.loop import PlayApp
 from rules.pdn import read_pdn
 from tests.conftest import ROOT
 from tests.fuzz.app import post, with_client

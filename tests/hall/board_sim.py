@@ -22,10 +22,10 @@ from pathlib import Path
 
 from board_hal.config import load_config
 from board_hal.factory import open_board
-from damas.play import PlayApp
-from damas.publish import Publisher
-from damas.session import GameSession, export_game
-from damas.store import Store
+from damas.board.loop import PlayApp
+from damas.hall_link.publish import Publisher
+from damas.records.session import GameSession, export_game
+from damas.records.store import Store
 from hall.protocol import Broker
 from rules import Position
 from rules.pdn import load_pdn

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from board_hal.debounce import Transition
-from damas.publish import Publisher
-from damas.session import GameSession, export_game
-from damas.store import Store
+from damas.hall_link.publish import Publisher
+from damas.records.session import GameSession, export_game
+from damas.records.store import Store
 from hall.app import Hall
 from hall.broker import Mosquitto
 from hall.protocol import Broker

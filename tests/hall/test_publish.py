@@ -1,4 +1,4 @@
-"""The board's side (damas.publish) against a real Mosquitto: what a board publishes rebuilds,
+"""The board's side (damas.hall_link.publish) against a real Mosquitto: what a board publishes rebuilds,
 in the hall, exactly the board's own export — through a takeback, a broker that is down for part
 of the game, and a board restarted mid-game (its outbox continues the sequence numbers)."""
 
@@ -9,9 +9,9 @@ import threading
 from pathlib import Path
 
 from board_hal.debounce import Transition
-from damas.publish import Publisher
-from damas.session import GameSession, export_game
-from damas.store import Store
+from damas.hall_link.publish import Publisher
+from damas.records.session import GameSession, export_game
+from damas.records.store import Store
 from hall.broker import Mosquitto
 from hall.games import HallGame
 from hall.protocol import Broker, new_client

@@ -157,7 +157,7 @@ def test_a_board_result_reaches_the_standings_after_the_arbiter_confirms_it(tmp_
         bye = next(p for p in pairs if p.black is None)
         names = {p.id: p.name for p in store.players()}
         assert game.board == "7"
-        # board 7 plays the game and publishes it (what damas.publish sends)
+        # board 7 plays the game and publishes it (what damas.hall_link.publish sends)
         tags = {"White": names[game.white], "Black": names[game.black], "Round": "1", "Event": "Open"}
         start = {"type": "start", "variant": "brazilian", "fen": None, "mode": "tournament", "tags": tags, "intro": []}
         for seq, msg in enumerate([start, {"type": "result", "result": "0-1", "termination": "resignation"}]):

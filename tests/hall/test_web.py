@@ -54,7 +54,7 @@ def _one_line_error(status: int, answer: Any, expected: int, words: str) -> None
 
 
 def _play(hall: Hall, board: str, game: int, tags: dict[str, str], paths: list[str], fen: str | None = None) -> None:
-    """Board ``board`` publishes a game (what damas.publish sends): its start, moves, result."""
+    """Board ``board`` publishes a game (what damas.hall_link.publish sends): its start, moves, result."""
     msgs: list[dict[str, Any]] = [
         {"type": "start", "variant": "brazilian", "fen": fen, "mode": "tournament", "tags": tags, "intro": []}
     ]

@@ -19,9 +19,9 @@ from board_hal.config import load_config
 from board_hal.debounce import Transition
 from damas.cli import UserError, build_parser, main
 from damas.log import configure
+from damas.records.session import GameSession, export_game
+from damas.records.store import Store, StoreError, journals_dir
 from damas.serve import _open_game
-from damas.session import GameSession, export_game
-from damas.store import Store, StoreError, journals_dir
 from referee import Action
 from rules import Color, Position
 from tests.app.server import Server

@@ -7,9 +7,9 @@ import json
 import shutil
 from pathlib import Path
 
-from damas.recover import lost_events
-from damas.recover import recover as recover_into
-from damas.store import Store, journals_dir
+from damas.records.recover import lost_events
+from damas.records.recover import recover as recover_into
+from damas.records.store import Store, journals_dir
 from tests.store.test_damage import build, export_all, games_of, run, tamper
 
 

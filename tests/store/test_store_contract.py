@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from board_hal.debounce import Transition
-from damas.session import GameSession
-from damas.store import SCHEMA_VERSION, Store, StoreError
+from damas.records.session import GameSession
+from damas.records.store import SCHEMA_VERSION, Store, StoreError
 from rules import Position
 from tests.conftest import damas, one_line_error
 

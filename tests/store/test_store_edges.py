@@ -15,7 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from damas.store import DAMAGED, SCHEMA_VERSION, DamagedStore, GameRow, Store, StoreError, StoreLocked, journals_dir
+from damas.records.store import (
+    DAMAGED,
+    SCHEMA_VERSION,
+    DamagedStore,
+    GameRow,
+    Store,
+    StoreError,
+    StoreLocked,
+    journals_dir,
+)
 from tests.conftest import damas, one_line_error
 from tests.store.test_damage import build, run, tamper
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from board_hal.debounce import Transition
-from damas.session import GameSession
-from damas.store import DamagedStore, Store, StoreError, default_path, journals_dir
+from damas.records.session import GameSession
+from damas.records.store import DamagedStore, Store, StoreError, default_path, journals_dir
 from rules import Position
 from tests.store.test_damage import build, play, tamper
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from damas.store import DAMAGED, GameRow, Store, StoreError
+from damas.records.store import DAMAGED, GameRow, Store, StoreError
 from referee.vocabulary import DEFAULT_MODE, MODES, known
 from rules import DraughtsError, find_variant
 from rules.errors import shown
@@ -149,7 +149,7 @@ def _db_state(store: Store, copy: CopiedGame, deep: bool = True) -> tuple[GameRo
     """The game's row in the database (``None``: missing) and how many of its journal events
     can be replayed (``None``: the journal is damaged). Not ``deep``: finished games are only
     counted (a start-up with many games must stay quick)."""
-    from damas.session import load_log
+    from damas.records.session import load_log
 
     try:
         row = store.game(copy.id)
@@ -189,7 +189,7 @@ def recover(store: Store, source: Path | None = None, *, lost_only: bool = False
     """Rebuild into ``store`` every game of ``source`` (default: the store's own copies)
     that the database lacks or holds damaged or shorter. One line per game rebuilt or not
     recoverable, and a summary line last (unless ``lost_only`` and nothing was lost)."""
-    from damas.session import DamagedGame, GameSession
+    from damas.records.session import DamagedGame, GameSession
 
     source = source or store.journals
     same = source.resolve() == store.journals.resolve() if store.journals.exists() else False

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from damas.opponent import EngineFailed, Opponent, expected_seconds
+from damas.computer.opponent import EngineFailed, Opponent, expected_seconds
 from engine import MATE_BOUND, Engine, Limits
 from rules import Color, Game, Move, Position
 
@@ -170,7 +170,7 @@ def _number(before: Position, ply: int, game: Game) -> str:
 
 class GameAnalysis:
     """The analysis of a game for the page. A worker thread asks an engine in a process of its
-    own (``damas.opponent``), so the board loop never waits for it; the page reads ``done`` of
+    own (``damas.computer.opponent``), so the board loop never waits for it; the page reads ``done`` of
     ``total`` positions, then ``marks`` (or ``error``)."""
 
     def __init__(self, game_id: int, game: Game, open_engine: Callable[[], Opponent], limits: Limits) -> None:

@@ -1,7 +1,7 @@
 """The computer at the board: it plays one side through an engine, and gives hints.
 
 The board loop calls :meth:`Computer.update` on every turn; it never waits for the engine
-(``damas.opponent``: the engine thinks in a process of its own). When the engine's move
+(``damas.computer.opponent``: the engine thinks in a process of its own). When the engine's move
 arrives it is *entered* like a player's action, journalled (``{"action": "computer-move",
 "move": "22-17"}``), so the referee expects exactly that move from the hands, the LEDs show
 it, and a replay of the journal agrees with what live play showed. An engine that fails is
@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from damas.opponent import HINT_TIME, EngineSettings, Opponent, limits_for, open_engine
+from damas.computer.opponent import HINT_TIME, EngineSettings, Opponent, limits_for, open_engine
 from engine import Limits
 from engine.hub import move_text
 from referee import Action, Mode, Referee
@@ -75,7 +75,7 @@ class Computer:
         """The engine's name before it has said its own: its program's, or ours as our id line says."""
         if self.settings.command:
             return self.settings.command.split()[0].rsplit("/", 1)[-1]
-        from damas.commands.common import version
+        from damas import version
 
         return f"damas {version()}"
 

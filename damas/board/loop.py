@@ -19,8 +19,10 @@ from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
-from damas.analysis import GameAnalysis, Mark
-from damas.computer import Computer, computer_tag, is_computer_tag, side_of
+from damas.computer.analysis import GameAnalysis, Mark
+from damas.computer.opponent import EngineSettings, open_engine
+from damas.computer.player import Computer, computer_tag, is_computer_tag, side_of
+from damas.hall_link.publish import Publisher
 from damas.i18n import (
     CLOCK_WORDS,
     KINDS,
@@ -36,11 +38,8 @@ from damas.i18n import (
     message,
 )
 from damas.log import Throttle
-from damas.opponent import EngineSettings, open_engine
-from damas.publish import Publisher
-from damas.session import GameSession, export_game
-from damas.store import Store, StoreError
-from damas.viewers import Viewers
+from damas.records.session import GameSession, export_game
+from damas.records.store import Store, StoreError
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import MAX_CLOCK_SECONDS, ClockError, duration_text, parse_control
@@ -84,7 +83,8 @@ class PlayApp:
         self.window = window
         self.clock = clock
         self.looks = dict(looks or DEFAULT_LOOKS)  # the board's LED colours: the page's legend and marks use them
-        self.clients = Viewers()
+        # who watches: each takes the state's text in its language (the web page's viewers register here)
+        self.watchers: list[Callable[[Callable[[str], str]], None]] = []
         self.loop_task: asyncio.Task[None] | None = None
         self.version = 0  # changes whenever what the page or the LEDs show changes
         self._dirty = False  # a push to the page is due
@@ -100,7 +100,7 @@ class PlayApp:
         self._retry_at = 0.0
         self.engine_settings = engine or EngineSettings()
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
-        self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.analysis)
+        self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         session.listeners.append(self._changed)
 
@@ -282,7 +282,7 @@ class PlayApp:
     async def broadcast(self) -> None:
         """Show the LEDs (the one place that writes them) and hand the new state to every page.
         Never waits for a page: each
-        viewer's own task sends it the newest state (see damas.viewers); by now the events
+        viewer's own task sends it the newest state (see damas.web.viewers); by now the events
         behind it are already journalled."""
         self._dirty = False
         self.io.show(self.led_intents())
@@ -293,7 +293,8 @@ class PlayApp:
                 cache[lang] = json.dumps(self.state(lang))
             return cache[lang]
 
-        self.clients.push(text_for)
+        for push in list(self.watchers):
+            push(text_for)
 
     # -- commands -------------------------------------------------------------------------------
     def sim_event(self, op: str, square: Any, cell: Any) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from board_hal.backends import LinkStatus
 from board_hal.buttons import ButtonPress
 from board_hal.debounce import DEFAULT_WINDOW, Transition
-from damas.store import GameRow, Store, StoreError
+from damas.records.store import GameRow, Store, StoreError
 from referee import (
     Action,
     ClockAction,

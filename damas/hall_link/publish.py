@@ -44,8 +44,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from damas.i18n import LANGUAGES, message
-from damas.session import GameSession, export_game
-from damas.store import StoreError
+from damas.records.session import GameSession, export_game
+from damas.records.store import StoreError
 from hall.protocol import Broker, assign_topic, board_topic, control_topic, new_client
 from referee.clock import TICKS, ticks
 from rules import Color, Move, Position
@@ -107,7 +107,7 @@ def _fold(p: Published, msg: dict[str, Any]) -> None:
 
 
 class Publisher:
-    """Publishes the game a :class:`damas.play.PlayApp` plays (call :meth:`poll` every loop turn)."""
+    """Publishes the game a :class:`damas.board.loop.PlayApp` plays (call :meth:`poll` every loop turn)."""
 
     def __init__(
         self,

@@ -3,7 +3,7 @@
 Routes:
 
 * ``GET /`` the page; ``GET /ws`` a WebSocket pushing the state after every change (the newest
-  only: a page that stops taking them is disconnected, see ``damas.viewers``);
+  only: a page that stops taking them is disconnected, see ``damas.web.viewers``);
 * ``GET /api/state`` the same state as JSON (``?lang=pt``);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
@@ -60,9 +60,10 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from damas.i18n import PageError, language, pick_language
+from damas.web.viewers import Viewers
 
 if TYPE_CHECKING:
-    from damas.play import PlayApp
+    from damas.board.loop import PlayApp
 
 STATIC = Path(__file__).with_name("static")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -165,6 +166,8 @@ def build_app(play: PlayApp) -> web.Application:
         return await handler(request)
 
     app = web.Application(middlewares=[guard])
+    viewers = Viewers()  # the pages watching: the board loop pushes each state to them
+    play.watchers.append(viewers.push)
     routes = web.RouteTableDef()
 
     def guarded(handler: Handler) -> Handler:
@@ -215,14 +218,14 @@ def build_app(play: PlayApp) -> web.Application:
         sock = web.WebSocketResponse(heartbeat=20)
         await sock.prepare(request)
         lang = lang_of(request)
-        viewer = play.clients.add(request, sock, lang)
+        viewer = viewers.add(request, sock, lang)
         try:
             viewer.push(json.dumps(play.state(lang)))
             async for msg in sock:
                 if msg.type == WSMsgType.ERROR:
                     break
         finally:
-            play.clients.remove(sock)
+            viewers.remove(sock)
         return sock
 
     async def body(request: web.Request) -> dict[str, Any]:
@@ -298,7 +301,7 @@ def build_app(play: PlayApp) -> web.Application:
         play.loop_task = asyncio.create_task(play.run_loop())
 
     async def on_shutdown(_app: web.Application) -> None:
-        await play.clients.close_all()  # an open page must not hold up the stop (systemd, Ctrl-C)
+        await viewers.close_all()  # an open page must not hold up the stop (systemd, Ctrl-C)
 
     async def on_cleanup(_app: web.Application) -> None:
         if play.loop_task is not None:
