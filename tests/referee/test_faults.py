@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import MoveMade, Pipeline, Referee
+from referee import Pipeline, Referee
 from rules import Move, Position
 from tests.conftest import random_game
 from tests.referee.driver import Board
@@ -23,7 +23,9 @@ from tests.referee.test_campaigns import real_games
 VARIANTS = ["brazilian", "international", "portuguese"]
 
 
-def replay_dead(start: Position, moves: list[Move], seed: int, dead: set[int], style: Style | None = None) -> list[Move]:
+def replay_dead(
+    start: Position, moves: list[Move], seed: int, dead: set[int], style: Style | None = None
+) -> list[Move]:
     """The moves the referee records when the sensors under ``dead`` never answer."""
     events, _ = game_log(start, moves, seed, style)
     ref = Referee(start.variant, start.fen())
