@@ -27,6 +27,7 @@ from board_hal.factory import open_board
 from board_hal.registry import Hardware
 from board_hal.simulated import SimulatedBoard
 from damas.board.loop import PlayApp, reconcile, sim_occupancy
+from damas.board.requests import preset_name
 from damas.computer.opponent import EngineSettings, settings_from_config
 from damas.computer.player import computer_tag
 from damas.errors import UserError
@@ -75,7 +76,7 @@ def _loopback(host: str) -> bool:
 
 def _ask_resume(row_id: int, moves: int) -> bool:
     try:
-        answer = input(f"resume the unfinished game {row_id} ({moves} moves)? [Y/n] ")
+        answer = input(f"resume the unfinished game {row_id} ({moves} {'ply' if moves == 1 else 'plies'})? [Y/n] ")
     except EOFError:
         return True
     return not answer.strip().lower().startswith("n")
@@ -186,7 +187,7 @@ def _open_game(
                     sim_occupancy(session, sim)
                 else:
                     reconcile(session, io, time.time())
-                log.info("resumed game %d (%d moves)", row.id, row.moves)
+                log.info("resumed game %d (%d plies)", row.id, row.moves)
         if session is None:
             if sim is not None and args.fen:
                 sim.set_squares(Position.from_fen(args.fen, variant).occupied())
@@ -205,6 +206,7 @@ def _open_game(
                 window=config.debounce,
                 clock=clock,
                 clock_auto=config.clock.auto,
+                clock_name=preset_name(getattr(args, "clock", None) or config.clock.control, config.clock.controls),
             )
             for note in notes:
                 log.warning("%s; started game %d", note, session.row.id)
@@ -259,7 +261,7 @@ def serve(args: argparse.Namespace) -> int:
     variant = find_variant(args.variant or config.variant or app_cfg.get("variant") or "brazilian").name
     mode = _mode(args, config)
     host = args.host or app_cfg.get("host") or "127.0.0.1"
-    port = int(args.port or app_cfg.get("port") or 8080)
+    port = args.port if args.port is not None else int(app_cfg.get("port") or 8080)  # (both 1-65535: checked)
     if args.fen:
         Position.from_fen(args.fen, variant)  # a bad FEN: one line, before anything starts
     clock = _clock_control(args, config)  # a bad time control too

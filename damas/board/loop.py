@@ -21,19 +21,19 @@ from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
 from damas.board.page_state import MoveList, page_state
-from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, valid_tag
+from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
 from damas.computer.analysis import GameAnalysis
 from damas.computer.opponent import EngineSettings, open_engine
 from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
-from damas.records.session import GameSession, export_game
-from damas.records.store import Store, StoreError
+from damas.records.session import DamagedGame, GameSession, export_game
+from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import parse_control
 from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
-from rules import Color, DraughtsError, Position, find_variant, parse_result
+from rules import Color, DraughtsError, Move, Position, find_variant, parse_result
 from rules.errors import shown
 from rules.pdn import write_pdn
 from wording.page import RECORDS_ERROR, PageError
@@ -90,6 +90,8 @@ class PlayApp:
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
         self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
+        self._recent: tuple[tuple[int, int], list[GameRow]] | None = None  # the page's list of recent games
+        self._records_changed = 0  # a game started, resumed or corrected: the list is read again
         session.listeners.append(self._changed)
 
     @property
@@ -208,8 +210,7 @@ class PlayApp:
         lit = {i.square: i.role for i in ref.led_intents()}
         hint = self.computer.hint_move(ref)
         if hint is not None and ref.report is None and frozenset(ref.occupied) == ref.position.occupied():
-            for q in ref.position.routes(hint)[0].path:  # the engine's move for the player: origin, landings, end
-                lit.setdefault(q, LedRole.HINT)
+            lit.update(suggested(ref.position, hint))  # the engine's move for the player (over the last move)
         intents = sorted(lit.items())
         keeper = self.session.clock
         if keeper is not None and keeper.clock.flag is not None:  # a flag fell: the loser's pieces glow red
@@ -326,6 +327,9 @@ class PlayApp:
         if name == "analyze":
             self.analyze()
             return
+        if name == "resume-game":
+            self.resume_game(data.get("game"))
+            return
         if name == "resign":
             side = data.get("side")
             if side not in ("white", "black"):
@@ -417,6 +421,7 @@ class PlayApp:
                 kept[computer[0].value.capitalize()] = computer_tag(self.computer.name, computer[1])
             h = old.row.header
             control = h.get("clock") if clock is None else parse_control(clock, self.clock_presets).text()
+            name = h.get("clock_name") if clock is None else preset_name(clock, self.clock_presets)
             session = GameSession.start(
                 self.store,
                 v,
@@ -427,6 +432,7 @@ class PlayApp:
                 window=self.window,
                 clock=control,
                 clock_auto=bool(h.get("clock_auto", False)),
+                clock_name=name if isinstance(name, str) else None,
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
@@ -435,14 +441,70 @@ class PlayApp:
             sim.set_squares(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
             while not sim.transitions.empty():
                 sim.transitions.get_nowait()
-        self.session = session
-        self.session.listeners.append(self._changed)
-        self._alive = None
-        self.computer.reset()
-        self.computer.set_variant(session.row.variant)
+        self._switch_to(session)
         if computer is not None:
             self.start_computer(*computer)
         self._mark()
+
+    def _switch_to(self, session: GameSession) -> None:
+        """The board plays ``session`` from now on (a new game, or one resumed)."""
+        self.session = session
+        self.session.listeners.append(self._changed)
+        self._alive = None
+        self._records_changed += 1
+        self.computer.reset()
+        self.computer.set_variant(session.row.variant)
+
+    def resume_game(self, game_id: Any) -> None:
+        """Play on a game left unfinished (a new game started while it was in play, or a restart that
+        did not resume it); the game in play, if not over, is left unfinished in its turn. The
+        simulated board takes the game's pieces at once; a real board is compared with the game (the
+        LEDs say what to put back, as after a link gap: ``reconcile``)."""
+        if not isinstance(game_id, int) or isinstance(game_id, bool):
+            raise ValueError(f"resume-game needs game: a game's id, not {shown(game_id)}")
+        if game_id == self.session.row.id:
+            raise ValueError(f"game {game_id} is the game in play")
+        try:
+            row = self.store.game(game_id)
+        except StoreError as exc:
+            raise ValueError(str(exc)) from None
+        if row.state not in (ABANDONED, INTERRUPTED):
+            raise PageError("not-resumable", game=game_id)
+        layout = self._layout_for(row.variant)
+        self._refuse_while_paused()
+        old = self.session
+        try:
+            self.store.reopen(game_id)
+            try:
+                session = GameSession.resume(self.store, self.store.game(game_id), window=self.window, now=self.clock())
+            except DamagedGame:
+                self.store.abandon(game_id, DAMAGED)
+                raise
+            if not old.ended:
+                self.store.abandon(old.row.id)
+        except StoreError as exc:
+            raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
+        if layout is not None:
+            self._use_layout(layout)
+        sim = self.sim
+        if sim is not None:
+            sim_occupancy(session, sim)
+        else:
+            reconcile(session, self.io, self.clock())
+        self._switch_to(session)
+        log.info("resumed game %d (%d plies)", game_id, row.moves)
+        self._mark()
+
+    def recent_games(self) -> list[GameRow]:
+        """The latest games but the one in play (read again when a game starts, resumes or is corrected)."""
+        key = (self.session.row.id, self._records_changed)
+        if self._recent is None or self._recent[0] != key:
+            try:
+                rows = self.store.games(limit=RECENT + 1)
+            except StoreError:
+                rows = []
+            self._recent = (key, [r for r in rows if r.id != self.session.row.id][:RECENT])
+        return self._recent[1]
 
     def _layout_for(self, variant: str) -> Layout | None:
         """The board's layout for another variant (None: the same one). The simulated board takes
@@ -506,6 +568,7 @@ class PlayApp:
             raise ValueError(str(exc)) from None
         if self.publisher is not None and game_id != self.session.row.id:
             self.publisher.corrected.add(game_id)  # the hall gets the correction too
+        self._records_changed += 1
         self._mark()
 
     def assign(self, data: dict[str, Any]) -> None:
@@ -552,6 +615,16 @@ class PlayApp:
 
 
 ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
+RECENT = 6  # games the page lists beside the game in play
+
+
+def suggested(pos: Position, move: Move) -> dict[int, LedRole]:
+    """A suggested move as the LEDs show it: its piece, the landings on its way, where it ends."""
+    path = pos.routes(move)[0].path
+    lit = {q: LedRole.PATH for q in path[1:-1]}
+    lit[path[-1]] = LedRole.SUGGEST_TO
+    lit[path[0]] = LedRole.SUGGEST_FROM  # (a capture that ends where it began: its piece)
+    return lit
 
 
 def sim_occupancy(session: GameSession, sim: SimulatedBoard) -> None:

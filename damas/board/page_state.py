@@ -5,15 +5,16 @@ list kept between pushes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import wording
 from board_hal.leds import Role as LedRole
 from damas.computer.analysis import Mark
+from damas.records.store import ABANDONED, INTERRUPTED, GameRow
 from damas.sentences import kind_of, message
-from referee.clock import duration_text
-from referee.vocabulary import ReportKind
+from referee.clock import TICKS, ClockError, duration_text, parse_control
+from referee.vocabulary import MoveMade, Report, ReportKind
 from rules import Color, Game, Position
 from rules.variants import VARIANTS
 from wording import LANGUAGES, NATIVE, language
@@ -53,17 +54,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
     row = app.store.game(s.row.id)
     result = row.result if (row.result_locked or outcome is not None) else "*"
     kinds = wording.words(KINDS, lang)
-    reports = fold_reports(
-        {
-            "kind": r.kind.value,
-            "label": kinds.get(kind_of(r), r.kind.value),
-            "message": message(r, lang, names),
-            "t": r.t,
-            "squares": list(r.squares),
-        }
-        for r in s.reports()[-40:]
-    )
     active = ref.report
+    reports = fold_reports(_report_items(s.history, active, lang, names), words["resolved"])
     if active is not None and reports and reports[-1]["kind"] == active.kind.value:
         reports[-1]["active"] = True
     legend = wording.words(LEGEND, lang)
@@ -92,6 +84,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
             "kind": active.kind.value,
             "label": kinds.get(kind_of(active), active.kind.value),
             "message": message(active, lang, names),
+            "line": line(kinds.get(kind_of(active), active.kind.value), message(active, lang, names)),
         },
         "last": None if last is None else {"path": last["path"], "captured": last["captured"]},
         "fen": pos.fen(),
@@ -125,8 +118,30 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "write_error": None
         if app.write_error is None
         else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=app.write_error),
-        "clock": None if s.clock is None else {**s.clock.face(app.clock()), "low": app.low_time},
+        "clock": None
+        if s.clock is None
+        else {**s.clock.face(app.clock()), "low": app.low_time, "control_text": control_text(s.row.header)},
         "clock_words": wording.words(CLOCK_WORDS, lang),
+        "games": [_game_item(r, words) for r in app.recent_games()],
+    }
+
+
+def _game_item(row: GameRow, words: dict[str, str]) -> dict[str, Any]:
+    """A recent game as the page lists it (one left unfinished can be resumed)."""
+    state = "playing" if row.state == "in play" else row.state
+    return {
+        "id": row.id,
+        "variant": row.variant,
+        "title": words.get(f"variant_{row.variant}", row.variant),
+        "white": row.tags.get("White", "?"),
+        "black": row.tags.get("Black", "?"),
+        "date": row.tags.get("Date", ""),
+        "result": row.result,
+        "state": state,
+        "state_text": words.get(f"state_{state}", state),
+        "plies": row.moves,
+        "plies_text": words["plies_one"] if row.moves == 1 else words["plies"].format(count=row.moves),
+        "resumable": row.state in (ABANDONED, INTERRUPTED),
     }
 
 
@@ -209,28 +224,129 @@ class MoveList:
         return [item for _entry, item in kept]
 
 
-#: the reports a restored board does not end (a set-up ends with setup-ok; tournament notices stand)
-_KEPT = (ReportKind.RESTORED, ReportKind.SETUP, ReportKind.SETUP_OK, ReportKind.TOUCH_MOVE, ReportKind.PROCEDURE)
-#: a report kind that ends an earlier one, and which kinds it ends (shown on that report)
-RESOLVES = {
-    ReportKind.RESTORED.value: frozenset(KINDS["en"]) - {kind.value for kind in _KEPT},
-    ReportKind.SETUP_OK.value: frozenset({ReportKind.SETUP.value}),
+#: reports that are not about the board as it stands (a set-up ends with setup-ok; tournament
+#: notices, the clock's and the link's stand), so neither a restored board nor a move ends them
+_NOT_BOARD = {
+    ReportKind.RESTORED,
+    ReportKind.SETUP,
+    ReportKind.SETUP_OK,
+    ReportKind.TOUCH_MOVE,
+    ReportKind.PROCEDURE,
+    ReportKind.IRREGULARITY_ACCEPTED,
+    ReportKind.RECONSTRUCTED,
+    ReportKind.FLAG_FALL,
+    *(kind for kind in ReportKind if kind.value.startswith("clock-")),
 }
+BOARD_KINDS = frozenset(kind.value for kind in ReportKind) - {kind.value for kind in _NOT_BOARD}
+#: what ends an earlier report (``move``: a move recorded), and which kinds it ends
+RESOLVES = {
+    ReportKind.RESTORED.value: BOARD_KINDS,
+    "move": BOARD_KINDS,
+    ReportKind.SETUP_OK.value: frozenset({ReportKind.SETUP.value}),
+    ReportKind.CLOCK_RESUMED.value: frozenset({ReportKind.CLOCK_PAUSED.value}),
+}
+#: what is never a line of its own (a move is in the move list; a restore with nothing open ended a
+#: pause on the way, as a capture's touch-down)
+_NEVER_SHOWN = frozenset({ReportKind.RESTORED.value, ReportKind.SETUP_OK.value, "move"})
 
 
-def fold_reports(reports: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The page's list of reports: a report that ends an earlier one (``restored``, ``setup-ok``)
-    is shown on the latest report it ends, as its ``resolved`` (kind, message, time), not as a
-    line of its own; every other report has ``resolved`` None."""
+def fold_reports(reports: Iterable[dict[str, Any]], resolved: str = "resolved") -> list[dict[str, Any]]:
+    """The page's list of reports: an entry that ends earlier reports (``restored`` and a ``move``
+    end every report about the board still open, ``setup-ok`` a set-up, ``clock-resumed`` a pause)
+    is shown on each of them, as its ``resolved`` (kind, message, time, and the ``line`` shown:
+    ``resolved``, the word, and the message), not as a line of its own; every other report has
+    ``resolved`` None, and each its ``line`` (its label and message, see :func:`line`)."""
     out: list[dict[str, Any]] = []
     for r in reports:
         ends = RESOLVES.get(r["kind"], frozenset())
-        earlier = next((x for x in reversed(out) if x["resolved"] is None and x["kind"] in ends), None)
-        if earlier is not None:
-            earlier["resolved"] = {"kind": r["kind"], "message": r["message"], "t": r["t"]}
+        earlier = [x for x in out if x["resolved"] is None and x["kind"] in ends]
+        for x in earlier:
+            x["resolved"] = {
+                "kind": r["kind"],
+                "message": r["message"],
+                "t": r["t"],
+                "line": line(resolved, r["message"]),
+            }
+        if earlier or r["kind"] in _NEVER_SHOWN:
             continue
-        out.append({**r, "resolved": None})
+        out.append({**r, "line": line(r["label"], r["message"]), "resolved": None})
     return out
+
+
+def _report_items(
+    history: Iterable[object], active: Report | None, lang: str, names: Callable[[tuple[int, ...]], str]
+) -> list[dict[str, Any]]:
+    """The reports of the game (its last 40) and the moves between them, for :func:`fold_reports`.
+    A capture paused on a touch-down square is a guidance while it lasts, not a fault: it is shown
+    only while it is the active report."""
+    kinds = wording.words(KINDS, lang)
+    played = wording.words(UI, lang)["resolved_by_move"]
+    items: list[dict[str, Any]] = []
+    for v in history:
+        if isinstance(v, MoveMade):
+            items.append({"kind": "move", "label": "", "message": played.format(move=v.pdn), "t": v.t, "squares": []})
+        elif isinstance(v, Report) and (kind_of(v) != "capture-continues" or v is active):
+            items.append(
+                {
+                    "kind": v.kind.value,
+                    "label": kinds.get(kind_of(v), v.kind.value),
+                    "message": message(v, lang, names),
+                    "t": v.t,
+                    "squares": list(v.squares),
+                }
+            )
+    shown = [i for i, item in enumerate(items) if item["kind"] != "move"][-40:]
+    return items[shown[0] :] if shown else []
+
+
+_ARTICLES = ("a ", "an ", "the ", "o ", "os ", "as ", "um ", "uma ")
+
+
+def _plain(text: str) -> str:
+    low = text.strip().lower()
+    for article in _ARTICLES:
+        if low.startswith(article):
+            return low[len(article) :]
+    return low
+
+
+def line(label: str, text: str) -> str:
+    """A label and its text as the page shows them: ``Label: text`` (after the colon the text
+    goes on in lower case, as Portuguese writes it), or the text alone, capitalised, when it
+    already says what the label says ("a capture is compulsory: ..." under "capture is compulsory").
+
+    >>> line("captura obrigatória", "Captura obrigatória: capture com b4")
+    'Captura obrigatória: capture com b4'
+    >>> line("relógio apertado sem lance", "As pretas apertaram o relógio")
+    'Relógio apertado sem lance: as pretas apertaram o relógio'
+    """
+    text = text.strip()
+    if not label or _plain(text).startswith(_plain(label)):
+        return text[:1].upper() + text[1:]
+    word = text.split(" ", 1)[0]
+    if not (len(word) > 1 and word.isupper()):  # (not a name in capitals: FEN, a square "B4")
+        text = text[:1].lower() + text[1:]
+    return f"{label[:1].upper()}{label[1:]}: {text}"
+
+
+def control_text(header: dict[str, Any]) -> str:
+    """The game's time control as a player names it: ``FENACEF, 21 min``, ``5 min + 3 s``."""
+    text = str(header.get("clock", ""))
+    name = header.get("clock_name")
+    try:
+        periods = parse_control(text).periods
+    except ClockError:
+        return text
+    if len(periods) == 1 and periods[0].moves is None:
+        p = periods[0]
+        out = f"{p.seconds / TICKS / 60:g} min"
+        if p.increment:
+            out += f" + {p.increment / TICKS:g} s"
+        if p.delay:
+            out = text  # (5d3, 5b3: the control's own notation)
+    else:
+        out = text
+    return f"{str(name).upper() if name == 'fenacef' else name}, {out}" if name else out
 
 
 #: the new-game form's FEN example per variant (valid: tests/app/test_page_form.py reads each)

@@ -10,7 +10,7 @@ from typing import Any
 
 from damas.computer.opponent import EngineSettings
 from damas.computer.player import side_of
-from referee.clock import MAX_CLOCK_SECONDS, ClockError, parse_control
+from referee.clock import MAX_CLOCK_SECONDS, PRESETS, ClockError, parse_control
 from referee.vocabulary import MODES, Mode, known
 from rules import Color
 from rules.errors import PdnTagError, shown
@@ -47,6 +47,13 @@ def clock_seconds(value: Any, key: str) -> float | None:
     if not 0 <= seconds <= MAX_CLOCK_SECONDS:
         raise ValueError(f"{key} must be between 0 and {MAX_CLOCK_SECONDS // 3600} hours, not {shown(value)}")
     return seconds
+
+
+def preset_name(text: str | None, presets: dict[str, str]) -> str | None:
+    """The name of the time control ``text`` names (``fenacef``, or one of ``[clock.controls]``),
+    kept with the game so the page says it ("FENACEF, 21 min"); None for a control written out."""
+    name = (text or "").strip().lower()
+    return name if (name in PRESETS and name != "none") or name in presets else None
 
 
 def check_result(result: Any) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rules import Position
-from tests.app.server import Server
+from tests.app.server import Server, confirm_click
 from tests.conftest import OUTPUT
 from wording import LANGUAGES
 from wording.page import KINDS, LEGEND, UI
@@ -94,7 +94,8 @@ def test_every_language_on_a_desktop_and_a_phone_and_a_finger(browser: Any, tmp_
                     ):
                         assert text == words[key], (lang, key, text)
                     report = page.locator('#reports li[data-kind="wrong-side"]')
-                    expect(report.locator(".kind")).to_have_text(KINDS[lang]["wrong-side"] + ":")
+                    kind = KINDS[lang]["wrong-side"]
+                    expect(report.locator(".msg")).to_contain_text(f"{kind[0].upper()}{kind[1:]}: ")
                     expect(report).to_have_attribute("data-resolved", "restored")  # on the report itself
                     expect(page.locator('#reports li[data-kind="restored"]')).to_have_count(0)
                     legend = page.locator("#legend li")
@@ -192,7 +193,7 @@ def test_the_new_game_form_variant_mode_players_and_fen(page: Any, tmp_path: Pat
         page.locator("#ng-variant").select_option("brazilian")
         expect(fen).to_have_attribute("placeholder", "FEN, K para damas (ex.: W:Wc3,e3,Kg1:Bb6,d6,f8)")
         fen.fill("W:W31-50:B1-20")  # the old example: no 8x8 position
-        page.locator("#newgame").click()
+        confirm_click(page, page.locator("#newgame"))  # the game in play has moves: a second tap
         error = page.locator("#formerror")
         expect(error).to_contain_text("esta FEN não é uma posição de damas brasileiras")
         assert "\n" not in error.inner_text()

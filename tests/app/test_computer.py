@@ -233,11 +233,16 @@ def test_a_hint_lights_the_engines_move_for_the_player(tmp_path: Path) -> None:
         hint = app.computer.hint_move(ref)
         assert hint is not None and hint in ref.position.legal_moves
         route = ref.position.routes(hint)[0]
-        assert lit(app) == {sq: Role.HINT for sq in route.path}
+        # (issue 28) a suggested move of its own: its piece and where it goes told apart, not "can go"
+        assert lit(app) == {
+            **{sq: Role.PATH for sq in route.path[1:-1]},
+            route.path[-1]: Role.SUGGEST_TO,
+            route.path[0]: Role.SUGGEST_FROM,
+        }
         assert app.state("en")["computer"]["hint"] == ref.position.pdn(hint)
         execute(app, clock, hint)  # played: the hint is gone, the last move is lit
         assert app.computer.hint_move(ref) is None
-        assert lit(app) == {hint.from_square: Role.FROM, hint.to_square: Role.TO}
+        assert lit(app) == {hint.from_square: Role.LAST, hint.to_square: Role.LAST}
         # tournament games give no hints (unless [engine] hints = "always")
         app.new_game(mode="tournament")
         try:

@@ -20,6 +20,7 @@ const CYCLE = [undefined, "w", "W", "b", "B"];
 const SYMBOLS = {
   from: "↑", to: "↓", path: "•", hint: "•", "must-capture": "!", capturable: "◇",
   remove: "×", missing: "+", extra: "−", error: "✗", test: "■",
+  "suggest-from": "⇑", "suggest-to": "⇓", last: "○",
 };
 // for the benchmark and the tests: when the page first drew a board, and each state it drew
 window.damasDrawn = [];
@@ -184,7 +185,7 @@ function render() {
   if (!state) return;
   if (board.dataset.built !== `${state.size}-${flipped}-${state.variant}`) buildBoard();
   document.documentElement.lang = state.lang;
-  for (const el of document.querySelectorAll("[data-ui]")) el.textContent = state.ui[el.dataset.ui] || el.textContent;
+  for (const el of document.querySelectorAll("[data-ui]")) if (!el.dataset.armed) el.textContent = state.ui[el.dataset.ui] || el.textContent;
   for (const el of document.querySelectorAll("[data-ui-label]")) el.setAttribute("aria-label", ui(el.dataset.uiLabel));
   document.title = `damas — ${state.title}`;
   $("variant").textContent = state.title;
@@ -207,10 +208,8 @@ function render() {
   renderComputer();
   const active = $("active");
   if (state.active) {
-    active.innerHTML = '<span class="kind"></span><span class="msg"></span>';
-    const said = state.active.message.toLowerCase().startsWith(state.active.label.toLowerCase());
-    active.querySelector(".kind").textContent = said ? "" : state.active.label + ": ";
-    active.querySelector(".msg").textContent = state.active.message;
+    active.innerHTML = '<span class="msg"></span>';
+    active.querySelector(".msg").textContent = state.active.line; // its label and message, said once
     active.style.display = "block";
     active.dataset.kind = state.active.kind;
   } else { active.style.display = "none"; active.dataset.kind = ""; }
@@ -218,6 +217,7 @@ function render() {
   renderAnalysis();
   $("download").href = `/games/${state.game}.pdn`;
   renderReports();
+  renderRecent();
   for (const key of ["White", "Black", "Event"]) {
     const input = $("tag-" + key);
     if (document.activeElement !== input) input.value = (state.tags[key] || "").replace(/^\?$/, "");
@@ -336,15 +336,14 @@ function renderReports() {
     const li = document.createElement("li");
     li.dataset.kind = r.kind;
     li.className = r.resolved ? "resolved" : r.active ? "open" : "";
-    li.innerHTML = '<span class="kind"></span><span class="msg"></span>';
-    // the kind's name, unless the sentence already starts with it ("Captura obrigatória: ...")
-    li.querySelector(".kind").textContent = r.message.toLowerCase().startsWith(r.label.toLowerCase()) ? "" : r.label + ": ";
-    li.querySelector(".msg").textContent = r.message;
+    li.innerHTML = '<span class="msg"></span>';
+    // the kind's name and the sentence, said once ("Captura obrigatória: capture com b4"; server-made)
+    li.querySelector(".msg").textContent = r.line;
     if (r.resolved) {
       li.dataset.resolved = r.resolved.kind;
       const res = document.createElement("span");
       res.className = "resolution";
-      res.textContent = `${ui("resolved")}: ${r.resolved.message}`;
+      res.textContent = r.resolved.line;
       li.appendChild(res);
     }
     list.appendChild(li);
@@ -377,8 +376,9 @@ function renderHistory() {
       none.textContent = ui("no_moves");
       box.appendChild(none);
     }
+    let pair = null; // a move number and its move: one piece that a line never breaks
     parts.forEach((p, k) => {
-      if (k) box.appendChild(document.createTextNode(" "));
+      if (k && !pair) box.appendChild(document.createTextNode(" "));
       let el;
       if (p.cls === "mv") {
         el = document.createElement("button");
@@ -392,6 +392,14 @@ function renderHistory() {
       }
       el.className = p.cls;
       el.textContent = p.text;
+      if (pair) { pair.append(" ", el); pair = null; return; }
+      if (p.cls === "num") {
+        pair = document.createElement("span");
+        pair.className = "pair";
+        pair.appendChild(el);
+        box.appendChild(pair);
+        return;
+      }
       box.appendChild(el);
     });
     const current = box.querySelector('[aria-current="true"]');
@@ -477,6 +485,7 @@ function fenExample() {
 $("ng-variant").onchange = () => { if (state) fenExample(); };
 $("newgameform").onsubmit = (ev) => {
   ev.preventDefault();
+  if (gameGoesOn() && !confirmed($("newgame"), ui("confirm_new_game").replace("{game}", state.game))) return;
   const mode = document.querySelector('input[name="mode"]:checked');
   const body = { action: "new-game", variant: $("ng-variant").value, fen: $("ng-fen").value.trim() };
   if (mode) body.mode = mode.value;
@@ -525,7 +534,8 @@ function renderAnalysis() {
   box.innerHTML = "";
   let head = state.ui.analyzing.replace("{done}", a.done).replace("{total}", a.total);
   if (a.error) head = a.error;
-  else if (a.finished) head = a.lines.length ? state.ui.analysis_done.replace("{count}", a.lines.length) : state.ui.no_marks;
+  else if (a.finished) head = !a.lines.length ? state.ui.no_marks
+    : a.lines.length === 1 ? state.ui.analysis_done_one : state.ui.analysis_done.replace("{count}", a.lines.length);
   const p = document.createElement("div");
   p.textContent = head;
   box.appendChild(p);
@@ -540,6 +550,72 @@ function renderAnalysis() {
 function computerFields() {
   if ($("opponent").value !== "engine") return { opponent: "human" };
   return { opponent: "engine", side: $("computerside").value, level: Number($("level").value) };
+}
+
+// -- two taps for what cannot be taken back (a resignation, a draw, leaving a game unfinished): the
+// first arms the button for a few seconds and says what the second does; one mis-tap does nothing
+const ARM_MS = 5000;
+const REARM_MS = 400; // a double tap's second half is not a confirmation
+function confirmed(button, text) {
+  const armed = Number(button.dataset.armed || 0);
+  if (armed && Date.now() - armed >= REARM_MS) { disarm(button); return true; }
+  if (armed) return false;
+  button.dataset.armed = String(Date.now());
+  button.dataset.said = button.textContent;
+  button.textContent = text;
+  button.classList.add("armed");
+  button.armTimer = setTimeout(() => disarm(button), ARM_MS);
+  return false;
+}
+
+function disarm(button) {
+  clearTimeout(button.armTimer);
+  if (!button.dataset.armed) return;
+  delete button.dataset.armed;
+  button.classList.remove("armed");
+  button.textContent = (state && button.dataset.ui && state.ui[button.dataset.ui]) || button.dataset.said;
+}
+
+function gameGoesOn() { // a game with moves and no result: leaving it needs a confirmation
+  return !!state && state.result === "*" && !state.termination && state.moves.length > 0;
+}
+
+// -- the recent games: one left unfinished can be resumed --------------------------------------
+function renderRecent() {
+  const list = $("recent");
+  const games = state.games || [];
+  const key = state.lang + state.game + JSON.stringify(games);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.innerHTML = "";
+  $("recentbox").hidden = !games.length;
+  for (const g of games) {
+    const li = document.createElement("li");
+    li.dataset.game = g.id;
+    li.dataset.state = g.state;
+    const what = document.createElement("span");
+    what.textContent = `#${g.id} ${g.white} – ${g.black} · ${g.title} · ${g.plies_text} · ` +
+      (g.result !== "*" ? g.result : g.state_text);
+    li.appendChild(what);
+    if (g.resumable) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "resume";
+      b.dataset.ui = "resume_game";
+      b.textContent = ui("resume_game");
+      b.onclick = () => {
+        if (gameGoesOn() && !confirmed(b, ui("confirm_resume").replace("{game}", g.id))) return;
+        post("/api/action", { action: "resume-game", game: g.id }).then((j) => { if (j.ok) view = null; });
+      };
+      li.appendChild(b);
+    }
+    const a = document.createElement("a");
+    a.href = `/games/${g.id}.pdn`;
+    a.textContent = "PDN";
+    a.setAttribute("download", "");
+    li.appendChild(a);
+    list.appendChild(li);
+  }
 }
 
 function writeBanner() {
@@ -727,8 +803,9 @@ $("lang").onchange = (e) => {
   old.close();
   connect();
 };
-for (const b of document.querySelectorAll("[data-action]")) {
-  b.onclick = () => post("/api/action", { action: b.dataset.action, side: b.dataset.side });
+for (const b of document.querySelectorAll("[data-action]")) { // a resignation, a draw: two taps
+  const key = b.dataset.action === "draw" ? "confirm_draw" : `confirm_resign_${b.dataset.side}`;
+  b.onclick = () => { if (confirmed(b, ui(key))) post("/api/action", { action: b.dataset.action, side: b.dataset.side }); };
 }
 $("hint").onclick = () => post("/api/action", { action: "hint" });
 $("analyze").onclick = () => post("/api/action", { action: "analyze" });
@@ -736,6 +813,7 @@ $("setupmode").onclick = () => setSetup(true);
 $("setupcancel").onclick = () => setSetup(false);
 $("setupclear").onclick = () => { setup = {}; renderSetup(); };
 $("setupstart").onclick = () => {
+  if (gameGoesOn() && !confirmed($("setupstart"), ui("confirm_new_game").replace("{game}", state.game))) return;
   const fen = setupFen();
   post("/api/action", { action: "new-game", fen, ...computerFields() }).then((j) => { if (j.ok) setSetup(false); });
 };
