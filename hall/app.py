@@ -278,7 +278,7 @@ class Hall:
             return
         board = parts[2]
         if not BOARD_RE.fullmatch(board):
-            self.report("?", "bad-board", text("en", "alert_bad_board", board=shown(board, 40)))
+            self.report("?", "bad-board", text("en", "alert_bad_board", board=shown(board, 40)), bad=shown(board, 40))
             return
         if not self._known(board):
             self.report(board, "unknown-board", text("en", "alert_unknown_board", board=board))
@@ -370,7 +370,9 @@ class Hall:
     def _conflict(self, board: str, game: int, seq: int) -> None:
         """Two different messages with one number: one of them is not the board's. The board is
         asked for its game again (a resync: its answer replaces what the hall has)."""
-        self.report(board, "conflict", text("en", "alert_conflict", board=board, game=game, seq=seq), game=game)
+        self.report(
+            board, "conflict", text("en", "alert_conflict", board=board, game=game, seq=seq), game=game, seq=seq
+        )
         last = self.resynced.get((board, game), -RESYNC_EVERY)
         if self.clock() - last >= RESYNC_EVERY:
             self.resync(board, game)

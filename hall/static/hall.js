@@ -42,8 +42,22 @@ function alertText(a) { // an alert in the page's language (the board's own word
     case "out-of-sync": return a.error ? t("alert_sync_error", a) : t("alert_sync_wait", a);
     case "flag": return t(`alert_flag_${a.side}`, a);
     case "clock-paused": return a.by ? t("alert_paused_by", { ...a, by: t(`by_${a.by}`) }) : t("alert_paused", a);
+    case "refused": case "conflict": case "unknown-board": case "assignment": case "flood":
+      return t(`alert_${a.kind.replace("-", "_")}`, a);
+    case "bad-board": return t("alert_bad_board", { board: a.bad });
     default: return t("alert_report", { ...a, message: (a.texts && a.texts[document.documentElement.lang]) || a.report || a.message });
   }
+}
+
+const RESYNC = new Set(["out-of-sync", "conflict", "refused"]); // trouble a resync of the board's games mends
+
+function alertLine(a) { // an alert; the arbiter's buttons: dismiss what the hall counted, resync a board
+  const count = a.count > 1 ? ` <span class="count">${esc(t("alert_count", a))}</span>` : "";
+  const game = a.game === undefined ? "" : ` data-game="${esc(a.game)}"`;
+  const buttons = !token ? "" :
+    (RESYNC.has(a.kind) && state.boards.some((b) => b.board === a.board) ? `<button data-alert="resync" data-board="${esc(a.board)}"${game}>${esc(t("resync"))}</button>` : "") +
+    (a.count !== undefined ? `<button data-alert="dismiss" data-board="${esc(a.board)}" data-kind="${esc(a.kind)}">${esc(t("dismiss"))}</button>` : "");
+  return `<p class="alert ${esc(a.kind)}" data-board="${esc(a.board)}"><span>${esc(alertText(a))}${count}</span>${buttons ? `<span class="arbiter">${buttons}</span>` : ""}</p>`;
 }
 
 function esc(s) { return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`); }
@@ -117,7 +131,7 @@ function render() {
   $("broker").textContent = t(state.connected ? "broker_up" : "broker_down");
   $("broker").className = "pill" + (state.connected ? "" : " down");
   $("pairingslink").href = `/pairings/${state.round || 1}?lang=${code}`;
-  $("alerts").innerHTML = state.alerts.map((a) => `<p class="alert ${esc(a.kind)}" data-board="${esc(a.board)}">${esc(alertText(a))}</p>`).join("");
+  $("alerts").innerHTML = state.alerts.map(alertLine).join("");
   const alerting = new Set(state.alerts.map((a) => a.board));
   if (only === null) {
     $("boards").innerHTML = state.boards.map((b) => card(b, alerting.has(b.board))).join("");
@@ -185,6 +199,14 @@ async function act(path, body) {
   return r.ok;
 }
 
+$("alerts").addEventListener("click", (e) => {
+  const b = e.target.closest("button[data-alert]");
+  if (!b) return;
+  const body = { board: b.dataset.board };
+  if (b.dataset.alert === "dismiss") body.kind = b.dataset.kind;
+  else if (b.dataset.game !== undefined) body.game = Number(b.dataset.game);
+  act(`/api/${b.dataset.alert}`, body);
+});
 $("pairingrows").addEventListener("click", (e) => {
   const b = e.target.closest("button[data-act]");
   if (b) act(`/api/${b.dataset.act}`, { round: state.round, table: Number(b.dataset.table) });
