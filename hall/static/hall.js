@@ -32,6 +32,7 @@ async function loadLanguage() {
     for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
     for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
     $("standingslink").href = `/standings?lang=${data.lang}`;
+    $("crosstablelink").href = `/crosstable?lang=${data.lang}`;
     render();
   } catch (e) { /* the hall restarts: the words come with the next try */ }
 }
@@ -42,8 +43,11 @@ function alertText(a) { // an alert in the page's language (the board's own word
     case "out-of-sync": return a.error ? t("alert_sync_error", a) : t("alert_sync_wait", a);
     case "flag": return t(`alert_flag_${a.side}`, a);
     case "clock-paused": return a.by ? t("alert_paused_by", { ...a, by: t(`by_${a.by}`) }) : t("alert_paused", a);
-    case "refused": case "conflict": case "unknown-board": case "assignment": case "flood":
-      return t(`alert_${a.kind.replace("-", "_")}`, a);
+    case "refused": return t("alert_refused", a);
+    case "conflict": return t("alert_conflict", a);
+    case "unknown-board": return t("alert_unknown_board", a);
+    case "assignment": return t("alert_assignment", a);
+    case "flood": return t("alert_flood", a);
     case "bad-board": return t("alert_bad_board", { board: a.bad });
     default: return t("alert_report", { ...a, message: (a.texts && a.texts[document.documentElement.lang]) || a.report || a.message });
   }
@@ -154,9 +158,10 @@ function render() {
   $("pairings").hidden = !state.pairings.length && !token;
   if (token && !$("settingsform").contains(document.activeElement)) {
     $("srounds").value = state.rounds; $("stiebreak").value = state.tiebreak; $("sauto").checked = state.auto_confirm;
+    $("scolours").value = state.colours;
   }
   $("pairingrows").innerHTML = state.pairings.map((p) => {
-    const result = p.black === null ? t("bye") : p.result ? `${p.result}${p.confirmed ? "" : " " + t("unconfirmed")}` : "";
+    const result = p.black === null ? (p.result === "H" ? t("bye_requested_H") : p.result === "Z" ? t("bye_requested_Z") : t("bye")) : p.result ? `${p.result}${p.confirmed ? "" : " " + t("unconfirmed")}` : "";
     const actions = p.black === null ? "" :
       `<button data-act="swap" data-table="${p.table}">${esc(t("swap"))}</button>` +
       (p.result && !p.confirmed ? `<button data-act="confirm" data-table="${p.table}">${esc(t("confirm"))}</button>` : "") +
@@ -227,10 +232,30 @@ $("playerform").addEventListener("submit", (e) => {
 $("csvform").addEventListener("submit", (e) => { e.preventDefault(); act("/api/players", { csv: $("csv").value }); });
 $("settingsform").addEventListener("submit", (e) => {
   e.preventDefault();
-  const body = { tiebreak: $("stiebreak").value, auto_confirm: $("sauto").checked };
+  const body = { tiebreak: $("stiebreak").value, auto_confirm: $("sauto").checked, colours: $("scolours").value };
   if ($("srounds").value) body.rounds = Number($("srounds").value);
   act("/api/settings", body);
 });
+async function loadPlayers() { // the arbiter's list of players (by standing), for withdrawals and byes
+  const r = await fetch("/standings.json", { cache: "no-store" });
+  if (!r.ok) return;
+  const keep = $("eplayer").value;
+  $("eplayer").innerHTML = (await r.json()).map((p) => `<option value="${p.id}">${esc(p.name)}${p.withdrawn ? ` (${esc(t("withdrawn"))})` : ""}</option>`).join("");
+  if (keep) $("eplayer").value = keep;
+}
+$("eplayer").addEventListener("focus", loadPlayers);
+$("playeredit").addEventListener("click", async (e) => {
+  const b = e.target.closest("button[data-player]");
+  if (!b || !state) return;
+  const id = Number($("eplayer").value);
+  if (!id) return;
+  const what = b.dataset.player;
+  const ok = what === "withdraw" ? await act("/api/player", { id, withdrawn: true })
+    : what === "reinstate" ? await act("/api/player", { id, withdrawn: null })
+    : await act("/api/bye", { player: id, round: state.round + 1, result: what });
+  if (ok) loadPlayers();
+});
+$("repair").addEventListener("click", () => { if (state && state.round) act("/api/unpair", { round: state.round }); });
 $("lang").addEventListener("change", (e) => {
   lang = e.target.value;
   localStorage.setItem("hall-lang", lang);
@@ -242,3 +267,4 @@ $("lang").addEventListener("change", (e) => {
 });
 setInterval(tick, 200);
 loadLanguage().then(poll);
+if (token) loadPlayers();
