@@ -42,6 +42,7 @@ BUILT_IN = {
     "mcp23017": "board_hal.mcp23017:BACKEND",
     "74hc165": "board_hal.hc165:BACKEND",
     "ws2812": "board_hal.ws2812:BACKEND",
+    "dgt": "board_hal.dgt:BACKEND",
 }
 
 
