@@ -56,8 +56,11 @@ def opening_pins(source: str) -> Iterator[None]:
     """Open a board's GPIO pins inside this: gpiozero's fallback warnings are kept, not printed,
     and an opening that failed because no pin library loaded raises one ConfigError line naming
     the fix (``source``: the configuration file). Other errors pass through unchanged."""
+    from gpiozero.exc import PinFactoryFallback
+
+    # gpiozero's fallback warnings are kept; any other warning passes the filters as it would
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", PinFactoryFallback)
         try:
             yield
         except Exception as exc:
@@ -69,8 +72,8 @@ def opening_pins(source: str) -> Iterator[None]:
     reasons = _fallbacks(caught)
     if "lgpio" in reasons:  # another library was loaded instead (gpiozero's native driver on a Pi 3/4)
         log.warning("%s: lgpio could not be loaded (%s): %s", source, reasons["lgpio"], advice(reasons))
-    for w in caught:  # any other warning, as it was
-        if not issubclass(w.category, Warning) or not str(w.message).startswith("Falling back from "):
+    for w in caught:  # any other warning that the filters let through, shown as it would have been
+        if not issubclass(w.category, PinFactoryFallback):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
