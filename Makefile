@@ -26,9 +26,9 @@ test: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
-# the wheel check and the rules, referee, hardware-layer (board_hal, the Pico bridge) and store
-# tests under Debian trixie's own Python 3.13 (Raspberry Pi OS Trixie's), in a Debian root made
-# with debootstrap (needs root; the root is kept in /var/cache/damas). CI runs it after make test.
+# the wheel check (tests/package) and the rules, referee and hardware-layer (board_hal) tests
+# under Debian trixie's own Python 3.13 (Raspberry Pi OS Trixie's), in a Debian root made with
+# debootstrap (needs root; the root is kept in /var/cache/damas). CI runs it after make test.
 test-py313:
 	tools/py313
 
