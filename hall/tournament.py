@@ -13,7 +13,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from hall import i18n
+from wording import hall as i18n
 
 WIN, DRAW, LOSS, BYE = 2, 1, 0, 1  # FENACEF Art. 3: win 2, draw 1, loss 0; the bye 1 point (Art. 3 §1)
 
@@ -57,6 +57,7 @@ class Pairing:
     result: str | None = None  # None: not played yet; see RESULTS (and "-/-": both absent)
     board: str | None = None  # the board id the game is played on
     confirmed: bool = False
+    origin: str | None = None  # who gave the result: "board" (its game's result) or "arbiter"
 
     def points(self) -> dict[int, int]:
         """What each player scored (nothing before the result is confirmed)."""

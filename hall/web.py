@@ -11,7 +11,7 @@ Watching is open:
 * printable pages (A4): ``GET /pairings/{n}``, ``GET /standings``, ``GET /games/{board}-{game}/sheet``;
 * ``GET /api/lang`` the page's words: ``{"lang", "languages": [[code, name]...], "ui": {key: text}}``.
 
-Pages and words are in Brazilian Portuguese, European Portuguese or English (``hall.i18n``):
+Pages and words are in Brazilian Portuguese, European Portuguese or English (``wording.hall``):
 ``?lang=`` (the page's selector), else ``damas hall --lang``, else the browser's Accept-Language.
 
 Actions need the hall's token (header ``X-Hall-Token`` or ``?token=``; the page keeps the one
@@ -19,7 +19,10 @@ in its address), with a JSON body: ``POST /api/players`` ``{"name", "rating", "c
 ``{"csv": "..."}``; ``POST /api/pair`` ``{"boards": ["1", "2", ...]}`` (optional: the board ids
 for tables 1, 2, ...); ``POST /api/result`` ``{"round", "table", "result"}`` (2-0, 1-1, 0-2;
 +/- -/+ -/- for a W.O.); ``POST /api/confirm`` and ``POST /api/swap`` ``{"round", "table"}``;
-``POST /api/settings`` ``{"rounds", "tiebreak", "auto_confirm", "event", "boards", "language"}``.
+``POST /api/settings`` ``{"rounds", "tiebreak", "auto_confirm", "event", "boards", "language"}``;
+``POST /api/resync`` ``{"board", "game"}`` (game optional: the board's recent games) asks a board
+for its games again, its answer replacing the hall's copy; ``POST /api/dismiss`` ``{"board",
+"kind"}`` (kind optional) clears the board's reported trouble.
 A bad request is a 400 with ``{"error": "..."}``.
 """
 
@@ -37,9 +40,10 @@ from typing import Any
 from aiohttp import web
 
 from hall.app import Hall
-from hall.i18n import LANGUAGES, NATIVE, UI, language, pick_language, text
 from hall.tournament import TournamentError
 from rules.pdn import write_pdn
+from wording import LANGUAGES, NATIVE, language, pick_language
+from wording.hall import UI, text
 
 STATIC = Path(__file__).with_name("static")
 HALL = web.AppKey("hall", Hall)
@@ -94,6 +98,8 @@ def build_app(hall: Hall) -> web.Application:
     r.add_post("/api/confirm", _confirm)
     r.add_post("/api/swap", _swap)
     r.add_post("/api/settings", _settings)
+    r.add_post("/api/resync", _resync)
+    r.add_post("/api/dismiss", _dismiss)
     r.add_static("/static/", STATIC)
     return app
 
@@ -226,6 +232,25 @@ async def _settings(request: web.Request) -> web.Response:
         hall.store.set("boards", ",".join(str(b) for b in boards))
     hall.settings(data)
     return web.json_response({"ok": True})
+
+
+async def _resync(request: web.Request) -> web.Response:
+    """The arbiter asks a board for its games again: what it sends replaces the hall's copy."""
+    hall = request.app[HALL]
+    data = await _json(request)
+    board = str(data.get("board") or "")
+    if board not in hall.board_ids():
+        raise LookupError(f"no board {board[:40]!r}")
+    game = _int(data, "game") if data.get("game") is not None else None
+    return web.json_response({"board": board, "games": hall.resync(board, game)})
+
+
+async def _dismiss(request: web.Request) -> web.Response:
+    """The arbiter has seen a board's reported trouble (``kind``: one kind, else all of them)."""
+    data = await _json(request)
+    kind = data.get("kind")
+    gone = request.app[HALL].dismiss(str(data.get("board") or ""), None if kind is None else str(kind))
+    return web.json_response({"dismissed": gone})
 
 
 # -- printable pages ------------------------------------------------------------------------------

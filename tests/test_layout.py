@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 #: our top-level packages, and the app's parts (sub-packages and shared modules of ``damas``)
-PACKAGES = ("rules", "engine", "referee", "board_hal", "firmware_bridge", "hall", "damas")
+PACKAGES = ("rules", "engine", "referee", "board_hal", "firmware_bridge", "wording", "hall", "damas")
 #: what each part may import of ours besides itself; ``ANY``: every part (the app's entry points)
 ANY = frozenset({"*"})
 OUTSIDE_THE_APP = frozenset(PACKAGES) - {"damas"}
@@ -20,17 +20,18 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "referee": frozenset({"rules", "board_hal.debounce", "board_hal.leds"}),
     "board_hal": frozenset({"rules"}),
     "firmware_bridge": frozenset({"board_hal"}),
-    "hall": frozenset({"rules", "referee", "engine"}),  # never board_hal, firmware_bridge, the app
+    "wording": frozenset(),  # every word, in each language: the hall's and the app's
+    "hall": frozenset({"rules", "referee", "engine", "wording"}),  # never board_hal, firmware_bridge, the app
     # the app: each part may use every package outside it, and these parts of the app
     "damas": frozenset(),  # the package's own module: its version
     "damas.log": frozenset(),
-    "damas.i18n": frozenset(),
+    "damas.sentences": frozenset(),
     "damas.errors": frozenset({"damas.records"}),
     "damas.records": frozenset(),
     "damas.computer": frozenset(),
-    "damas.hall_link": frozenset({"damas.records", "damas.i18n"}),
-    "damas.board": frozenset({"damas.records", "damas.computer", "damas.hall_link", "damas.i18n", "damas.log"}),
-    "damas.web": frozenset({"damas.board", "damas.i18n"}),
+    "damas.hall_link": frozenset({"damas.records", "damas.sentences"}),
+    "damas.board": frozenset({"damas.records", "damas.computer", "damas.hall_link", "damas.sentences", "damas.log"}),
+    "damas.web": frozenset({"damas.board"}),
     "damas.serve": ANY,
     "damas.cli": ANY,
     "damas.commands": ANY,

@@ -2,14 +2,14 @@
 
 Every word the hall shows comes from here: the live page and one board's view, the arbiter's
 controls, the alerts, and the printable pairings, standings and score sheets. The language is
-chosen as the board's page chooses it (``hall.lang``): the page's own choice (``?lang=``), else
-``damas hall --lang`` (kept in the hall's database), else the browser's Accept-Language, else
-English. ``tests/hall/test_i18n.py`` fails when a key is missing in any language.
+chosen as the board's page chooses it (``wording.pick_language``): the page's own choice
+(``?lang=``), else ``damas hall --lang`` (kept in the hall's database), else the browser's
+Accept-Language, else English. ``wording.check`` fails when a key is missing in any language.
 """
 
 from __future__ import annotations
 
-from hall.lang import LANGUAGES, NATIVE, language, pick_language
+from wording import LANGUAGES, NATIVE, Table, language, pick_language, say
 
 __all__ = ["LANGUAGES", "NATIVE", "UI", "language", "pick_language", "text"]
 
@@ -122,6 +122,17 @@ _EN = {
     "err_player_name": "a player needs a name",
     "err_player_rating": "rating must be a number, not {value!r}",
     "err_result": "unknown result {value!r} (2-0, 1-1, 0-2, or +/- -/+ -/- for a W.O.)",
+    # issue 29: what the hall refused, and why (each reported once, counted)
+    "alert_refused": "board {board}: a message was refused ({why})",
+    "alert_conflict": "board {board} game {game}: two different messages numbered {seq} (a forged message, or "
+    "two boards with one id): the board was asked for its game again",
+    "alert_unknown_board": "messages from board {board}, which is not one of the event's boards, were ignored",
+    "alert_bad_board": "messages under a board id that cannot be one ({board}) were ignored",
+    "alert_assignment": "someone else published board {board}'s next game: the hall's was published again",
+    "alert_flood": "too many kinds of trouble at once: the rest are counted here",
+    "alert_count": "×{count}",
+    "dismiss": "dismiss",
+    "resync": "resync",
 }
 
 _BR = {
@@ -228,6 +239,17 @@ _BR = {
     "err_player_name": "um jogador precisa de um nome",
     "err_player_rating": "o rating deve ser um número, não {value!r}",
     "err_result": "resultado desconhecido {value!r} (2-0, 1-1, 0-2, ou +/- -/+ -/- para um W.O.)",
+    # issue 29
+    "alert_refused": "tabuleiro {board}: uma mensagem foi recusada ({why})",
+    "alert_conflict": "tabuleiro {board} partida {game}: duas mensagens diferentes com o número {seq} (uma mensagem "
+    "forjada, ou dois tabuleiros com o mesmo id): a partida foi pedida de novo ao tabuleiro",
+    "alert_unknown_board": "as mensagens do tabuleiro {board}, que não é um dos tabuleiros do evento, foram ignoradas",
+    "alert_bad_board": "as mensagens com um id de tabuleiro impossível ({board}) foram ignoradas",
+    "alert_assignment": "alguém publicou a próxima partida do tabuleiro {board}: a do salão foi publicada de novo",
+    "alert_flood": "problemas demais ao mesmo tempo: os demais são contados aqui",
+    "alert_count": "×{count}",
+    "dismiss": "dispensar",
+    "resync": "ressincronizar",
 }
 
 _PT = {
@@ -274,13 +296,21 @@ _PT = {
     "err_bye_result": "ronda {round}, mesa {table} é o bye: não tem resultado a registar",
     "err_nothing_to_confirm": "ronda {round}, mesa {table}: ainda não há resultado a confirmar",
     "err_swap_late": "ronda {round}, mesa {table}: as cores só podem ser trocadas antes do jogo",
+    # issue 29
+    "alert_conflict": "tabuleiro {board} jogo {game}: duas mensagens diferentes com o número {seq} (uma mensagem "
+    "forjada, ou dois tabuleiros com o mesmo id): o jogo foi pedido de novo ao tabuleiro",
+    "alert_assignment": "alguém publicou o próximo jogo do tabuleiro {board}: o da sala foi publicado de novo",
+    "alert_flood": "demasiados problemas ao mesmo tempo: os restantes são contados aqui",
+    "dismiss": "dispensar",
+    "resync": "ressincronizar",
 }
 
 #: every text of the hall, per language
-UI: dict[str, dict[str, str]] = {"en": _EN, "pt-BR": _BR, "pt-PT": _PT}
+UI: Table = {"en": _EN, "pt-BR": _BR, "pt-PT": _PT}
+#: every table of the hall, for the check (``wording.check``)
+TABLES: dict[str, Table] = {"UI": UI}
 
 
-def text(lang: str, key: str, **params: object) -> str:
+def text(lang: str, key: str, /, **params: object) -> str:
     """One text in ``lang`` (English for an unknown language), its ``{fields}`` filled in."""
-    words = UI.get(language(lang) or "en", _EN)
-    return words[key].format(**params) if params else words[key]
+    return say(UI, lang, key, **params)
