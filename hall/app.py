@@ -9,8 +9,10 @@ in a game's sequence numbers, or a board's status naming more of a game than the
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
+import multiprocessing
 import secrets
 import time
 from collections.abc import Callable
@@ -27,6 +29,7 @@ from hall.tournament import (
     Pairing,
     Player,
     TournamentError,
+    check_round,
     normalise_result,
     pair_round,
     read_players_csv,
@@ -49,6 +52,25 @@ MAX_GAMES = 500  # games the hall takes from one board (a day of play is a few d
 CLEARS = (None, "setup-ok", "restored", "reconstructed")
 #: the clock's own reports: its alerts come from the clocks' state (paused, a flag), not from these
 CLOCK_STATE = ("clock-paused", "clock-resumed", "clock-adjusted", "flag-fall")
+
+
+_PAIRER: concurrent.futures.ProcessPoolExecutor | None = None
+
+
+def _pairer() -> concurrent.futures.ProcessPoolExecutor:
+    """The process the pairing engine runs in (started by the first pairing; spawned, not forked:
+    the hall's threads hold locks a fork would copy)."""
+    global _PAIRER
+    if _PAIRER is None:
+        _PAIRER = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    return _PAIRER
+
+
+def stop_pairer() -> None:
+    global _PAIRER
+    if _PAIRER is not None:
+        _PAIRER.shutdown(wait=False, cancel_futures=True)
+        _PAIRER = None
 
 
 class Hall:
@@ -74,6 +96,7 @@ class Hall:
         self.resynced: dict[tuple[str, int], float] = {}  # when it was asked for
         self.resync_due: dict[tuple[str, int], float] = {}  # a resync to ask for then (after a conflict)
         self.assigned: dict[str, dict[str, Any]] = {}  # each board's assignment, as the hall published it
+        self.pairing: int | None = None  # the round being paired (in another process), if any
         self.version = 0
         self.changed = asyncio.Event()
         self.connected = False
@@ -546,10 +569,32 @@ class Hall:
         return added
 
     def pair_next(self, boards: list[str] | None = None) -> list[Pairing]:
-        players = self.store.players()
-        pairings = self.store.pairings()
+        """The next round paired here and now (the command line, the tests; the page's request
+        pairs off the event loop: :meth:`pair_next_async`)."""
         r = self.current_round() + 1
-        new = pair_round(players, pairings, r, self.planned)
+        return self._paired(pair_round(self.store.players(), self.store.pairings(), r, self.planned), boards)
+
+    async def pair_next_async(self, boards: list[str] | None = None) -> list[Pairing]:
+        """The next round paired in another process: the pairing engine takes seconds for a big
+        open (pure Python, holding its interpreter), and the page, the feeds and the boards'
+        messages go on meanwhile. One pairing at a time."""
+        if self.pairing is not None:
+            raise TournamentError.of("err_pairing_running", round=self.pairing)
+        players, pairings, r = self.store.players(), self.store.pairings(), self.current_round() + 1
+        check_round(players, pairings, r, self.planned)  # (refused at once, in the page's language)
+        self.pairing = r
+        self.bump()
+        try:
+            loop = asyncio.get_running_loop()
+            new = await loop.run_in_executor(_pairer(), pair_round, players, pairings, r, self.planned)
+        finally:
+            self.pairing = None
+            self.bump()
+        if self.current_round() + 1 != r:  # (paired meanwhile from elsewhere)
+            raise TournamentError.of("err_already_paired", round=r)
+        return self._paired(new, boards)
+
+    def _paired(self, new: list[Pairing], boards: list[str] | None) -> list[Pairing]:
         board_list = boards or self.store_boards()
         for i, p in enumerate(x for x in new if x.black is not None):
             p.board = board_list[i] if i < len(board_list) else str(p.table)
@@ -707,6 +752,7 @@ class Hall:
             "rounds": self.planned,
             "tiebreak": self.reading,
             "auto_confirm": self.auto_confirm,
+            "pairing": self.pairing,
             "boards": boards,
             "alerts": self.alerts(),
             "pairings": pairings,

@@ -200,7 +200,7 @@ async def _pair(request: web.Request) -> web.Response:
     boards = data.get("boards")
     if boards is not None and not (isinstance(boards, list) and all(isinstance(b, str | int) for b in boards)):
         raise ValueError("boards must be a list of board ids")
-    new = hall.pair_next([str(b) for b in boards] if boards else None)
+    new = await hall.pair_next_async([str(b) for b in boards] if boards else None)
     return web.json_response({"round": new[0].round if new else 0, "tables": len(new)})
 
 

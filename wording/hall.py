@@ -133,6 +133,8 @@ _EN = {
     "alert_count": "×{count}",
     "dismiss": "dismiss",
     "resync": "resync",
+    "err_pairing_running": "round {round} is being paired: wait for it",
+    "pairing_now": "pairing round {round}…",
 }
 
 _BR = {
@@ -250,6 +252,8 @@ _BR = {
     "alert_count": "×{count}",
     "dismiss": "dispensar",
     "resync": "ressincronizar",
+    "err_pairing_running": "a rodada {round} está sendo emparceirada: aguarde",
+    "pairing_now": "emparceirando a rodada {round}…",
 }
 
 _PT = {
@@ -303,6 +307,8 @@ _PT = {
     "alert_flood": "demasiados problemas ao mesmo tempo: os restantes são contados aqui",
     "dismiss": "dispensar",
     "resync": "ressincronizar",
+    "err_pairing_running": "a ronda {round} está a ser emparelhada: aguarde",
+    "pairing_now": "a emparelhar a ronda {round}…",
 }
 
 #: every text of the hall, per language

@@ -338,3 +338,26 @@ def test_forfeits_over_http_score_as_the_regulation_says_and_the_next_round_pair
         assert frozenset((t1.white, t1.black)) not in second and frozenset((t2.white, t2.black)) not in second
 
     _serve(tmp_path, body)
+
+
+def test_pairing_runs_off_the_event_loop_the_page_and_the_boards_go_on(tmp_path: Path) -> None:
+    """Issue 29: the pairing engine takes seconds for a big open; it runs in another process, and
+    the page's state and the boards' messages are answered while it runs (the state says so)."""
+
+    async def body(hall: Hall, client: Client) -> None:
+        hall.import_csv("name,rating\n" + "".join(f"P{i},{2000 - i}\n" for i in range(80)))
+        for p in hall.pair_next():
+            if p.black is not None:
+                hall.set_result(p.round, p.table, ("2-0", "1-1", "0-2")[p.table % 3])
+        pairing = asyncio.ensure_future(_post(client, "/api/pair", {}))
+        while hall.pairing is None:
+            await asyncio.sleep(0.01)
+        status, text = await _get(client, "/api/state")
+        assert status == 200 and json.loads(text)["pairing"] == 2 and not pairing.done()
+        _play(hall, "7", 1, {"White": "A", "Black": "B"}, ["c3-d4"])  # a board's messages are folded meanwhile
+        assert hall.games[("7", 1)].plies == 1 and not pairing.done()
+        _one_line_error(*await _post(client, "/api/pair", {}), 400, "being paired")  # one pairing at a time
+        assert (await pairing)[1] == {"round": 2, "tables": 40}
+        assert hall.pairing is None
+
+    _serve(tmp_path, body)
