@@ -10,7 +10,8 @@ built from lgpio's own reason (lgpio is the library every Pi uses, the only one 
 - lgpio could not make its notification FIFO (importing lgpio creates ``.lgd-nfy*`` in its
   working directory, ``$LG_WD`` or the current one): point ``LG_WD`` at a writable folder (the
   service's is ``/run/damas``);
-- lgpio loaded but opened no GPIO chip: not a Raspberry Pi, or a user without the gpio group.
+- lgpio loaded but reached no GPIO chip (gpiozero found no Pi revision, or the chip would not
+  open): not a Raspberry Pi, or a user without the gpio group.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ FIFO = (
     "lgpio cannot create its notification FIFO (.lgd-nfy*) in its working directory: set LG_WD to a folder "
     "the user can write (the service's is /run/damas)"
 )
-CHIP = "lgpio opened no GPIO chip: is this a Raspberry Pi, and is the user in the gpio group?"
+CHIP = "lgpio reached no GPIO chip of a Raspberry Pi: is this one, and is the user in the gpio group?"
 
 
 def advice(reasons: dict[str, str]) -> str:

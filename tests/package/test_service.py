@@ -195,4 +195,4 @@ def test_lgpio_makes_its_fifo_where_the_units_lg_wd_says(tmp_path: Path, lgpio: 
     assert "set LG_WD to a folder the user can write (the service's is /run/damas)" in r.stderr
     r = in_read_only_folder(opt, {**env, "LG_WD": str(run)}, *selftest)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
-    assert "lgpio opened no GPIO chip: is this a Raspberry Pi, and is the user in the gpio group?" in r.stderr
+    assert "lgpio reached no GPIO chip of a Raspberry Pi: is this one, and is the user in the gpio group?" in r.stderr
