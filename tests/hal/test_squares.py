@@ -98,10 +98,12 @@ def test_a_piece_swapped_faster_than_the_window_and_a_brush() -> None:
     assert d.flush(3.0) == []  # back to what it was: nothing happened
 
 
-def test_a_piece_not_known_yet_is_not_a_change() -> None:
-    d = Debouncer(0.05, {9: True})  # a presence start: what stands there was never read
+def test_a_piece_read_for_the_first_time_settles_like_a_change() -> None:
+    d = Debouncer(0.05, {9: True})  # what stands there was never read: the first reading is news
     d.feed(Transition(1.0, 9, True, B))
-    assert d.flush(2.0) == []
+    assert d.flush(2.0) == [Transition(1.0, 9, True, B)]
+    d.feed(Transition(3.0, 9, True, B))  # the same again: nothing
+    assert d.flush(4.0) == []
 
 
 # -- the simulated board -------------------------------------------------------------------------
