@@ -182,8 +182,9 @@ class ColourReferee(Referee):
 
     # -- input -------------------------------------------------------------------------------
     def feed(self, event: Transition | Action) -> list[Verdict]:
-        if isinstance(event, Transition) and isinstance(event.key, int) and event.piece is not None:
-            self._read(event.key, event.piece)
+        if isinstance(event, Transition) and isinstance(event.key, int):
+            # a reading (or, from a board that stopped sensing colour, none: not known any more)
+            self._read(event.key, event.piece if event.piece is not None else SquareState.EMPTY)
         self._in_core = True
         try:
             out = super().feed(event)

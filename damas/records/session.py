@@ -198,6 +198,8 @@ class GameSession:
         t = max(round(ev.t, 4), self.last_t)
         if t != ev.t:  # the same event at the journal's time (every field kept: a computer's level, a move)
             ev = dataclasses.replace(ev, t=t)
+        if isinstance(ev, Transition) and ev.piece is not None and not self.row.header.get("senses"):
+            ev = dataclasses.replace(ev, piece=None)  # a game begun as presence only stays so (format 1)
         self.store.append(self.row.id, self.seq, event_to_json(ev))
         self.seq += 1
         self.last_t = t

@@ -124,3 +124,23 @@ def test_damas_replay_reads_a_colour_log(tmp_path: Path) -> None:
     assert r.returncode == 2 and r.stderr.strip().endswith(
         "a format-2 log needs 'senses': 'colour' or 'crown', not 'smell'"
     )
+
+
+def test_a_game_begun_as_presence_only_journals_no_pieces(tmp_path: Path) -> None:
+    """The board said nothing about colour when the game began (format 1): pieces its events
+    carry later (a colour firmware answering late) are not written, so the journal stays readable."""
+    clock = FakeClock()
+    sim = SimulatedBoard(LAYOUT, senses=Sensing.CROWN, clock=clock)
+    store = Store(tmp_path / "games.sqlite3")
+    squares, _cells = sim.io().occupied()
+    session = GameSession.start(store, VARIANT, None, "casual", squares, {}, window=0.05)
+    app = PlayApp(store, sim.io(), session, window=0.05, clock=clock)
+    sim.lift(sq("c3"))
+    step(app, clock)
+    sim.place(sq("d4"))
+    step(app, clock)
+    lines = [json.dumps(e) for e in store.journal(session.row.id)]
+    assert lines and not any("piece" in line for line in lines)
+    header = store.game(session.row.id).header
+    parse_log([json.dumps(header), *lines])  # readable as format 1
+    store.close()

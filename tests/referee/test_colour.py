@@ -254,3 +254,14 @@ def test_a_colour_log_replays_to_the_same_verdicts() -> None:
     live = Pipeline(make_referee(VARIANT, senses="crown", pieces=pieces)).run(events)
     again = Pipeline(make_referee(VARIANT, senses=h.senses, pieces=h.pieces)).run(read)
     assert [v.to_json() for v in again] == [v.to_json() for v in live]  # type: ignore[attr-defined]
+
+
+def test_a_square_read_without_a_piece_is_not_known_any_more() -> None:
+    """A colour game resumed on a board that senses presence only: what stood there is forgotten
+    (a stale reading must not raise a wrong-piece report)."""
+    from board_hal.debounce import Transition
+
+    ref = ColourReferee(VARIANT, pieces={sq("c3"): W})
+    ref.feed(Transition(1.0, sq("c3"), False))
+    ref.feed(Transition(2.0, sq("c3"), True))  # (no piece: not known)
+    assert sq("c3") not in ref.sensed
