@@ -265,3 +265,36 @@ def test_a_square_read_without_a_piece_is_not_known_any_more() -> None:
     ref.feed(Transition(1.0, sq("c3"), False))
     ref.feed(Transition(2.0, sq("c3"), True))  # (no piece: not known)
     assert sq("c3") not in ref.sensed
+
+
+def test_real_8x8_games_on_the_colour_sensing_simulated_board() -> None:
+    """Every real Brazilian and Portuguese game of tests/data, played by human-like hands (crowns
+    put on, pieces followed) on the simulated 8x8 board sensing colour and crowns, read through
+    its BoardIO, the debouncer and the colour referee: recorded exactly, not one report."""
+    from tests.referee.test_campaigns import real_games
+
+    games = [g for g in real_games() if g[1].variant.board_size == 8]
+    assert len(games) >= 10
+    plies = 0
+    for name, start, moves in games:
+        events, _ = colour_game_log(start, moves, 0)
+        pieces = {s: piece_of(start, s) for s in start.occupied()}
+        layout = Layout(start.variant.name)
+        sim = SimulatedBoard(layout, occupied=pieces, senses=Sensing.CROWN)
+        io = sim.io()
+        ref = ColourReferee(start.variant, start.fen(), pieces=dict(io.pieces()))  # type: ignore[arg-type]
+        pipe = Pipeline(ref)
+        verdicts: list[object] = []
+        for ev in events:
+            assert isinstance(ev.key, int)
+            if ev.occupied:
+                sim.place(ev.key, t=ev.t, piece=ev.piece)
+            else:
+                sim.lift(ev.key, t=ev.t)
+            for tr in io.poll():
+                verdicts += pipe.feed(tr)
+        verdicts += pipe.finish()
+        assert [v.move for v in verdicts if isinstance(v, MoveMade)] == moves, name
+        assert [v for v in verdicts if isinstance(v, Report)] == [], name
+        plies += len(moves)
+    assert plies > 400
