@@ -35,6 +35,12 @@ def register(sub: Any) -> None:
         default="pico",
         help="pico (default): our firmware; dgt: DGT's draughts board (10x10, colours and crowns; docs/dgt.md)",
     )
+    p.add_argument(
+        "--colour",
+        choices=("pairs", "linear"),
+        help="the Pico with Hall sensors that see colours (hardware/wiring-hall.md): pairs (two switches per "
+        "square: colour) or linear (colour and crowns); place SQ w|b|W|B, crown SQ",
+    )
     p.set_defaults(func=run)
 
 
@@ -49,12 +55,19 @@ def run(args: argparse.Namespace) -> int:
     if args.board == "dgt":
         return run_dgt(args)
     from board_hal.layout import Layout
+    from board_hal.squares import SquareState
     from firmware_bridge.emulator import Emulator, Faults, board_text
 
     layout = Layout(find_variant(args.variant or "brazilian").name)
-    cells = {layout.cell_of(sq) for sq in Position.start(layout.variant).occupied()}
+    start = Position.start(layout.variant)
+    cells = {layout.cell_of(sq) for sq in start.occupied()}
+    pieces = {layout.cell_of(sq): int(SquareState.of(p.color.value, p.king)) for sq, p in start.pieces().items()}
     faults = Faults(seed=1, flip=args.faults, drop=args.faults) if args.faults else None
-    with Emulator(layout.size, cells=cells, faults=faults) as emu:
+    colour = getattr(args, "colour", None)
+    hand: list[int] = []
+    with Emulator(layout.size, cells=cells, faults=faults, colour=colour, pieces=pieces if colour else None) as emu:
+        if colour:
+            print(f"Hall sensors ({colour}): place SQ w|b|W|B (default: the piece lifted last), crown SQ", flush=True)
         print(f"emulated Pico ({layout.size}x{layout.size}, {layout.variant.name} squares) on {emu.port}", flush=True)
         print(f'play on it: damas play --config FILE with [board] backend = "pico" and [pico] port = "{emu.port}"')
         print(f"commands: {COMMANDS}", flush=True)
@@ -64,7 +77,19 @@ def run(args: argparse.Namespace) -> int:
                 continue
             cmd = words[0].lower()
             try:
-                if cmd in ("lift", "place") and len(words) == 2:
+                if colour and cmd in ("lift", "place", "crown", "uncrown") and len(words) in (2, 3):
+                    cell = layout.cell_of(layout.geometry.parse_square(words[1]))
+                    here = emu.matrix.pieces.get(cell)
+                    if cmd == "lift":
+                        if here is not None:
+                            hand.append(here)
+                        emu.lift(cell)
+                    elif cmd == "place":
+                        code = SquareState.from_code(words[2]) if len(words) == 3 else None
+                        emu.place(cell, int(code) if code is not None else (hand.pop() if hand else None))
+                    elif here is not None:
+                        emu.place(cell, int(SquareState(here).crowned(cmd == "crown")))
+                elif cmd in ("lift", "place") and len(words) == 2:
                     sq = layout.geometry.parse_square(words[1])
                     (emu.lift if cmd == "lift" else emu.place)(layout.cell_of(sq))
                 elif cmd == "reset":
@@ -79,11 +104,16 @@ def run(args: argparse.Namespace) -> int:
                     print(f"plugged in: {emu.port}", flush=True)
                 elif cmd == "board":
                     print(board_text(emu, layout.key_of, layout.physical, _cell_namer(layout)), flush=True)
+                    if colour:  # and what stands where: w b men, W B kings
+                        n = layout.size
+                        for rank in range(n - 1, -1, -1):
+                            row = [emu.matrix.pieces.get(layout.physical(f, rank), 0) for f in range(n)]
+                            print(" ".join(SquareState(v).code for v in row), flush=True)
                 elif cmd in ("quit", "exit"):
                     break
                 else:
                     print(f"unknown command: {line.strip()!r}", flush=True)
-            except DraughtsError as exc:
+            except (DraughtsError, ValueError) as exc:
                 print(f"error: {exc}", flush=True)
     return 0
 
