@@ -313,30 +313,12 @@ class Hc165(Backend):
         if s.spi is not None:
             spi = _open_spi(s.spi, hw, config.source)
         try:
-            scanner: ShiftInScanner
-            if s.colour:
-                scanner = HallPairsScanner(
-                    s.load,
-                    s.clock,
-                    s.data,
-                    s.size,
-                    rate=s.scan_rate,
-                    pin_factory=hw.pin_factory,
-                    clock=hw.clock,
-                    spi=spi,
-                )
-            else:
-                scanner = ShiftInScanner(
-                    s.load,
-                    s.clock,
-                    s.data,
-                    s.cells,
-                    s.size,
-                    rate=s.scan_rate,
-                    pin_factory=hw.pin_factory,
-                    clock=hw.clock,
-                    spi=spi,
-                )
+            opened: dict[str, Any] = {"rate": s.scan_rate, "pin_factory": hw.pin_factory, "clock": hw.clock, "spi": spi}
+            scanner: ShiftInScanner = (
+                HallPairsScanner(s.load, s.clock, s.data, s.size, **opened)
+                if s.colour
+                else ShiftInScanner(s.load, s.clock, s.data, s.cells, s.size, **opened)
+            )
         except Exception as exc:  # gpiozero: no pin factory, pin in use, not a Pi...
             if spi is not None:
                 spi.close()

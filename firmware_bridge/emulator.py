@@ -19,12 +19,12 @@ import sys
 import tempfile
 import threading
 import time
-import tty
 import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from board_hal.pty import plug_pty
 from firmware_bridge import link
 
 
@@ -404,15 +404,7 @@ class Emulator:
 
     # -- the cable ---------------------------------------------------------------------------
     def plug(self) -> None:
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        os.set_blocking(master, False)
-        self._fds = (master, slave)
-        tmp = self.port + ".new"
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-        os.symlink(os.ttyname(slave), tmp)
-        os.replace(tmp, self.port)
+        self._fds = plug_pty(self.port)
         self._boot()
 
     def unplug(self) -> None:

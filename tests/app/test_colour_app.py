@@ -17,19 +17,12 @@ from damas.records.session import GameSession, export_game
 from damas.records.store import Store
 from referee import ColourReferee, Referee, parse_log
 from rules import Position
+from tests.app.test_live_leds import FakeClock
 from tests.conftest import damas
 
 VARIANT = "brazilian"
 LAYOUT = Layout(VARIANT)
 GEO = Position.start(VARIANT).geometry
-
-
-class FakeClock:
-    def __init__(self, t: float = 1000.0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def sq(name: str) -> int:
