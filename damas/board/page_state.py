@@ -54,7 +54,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
     row = app.store.game(s.row.id)
     result = row.result if (row.result_locked or outcome is not None) else "*"
     kinds = wording.words(KINDS, lang)
-    active = ref.report
+    active = ref.report or getattr(ref, "colour_report", None)  # (a colour board: referee.colour)
     reports = fold_reports(_report_items(s.history, active, lang, names), words["resolved"])
     if active is not None and reports and reports[-1]["kind"] == active.kind.value:
         reports[-1]["active"] = True

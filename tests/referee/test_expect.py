@@ -32,7 +32,7 @@ def test_only_the_computers_move_is_accepted_and_anything_else_is_reported() -> 
     assert b.moves() == ["32-28"]
     assert b.ref.expected() is None  # the computer thinks: nothing is lit for it
     computer_move(b, "19-23")
-    assert b.leds() == {19: Role.LAST, 23: Role.LAST}
+    assert b.leds() == {19: Role.FROM, 23: Role.TO}
     # the hands play another black move: not recorded, reported once it is held
     b.move(18, 22).wait(0.5)
     assert b.moves() == ["32-28"]
@@ -42,7 +42,7 @@ def test_only_the_computers_move_is_accepted_and_anything_else_is_reported() -> 
     assert b.leds() == {18: Role.MISSING, 22: Role.EXTRA}
     b.move(22, 18)  # restored: the computer's move is lit again
     assert b.kinds()[-1] == "restored" and b.ref.report is None
-    assert b.leds() == {19: Role.LAST, 23: Role.LAST}
+    assert b.leds() == {19: Role.FROM, 23: Role.TO}
     b.move(19, 23)
     assert b.moves() == ["32-28", "19-23"]
     assert b.ref.expected() is None and b.leds() == {19: Role.LAST, 23: Role.LAST}  # the last move, as always
@@ -93,7 +93,7 @@ def test_takebacks_in_casual_games() -> None:
     # the player takes the computer's move back: its move is expected again (the same one)
     b.move(23, 19)
     assert b.takebacks() == [2] and b.ref.expected() is not None
-    assert b.leds() == {19: Role.LAST, 23: Role.LAST}
+    assert b.leds() == {19: Role.FROM, 23: Role.TO}
     # ...and the player's own move too: the player is to move again, nothing expected
     b.move(28, 32)
     assert b.takebacks() == [2, 1] and b.ref.expected() is None
