@@ -91,10 +91,11 @@ def zlib_gzip(data: bytes) -> bytes:
     return _gzip.compress(data, 6, mtime=0)
 
 
-def stop_pairer() -> None:
+def stop_pairer(*, wait: bool = False) -> None:
+    """The pairing process ended (``wait``: until it has; else a pairing under way is left to end)."""
     global _PAIRER
     if _PAIRER is not None:
-        _PAIRER.shutdown(wait=False, cancel_futures=True)
+        _PAIRER.shutdown(wait=wait, cancel_futures=True)
         _PAIRER = None
 
 
