@@ -60,6 +60,7 @@ MAX_GAMES = 500  # games the hall takes from one board (a day of play is a few d
 CLEARS = (None, "setup-ok", "restored", "reconstructed")
 #: the clock's own reports: its alerts come from the clocks' state (paused, a flag), not from these
 CLOCK_STATE = ("clock-paused", "clock-resumed", "clock-adjusted", "flag-fall")
+STALLED = 600.0  # seconds without a word from a board in a game in play (clocks not paused): an alert
 DUPLICATE_WINDOW = 60.0  # seconds: in this time, DUPLICATE_SWITCHES changes of a board's run (``boot``),
 DUPLICATE_SWITCHES = 3  # one of them coming back, are two boards with one id
 #: the page state's sections sent again to a page only when they changed (``Hall.state_answer``)
@@ -122,6 +123,7 @@ class Hall:
         self.resynced: dict[tuple[str, int], float] = {}  # when it was asked for
         self.resync_due: dict[tuple[str, int], float] = {}  # a resync to ask for then (after a conflict)
         self.assigned: dict[str, dict[str, Any]] = {}  # each board's assignment, as the hall published it
+        self.stalled: set[str] = set()  # boards silent in a game in play (``check_gaps``)
         self.runs: dict[str, list[tuple[float, str]]] = {}  # each board's runs (``boot``) as they came
         self.archived: dict[str, str] = json.loads(store.get("archived") or "{}")  # <board>.sdN -> board
         self.pairing: int | None = None  # the round being paired (in another process), if any
@@ -518,9 +520,27 @@ class Hall:
         self.asked[(board, game)] = (first, now)
         self.publish(control_topic(board), {"resend": game, "from": first})
 
+    def is_stalled(self, board: str, now: float) -> bool:
+        """A game in play on an online board, its clocks not paused, and no move, start or clock
+        message for ``STALLED`` seconds: a board that hangs, or a game nobody plays."""
+        g = self.current_game(board)
+        if g is None or not g.variant or g.result != "*" or g.seen_at is None:
+            return False
+        if not self.boards.get(board, {}).get("online"):
+            return False  # (offline is its own alert)
+        face = g.faces(now)
+        if face is not None and (face["paused"] or face["flag"] or face["stopped"]):
+            return False
+        return now - g.seen_at >= STALLED
+
     def check_gaps(self) -> None:
-        """Ask again for what is still missing (a resend can be lost too), and for the resyncs due."""
+        """Ask again for what is still missing (a resend can be lost too), and for the resyncs due;
+        note the boards that fell silent in a game in play."""
         now = self.clock()
+        stalled = {b for b in self.board_ids() if self.is_stalled(b, now)}
+        if stalled != self.stalled:
+            self.stalled = stalled
+            self.bump()
         for (board, game), due in list(self.resync_due.items()):
             if due <= now:
                 del self.resync_due[(board, game)]
@@ -626,6 +646,10 @@ class Hall:
                         }
                     )
             out += self._clock_alerts(board, g, now)
+            if board in self.stalled:
+                minutes = int((now - (g.seen_at or now)) // 60)
+                out.append({"board": board, "kind": "stalled", "minutes": minutes,
+                            "message": text("en", "alert_stalled", board=board, minutes=minutes)})  # fmt: skip
         return out + [dict(inc) for inc in self.incidents.values()]
 
     def _clock_alerts(self, board: str, g: HallGame, now: float) -> list[dict[str, Any]]:

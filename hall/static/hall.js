@@ -50,6 +50,7 @@ function alertText(a) { // an alert in the page's language (the board's own word
     case "flood": return t("alert_flood", a);
     case "new-database": return t("alert_new_database", a);
     case "duplicate-id": return t("alert_duplicate_id", a);
+    case "stalled": return t("alert_stalled", a);
     case "bad-board": return t("alert_bad_board", { board: a.bad });
     default: return t("alert_report", { ...a, message: (a.texts && a.texts[document.documentElement.lang]) || a.report || a.message });
   }

@@ -86,3 +86,36 @@ def test_two_boards_with_one_id_taking_turns_are_one_alert(tmp_path: Path) -> No
         assert len(alerts) == 1 and "two boards use the id 9" in alerts[0]["message"]
     finally:
         store.close()
+
+
+def test_a_board_silent_in_a_game_in_play_is_an_alert_until_it_moves_again(tmp_path: Path) -> None:
+    store = HallStore(tmp_path / "hall.sqlite3")
+    clock = Clock()
+    try:
+        hall = Hall(store, None, clock=clock)
+        _game(hall, "5", 2, "card5555", 4, "1")
+        hall.check_gaps()
+        assert not [a for a in hall.alerts() if a["kind"] == "stalled"]
+        clock.now += 599
+        hall.check_gaps()
+        assert not [a for a in hall.alerts() if a["kind"] == "stalled"]
+        version = hall.version
+        clock.now += 2  # ten minutes without a word from board 5, its game in play
+        hall.check_gaps()
+        (alert,) = [a for a in hall.alerts() if a["kind"] == "stalled"]
+        assert alert["board"] == "5" and "no move for 10 minutes" in alert["message"]
+        assert hall.version > version  # (the pages hear of it without waiting for another change)
+        g = hall.games[("5", 2)]
+        pos = g.position()
+        move = sorted(pos.legal_moves, key=lambda m: m.path)[0]
+        body = {"board": "5", "game": 2, "seq": g.next_seq, "type": "move", "step": len(g.steps),
+                "path": pos.pdn(move, full=True), "move": pos.pdn(move)}  # fmt: skip
+        hall.receive("damas/board/5/game", json.dumps(body).encode())
+        hall.check_gaps()
+        assert not [a for a in hall.alerts() if a["kind"] == "stalled"]
+        hall.receive("damas/board/5/status", json.dumps({"board": "5", "online": False}).encode())
+        clock.now += 1000
+        hall.check_gaps()  # offline is an alert of its own, not this one
+        assert [a["kind"] for a in hall.alerts() if a["board"] == "5"] == ["offline"]
+    finally:
+        store.close()
