@@ -9,6 +9,13 @@ press — switch bounce, the release and its own bounce — is ignored until the
 been released for ``bounce`` seconds. Callbacks come from gpiozero's thread and only
 enqueue (:class:`ButtonPress`); the board loop takes them with :meth:`ClockButtons.poll`.
 
+**The read-out gesture** (the talking board): both buttons down together. The press that
+makes the pair (the second button going down while the first is held) is a :class:`ReadOut`,
+never a press. With ``chord`` seconds (the talking board sets it), each press waits that
+long for the other button before it counts, keeping the time of its edge: when the other
+button comes down meanwhile, the pair is only a read-out and neither press switches the
+clock. Without it (``chord`` 0), the first press of a pair has counted already.
+
 Tested with gpiozero's ``MockFactory``::
 
     >>> from gpiozero.pins.mock import MockFactory
@@ -17,20 +24,22 @@ Tested with gpiozero's ``MockFactory``::
     >>> factory.pin(20).drive_low()
     >>> b.poll()
     [ButtonPress(t=5.0, side='white', source='button')]
+    >>> factory.pin(21).drive_low()  # black's too, while white's is held: the read-out gesture
+    >>> b.poll()
+    [ReadOut(t=5.0, source='button')]
     >>> b.close()
 """
 
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from board_hal.backends import SIDES, ButtonPress, Clock, Closable
+from board_hal.backends import SIDES, ButtonPress, Clock, Closable, ReadOut
 
-__all__ = ["SIDES", "ButtonPress", "ClockButtons", "PressFilter"]
+__all__ = ["SIDES", "ButtonPress", "ClockButtons", "PressFilter", "ReadOut"]
 DEFAULT_BOUNCE = 0.05
 
 
@@ -54,9 +63,15 @@ class PressFilter:
         self._down = True
         return counts
 
+    @property
+    def down(self) -> bool:
+        """Is the button held down now (its last edge a press)?"""
+        return self._down
+
 
 class ClockButtons(Closable):
-    """The two clock buttons. ``pin_factory``: gpiozero's (``MockFactory`` in tests)."""
+    """The two clock buttons. ``pin_factory``: gpiozero's (``MockFactory`` in tests);
+    ``chord``: seconds a press waits for the other button (the read-out gesture), 0: none."""
 
     def __init__(
         self,
@@ -66,13 +81,15 @@ class ClockButtons(Closable):
         bounce: float = DEFAULT_BOUNCE,
         pin_factory: Any = None,
         clock: Clock = time.time,
+        chord: float = 0.0,
     ) -> None:
         from gpiozero import Button
 
         self.clock = clock
-        self.presses: queue.Queue[ButtonPress] = queue.Queue()
+        self.chord = chord
         self.on_press: Callable[[], None] | None = None  # called (in gpiozero's thread) after a press is queued
         self._lock = threading.Lock()
+        self._events: list[ButtonPress | ReadOut] = []  # seen, not taken yet (in order)
         self._filters = {side: PressFilter(bounce) for side in SIDES}
         self._buttons: list[Any] = []
         try:
@@ -86,24 +103,45 @@ class ClockButtons(Closable):
             raise
 
     def _handler(self, side: str, pressed: bool) -> Any:
+        other = SIDES[1 - SIDES.index(side)]
+
         def on_edge() -> None:
             t = self.clock()
             with self._lock:
-                counts = self._filters[side].edge(pressed, t)
-            if counts:
-                self.presses.put(ButtonPress(t, side))
-                if self.on_press is not None:
-                    self.on_press()
+                if not self._filters[side].edge(pressed, t):
+                    return
+                if self._filters[other].down:  # the pair: the read-out gesture, never a press
+                    self._events = [
+                        e
+                        for e in self._events
+                        if not (isinstance(e, ButtonPress) and e.side == other and t - e.t < self.chord)
+                    ]
+                    self._events.append(ReadOut(t))
+                else:
+                    self._events.append(ButtonPress(t, side))
+            if self.on_press is not None:
+                self.on_press()
 
         return on_edge
 
-    def poll(self) -> list[ButtonPress]:
-        out = []
-        while True:
-            try:
-                out.append(self.presses.get_nowait())
-            except queue.Empty:
-                return out
+    def poll(self) -> list[ButtonPress | ReadOut]:
+        """The presses and read-outs seen, in order, up to the first press still waiting for
+        the other button (``chord``)."""
+        now = self.clock()
+        with self._lock:
+            n = 0
+            for e in self._events:
+                if isinstance(e, ButtonPress) and e.t + self.chord > now:
+                    break
+                n += 1
+            out, self._events = self._events[:n], self._events[n:]
+        return out
+
+    def next_deadline(self) -> float | None:
+        """When the first press waiting for the other button counts (None: none waits)."""
+        with self._lock:
+            waiting = [e.t + self.chord for e in self._events if isinstance(e, ButtonPress)]
+        return min(waiting) if waiting else None
 
     def close(self) -> None:
         if self.closed:

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from board_hal.backends import BoardIO, LinkStatus
+from board_hal.backends import BoardIO, LinkStatus, ReadOut
 from board_hal.buttons import ButtonPress, ClockButtons
 from board_hal.debounce import Transition
 from board_hal.layout import Layout
@@ -40,6 +40,7 @@ from damas.i18n import (
 from damas.log import Throttle
 from damas.records.session import GameSession, export_game
 from damas.records.store import Store, StoreError
+from damas.speech.announcer import Announcer, Seen
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import MAX_CLOCK_SECONDS, ClockError, duration_text, parse_control
@@ -73,6 +74,7 @@ class PlayApp:
         looks: dict[LedRole, Look] | None = None,
         engine: EngineSettings | None = None,
         computer: Computer | None = None,
+        speech: Announcer | None = None,
     ) -> None:
         self.store = store
         self.io = io
@@ -102,6 +104,8 @@ class PlayApp:
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
         self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
+        # what the board says (its voice, if it has one, and the page's live region)
+        self.speech = speech or Announcer(language=language or "en")
         session.listeners.append(self._changed)
 
     @property
@@ -151,11 +155,15 @@ class PlayApp:
         """Feed what the board saw (journalled first: see ``_feed_pending``), then let time pass;
         whenever that changes what is shown, a new version is due (``broadcast``, in the same
         turn, lights it and pushes it)."""
-        seen: list[Transition | LinkStatus | ButtonPress] = list(self.io.poll_events())  # squares, link, Pico buttons
+        seen: list[Transition | LinkStatus | ButtonPress | ReadOut] = list(self.io.poll_events())  # + Pico buttons
         if self.buttons is not None:
             seen += self.buttons.poll()
             seen.sort(key=lambda ev: ev.t)  # (stable: the board's own events keep their order)
-        self.pending.extend(seen)
+        for ev in seen:
+            if isinstance(ev, ReadOut):  # the read-out gesture: said, never journalled
+                self.speech.read_out_asked()
+            else:
+                self.pending.append(ev)
         self._feed_pending()
         if not self.pending:  # time passes for the referee only once every earlier event is in
             self.session.tick(self.clock())
@@ -235,7 +243,8 @@ class PlayApp:
         window or a settle timer ends before it (the page then updates without waiting)."""
         pipe = self.session.pipeline
         flag = pipe.clock.next_deadline() if pipe.clock is not None else None
-        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag) if d is not None]
+        chord = self.buttons.next_deadline() if self.buttons is not None else None  # a press waiting for the other
+        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag, chord) if d is not None]
         if not due:
             return TICK
         return min(TICK, max(0.0, min(due) - self.clock()) + 0.001)
@@ -245,8 +254,28 @@ class PlayApp:
         on the LEDs and on every page."""
         self.pump()
         await self.flush()
+        if self.speech.update(self.session, self._seen()):  # after the LEDs: the voice never holds them up
+            self._mark()
+            await self.flush()
         if self.publisher is not None:  # after the page and the LEDs: the hall comes second
             self.publisher.poll(self.session, self.version)
+
+    def _seen(self) -> Seen:
+        """What the talking board reads besides the verdicts (damas.speech)."""
+        ref = self.session.referee
+        return Seen(
+            self.clock(),
+            ref.expected(),
+            self.computer.hint_move(ref),
+            self.io.link,
+            self.write_error,
+            self.computer.error,
+            self.low_time,
+        )
+
+    def read_out(self, lang: str) -> str:
+        """The position, the last move and both clocks, read out in ``lang`` (the page's key)."""
+        return self.speech.read_out_text(self.session, language(lang) or "en", self.clock())
 
     async def flush(self) -> None:
         """Light and push what changed since the last push, if anything did (the board loop and
@@ -514,10 +543,11 @@ class PlayApp:
         self._mark()
 
     def close(self) -> None:
-        """Stop the engines (the computer's and an analysis under way)."""
+        """Stop the engines (the computer's and an analysis under way) and the voice."""
         if self.analysis is not None:
             self.analysis.cancel()
         self.computer.close()
+        self.speech.close()
 
     def start_computer(self, side: Color, level: int) -> None:
         """The computer plays ``side`` at ``level`` in the game in play (journalled, so a resumed
@@ -717,6 +747,8 @@ class PlayApp:
             else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=self.write_error),
             "clock": None if s.clock is None else {**s.clock.face(self.clock()), "low": self.low_time},
             "clock_words": CLOCK_WORDS.get(lang, CLOCK_WORDS["en"]),
+            "spoken": self.speech.recent(lang),
+            "voice": self.speech.speaker is not None,
         }
 
     def _marks(self) -> dict[int, Mark]:
