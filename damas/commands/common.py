@@ -65,8 +65,8 @@ def report_damage(store: Store, problems: list[str], done: str) -> None:
     print(f"damas: warning: {first}{more}{done}{hint}", file=sys.stderr)
 
 
-def shipped(source: str, installed: Path, name: str) -> Path:
-    """A file the repository keeps in ``source`` (a folder at its top) and an installed wheel
-    carries in ``installed`` (pyproject's package-dir mapping)."""
-    in_tree = Path(__file__).resolve().parents[2] / source / name
-    return in_tree if in_tree.is_file() else installed / name
+def shipped(source: str, installed: Path) -> Path:
+    """A folder of the repository (``source``, at its top) that an installed wheel carries as
+    ``installed`` (pyproject's package-dir mapping): the tree's when running from a checkout."""
+    tree = Path(__file__).resolve().parents[2]
+    return tree / source if (tree / "pyproject.toml").is_file() and (tree / source).is_dir() else installed
