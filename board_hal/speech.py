@@ -113,13 +113,16 @@ class RecordingSpeech(SpeechBackend):
         self.seconds_per_char = seconds_per_char
         self.clock = clock
         self.said: list[Said] = []
+        self.speaking: Phrase | None = None  # the phrase being said now
         self._lock = threading.Lock()
 
     def speak(self, phrase: Phrase, stop: threading.Event) -> bool:
         start = self.clock()
+        self.speaking = phrase
         whole = not stop.wait(self.seconds_per_char * len(phrase.text)) if self.seconds_per_char else not stop.is_set()
         with self._lock:
             self.said.append(Said(phrase, start, self.clock(), whole))
+            self.speaking = None
         return whole
 
     def texts(self) -> list[str]:

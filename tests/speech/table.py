@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 from board_hal.backends import ReadOut
+from board_hal.buttons import ClockButtons
 from board_hal.layout import Layout
 from board_hal.simulated import SimulatedBoard
 from board_hal.speech import RecordingSpeech, Speaker
@@ -14,7 +15,7 @@ from damas.board.loop import PlayApp
 from damas.records.session import GameSession
 from damas.records.store import Store
 from damas.speech.announcer import WHAT, Announcer
-from rules import Position
+from rules import Move, Position
 
 WINDOW = 0.05  # the debounce window
 
@@ -40,23 +41,30 @@ class Table:
         mode: str = "casual",
         say: tuple[str, ...] = WHAT,
         clock: str | None = None,
+        voice: RecordingSpeech | None = None,
+        buttons: ClockButtons | None = None,
+        store: Store | None = None,
+        session: GameSession | None = None,
     ) -> None:
         self.clock = FakeClock()
         self.layout = Layout(variant)
         start = Position.from_fen(fen, variant) if fen else Position.start(variant)
         self.sim = SimulatedBoard(self.layout, occupied=start.occupied(), clock=self.clock)
-        self.store = Store(tmp_path / "games.sqlite3")
-        session = GameSession.start(
-            self.store,
-            variant,
-            fen,
-            mode,
-            start.occupied(),
-            {},
-            window=WINDOW,
-            clock=clock,  # type: ignore[arg-type]
-        )
-        self.voice = RecordingSpeech()
+        self.store = store or Store(tmp_path / "games.sqlite3")
+        if session is None:
+            session = GameSession.start(
+                self.store,
+                variant,
+                fen,
+                mode,
+                start.occupied(),
+                {},
+                window=WINDOW,
+                clock=clock,  # type: ignore[arg-type]
+            )
+        else:
+            self.sim.set_squares(session.raw)
+        self.voice = voice or RecordingSpeech()
         self.speaker = Speaker(self.voice)
         self.app = PlayApp(
             self.store,
@@ -64,6 +72,7 @@ class Table:
             session,
             window=WINDOW,
             clock=self.clock,
+            buttons=buttons,
             speech=Announcer(language=lang, speaker=self.speaker, say=say),
         )
         self.heard = 0  # phrases the hands have listened to
@@ -98,6 +107,14 @@ class Table:
             self.place(name)
             if i < len(names) - 2:
                 self.lift(name)
+
+    def play(self, move: Move, hold: float = 0.1) -> None:
+        """A hand plays ``move``: lifts its piece, touches down on each landing square, puts it
+        on the last, then takes the captured pieces off one by one."""
+        name = self.app.session.referee.position.square_text
+        self.move(*(name(q) for q in move.path))
+        for q in move.captured:
+            self.lift(name(q), hold)
 
     def read_out(self) -> None:
         self.sim.transitions.put(ReadOut(self.clock.t, "button"))  # the gesture, as the buttons give it
