@@ -45,7 +45,14 @@ class Gpio(Backend):
         chain: LedBackend | None = None
         try:
             if sensors:
-                scanner = MatrixScanner(g.rows, g.columns, rate=g.scan_rate, pin_factory=hw.pin_factory, clock=hw.clock)
+                scanner = MatrixScanner(
+                    g.rows,
+                    g.columns,
+                    rate=g.scan_rate,
+                    pin_factory=hw.pin_factory,
+                    clock=hw.clock,
+                    settle=g.settle_us / 1e6,
+                )
             if leds and g.led_data is not None and g.led_clock is not None and g.led_latch is not None:
                 chain = ShiftRegisterLeds(
                     layout.size,

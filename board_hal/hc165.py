@@ -69,7 +69,7 @@ class ShiftInScanner(ScanningSensors):
         spi: Any = None,
     ) -> None:
         super().__init__(size, clock, rate=rate)
-        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+        from gpiozero import DigitalOutputDevice, InputDevice
 
         self.cells = [list(line) for line in cells]
         self.bits = INPUTS * len(self.cells)
@@ -85,8 +85,9 @@ class ShiftInScanner(ScanningSensors):
             if spi is None:
                 self._clk = DigitalOutputDevice(clock_pin, initial_value=False, pin_factory=pin_factory)
                 self._devices.append(self._clk)
-                # a pull-up: a chain that does not answer reads "all open", never a board full of pieces
-                self._data = DigitalInputDevice(data, pull_up=True, pin_factory=pin_factory)
+                # a pull-up: a chain that does not answer reads "all open", never a board full of pieces;
+                # polled, so an InputDevice (a DigitalInputDevice would call Python at every edge)
+                self._data = InputDevice(data, pull_up=True, pin_factory=pin_factory)
                 self._devices.append(self._data)
         except Exception:
             self.close()

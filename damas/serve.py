@@ -32,7 +32,6 @@ from damas.computer.opponent import EngineSettings, settings_from_config
 from damas.computer.player import computer_tag
 from damas.errors import UserError
 from damas.hall_link.publish import Publisher
-from damas.i18n import language
 from damas.records.recover import recover
 from damas.records.session import DamagedGame, GameSession
 from damas.records.store import DAMAGED, INTERRUPTED, Store, default_path
@@ -45,6 +44,7 @@ from referee.clock import ClockError, parse_control
 from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
 from rules import Color, Position, find_variant
 from rules.errors import shown
+from wording import language
 
 log = logging.getLogger(__name__)
 

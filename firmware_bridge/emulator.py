@@ -53,6 +53,13 @@ class _Matrix:
         self.lock = threading.Lock()
         self.button_pins: tuple[int, ...] = ()  # the clock's push buttons (white's, black's)
         self.pressed: set[int] = set()  # the button pins held down
+        # with a clock (microseconds): every row driven low and column read, timed (for the tests)
+        self.clock_us: Callable[[], int] | None = None
+        self.log: list[tuple[str, int, int]] = []  # ("drive", row, t) / ("read", column, t)
+        # a column a closed switch held low rises again only this long after its row is released
+        # (its pull-up charging the wire: the settling time the firmware must wait; needs clock_us)
+        self.rise_us = 0
+        self.low_until: dict[int, int] = {}  # column -> when it reads high again
 
 
 def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
@@ -77,13 +84,27 @@ def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
 
         def value(self, v: int | None = None) -> int:
             if v is not None:
-                self._value = v
+                was, self._value = self._value, v
+                if matrix.clock_us is not None and self in matrix.rows:
+                    r = matrix.rows.index(self)
+                    now = matrix.clock_us()
+                    if v == 0:
+                        matrix.log.append(("drive", r, now))
+                    elif was == 0 and matrix.rise_us:  # released: its closed switches' columns rise slowly
+                        for c in range(len(matrix.cols)):
+                            if (r, c) in matrix.closed:
+                                matrix.low_until[c] = now + matrix.rise_us
                 return v
             if self.id in matrix.button_pins:
                 return 0 if self.id in matrix.pressed else 1
             if self.mode == Pin.OUT:
                 return self._value
             c = matrix.cols.index(self)
+            if matrix.clock_us is not None:
+                now = matrix.clock_us()
+                matrix.log.append(("read", c, now))
+                if now < matrix.low_until.get(c, 0):
+                    return 0  # still on its way up: read too early, a ghost
             with matrix.lock:
                 for r, row in enumerate(matrix.rows):
                     if row._value == 0 and (r, c) in matrix.closed:
@@ -130,17 +151,53 @@ def link_of_version(version: int) -> types.ModuleType:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     mod.VERSION = version  # type: ignore[attr-defined]
+    mod.SPEAKS = (version,)  # type: ignore[attr-defined]
     return mod
 
 
-def load_firmware(modules: dict[str, types.ModuleType]) -> types.ModuleType:
-    """hardware/firmware/board_fw.py, imported with the fakes in place."""
+def load_link(folder: Path) -> types.ModuleType:
+    """The codec of the firmware in ``folder`` (an older firmware's own link.py), as a module."""
+    spec = importlib.util.spec_from_file_location(f"link_{folder.name}", folder / "link.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class FakeWatchdog:
+    """The chip's watchdog as main.py gives it to the firmware: armed with a timeout, fed,
+    stopped. The emulator restarts the firmware when it is armed and not fed in time."""
+
+    def __init__(self, longest: int = 8388) -> None:
+        self.longest = longest
+        self.timeout_ms = 0  # 0: not armed
+        self.fed = time.monotonic()
+        self.feeds = 0
+
+    def arm(self, ms: int) -> int:
+        self.timeout_ms = min(ms, self.longest)
+        self.fed = time.monotonic()
+        return self.timeout_ms
+
+    def feed(self) -> None:
+        self.fed = time.monotonic()
+        self.feeds += 1
+
+    def stop(self) -> None:
+        self.timeout_ms = 0
+
+    def expired(self) -> bool:
+        return bool(self.timeout_ms) and time.monotonic() - self.fed > self.timeout_ms / 1000
+
+
+def load_firmware(modules: dict[str, types.ModuleType], folder: Path = FIRMWARE_DIR) -> types.ModuleType:
+    """board_fw.py of ``folder`` (hardware/firmware), imported with the fakes in place."""
     saved = {k: sys.modules.get(k) for k in modules}
     sys.modules.update(modules)
     try:
-        spec = importlib.util.spec_from_file_location("board_fw_emulated", FIRMWARE_DIR / "board_fw.py")
+        spec = importlib.util.spec_from_file_location("board_fw_emulated", folder / "board_fw.py")
         if spec is None or spec.loader is None:
-            raise ImportError(f"no firmware in {FIRMWARE_DIR}")
+            raise ImportError(f"no firmware in {folder}")
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         return mod
@@ -220,8 +277,13 @@ class Emulator:
         scan_hz: int = 200,
         cells: set[Cell] | None = None,
         protocol: int = link.VERSION,
+        firmware: Path | None = None,
+        watchdog: bool = True,
     ) -> None:
-        self.protocol = protocol  # another: an older (or newer) firmware's link version
+        self.protocol = protocol  # another: a firmware speaking only that link version
+        self.folder = firmware or FIRMWARE_DIR  # another: an older firmware's board_fw.py and link.py
+        self.watchdog: FakeWatchdog | None = FakeWatchdog() if watchdog else None
+        self.watchdog_resets = 0
         self.n_rows = rows
         self.n_cols = cols or rows
         self.faults = faults
@@ -233,7 +295,11 @@ class Emulator:
         self.resets = 0
         self._fds: tuple[int, int] | None = None
         self._thread: threading.Thread | None = None
+        self._watcher: threading.Thread | None = None
         self._stop = threading.Event()
+        self._unhang = threading.Event()
+        self._hung = False
+        self._crash: Exception | None = None
         self.firmware: Any = None
         self.stream: _PtyStream | None = None
         self.plug()
@@ -260,17 +326,32 @@ class Emulator:
                 os.close(fd)
             self._fds = None
 
-    def reset(self, banner: bytes = b"\r\nMicroPython v1.24 on 2026-01-01; Raspberry Pi Pico\r\n") -> None:
-        """The microcontroller restarts: a boot banner on the line, a fresh firmware."""
+    def reset(
+        self,
+        banner: bytes = b"\r\nMicroPython v1.24 on 2026-01-01; Raspberry Pi Pico\r\n",
+        why: int = link.RESET_REQUESTED,
+    ) -> None:
+        """The microcontroller restarts: a boot banner on the line, a fresh firmware (``why``:
+        what its HELLO then says: a requested reset, or its watchdog's)."""
         self._halt()
         self.resets += 1
         if self._fds is not None:
             with contextlib.suppress(OSError):
                 os.write(self._fds[0], banner)
-        self._boot()
+        self._boot(why)
+
+    def hang(self) -> None:
+        """The firmware hangs: it stops scanning, answering and feeding its watchdog (which,
+        if the host armed it, restarts the board after its timeout)."""
+        self._unhang.clear()
+        self._hung = True
+
+    def crash(self, error: Exception | None = None) -> None:
+        """The firmware fails with an exception at its next step (it sends ERROR 2 and stops)."""
+        self._crash = error or MemoryError("memory allocation failed, allocating 512 bytes")
 
     # -- the firmware --------------------------------------------------------------------------
-    def _boot(self) -> None:
+    def _boot(self, why: int = link.RESET_POWER) -> None:
         assert self._fds is not None
         self.matrix.rows.clear()
         self.matrix.cols.clear()
@@ -278,41 +359,80 @@ class Emulator:
         modules = fake_modules(self.matrix)
         if self.protocol != link.VERSION:
             modules["link"] = link_of_version(self.protocol)
-        mod = load_firmware(modules)
+        elif self.folder != FIRMWARE_DIR:
+            modules["link"] = load_link(self.folder)
+        mod = load_firmware(modules, self.folder)
         self.stream = _PtyStream(self._fds[0], self.faults)
         debounce_ms, heartbeat_ms, scan_hz = self.settings
         n = self.n_rows
-        rows = list(range(2, 2 + n))
-        cols = list(range(2 + n, 2 + n + self.n_cols))
+        rows = list(range(2, 2 + n))  # as main.py wires them
+        cols = list(range(12, 12 + self.n_cols))
+        self._stop = threading.Event()
+        self._unhang = threading.Event()
+        self._hung = False
+        self._crash = None
+        extra: dict[str, Any] = {}
+        if self.folder == FIRMWARE_DIR:  # (an older firmware has neither)
+            if self.watchdog is not None:
+                self.watchdog = FakeWatchdog()
+            # (no capacitance on an emulated column: no settling time to wait)
+            extra = {"watchdog": self.watchdog, "reset": why, "sleep_us": lambda us: None}
+        stop = self._stop
+        booted = time.monotonic()
         self.firmware = mod.Firmware(
             rows,
             cols,
-            28,
+            22,
             self.stream,
             scan_hz=scan_hz,
             debounce_ms=debounce_ms,
             heartbeat_ms=heartbeat_ms,
-            ticks_ms=lambda: int(time.monotonic() * 1000),
-            sleep_ms=lambda ms: time.sleep(ms / 1000),
+            ticks_ms=lambda: int((time.monotonic() - booted) * 1000),  # since its start, as on the Pico
+            sleep_ms=lambda ms: stop.wait(ms / 1000),
             buttons=BUTTON_PINS,
+            **extra,
         )
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="emulated-pico", daemon=True)
-        self._thread.start()
+        step = self.firmware.step
 
-    def _run(self) -> None:
-        fw = self.firmware
-        fw.send_hello()
-        period = 1.0 / fw.scan_hz
-        while not self._stop.is_set() and fw.running:
-            fw.step()
-            self._stop.wait(period)
+        def stepping() -> None:  # the firmware's step, with the faults the tests inject
+            if self._crash is not None:
+                raise self._crash
+            if self._hung:
+                self._unhang.wait()  # hung until the board restarts
+                return
+            step()
+
+        self.firmware.step = stepping
+        self._thread = threading.Thread(target=self._run, args=(self.firmware,), name="emulated-pico", daemon=True)
+        self._thread.start()
+        self._watcher = threading.Thread(target=self._watch, args=(stop,), name="emulated-watchdog", daemon=True)
+        self._watcher.start()
+
+    def _run(self, fw: Any) -> None:
+        with contextlib.suppress(Exception):  # a failed firmware stops, as on the Pico (ERROR 2 sent)
+            fw.run()
+
+    def _watch(self, stop: threading.Event) -> None:
+        """The chip's watchdog: armed and not fed in time (the firmware hung, failed, or stopped
+        without stopping it), it restarts the board."""
+        while not stop.wait(0.05):
+            if self.watchdog is not None and self.watchdog.expired():
+                threading.Thread(target=self._bark, name="emulated-watchdog", daemon=True).start()
+                return
+
+    def _bark(self) -> None:
+        self.watchdog_resets += 1
+        self.reset(why=link.RESET_WATCHDOG)
 
     def _halt(self) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
-            self._thread = None
+        if self.firmware is not None:
+            self.firmware.running = False
+        self._unhang.set()
+        for thread in (self._thread, self._watcher):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(timeout=2)
+        self._thread = self._watcher = None
 
     def close(self) -> None:
         self.unplug()

@@ -19,8 +19,6 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from hall.games import HallGame
-from hall.i18n import UI, text
-from hall.lang import language
 from hall.protocol import PREFIX, Broker, assign_topic, control_topic, new_client
 from hall.store import HallStore
 from hall.tournament import (
@@ -35,6 +33,8 @@ from hall.tournament import (
 )
 from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.pdn import write_pdn
+from wording import language
+from wording.hall import UI, text
 
 log = logging.getLogger(__name__)
 

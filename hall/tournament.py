@@ -13,7 +13,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from hall import i18n
+from wording import hall as i18n
 
 WIN, DRAW, LOSS, BYE = 2, 1, 0, 1  # FENACEF Art. 3: win 2, draw 1, loss 0; the bye 1 point (Art. 3 §1)
 

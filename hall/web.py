@@ -11,7 +11,7 @@ Watching is open:
 * printable pages (A4): ``GET /pairings/{n}``, ``GET /standings``, ``GET /games/{board}-{game}/sheet``;
 * ``GET /api/lang`` the page's words: ``{"lang", "languages": [[code, name]...], "ui": {key: text}}``.
 
-Pages and words are in Brazilian Portuguese, European Portuguese or English (``hall.i18n``):
+Pages and words are in Brazilian Portuguese, European Portuguese or English (``wording.hall``):
 ``?lang=`` (the page's selector), else ``damas hall --lang``, else the browser's Accept-Language.
 
 Actions need the hall's token (header ``X-Hall-Token`` or ``?token=``; the page keeps the one
@@ -37,9 +37,10 @@ from typing import Any
 from aiohttp import web
 
 from hall.app import Hall
-from hall.i18n import LANGUAGES, NATIVE, UI, language, pick_language, text
 from hall.tournament import TournamentError
 from rules.pdn import write_pdn
+from wording import LANGUAGES, NATIVE, language, pick_language
+from wording.hall import UI, text
 
 STATIC = Path(__file__).with_name("static")
 HALL = web.AppKey("hall", Hall)

@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 #: our top-level packages, and the app's parts (sub-packages and shared modules of ``damas``)
-PACKAGES = ("rules", "engine", "referee", "board_hal", "firmware_bridge", "hall", "damas")
+PACKAGES = ("rules", "engine", "referee", "board_hal", "firmware_bridge", "wording", "hall", "damas")
 #: what each part may import of ours besides itself; ``ANY``: every part (the app's entry points)
 ANY = frozenset({"*"})
 OUTSIDE_THE_APP = frozenset(PACKAGES) - {"damas"}
@@ -21,20 +21,21 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "board_hal": frozenset({"rules"}),
     "board_hal.speech": frozenset(),  # the voice: says phrases, composes none (imports nothing of ours)
     "firmware_bridge": frozenset({"board_hal"}),
-    "hall": frozenset({"rules", "referee", "engine"}),  # never board_hal, firmware_bridge, the app
+    "wording": frozenset(),  # every word, in each language: the hall's and the app's
+    "hall": frozenset({"rules", "referee", "engine", "wording"}),  # never board_hal, firmware_bridge, the app
     # the app: each part may use every package outside it, and these parts of the app
     "damas": frozenset(),  # the package's own module: its version
     "damas.log": frozenset(),
-    "damas.i18n": frozenset(),
+    "damas.sentences": frozenset(),
     "damas.errors": frozenset({"damas.records"}),
     "damas.records": frozenset(),
     "damas.computer": frozenset(),
     "damas.speech": frozenset({"damas.records"}),  # what the board says: composed from the game's verdicts
-    "damas.hall_link": frozenset({"damas.records", "damas.i18n"}),
+    "damas.hall_link": frozenset({"damas.records", "damas.sentences"}),
     "damas.board": frozenset(
-        {"damas.records", "damas.computer", "damas.hall_link", "damas.i18n", "damas.log", "damas.speech"}
+        {"damas.records", "damas.computer", "damas.hall_link", "damas.sentences", "damas.log", "damas.speech"}
     ),
-    "damas.web": frozenset({"damas.board", "damas.i18n"}),
+    "damas.web": frozenset({"damas.board"}),
     "damas.serve": ANY,
     "damas.cli": ANY,
     "damas.commands": ANY,

@@ -28,7 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / ".mutation"
-PACKAGES = ["rules", "referee", "board_hal", "firmware_bridge", "damas", "engine"]
+PACKAGES = ["rules", "referee", "board_hal", "firmware_bridge", "damas", "engine", "wording"]
 #: what some tests read beside the packages (example configurations, the firmware)
 ALSO = ["hardware", "deploy"]
 

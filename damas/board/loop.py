@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import wording
 from board_hal.backends import BoardIO, LinkStatus, ReadOut
 from board_hal.buttons import ButtonPress, ClockButtons
 from board_hal.debounce import Transition
@@ -23,23 +24,10 @@ from damas.computer.analysis import GameAnalysis, Mark
 from damas.computer.opponent import EngineSettings, open_engine
 from damas.computer.player import Computer, computer_tag, is_computer_tag, side_of
 from damas.hall_link.publish import Publisher
-from damas.i18n import (
-    CLOCK_WORDS,
-    KINDS,
-    LANGUAGES,
-    LEGEND,
-    NATIVE,
-    RECORDS_ERROR,
-    TERMINATIONS,
-    UI,
-    PageError,
-    kind_of,
-    language,
-    message,
-)
 from damas.log import Throttle
 from damas.records.session import GameSession, export_game
 from damas.records.store import Store, StoreError
+from damas.sentences import kind_of, message
 from damas.speech.announcer import Announcer, Seen
 from engine import Limits
 from referee import Action, ClockAction
@@ -49,6 +37,8 @@ from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.errors import PdnTagError, shown
 from rules.pdn import check_tag, write_pdn
 from rules.variants import VARIANTS
+from wording import LANGUAGES, NATIVE, language
+from wording.page import CLOCK_WORDS, KINDS, LEGEND, RECORDS_ERROR, TERMINATIONS, UI, PageError
 
 log = logging.getLogger(__name__)
 
@@ -649,7 +639,7 @@ class PlayApp:
         ref = s.referee
         pos = ref.position
         geo = pos.geometry
-        words = UI.get(lang, UI["en"])
+        words = wording.words(UI, lang)
 
         def names(squares: tuple[int, ...]) -> str:
             return ", ".join(pos.square_text(q) for q in sorted(squares))
@@ -670,7 +660,7 @@ class PlayApp:
         outcome = ref.game.outcome()
         row = self.store.game(s.row.id)
         result = row.result if (row.result_locked or outcome is not None) else "*"
-        kinds = KINDS.get(lang, KINDS["en"])
+        kinds = wording.words(KINDS, lang)
         reports = fold_reports(
             {
                 "kind": r.kind.value,
@@ -684,7 +674,7 @@ class PlayApp:
         active = ref.report
         if active is not None and reports and reports[-1]["kind"] == active.kind.value:
             reports[-1]["active"] = True
-        legend = LEGEND.get(lang, LEGEND["en"])
+        legend = wording.words(LEGEND, lang)
         last = moves[-1] if moves and "pdn" in moves[-1] else None
         return {
             "version": self.version,
@@ -733,9 +723,7 @@ class PlayApp:
             "result": result,
             "termination": None
             if outcome is None
-            else TERMINATIONS[lang if lang in TERMINATIONS else "en"].get(
-                outcome.termination.value, outcome.termination.value
-            ),
+            else wording.words(TERMINATIONS, lang).get(outcome.termination.value, outcome.termination.value),
             "tags": row.tags,
             "simulated": self.sim is not None,
             "link": {"state": self.io.link, "since": s.link_since if s.link == self.io.link else None},
@@ -746,7 +734,7 @@ class PlayApp:
             if self.write_error is None
             else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=self.write_error),
             "clock": None if s.clock is None else {**s.clock.face(self.clock()), "low": self.low_time},
-            "clock_words": CLOCK_WORDS.get(lang, CLOCK_WORDS["en"]),
+            "clock_words": wording.words(CLOCK_WORDS, lang),
             "spoken": self.speech.recent(lang),
             "voice": self.speech.speaker is not None,
         }
@@ -762,7 +750,7 @@ class PlayApp:
         a = self.analysis
         if a is None or a.game_id != self.session.row.id:
             return None
-        words = UI.get(lang, UI["en"])
+        words = wording.words(UI, lang)
         lines = [
             f"{m.number} {m.played}{m.symbol} {words['mark_' + m.kind]}: {words['better']} {m.number} {m.better}"
             for m in a.marks
@@ -776,7 +764,7 @@ class PlayApp:
         pos = ref.position
         expected = ref.expected()
         hint = c.hint_move(ref)
-        words = UI.get(lang, UI["en"])
+        words = wording.words(UI, lang)
         return {
             "side": None if ref.computer is None else ref.computer.value,
             "level": ref.computer_level,

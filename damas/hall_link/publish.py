@@ -43,12 +43,13 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from damas.i18n import LANGUAGES, message
 from damas.records.session import GameSession, export_game
 from damas.records.store import StoreError
+from damas.sentences import message
 from hall.protocol import Broker, assign_topic, board_topic, control_topic, new_client
 from referee.clock import TICKS, ticks
 from rules import Color, Move, Position
+from wording import LANGUAGES
 
 log = logging.getLogger(__name__)
 

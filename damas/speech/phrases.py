@@ -1,5 +1,5 @@
 """The talking board's phrases, composed from the rules' positions and moves and the referee's
-verdicts, in each language (the words are :mod:`damas.speech.words`). Pure: every function
+verdicts, in each language (the words are :mod:`wording.speech`). Pure: every function
 takes what it reads and returns text; nothing here says anything.
 
 A move reads as its variant writes it, every landing square of a capture included (the path
@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from damas.speech.words import LETTERS, SPEECH
 from referee.clock import TICKS, ClockKeeper, ticks
 from referee.vocabulary import Report, ReportKind
 from rules import CaptureLaw, Color, DraughtsError, Move, Position
+from wording.speech import LETTERS, SPEECH
 
 LANGS = tuple(SPEECH)
 _SQUARE = re.compile(r"\b([a-j])(\d{1,2})\b")

@@ -62,8 +62,9 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from damas.i18n import PageError, language, pick_language
 from damas.web.viewers import Viewers
+from wording import language, pick_language
+from wording.page import PageError
 
 if TYPE_CHECKING:
     from damas.board.loop import PlayApp

@@ -10,7 +10,7 @@ let state = null;
 let version = -1;
 let received = 0; // when the last state arrived (the clocks tick on from there)
 // the language: the page's selector (remembered) or ?lang=, else the hall decides (--lang, else
-// the browser's Accept-Language); the words come from /api/lang (hall/i18n.py)
+// the browser's Accept-Language); the words come from /api/lang (wording/hall.py)
 let lang = params.get("lang") || localStorage.getItem("hall-lang") || "";
 let words = {};
 

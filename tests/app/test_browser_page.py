@@ -14,10 +14,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from damas.i18n import KINDS, LANGUAGES, LEGEND, UI
 from rules import Position
 from tests.app.server import Server
 from tests.conftest import OUTPUT
+from wording import LANGUAGES
+from wording.page import KINDS, LEGEND, UI
 
 AXE = Path(__file__).with_name("vendor") / "axe-core" / "axe.min.js"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}

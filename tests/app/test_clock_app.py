@@ -25,13 +25,15 @@ from board_hal.layout import Layout
 from board_hal.leds import Role
 from board_hal.simulated import SimulatedBoard
 from damas.board.loop import PlayApp
-from damas.i18n import CLOCK_MESSAGES, CLOCK_WORDS, LANGUAGES, TERMINATIONS, message
 from damas.records.session import GameSession, export_game, load_log
 from damas.records.store import Store
+from damas.sentences import message
 from referee import ClockKeeper, Pipeline, Referee, Report, ReportKind
 from rules import Position
 from rules.pdn import read_game
 from tests.app.server import Server
+from wording import LANGUAGES
+from wording.page import CLOCK_MESSAGES, CLOCK_WORDS, TERMINATIONS
 
 VARIANT = "brazilian"
 LAYOUT = Layout(VARIANT)

@@ -327,7 +327,7 @@ def test_the_page_shows_the_analysis_in_the_move_history(tmp_path: Path) -> None
 
 
 def test_the_computer_reports_in_portuguese() -> None:
-    from damas.i18n import message
+    from damas.sentences import message
     from referee import Report, ReportKind
 
     def names(squares: tuple[int, ...]) -> str:

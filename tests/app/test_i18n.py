@@ -1,53 +1,20 @@
-"""The page's languages (issue 11 §1): every key in every language, every report kind, LED
-role and end of game named, Brazilian words for Brazil and European ones for Portugal."""
+"""The page's languages (issue 11 §1): every report kind, LED role and end of game named, the
+page's own words defined, each language's sentences. Every table's keys, placeholders and
+Brazilian/European words are checked once for every domain by ``wording.check`` (tests/wording)."""
 
 from __future__ import annotations
 
 import re
-import string
 from pathlib import Path
-
-import pytest
 
 import damas
 from board_hal.leds import Role
-from damas.i18n import (
-    CLOCK_MESSAGES,
-    KINDS,
-    LANGUAGES,
-    LEGEND,
-    RECORDS_ERROR,
-    REPORTS,
-    TABLES,
-    UI,
-    PageError,
-    language,
-    message,
-    pick_language,
-)
+from damas.sentences import message
 from referee import Report
 from referee.vocabulary import TERMINATIONS, ReportKind
-
-
-def fields(text: str) -> set[str]:
-    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
-
-
-@pytest.mark.parametrize("table", sorted(TABLES))
-def test_every_key_in_every_language(table: str) -> None:
-    """A key missing in any language (or one language's extra key) fails here, named."""
-    texts = TABLES[table]
-    assert set(texts) == set(LANGUAGES), f"{table}: languages {sorted(texts)}"
-    keys = set(texts["en"])
-    for lang in LANGUAGES:
-        missing = keys - set(texts[lang])
-        extra = set(texts[lang]) - keys
-        assert not missing, f"{table}[{lang}] lacks {sorted(missing)}"
-        assert not extra, f"{table}[{lang}] has keys English lacks: {sorted(extra)}"
-        for key in keys:
-            assert texts[lang][key].strip(), f"{table}[{lang}][{key}] is empty"
-            # the same placeholders: a translation cannot drop the square it must name
-            assert fields(texts[lang][key]) == fields(texts["en"][key]), f"{table}[{lang}][{key}]"
+from wording import LANGUAGES, language, pick_language
+from wording.check import fields
+from wording.page import CLOCK_MESSAGES, KINDS, LEGEND, RECORDS_ERROR, REPORTS, TABLES, UI, PageError
 
 
 def test_every_report_kind_led_role_and_end_is_named() -> None:
@@ -71,21 +38,8 @@ def test_no_identifier_is_shown_as_a_word() -> None:
             assert label != kind or kind == "touch-move", (lang, kind)
 
 
-# European words a Brazilian reads as foreign, and the Brazilian ones for them
-PORTUGAL_ONLY = ("Descarregar", "registado", "registos", "pedra", "ecrã", "Guardar", "ligado", "actual", "a mover")
-BRAZIL_ONLY = ("Baixar", "registrado", "registros", "Salvar", "conectado", "movê-la")
-
-
-def test_brazilian_and_european_portuguese_differ_where_they_should() -> None:
-    def words(lang: str) -> str:
-        texts = [t for table in TABLES.values() for t in table[lang].values()]
-        return " ".join([*texts, *REPORTS[lang].values(), RECORDS_ERROR[lang]])
-
-    br, pt = words("pt-BR"), words("pt-PT")
-    for w in PORTUGAL_ONLY:
-        assert not re.search(rf"\b{re.escape(w)}", br), f"pt-BR says {w!r}"
-    for w in BRAZIL_ONLY:
-        assert not re.search(rf"\b{re.escape(w)}", pt), f"pt-PT says {w!r}"
+def test_brazilian_and_european_words_where_they_differ() -> None:
+    """(Every text of every table is checked for the other country's words by wording.check.)"""
     assert UI["pt-BR"]["download"] == "Baixar PDN" and UI["pt-PT"]["download"] == "Descarregar PDN"
 
 

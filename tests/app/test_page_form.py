@@ -18,11 +18,11 @@ from board_hal.layout import Layout
 from board_hal.mockpins import MatrixMock
 from board_hal.simulated import SimulatedBoard
 from damas.board.loop import FEN_EXAMPLES, PlayApp, fold_reports
-from damas.i18n import PageError
 from damas.records.session import GameSession
 from damas.records.store import Store
 from rules import DraughtsError, Position
 from rules.variants import VARIANTS
+from wording.page import PageError
 
 
 @contextlib.contextmanager

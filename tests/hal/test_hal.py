@@ -71,6 +71,42 @@ def test_matrix_scanner_thread_delivers_events() -> None:
         assert ev.cell == (2, 3) and ev.occupied
 
 
+def test_the_scanner_waits_the_settling_time_between_driving_a_row_and_reading_it() -> None:
+    """Measured at the pins, in real time: every column is read at least 30 µs after its row
+    was driven low (time.sleep sleeps at least that long), and the columns are polled inputs:
+    no edge callback on them (a DigitalInputDevice sets one, a Python call at every edge)."""
+    factory = MockFactory()
+    matrix = MatrixMock(*PINS_8, factory)
+    with MatrixScanner(*PINS_8, pin_factory=factory) as scanner:
+        matrix.log.clear()
+        scanner.scan()
+        delays = matrix.settle_times()
+        assert len(delays) == 64 and min(delays) >= 30e-6
+        assert all(pin.when_changed is None for pin in matrix.columns)
+        assert all(type(col).__name__ == "InputDevice" for col in scanner._cols)
+
+
+def test_a_slow_column_makes_a_ghost_only_without_the_settling_time() -> None:
+    """A piece on a1 holds column a low while row 1 is scanned; its wire takes 20 µs to rise
+    again (a fake clock: each pin access takes 1 µs). Read at once, a2 is a ghost on every scan."""
+    t = [0.0]
+
+    def clock() -> float:
+        t[0] += 1e-6
+        return t[0]
+
+    def sleep(seconds: float) -> None:
+        t[0] += seconds
+
+    factory = MockFactory()
+    matrix = MatrixMock(*PINS_8, factory, clock=clock, rise=20e-6)
+    matrix.occupied = {(0, 0)}
+    with MatrixScanner(*PINS_8, pin_factory=factory, settle=0, sleep=sleep) as hasty:
+        assert all((1, 0) in hasty.scan() for _ in range(5))  # a ghost on a2, every time
+    with MatrixScanner(*PINS_8, pin_factory=factory, sleep=sleep) as patient:
+        assert all(patient.scan() == {(0, 0)} for _ in range(5))
+
+
 def test_matrix_needs_a_square() -> None:
     with pytest.raises(ValueError, match="as many rows as columns"):
         MatrixScanner([2, 3], [4], pin_factory=MockFactory())

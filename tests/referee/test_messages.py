@@ -62,7 +62,7 @@ def test_a_pause_mid_chain_names_the_next_jump_of_the_route_taken() -> None:
 
 
 def test_a_pause_mid_chain_in_portuguese_words() -> None:
-    from damas.i18n import message
+    from damas.sentences import message
 
     f2, d4, b6 = sq("f2"), sq("d4"), sq("b6")
     board = Board("brazilian", f"W:W{f2}:B{sq('e3')},{sq('c5')},{sq('h8')}")

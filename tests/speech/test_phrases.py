@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import random
 import re
-import string
 
 import pytest
 
 from damas.speech import phrases
 from damas.speech.phrases import LANGS, capture_law, move_text, read_out, spoken
-from damas.speech.words import LETTERS, SPEECH
 from referee.vocabulary import Report, ReportKind
 from rules import Color, Move, Position
 from rules.game import Termination
 from tests.conftest import random_game
+from wording.check import words_of
+from wording.speech import LETTERS, SHARED_WORDS, SPEECH
 
 VARIANTS = ("brazilian", "international", "portuguese")
 #: the words of a move, per language: plain, capture
@@ -26,19 +26,6 @@ SQUARE = re.compile(r"\b(?:[a-h][1-8]|\d{1,2})\b")
 
 def said_squares(text: str) -> list[str]:
     return SQUARE.findall(text)
-
-
-def fields(text: str) -> set[str]:
-    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
-
-
-def test_every_phrase_in_every_language_with_the_same_fields() -> None:
-    keys = set(SPEECH["en"])
-    for lang in LANGS:
-        assert set(SPEECH[lang]) == keys, lang
-        for key in keys:
-            assert SPEECH[lang][key].strip(), (lang, key)
-            assert fields(SPEECH[lang][key]) == fields(SPEECH["en"][key]), (lang, key)
 
 
 def test_every_report_kind_and_every_end_has_its_phrase() -> None:
@@ -207,19 +194,13 @@ def test_the_read_out_names_every_piece_by_its_square(variant: str) -> None:
 
 
 def _english_words() -> set[str]:
-    def tokens(text: str) -> set[str]:
-        return set(re.findall(r"[^\W\d_]+", re.sub(r"\{[^}]*\}", "", text).lower()))
-
-    english = set().union(*(tokens(t) for t in SPEECH["en"].values()))
-    portuguese = set().union(*(tokens(t) for lang in ("pt-BR", "pt-PT") for t in SPEECH[lang].values()))
-    both = english & portuguese
-    assert both == {"a", "no"}  # Portuguese words too ("a dama", "no tabuleiro"): reviewed
-    return english - both
+    return set().union(*(words_of(t) for t in SPEECH["en"].values())) - SHARED_WORDS
 
 
 def test_no_english_word_is_said_in_portuguese() -> None:
     """Every phrase kind composed in pt-BR and pt-PT over real positions holds no word of the
-    English phrases (beyond the few that are Portuguese too)."""
+    English phrases (beyond the few that are Portuguese too): the tables are checked with the
+    others (tests/wording), and here what they compose with squares, lists and numbers."""
     english = _english_words()
     pos = Position.from_fen("W:Wc3,Kh2,e1:Bd4,f6,Kb8", "brazilian")
     g = pos.geometry.parse_square

@@ -1,4 +1,4 @@
-"""What the talking board says, in its three languages: each phrase short first, details
+"""What the talking board says (``damas.speech``), in its three languages: each phrase short first, details
 after, the variant's squares read as its notation writes them (``c3``, ``32``).
 
 ``{side}``, ``{winner}``, ``{loser}`` and ``{other}`` are the sides' names of :data:`SIDES`;
@@ -9,7 +9,7 @@ capital where it is said (``damas.speech.phrases.sentence``).
 
 from __future__ import annotations
 
-Table = dict[str, dict[str, str]]
+from wording import Table
 
 _EN = {
     # the sides, and the pieces
@@ -317,6 +317,9 @@ SPEECH: Table = {"en": _EN, "pt-BR": _BR, "pt-PT": _PT}
 
 #: the tables this module holds (what the check of every table of words walks)
 TABLES: dict[str, Table] = {"SPEECH": SPEECH}
+#: the only words the English and the Portuguese phrases share ("a dama", "no tabuleiro"): a
+#: voice says every word, so any other English word in a Portuguese phrase is a mistake
+SHARED_WORDS = frozenset({"a", "no"})
 
 #: how a voice says the letter of an algebraic square (``e5`` alone reads as the word "e" in
 #: Portuguese: "é5" is the letter); English voices say letters as letters

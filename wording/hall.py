@@ -2,14 +2,14 @@
 
 Every word the hall shows comes from here: the live page and one board's view, the arbiter's
 controls, the alerts, and the printable pairings, standings and score sheets. The language is
-chosen as the board's page chooses it (``hall.lang``): the page's own choice (``?lang=``), else
-``damas hall --lang`` (kept in the hall's database), else the browser's Accept-Language, else
-English. ``tests/hall/test_i18n.py`` fails when a key is missing in any language.
+chosen as the board's page chooses it (``wording.pick_language``): the page's own choice
+(``?lang=``), else ``damas hall --lang`` (kept in the hall's database), else the browser's
+Accept-Language, else English. ``wording.check`` fails when a key is missing in any language.
 """
 
 from __future__ import annotations
 
-from hall.lang import LANGUAGES, NATIVE, language, pick_language
+from wording import LANGUAGES, NATIVE, Table, language, pick_language, say
 
 __all__ = ["LANGUAGES", "NATIVE", "UI", "language", "pick_language", "text"]
 
@@ -277,10 +277,11 @@ _PT = {
 }
 
 #: every text of the hall, per language
-UI: dict[str, dict[str, str]] = {"en": _EN, "pt-BR": _BR, "pt-PT": _PT}
+UI: Table = {"en": _EN, "pt-BR": _BR, "pt-PT": _PT}
+#: every table of the hall, for the check (``wording.check``)
+TABLES: dict[str, Table] = {"UI": UI}
 
 
-def text(lang: str, key: str, **params: object) -> str:
+def text(lang: str, key: str, /, **params: object) -> str:
     """One text in ``lang`` (English for an unknown language), its ``{fields}`` filled in."""
-    words = UI.get(language(lang) or "en", _EN)
-    return words[key].format(**params) if params else words[key]
+    return say(UI, lang, key, **params)

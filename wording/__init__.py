@@ -1,7 +1,11 @@
-"""Which language a page speaks: Brazilian Portuguese, European Portuguese or English.
+"""Every word damas shows (and soon says), in its three languages: Brazilian Portuguese,
+European Portuguese and English; one table module per domain (``wording.page``: the board's
+page; ``wording.hall``: the hall's page), one way to choose the language and look a text up
+(this module), one check of every table (``wording.check``: a key missing in a language,
+placeholders that differ, a European word in pt-BR or a Brazilian one in pt-PT).
 
-Shared by the board's page (``damas.i18n``) and the hall's (``hall.i18n``), so both choose the
-same way; it imports nothing (the hall never imports the board's side, see DESIGN.md §1).
+It imports nothing of ours: the board's side (``damas``) and the hall (``hall``), which never
+imports the board's side, both use it (see CONTRIBUTING.md's map).
 
 ``pt`` (and a Brazilian browser) means ``pt-BR``: the users of the Brazilian rules and of
 the FENACEF regulation; ``pt-PT`` is for Portugal's players of Portuguese draughts.
@@ -55,3 +59,18 @@ def pick_language(configured: str | None, accept: str | None) -> str:
         if language(code) is not None:
             return language(code) or "en"
     return "en"
+
+
+#: a table of texts: language -> key -> text (``{name}`` fields filled in by :func:`say`)
+Table = dict[str, dict[str, str]]
+
+
+def words(table: Table, lang: str | None) -> dict[str, str]:
+    """The table's texts in ``lang`` (a code or an alias such as ``pt``); English for any other."""
+    return table.get(language(lang) or "en", table["en"])
+
+
+def say(table: Table, lang: str | None, key: str, /, **params: object) -> str:
+    """One text of ``table`` in ``lang`` (English for an unknown language), its ``{fields}`` filled in."""
+    text = words(table, lang)[key]
+    return text.format(**params) if params else text

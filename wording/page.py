@@ -3,8 +3,9 @@
 Every word the page shows comes from here: its labels, the report messages (rendered from
 each report's kind and squares, so each language reads naturally; the referee's own
 English sentence is the English text), the names of the report kinds, the LED legend, the
-ends of games and the errors the server answers the page with. ``tests/app/test_i18n.py``
-fails when a key is missing in any language.
+ends of games and the errors the server answers the page with. Each table is checked by
+``wording.check`` (every key in every language, the same placeholders, Brazilian words for Brazil
+and European ones for Portugal); ``damas.sentences`` renders a referee's report with them.
 
 ``pt`` (and a Brazilian browser) means ``pt-BR``: the users of the Brazilian rules and of
 the FENACEF regulation; ``pt-PT`` is for Portugal's players of Portuguese draughts.
@@ -12,11 +13,9 @@ the FENACEF regulation; ``pt-PT`` is for Portugal's players of Portuguese draugh
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from hall.lang import ALIASES, LANGUAGES, NATIVE, language, pick_language  # (shared with the hall's page)
-from referee import Report, ReportKind
+from wording import ALIASES, LANGUAGES, NATIVE, Table, language, pick_language, words
 
 __all__ = ["ALIASES", "LANGUAGES", "NATIVE", "language", "pick_language"]
 
@@ -410,8 +409,6 @@ KINDS: dict[str, dict[str, str]] = {
     },
 }
 
-Names = Callable[[tuple[int, ...]], str]
-
 #: report messages; ``en`` keeps the referee's own sentence
 REPORTS: dict[str, dict[str, str]] = {
     "pt-BR": {
@@ -583,15 +580,6 @@ TERMINATIONS = {
     },
 }
 
-#: every table above: language -> key -> text (what the completeness test walks)
-TABLES: dict[str, dict[str, dict[str, str]]] = {
-    "UI": UI,
-    "KINDS": KINDS,
-    "LEGEND": LEGEND,
-    "ERRORS": ERRORS,
-    "TERMINATIONS": TERMINATIONS,
-}
-
 
 class PageError(ValueError):
     """A refusal the page shows, in its language: ``key`` names the sentence in :data:`ERRORS`
@@ -607,17 +595,9 @@ class PageError(ValueError):
         params = dict(self.params)
         variant = params.get("variant")
         if isinstance(variant, str) and f"variant_{variant}" in UI["en"]:
-            title = UI.get(lang, UI["en"])[f"variant_{variant}"]
+            title = words(UI, lang)[f"variant_{variant}"]
             params["variant"] = title if lang == "en" else title[0].lower() + title[1:]  # mid-sentence
-        return ERRORS.get(lang, ERRORS["en"])[self.key].format(**params)
-
-
-def kind_of(report: Report) -> str:
-    """The report's kind as the page names it: a required capture paused on a touch-down square
-    (the referee's ``at``: where the capture goes on) is ``capture-continues``."""
-    if report.kind is ReportKind.REQUIRED_CAPTURE and "at" in report.params:
-        return "capture-continues"
-    return report.kind.value
+        return words(ERRORS, lang)[self.key].format(**params)
 
 
 # -- the game clock (its own block: the page's clock and its reports) ------------------------
@@ -680,8 +660,6 @@ CLOCK_WORDS: dict[str, dict[str, str]] = {
     },
 }
 
-TABLES["CLOCK_WORDS"] = CLOCK_WORDS
-
 #: the clock's reports, by kind: ``{side}`` is the side named in the report, ``{other}`` its opponent
 CLOCK_MESSAGES: dict[str, dict[str, str]] = {
     "en": {},  # the referee's own sentences
@@ -708,32 +686,24 @@ CLOCK_MESSAGES: dict[str, dict[str, str]] = {
         "clock-adjusted": "O árbitro acertou os relógios",
     },
 }
+
+
+#: the sides as the clock's reports name them: ``{side}`` and ``{other}`` (English keeps the referee's sentence)
 _PT_SIDES = {"white": ("brancas", "pretas"), "black": ("pretas", "brancas")}
-_SIDES = {"pt-BR": _PT_SIDES, "pt-PT": _PT_SIDES}
+SIDES = {"pt-BR": _PT_SIDES, "pt-PT": _PT_SIDES}
 
 
-def message(report: Report, lang: str, names: Names) -> str:
-    """A report's sentence in ``lang`` (``en`` keeps the referee's own words; ``pt`` is pt-BR)."""
-    lang = language(lang) or "en"
-    clock = CLOCK_MESSAGES.get(lang, {}).get(report.kind.value)
-    if clock is not None:
-        side, other = _SIDES.get(lang, {}).get(str(report.params.get("side")), ("-", "-"))
-        return clock.format(side=side, other=other, squares=names(report.squares) or "-")
-    key = kind_of(report)
-    if key == "computer-move" and not report.params.get("move"):
-        key = "computer-wait"  # the computer is still thinking
-    template = REPORTS.get(lang, {}).get(key)
-    if template is None:
-        return report.message
-    at = report.params.get("at")
-    nxt = report.params.get("next")
-    return template.format(
-        squares=names(report.squares) or "-",
-        missing=names(report.missing) or "-",
-        extra=names(report.extra) or "-",
-        cells=", ".join(report.cells) or "-",
-        moves=" ".join(str(m) for m in report.params.get("moves", ())) or "-",
-        at=names((at,)) if isinstance(at, int) else "-",
-        next=" ou ".join(names((q,)) for q in nxt) if isinstance(nxt, (list, tuple)) and nxt else "-",
-        move=report.params.get("move") or "-",
-    )
+#: every table of the page, for the check (``wording.check``)
+TABLES: dict[str, Table] = {
+    "UI": UI,
+    "KINDS": KINDS,
+    "REPORTS": REPORTS,
+    "LEGEND": LEGEND,
+    "RECORDS_ERROR": {lang: {"records": text} for lang, text in RECORDS_ERROR.items()},
+    "ERRORS": ERRORS,
+    "TERMINATIONS": TERMINATIONS,
+    "CLOCK_WORDS": CLOCK_WORDS,
+    "CLOCK_MESSAGES": CLOCK_MESSAGES,
+}
+#: the tables whose English is the referee's own sentence (checked between pt-BR and pt-PT)
+ENGLISH_ELSEWHERE = frozenset({"REPORTS", "CLOCK_MESSAGES"})

@@ -1,0 +1,106 @@
+"""benchmarks/engine_match.py: the record a long match is written to, resumed from and added up."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from rules import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def em() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("engine_match", ROOT / "benchmarks" / "engine_match.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["engine_match"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def quick_match(em: ModuleType) -> object:
+    # level 1 against level 1 at the levels' own settings (depth 1): games of a second or two
+    return em.Match("brazilian", em.Spec.parse("damas:level=1"), em.Spec.parse("damas:level=1"), None)
+
+
+def test_games_are_written_as_they_end_and_a_run_resumes_and_adds_up(em: ModuleType, tmp_path: Path) -> None:
+    record = tmp_path / "m.jsonl"
+    match = quick_match(em)
+    first = em.run_match(match, 2, record=record, verbose=False)
+    lines = [json.loads(x) for x in record.read_text().splitlines()]
+    assert sorted(r["game"] for r in lines) == [0, 1] == sorted(r["game"] for r in first)
+    for r in lines:
+        assert r["match"] == "brazilian damas:level=1 v damas:level=1 level cpu openings"
+        assert r["a"] == ("white" if r["game"] == 0 else "black")
+        assert r["start"] == em.opening("brazilian", 0)  # both colours of the first opening
+        # the moves replay to the recorded result, under the game's own rules
+        game = Game("brazilian")
+        for text in r["moves"].split():
+            game.push_pdn(text)
+        assert game.ply == r["plies"]
+        assert (game.result() if game.outcome() else "*") == r["result"] or r["end"] == "ply limit"
+        assert len(r["cpu"]) == 1 and r["engine"] == em.match_fingerprint(match)
+    # a longer run plays only what the record lacks; the same run again plays nothing
+    more = em.run_match(match, 3, record=record, verbose=False)
+    assert sorted(r["game"] for r in more) == [0, 1, 2]
+    assert len(record.read_text().splitlines()) == 3
+    em.run_match(match, 3, record=record, verbose=False)
+    assert len(record.read_text().splitlines()) == 3
+    # a cut-off last line (a run killed while writing) is skipped, and that game played again
+    record.write_text(record.read_text() + '{"match": "brazil')
+    assert len(em.read_record(record)) == 3
+
+
+def test_a_changed_engine_counts_apart(em: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = tmp_path / "m.jsonl"
+    match = quick_match(em)
+    em.run_match(match, 1, record=record, verbose=False)
+    monkeypatch.setattr(em, "engine_fingerprint", lambda: "another-engine")
+    again = em.run_match(match, 1, record=record, verbose=False)
+    assert len(again) == 1 and again[0]["engine"] != json.loads(record.read_text().splitlines()[0])["engine"]
+    assert len(record.read_text().splitlines()) == 2
+
+
+def test_the_fingerprint_ignores_comments_and_docstrings_but_not_code(em: ModuleType) -> None:
+    a = em._strip_docstrings(em.ast.parse('"""doc"""\nx = 1  # note\n'))
+    b = em._strip_docstrings(em.ast.parse('"""other doc"""\n\nx = 1\n'))
+    c = em._strip_docstrings(em.ast.parse('"""doc"""\nx = 2\n'))
+    assert em.ast.dump(a) == em.ast.dump(b) != em.ast.dump(c)
+
+
+def test_the_score_and_its_interval(em: ModuleType) -> None:
+    t = em.Tally(60, 80, 60)
+    assert t.score == 0.5
+    lo, hi = t.interval()
+    assert lo == pytest.approx(0.5 - 1.96 * (30 / 199 / 200) ** 0.5, abs=1e-9)  # 60 x 1/4 + 60 x 1/4 over 199
+    assert hi == pytest.approx(1 - lo)
+    # every game won: Wilson's interval, not a zero width
+    lo, hi = em.Tally(40, 0, 0).interval()
+    assert hi == 1.0 and 0.9 < lo < 0.93
+    assert em.Tally(3, 1, 0).text().startswith("+3 =1 -0  87.5 % of 4 games (95 %: ")
+
+
+def test_openings_are_the_same_every_run_and_distinct(em: ModuleType) -> None:
+    texts = [em.opening("international", n) for n in range(150)]
+    assert len(set(texts)) == 150
+    assert all(len(t.split()) == 2 for t in texts[:81]) and all(len(t.split()) == 4 for t in texts[81:])
+    for t in texts[::10]:
+        em.start_game("international", t)  # legal
+    em._four_ply.cache_clear()
+    em._two_ply.cache_clear()
+    assert [em.opening("international", n) for n in range(150)] == texts
+
+
+def test_player_specs(em: ModuleType) -> None:
+    assert str(em.Spec.parse("damas:level=3:weights=hand")) == "damas:level=3:weights=hand"
+    with pytest.raises(ValueError, match="unknown player 'stockfish'"):
+        em.Spec.parse("stockfish")
+    with pytest.raises(ValueError, match="player option 'depth=3'"):
+        em.Spec.parse("damas:depth=3")
