@@ -73,6 +73,7 @@ class ReadOut:
 
     t: float
     source: str = "button"
+    chord: bool = True  # both clock buttons (False: a read-out button of its own)
 
 
 @dataclass(frozen=True)

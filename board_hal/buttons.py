@@ -11,10 +11,8 @@ enqueue (:class:`ButtonPress`); the board loop takes them with :meth:`ClockButto
 
 **The read-out gesture** (the talking board): both buttons down together. The press that
 makes the pair (the second button going down while the first is held) is a :class:`ReadOut`,
-never a press. With ``chord`` seconds (the talking board sets it), each press waits that
-long for the other button before it counts, keeping the time of its edge: when the other
-button comes down meanwhile, the pair is only a read-out and neither press switches the
-clock. Without it (``chord`` 0), the first press of a pair has counted already.
+never a press; the first press of the pair is taken back by the board loop's
+:class:`ChordFilter`, which holds every press a moment when the board speaks.
 
 Tested with gpiozero's ``MockFactory``::
 
@@ -26,7 +24,7 @@ Tested with gpiozero's ``MockFactory``::
     [ButtonPress(t=5.0, side='white', source='button')]
     >>> factory.pin(21).drive_low()  # black's too, while white's is held: the read-out gesture
     >>> b.poll()
-    [ReadOut(t=5.0, source='button')]
+    [ReadOut(t=5.0, source='button', chord=True)]
     >>> b.close()
 """
 
@@ -39,7 +37,7 @@ from typing import Any
 
 from board_hal.backends import SIDES, ButtonPress, Clock, Closable, ReadOut
 
-__all__ = ["SIDES", "ButtonPress", "ClockButtons", "PressFilter", "ReadOut"]
+__all__ = ["SIDES", "ButtonPress", "ChordFilter", "ClockButtons", "PressFilter", "ReadOut"]
 DEFAULT_BOUNCE = 0.05
 
 
@@ -69,9 +67,53 @@ class PressFilter:
         return self._down
 
 
+class ChordFilter:
+    """Clock presses and read-outs in, what counts out: with a ``window`` (the talking board's
+    read-out gesture), each press waits that long before it counts, keeping the time of its
+    edge, and a read-out made by both clock buttons (``chord``) within that time takes back the
+    presses still waiting — the pair was the gesture, not a press. Without one (0), everything
+    counts at once. Pure: times are given; the board loop runs every button through one, from
+    the Pi's pins and the Pico's alike.
+
+    >>> f = ChordFilter(0.15)
+    >>> f.feed(ButtonPress(1.00, "black"))  # black's button...
+    >>> f.take(1.05)
+    []
+    >>> f.feed(ReadOut(1.06))  # ...and white's with it: the read-out
+    >>> f.take(1.30)
+    [ReadOut(t=1.06, source='button', chord=True)]
+    >>> f.feed(ButtonPress(2.00, "white"))
+    >>> f.next_deadline(), f.take(2.20)
+    (2.15, [ButtonPress(t=2.0, side='white', source='button')])
+    """
+
+    def __init__(self, window: float = 0.0) -> None:
+        self.window = window
+        self._waiting: list[ButtonPress | ReadOut] = []
+
+    def feed(self, ev: ButtonPress | ReadOut) -> None:
+        if isinstance(ev, ReadOut) and ev.chord:
+            self._waiting = [e for e in self._waiting if not (isinstance(e, ButtonPress) and ev.t - e.t < self.window)]
+        self._waiting.append(ev)
+
+    def take(self, now: float) -> list[ButtonPress | ReadOut]:
+        """What counts by ``now``, in order (up to the first press still waiting)."""
+        n = 0
+        for e in self._waiting:
+            if isinstance(e, ButtonPress) and e.t + self.window > now:
+                break
+            n += 1
+        out, self._waiting = self._waiting[:n], self._waiting[n:]
+        return out
+
+    def next_deadline(self) -> float | None:
+        """When the first press still waiting counts (None: none waits)."""
+        waiting = [e.t + self.window for e in self._waiting if isinstance(e, ButtonPress)]
+        return min(waiting) if waiting else None
+
+
 class ClockButtons(Closable):
-    """The two clock buttons. ``pin_factory``: gpiozero's (``MockFactory`` in tests);
-    ``chord``: seconds a press waits for the other button (the read-out gesture), 0: none."""
+    """The two clock buttons. ``pin_factory``: gpiozero's (``MockFactory`` in tests)."""
 
     def __init__(
         self,
@@ -81,12 +123,10 @@ class ClockButtons(Closable):
         bounce: float = DEFAULT_BOUNCE,
         pin_factory: Any = None,
         clock: Clock = time.time,
-        chord: float = 0.0,
     ) -> None:
         from gpiozero import Button
 
         self.clock = clock
-        self.chord = chord
         self.on_press: Callable[[], None] | None = None  # called (in gpiozero's thread) after a press is queued
         self._lock = threading.Lock()
         self._events: list[ButtonPress | ReadOut] = []  # seen, not taken yet (in order)
@@ -110,38 +150,18 @@ class ClockButtons(Closable):
             with self._lock:
                 if not self._filters[side].edge(pressed, t):
                     return
-                if self._filters[other].down:  # the pair: the read-out gesture, never a press
-                    self._events = [
-                        e
-                        for e in self._events
-                        if not (isinstance(e, ButtonPress) and e.side == other and t - e.t < self.chord)
-                    ]
-                    self._events.append(ReadOut(t))
-                else:
-                    self._events.append(ButtonPress(t, side))
+                # the other held down too: the read-out gesture, never a press
+                self._events.append(ReadOut(t) if self._filters[other].down else ButtonPress(t, side))
             if self.on_press is not None:
                 self.on_press()
 
         return on_edge
 
     def poll(self) -> list[ButtonPress | ReadOut]:
-        """The presses and read-outs seen, in order, up to the first press still waiting for
-        the other button (``chord``)."""
-        now = self.clock()
+        """The presses and read-outs seen since the last poll, in order."""
         with self._lock:
-            n = 0
-            for e in self._events:
-                if isinstance(e, ButtonPress) and e.t + self.chord > now:
-                    break
-                n += 1
-            out, self._events = self._events[:n], self._events[n:]
+            out, self._events = self._events, []
         return out
-
-    def next_deadline(self) -> float | None:
-        """When the first press waiting for the other button counts (None: none waits)."""
-        with self._lock:
-            waiting = [e.t + self.chord for e in self._events if isinstance(e, ButtonPress)]
-        return min(waiting) if waiting else None
 
     def close(self) -> None:
         if self.closed:

@@ -36,7 +36,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import shutil
 import subprocess
 import threading
@@ -55,6 +57,7 @@ RATES = (80, 450)  # espeak-ng's useful range
 DEFAULT_VOLUME = 100  # espeak-ng's amplitude: 100 is its default, 200 its loudest
 VOLUMES = (0, 200)
 DEFAULT_DEVICE = "default"  # ALSA's default device
+NICE = 10  # espeak-ng and aplay run at this priority: the board loop comes first
 
 
 class SpeechError(RuntimeError):
@@ -223,6 +226,9 @@ class EspeakNg(SpeechBackend):
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
+        for proc in (voice, player):  # the voice yields the processor to the board
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, proc.pid, NICE)
         assert voice.stdin is not None and voice.stdout is not None
         voice.stdout.close()  # the player holds the pipe now: espeak-ng sees it close if aplay stops
         try:

@@ -160,12 +160,12 @@ def _open_voice(settings: SpeechSettings) -> SpeechBackend | None:
         raise UserError(f"speech: {exc}") from None
 
 
-def _open_buttons(config: Any, chord: float = 0.0) -> ClockButtons | None:
+def _open_buttons(config: Any) -> ClockButtons | None:
     pins = config.clock.buttons
     if pins is None:
         return None
     try:
-        return ClockButtons(pins["white"], pins["black"], bounce=config.clock.bounce, clock=time.time, chord=chord)
+        return ClockButtons(pins["white"], pins["black"], bounce=config.clock.bounce, clock=time.time)
     except Exception as exc:  # gpiozero: no pin factory, pin in use, not a Pi...
         raise UserError(f"{config.source}: clock.buttons: cannot open the GPIO pins: {exc}") from None
 
@@ -302,7 +302,7 @@ def serve(args: argparse.Namespace) -> int:
         raise
     buttons = None
     try:
-        buttons = _open_buttons(config, speech.chord if speech.enabled else 0.0)
+        buttons = _open_buttons(config)
         io, session, sim = _open_game(args, config, store, variant, mode, clock)
     except BaseException:
         if buttons is not None:
@@ -330,6 +330,7 @@ def serve(args: argparse.Namespace) -> int:
         looks=config.looks,
         engine=engine,
         speech=announcer,
+        chord=speech.chord if speech.enabled else 0.0,
     )
     opponent = getattr(args, "opponent", None) or engine.opponent
     if opponent == "engine" and session.seq == 0:  # a new game (a resumed one knows its players)

@@ -41,6 +41,7 @@ FIRMWARE_DIR = firmware_dir()
 
 Cell = tuple[int, int]
 BUTTON_PINS = (26, 27)  # the clock's buttons, as hardware/firmware/main.py wires them
+READOUT_PIN = 1  # the talking board's read-out button (protocol 3, gestures)
 
 
 class _Matrix:
@@ -355,7 +356,7 @@ class Emulator:
         assert self._fds is not None
         self.matrix.rows.clear()
         self.matrix.cols.clear()
-        self.matrix.button_pins = BUTTON_PINS
+        self.matrix.button_pins = (*BUTTON_PINS, READOUT_PIN)
         modules = fake_modules(self.matrix)
         if self.protocol != link.VERSION:
             modules["link"] = link_of_version(self.protocol)
@@ -376,7 +377,7 @@ class Emulator:
             if self.watchdog is not None:
                 self.watchdog = FakeWatchdog()
             # (no capacitance on an emulated column: no settling time to wait)
-            extra = {"watchdog": self.watchdog, "reset": why, "sleep_us": lambda us: None}
+            extra = {"watchdog": self.watchdog, "reset": why, "sleep_us": lambda us: None, "readout": READOUT_PIN}
         stop = self._stop
         booted = time.monotonic()
         self.firmware = mod.Firmware(
@@ -471,8 +472,9 @@ class Emulator:
             time.sleep(step)
 
     def hold(self, side: str, down: bool) -> None:
-        """Hold the clock button of ``side`` (``white``/``black``) down, or let it go."""
-        pin = BUTTON_PINS[0 if side == "white" else 1]
+        """Hold the clock button of ``side`` (``white``/``black``), or the read-out button
+        (``read-out``), down, or let it go."""
+        pin = READOUT_PIN if side == "read-out" else BUTTON_PINS[0 if side == "white" else 1]
         with self.matrix.lock:
             (self.matrix.pressed.add if down else self.matrix.pressed.discard)(pin)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import wording
 from board_hal.backends import BoardIO, LinkStatus, ReadOut
-from board_hal.buttons import ButtonPress, ClockButtons
+from board_hal.buttons import ButtonPress, ChordFilter, ClockButtons
 from board_hal.debounce import Transition
 from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
@@ -29,6 +29,7 @@ from damas.records.session import GameSession, export_game
 from damas.records.store import Store, StoreError
 from damas.sentences import kind_of, message
 from damas.speech.announcer import Announcer, Seen
+from damas.speech.phrases import move_phrase, spoken
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import MAX_CLOCK_SECONDS, ClockError, duration_text, parse_control
@@ -65,6 +66,7 @@ class PlayApp:
         engine: EngineSettings | None = None,
         computer: Computer | None = None,
         speech: Announcer | None = None,
+        chord: float = 0.0,
     ) -> None:
         self.store = store
         self.io = io
@@ -96,6 +98,8 @@ class PlayApp:
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         # what the board says (its voice, if it has one, and the page's live region)
         self.speech = speech or Announcer(language=language or "en")
+        # the clock buttons, the Pi's and the Pico's: a press waits ``chord`` s for the other (the read-out)
+        self.gestures = ChordFilter(chord)
         session.listeners.append(self._changed)
 
     @property
@@ -149,11 +153,14 @@ class PlayApp:
         if self.buttons is not None:
             seen += self.buttons.poll()
             seen.sort(key=lambda ev: ev.t)  # (stable: the board's own events keep their order)
+        now = self.clock()
         for ev in seen:
-            if isinstance(ev, ReadOut):  # the read-out gesture: said, never journalled
-                self.speech.read_out_asked()
+            if isinstance(ev, (ButtonPress, ReadOut)):
+                self.gestures.feed(ev)
+                self._take_gestures(now)
             else:
                 self.pending.append(ev)
+        self._take_gestures(now)
         self._feed_pending()
         if not self.pending:  # time passes for the referee only once every earlier event is in
             self.session.tick(self.clock())
@@ -163,6 +170,14 @@ class PlayApp:
         if view != self._shown:
             self._mark(view)
             self._still_alive(view[-1])
+
+    def _take_gestures(self, now: float) -> None:
+        """The presses that count by now go to the journal; a read-out is said, never journalled."""
+        for ev in self.gestures.take(now):
+            if isinstance(ev, ReadOut):
+                self.speech.read_out_asked()
+            else:
+                self.pending.append(ev)
 
     def _still_alive(self, clock_shown: tuple[Any, ...] | None) -> None:
         """While the game clock runs, note when what it shows changed (a resume after a power
@@ -233,7 +248,7 @@ class PlayApp:
         window or a settle timer ends before it (the page then updates without waiting)."""
         pipe = self.session.pipeline
         flag = pipe.clock.next_deadline() if pipe.clock is not None else None
-        chord = self.buttons.next_deadline() if self.buttons is not None else None  # a press waiting for the other
+        chord = self.gestures.next_deadline()  # a press waiting for the other button
         due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag, chord) if d is not None]
         if not due:
             return TICK
@@ -263,9 +278,12 @@ class PlayApp:
             self.low_time,
         )
 
-    def read_out(self, lang: str) -> str:
-        """The position, the last move and both clocks, read out in ``lang`` (the page's key)."""
-        return self.speech.read_out_text(self.session, language(lang) or "en", self.clock())
+    def read_out(self, lang: str) -> dict[str, str]:
+        """The position, the last move and both clocks, read out in ``lang`` (the page's key):
+        ``text``, and ``say``, the same as a voice should read it."""
+        lang = language(lang) or "en"
+        text = self.speech.read_out_text(self.session, lang, self.clock())
+        return {"text": text, "say": spoken(text, lang)}
 
     async def flush(self) -> None:
         """Light and push what changed since the last push, if anything did (the board loop and
@@ -629,6 +647,7 @@ class PlayApp:
                     "fen": after.fen(),
                     "path": list(entry.path),
                     "captured": list(entry.captured),
+                    "said": {lang: move_phrase(lang, p, entry) for lang in LANGUAGES},  # (state() keeps one)
                 }
             kept.append((entry, item))
         return [item for _entry, item in kept]
@@ -645,6 +664,9 @@ class PlayApp:
             return ", ".join(pos.square_text(q) for q in sorted(squares))
 
         moves = [dict(m) for m in self._history()]  # (copies: the clock's times and the marks are added below)
+        for item in moves:
+            if "said" in item:
+                item["said"] = item["said"][lang]  # the move as the board says it (a screen reader's label)
         stamps = s.clock.stamps if s.clock is not None else []
         marks = self._marks()
         ply = 0

@@ -288,7 +288,8 @@ class Announcer:
         now = seen.now
         held = None
         remove: frozenset[int] = frozenset()
-        if not ref.ended and ref.report is None and occ != pos.occupied():
+        # (only what the raw sensors agree with: a piece put back but not settled yet is not held)
+        if not ref.ended and ref.report is None and occ != pos.occupied() and session.raw == occ:
             expected = pos.occupied()
             lifted = expected - occ
             if len(lifted) == 1 and not occ - expected:
@@ -304,7 +305,9 @@ class Announcer:
                 self.speaker.silence(GROUP_PIECE)  # put down: what it could do is no news now
             self._held = None
         elif self._held is None or self._held[0] != held:
-            self._held, self._held_said = (held, now), False
+            # held since the event that lifted it (its time is the journal's: a loop turn late
+            # under load does not shorten the grace)
+            self._held, self._held_said = (held, min(now, session.last_t)), False
         elif not self._held_said and now - self._held[1] >= self.grace:
             self._held_said = True
             hints = ref.hints and ref.mode == "casual"
@@ -317,7 +320,7 @@ class Announcer:
         if not remove:
             self._remove = None
         elif self._remove is None or self._remove[0] != remove:
-            self._remove, self._remove_said = (remove, now), False
+            self._remove, self._remove_said = (remove, min(now, session.last_t)), False
         elif not self._remove_said and now - self._remove[1] >= self.grace:
             self._remove_said = True
             self._add("reports", lambda lang: phrases.remove_phrase(lang, pos, remove), group=GROUP_REMOVE)

@@ -45,6 +45,7 @@ class Table:
         buttons: ClockButtons | None = None,
         store: Store | None = None,
         session: GameSession | None = None,
+        chord: float = 0.0,
     ) -> None:
         self.clock = FakeClock()
         self.layout = Layout(variant)
@@ -74,6 +75,7 @@ class Table:
             clock=self.clock,
             buttons=buttons,
             speech=Announcer(language=lang, speaker=self.speaker, say=say),
+            chord=chord,
         )
         self.heard = 0  # phrases the hands have listened to
         self.turn()

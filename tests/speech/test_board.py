@@ -139,9 +139,9 @@ def test_the_read_out_gesture_both_clock_buttons(tmp_path: Path) -> None:
     nothing is journalled); the gesture again stops it; a single press is a press."""
     factory = MockFactory()
     now: list[Callable[[], float]] = []
-    buttons = ClockButtons(20, 21, pin_factory=factory, clock=lambda: now[0]() if now else 0.0, chord=0.15)
+    buttons = ClockButtons(20, 21, pin_factory=factory, clock=lambda: now[0]() if now else 0.0)
     voice = RecordingSpeech(seconds_per_char=0.02)
-    table = Table(tmp_path, lang="en", voice=voice, buttons=buttons, clock="21")
+    table = Table(tmp_path, lang="en", voice=voice, buttons=buttons, clock="21", chord=0.15)
     now.append(table.clock)
 
     def at(t: float) -> None:
