@@ -50,6 +50,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/referee.py
 	$(BIN)/python benchmarks/hal.py
 	$(BIN)/python benchmarks/bridge.py
+	$(BIN)/python benchmarks/dgt.py
 	$(BIN)/python benchmarks/app.py
 	$(BIN)/python benchmarks/pdn.py
 	$(BIN)/python benchmarks/engine.py --quick

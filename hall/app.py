@@ -9,8 +9,10 @@ in a game's sequence numbers, or a board's status naming more of a game than the
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
+import multiprocessing
 import secrets
 import time
 from collections.abc import Callable
@@ -18,6 +20,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from hall import validate
 from hall.games import HallGame
 from hall.protocol import PREFIX, Broker, assign_topic, control_topic, new_client
 from hall.store import HallStore
@@ -26,12 +29,15 @@ from hall.tournament import (
     Pairing,
     Player,
     TournamentError,
+    check_round,
     normalise_result,
     pair_round,
     read_players_csv,
     standings,
 )
+from hall.validate import BOARD_RE, BadMessage
 from rules import Color, DraughtsError, Position, find_variant, parse_result
+from rules.errors import shown
 from rules.pdn import write_pdn
 from wording import language
 from wording.hall import UI, text
@@ -39,10 +45,32 @@ from wording.hall import UI, text
 log = logging.getLogger(__name__)
 
 ASK_AGAIN = 2.0  # seconds before the hall asks a board again for what it still misses
+RESYNC_EVERY = 5.0  # seconds: a game is resynchronised by itself (after a conflict) at most this often
+MAX_INCIDENTS = 200  # alerts of trouble kept (boards x kinds): past that, one "flood" alert
+MAX_GAMES = 500  # games the hall takes from one board (a day of play is a few dozen)
 #: the referee's reports that end an alert (the board matches the game again)
 CLEARS = (None, "setup-ok", "restored", "reconstructed")
 #: the clock's own reports: its alerts come from the clocks' state (paused, a flag), not from these
 CLOCK_STATE = ("clock-paused", "clock-resumed", "clock-adjusted", "flag-fall")
+
+
+_PAIRER: concurrent.futures.ProcessPoolExecutor | None = None
+
+
+def _pairer() -> concurrent.futures.ProcessPoolExecutor:
+    """The process the pairing engine runs in (started by the first pairing; spawned, not forked:
+    the hall's threads hold locks a fork would copy)."""
+    global _PAIRER
+    if _PAIRER is None:
+        _PAIRER = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    return _PAIRER
+
+
+def stop_pairer() -> None:
+    global _PAIRER
+    if _PAIRER is not None:
+        _PAIRER.shutdown(wait=False, cancel_futures=True)
+        _PAIRER = None
 
 
 class Hall:
@@ -63,6 +91,12 @@ class Hall:
         self.boards: dict[str, dict[str, Any]] = {}
         self.seen: dict[str, float] = {}
         self.asked: dict[tuple[str, int], tuple[int, float]] = {}  # what was asked for, and when
+        self.incidents: dict[tuple[str, str], dict[str, Any]] = {}  # (board, kind) -> the alert, counted
+        self.resyncs: dict[tuple[str, int], str] = {}  # the mark of the last resync asked for, by game
+        self.resynced: dict[tuple[str, int], float] = {}  # when it was asked for
+        self.resync_due: dict[tuple[str, int], float] = {}  # a resync to ask for then (after a conflict)
+        self.assigned: dict[str, dict[str, Any]] = {}  # each board's assignment, as the hall published it
+        self.pairing: int | None = None  # the round being paired (in another process), if any
         self.version = 0
         self.changed = asyncio.Event()
         self.connected = False
@@ -73,28 +107,35 @@ class Hall:
         self._load()
 
     def _load(self) -> None:
-        """The games as they stand (their snapshots); a database from before the snapshots, or a
-        snapshot that cannot be read, is rebuilt from the messages once."""
+        """The games as they stand (their snapshots). A database from before the snapshots, a
+        snapshot from before the hall checked every message (``v`` 1), or one that cannot be read,
+        is rebuilt once from the messages, each checked as it would be today."""
+        rebuild: set[tuple[str, int]] = set()
         if self.store.get("snapshots") == "1":
-            broken = []
             for board, game, state in self.store.games():
                 try:
+                    if state.get("v") != 2:
+                        raise ValueError(f"a snapshot of version {shown(state.get('v'))}")
                     self.games[(board, game)] = HallGame.from_json(board, game, state)
                 except (KeyError, TypeError, ValueError, DraughtsError) as exc:
-                    log.warning("board %s game %s: its snapshot cannot be read (%s): rebuilt", board, game, exc)
-                    broken.append((board, game))
-            for board, game in broken:
-                g = self.games[(board, game)] = HallGame(board, game)
-                for _b, _g, _seq, msg in self.store.messages(board, game):
-                    g.add(msg)
-            self.store.save_games([(b, n, self.games[(b, n)].to_json()) for b, n in broken])
+                    log.info("board %s game %s: its snapshot is rebuilt from its messages (%s)", board, game, exc)
+                    rebuild.add((board, game))
         else:
-            for board, game, _seq, msg in self.store.messages():
-                self._game(board, game).add(msg)
-            self.store.save_games([(b, n, g.to_json()) for (b, n), g in self.games.items()])
-            self.store.set("snapshots", "1")
+            rebuild = {(b, g) for b, g, _s, _m in self.store.messages()}
+        for board, game in sorted(rebuild):
+            g = self.games[(board, game)] = HallGame(board, game)
+            for _b, _g, _seq, msg in self.store.messages(board, game):
+                try:
+                    g.offer(validate.message(board, msg))
+                except BadMessage as exc:
+                    log.warning("board %s game %s: a stored message is left out (%s)", board, game, exc)
+        self.store.save_games([(b, n, self.games[(b, n)].to_json()) for b, n in sorted(rebuild)])
+        self.store.set("snapshots", "1")
         for board, (status, seen) in self.store.statuses().items():
-            self.boards[board] = status
+            try:
+                self.boards[board] = validate.status(board, status)
+            except BadMessage:
+                continue
             self.seen[board] = seen
 
     def _game(self, board: str, game: int) -> HallGame:
@@ -172,14 +213,16 @@ class Hall:
         if reason.is_failure:
             log.warning("the broker %s refused the hall: %s", self.broker.url() if self.broker else "", reason)
             return
-        client.subscribe([(f"{PREFIX}/board/+/game", 1), (f"{PREFIX}/board/+/status", 1)])
+        client.subscribe(
+            [(f"{PREFIX}/board/+/game", 1), (f"{PREFIX}/board/+/status", 1), (f"{PREFIX}/control/+/assign", 1)]
+        )
         self._call(self._connected, True)
 
     def _on_disconnect(self, _c: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         self._call(self._connected, False)
 
     def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
-        self._call(self.receive, msg.topic, bytes(msg.payload))
+        self._call(self.receive, msg.topic, bytes(msg.payload), bool(msg.retain))
 
     def _call(self, fn: Callable[..., None], *args: Any) -> None:
         if self.loop is not None and not self.loop.is_closed():
@@ -198,69 +241,203 @@ class Hall:
         if self.client is not None and self.connected:
             self.client.publish(topic, json.dumps(data), qos=1, retain=retain)
 
+    # -- trouble, reported once ---------------------------------------------------------------------
+    def report(self, board: str, kind: str, message: str, **fields: Any) -> None:
+        """One alert per board and kind of trouble (counted, not repeated), logged once; the
+        arbiter dismisses it (``/api/dismiss``). A flood from many made-up board ids is one alert."""
+        key = (board, kind)
+        if key not in self.incidents and len(self.incidents) >= MAX_INCIDENTS:
+            key = board, kind = ("*", "flood")
+            message = text("en", "alert_flood")
+        inc = self.incidents.get(key)
+        now = self.clock()
+        if inc is None:
+            log.warning("%s", message)
+            self.incidents[key] = {"board": board, "kind": kind, "message": message, "count": 1, "first": now,
+                                   "last": now, **fields}  # fmt: skip
+        else:
+            inc["count"] += 1
+            inc["last"] = now
+        self.bump()
+
+    def dismiss(self, board: str, kind: str | None = None) -> int:
+        gone = [k for k in self.incidents if k[0] == board and kind in (None, k[1])]
+        for k in gone:
+            del self.incidents[k]
+        self.bump()
+        return len(gone)
+
     # -- what the boards send -------------------------------------------------------------------
-    def receive(self, topic: str, payload: bytes) -> None:
+    def receive(self, topic: str, payload: bytes, retained: bool = False) -> None:
+        """A message from the broker: checked before anything is kept (``hall.validate``)."""
         parts = topic.split("/")
-        if len(parts) != 4 or parts[0] != PREFIX or parts[1] != "board":
+        if len(parts) == 4 and parts[:2] == [PREFIX, "control"] and parts[3] == "assign":
+            self._assignment_seen(parts[2], payload, retained)
+            return
+        if len(parts) != 4 or parts[0] != PREFIX or parts[1] != "board" or parts[3] not in ("game", "status"):
             return
         board = parts[2]
+        if not BOARD_RE.fullmatch(board):
+            self.report("?", "bad-board", text("en", "alert_bad_board", board=shown(board, 40)))
+            return
+        if not self._known(board):
+            self.report(board, "unknown-board", text("en", "alert_unknown_board", board=board))
+            return
         try:
-            data = json.loads(payload)
-        except ValueError:
-            log.warning("board %s sent a message that is not JSON on %s", board, topic)
-            return
-        if not isinstance(data, dict):
-            return
-        if parts[3] == "status":
-            self._status(board, data)
-        elif parts[3] == "game":
-            self._message(board, data)
+            if parts[3] == "status":
+                self._status(board, validate.status(board, validate.load(payload, validate.MAX_STATUS)))
+            else:
+                self._message(board, validate.message(board, validate.load(payload)))
+        except BadMessage as exc:
+            self.report(board, "refused", text("en", "alert_refused", board=board, why=str(exc)), why=str(exc))
+
+    def _known(self, board: str) -> bool:
+        """Every board is welcome, unless the organiser named the event's boards (``--boards``):
+        then only those (and boards the hall has heard from already)."""
+        named = self.store_boards()
+        return not named or board in named or board in self.boards or any(b == board for b, _g in self.games)
 
     def _status(self, board: str, data: dict[str, Any]) -> None:
         now = self.clock()
         self.boards[board] = data
         self.seen[board] = now
         self.store.set_status(board, data, now)
-        games = data.get("games")
-        if isinstance(games, dict):
-            for g, last in games.items():
-                try:
-                    game, last_seq = int(g), int(last)
-                except (TypeError, ValueError):
-                    continue
-                if self._game(board, game).next_seq <= last_seq:
-                    self._ask(board, game, force=True)
+        for g_text, last_seq in data.get("games", {}).items():
+            game = int(g_text)
+            g = self.games.get((board, game))
+            if g is not None:
+                late = [seq for seq in g.pending if seq > last_seq]  # numbers the board never sent
+                for seq in late:
+                    del g.pending[seq]
+                    why = f"game {game} message {seq}: the board's last is {last_seq}"
+                    self.report(board, "refused", text("en", "alert_refused", board=board, why=why), why=why)
+                if late:
+                    self._save(g)
+            if g is None or g.next_seq <= last_seq:
+                self._ask(board, game, force=True)
         self.bump()
 
     def _message(self, board: str, msg: dict[str, Any]) -> None:
-        game, seq = msg.get("game"), msg.get("seq")
-        if not isinstance(game, int) or not isinstance(seq, int) or msg.get("board") != board:
-            log.warning("board %s sent a message without its board, game and seq", board)
+        game, seq = msg["game"], msg["seq"]
+        if (board, game) not in self.games and len([1 for b, _g in self.games if b == board]) >= MAX_GAMES:
+            why = f"game {game}: more than {MAX_GAMES} games from one board"
+            self.report(board, "refused", text("en", "alert_refused", board=board, why=why), why=why)
             return
         g = self._game(board, game)
-        if seq < g.next_seq or seq in g.pending:
+        nonce = msg.get("resync")
+        first = nonce is not None and self.resyncs.get((board, game)) == nonce
+        rebuilt = first and (seq == 0 or (seq < g.next_seq and self._differs(board, game, seq, msg)))
+        if rebuilt:
+            g = self._rebuild(board, game, seq)  # the board's answer to a resync wins over what came before
+        elif seq < g.next_seq:
+            if self._differs(board, game, seq, msg):
+                self._conflict(board, game, seq)
             return  # a duplicate (a resend, or the broker's redelivery)
-        if g.add(msg) and msg.get("type") in ("start", "move", "undo", "clock"):
-            g.seen_at = self.clock()
-        self.store.add_message(board, game, seq, json.dumps(msg, separators=(",", ":")), g.to_json())
+        out = g.offer(msg, first=first)
+        for bad_seq, why in out.refused:
+            why = f"game {game} message {bad_seq}: {why}"
+            self.report(board, "refused", text("en", "alert_refused", board=board, why=why), why=why)
+        for c in out.conflicts:
+            self._conflict(board, game, c)
+        if out.folded:
+            if any(m["type"] in ("start", "move", "undo", "clock") for m in out.folded):
+                g.seen_at = self.clock()
+            self.store.add_messages(
+                board, game, [(m["seq"], json.dumps(m, separators=(",", ":"))) for m in out.folded], g.to_json()
+            )
+        elif not out.duplicate:
+            self._save(g)  # (what waits behind a gap is kept too)
         self.seen[board] = self.clock()
         if g.gap:
             self._ask(board, game)
-        if g.result != "*":
+        if any(m["type"] in ("result", "tags", "start") for m in out.folded) or rebuilt:
             self._result_from_board(g)
-        self.bump()
+        if out.folded or out.refused:
+            self.bump()
+
+    def _save(self, g: HallGame) -> None:
+        self.store.save_games([(g.board, g.game, g.to_json())])
+
+    def _differs(self, board: str, game: int, seq: int, msg: dict[str, Any]) -> bool:
+        """Is ``msg`` another message than the one the hall folded with this number? (A board's
+        resync mark, ``resync``, is no part of what it says.)"""
+        kept = self.store.message(board, game, seq)
+        if kept is None:
+            return False
+        strip = {k: v for k, v in msg.items() if k != "resync"}
+        return {k: v for k, v in kept.items() if k != "resync"} != strip
+
+    def _conflict(self, board: str, game: int, seq: int) -> None:
+        """Two different messages with one number: one of them is not the board's. The board is
+        asked for its game again (a resync: its answer replaces what the hall has)."""
+        self.report(board, "conflict", text("en", "alert_conflict", board=board, game=game, seq=seq), game=game)
+        last = self.resynced.get((board, game), -RESYNC_EVERY)
+        if self.clock() - last >= RESYNC_EVERY:
+            self.resync(board, game)
+        else:  # (a flood of conflicts is one resync every RESYNC_EVERY seconds)
+            self.resync_due[(board, game)] = last + RESYNC_EVERY
+
+    def resync(self, board: str, game: int | None = None) -> list[int]:
+        """Ask a board for its games again, from their first message, with a new mark (``resync``)
+        its answer carries: what it sends then replaces the hall's copy. ``game``: that one, else
+        the board's current game and those its status names. Returns the games asked for."""
+        if game is not None:
+            games = [game]
+        else:
+            status = self.boards.get(board, {})
+            named = {int(k) for k in status.get("games", {})}
+            current = self.current_game(board)
+            games = sorted(named | ({current.game} if current is not None else set()))
+        for n in games:
+            nonce = secrets.token_hex(8)
+            self.resyncs[(board, n)] = nonce
+            self.resynced[(board, n)] = self.clock()
+            self.resync_due.pop((board, n), None)
+            self.publish(control_topic(board), {"resend": n, "from": 0, "resync": nonce})
+        return games
+
+    def _rebuild(self, board: str, game: int, upto: int) -> HallGame:
+        """The game as its messages before ``upto`` make it (those from ``upto`` on are dropped)."""
+        g = HallGame(board, game)
+        for _b, _g, seq, m in self.store.messages(board, game):
+            if seq < upto:
+                g.offer(m)
+        self.store.drop_messages(board, game, upto)
+        self.games[(board, game)] = g
+        self._save(g)
+        return g
+
+    def _assignment_seen(self, board: str, payload: bytes, retained: bool) -> None:
+        """An assignment on the broker: one the hall did not publish is put right (and, when someone
+        published it while the hall listened, reported)."""
+        if not payload or board not in self.assigned:
+            return
+        try:
+            data = validate.load(payload, validate.MAX_STATUS)
+        except BadMessage:
+            data = {}
+        if data != self.assigned[board]:
+            if not retained:
+                self.report(board, "assignment", text("en", "alert_assignment", board=board))
+            self.publish(assign_topic(board), self.assigned[board], retain=True)
 
     def _ask(self, board: str, game: int, *, force: bool = False) -> None:
-        g = self._game(board, game)
+        g = self.games.get((board, game))
+        first = g.next_seq if g is not None else 0
         now = self.clock()
         prev = self.asked.get((board, game))
-        if not force and prev is not None and prev[0] == g.next_seq and now - prev[1] < ASK_AGAIN:
+        if not force and prev is not None and prev[0] == first and now - prev[1] < ASK_AGAIN:
             return
-        self.asked[(board, game)] = (g.next_seq, now)
-        self.publish(control_topic(board), {"resend": game, "from": g.next_seq})
+        self.asked[(board, game)] = (first, now)
+        self.publish(control_topic(board), {"resend": game, "from": first})
 
     def check_gaps(self) -> None:
-        """Ask again for what is still missing (a resend can be lost too)."""
+        """Ask again for what is still missing (a resend can be lost too), and for the resyncs due."""
+        now = self.clock()
+        for (board, game), due in list(self.resync_due.items()):
+            if due <= now:
+                del self.resync_due[(board, game)]
+                self.resync(board, game)
         for (board, game), g in self.games.items():
             if g.gap:
                 self._ask(board, game)
@@ -326,16 +503,21 @@ class Hall:
             if status is not None and status.get("online") is False:
                 out.append({"board": board, "kind": "offline", "message": text("en", "alert_offline", board=board)})
             g = self.current_game(board)
+            games = (status or {}).get("games", {})
+            playing = (status or {}).get("game")
+            if g is None and isinstance(playing, int) and str(playing) in games:  # a game not heard of yet
+                out.append(
+                    {"board": board, "kind": "out-of-sync", "seq": 0, "game": playing,
+                     "message": text("en", "alert_sync_wait", board=board, seq=0)}
+                )  # fmt: skip
             if g is None:
                 continue
-            games = status.get("games") if status is not None else None
-            last = games.get(str(g.game)) if isinstance(games, dict) else None
+            last = games.get(str(g.game))
             behind = isinstance(last, int) and last >= g.next_seq  # the board has sent more than the hall has
-            if g.gap or g.error or behind:
-                why = g.error or f"waiting for message {g.next_seq}"
+            if g.gap or behind:
                 out.append(
-                    {"board": board, "kind": "out-of-sync", "message": f"board {board} is out of sync: {why}",
-                     "error": g.error, "seq": g.next_seq}
+                    {"board": board, "kind": "out-of-sync", "seq": g.next_seq, "game": g.game,
+                     "message": text("en", "alert_sync_wait", board=board, seq=g.next_seq)}
                 )  # fmt: skip
             reports = [r for r in g.reports if r.get("kind") not in CLOCK_STATE]
             if g.result == "*" and reports:
@@ -351,7 +533,7 @@ class Hall:
                         }
                     )
             out += self._clock_alerts(board, g, now)
-        return out
+        return out + [dict(inc) for inc in self.incidents.values()]
 
     def _clock_alerts(self, board: str, g: HallGame, now: float) -> list[dict[str, Any]]:
         """A flag fallen (said by the board, or the hall's count reached 0 first), on the board's
@@ -387,10 +569,32 @@ class Hall:
         return added
 
     def pair_next(self, boards: list[str] | None = None) -> list[Pairing]:
-        players = self.store.players()
-        pairings = self.store.pairings()
+        """The next round paired here and now (the command line, the tests; the page's request
+        pairs off the event loop: :meth:`pair_next_async`)."""
         r = self.current_round() + 1
-        new = pair_round(players, pairings, r, self.planned)
+        return self._paired(pair_round(self.store.players(), self.store.pairings(), r, self.planned), boards)
+
+    async def pair_next_async(self, boards: list[str] | None = None) -> list[Pairing]:
+        """The next round paired in another process: the pairing engine takes seconds for a big
+        open (pure Python, holding its interpreter), and the page, the feeds and the boards'
+        messages go on meanwhile. One pairing at a time."""
+        if self.pairing is not None:
+            raise TournamentError.of("err_pairing_running", round=self.pairing)
+        players, pairings, r = self.store.players(), self.store.pairings(), self.current_round() + 1
+        check_round(players, pairings, r, self.planned)  # (refused at once, in the page's language)
+        self.pairing = r
+        self.bump()
+        try:
+            loop = asyncio.get_running_loop()
+            new = await loop.run_in_executor(_pairer(), pair_round, players, pairings, r, self.planned)
+        finally:
+            self.pairing = None
+            self.bump()
+        if self.current_round() + 1 != r:  # (paired meanwhile from elsewhere)
+            raise TournamentError.of("err_already_paired", round=r)
+        return self._paired(new, boards)
+
+    def _paired(self, new: list[Pairing], boards: list[str] | None) -> list[Pairing]:
         board_list = boards or self.store_boards()
         for i, p in enumerate(x for x in new if x.black is not None):
             p.board = board_list[i] if i < len(board_list) else str(p.table)
@@ -413,17 +617,15 @@ class Hall:
         names = {p.id: p.name for p in self.store.players()}
         for p in self.store.pairings():
             if p.round == r and p.board and p.black is not None:
-                self.publish(
-                    assign_topic(p.board),
-                    {
-                        "round": r,
-                        "table": p.table,
-                        "white": names.get(p.white, "?"),
-                        "black": names.get(p.black, "?"),
-                        "event": self.event,
-                    },
-                    retain=True,
-                )
+                data = {
+                    "round": r,
+                    "table": p.table,
+                    "white": names.get(p.white, "?"),
+                    "black": names.get(p.black, "?"),
+                    "event": self.event,
+                }
+                self.assigned[p.board] = data
+                self.publish(assign_topic(p.board), data, retain=True)
 
     def _find_pairing(self, round_no: int, table: int) -> Pairing:
         for p in self.store.pairings():
@@ -435,7 +637,7 @@ class Hall:
         p = self._find_pairing(round_no, table)
         if p.black is None:
             raise TournamentError.of("err_bye_result", round=round_no, table=table)
-        p.result, p.confirmed = normalise_result(result), confirm
+        p.result, p.confirmed, p.origin = normalise_result(result), confirm, "arbiter"
         self.store.save_pairing(p)
         self.bump()
         return p
@@ -444,7 +646,7 @@ class Hall:
         p = self._find_pairing(round_no, table)
         if p.result is None:
             raise TournamentError.of("err_nothing_to_confirm", round=round_no, table=table)
-        p.confirmed = True
+        p.confirmed, p.origin = True, "arbiter"  # (the arbiter answers for it now)
         self.store.save_pairing(p)
         self.bump()
         return p
@@ -461,18 +663,25 @@ class Hall:
         return p
 
     def _result_from_board(self, g: HallGame) -> None:
-        """A finished game's result goes to its pairing: confirmed by the arbiter, or at once."""
+        """A game's result goes to its pairing: confirmed by the arbiter, or at once
+        (``--auto-confirm``). A result the board gave and the arbiter has not confirmed follows the
+        game (a resync that took a forged result back takes it off the pairing too)."""
         for p in self.store.pairings():
             if p.board == g.board and str(p.round) == g.tags.get("Round") and p.black is not None:
-                if p.confirmed:
+                if p.confirmed and p.origin != "board":
                     return
-                winner = parse_result(g.result)
+                winner = parse_result(g.result) if g.result != "*" else "*"
+                if winner == "*":
+                    if p.origin == "board":
+                        p.result, p.confirmed, p.origin = None, False, None
+                        self.store.save_pairing(p)
+                    return
                 if not (winner is None or isinstance(winner, Color)):
                     return
                 names = {pl.id: pl.name for pl in self.store.players()}
                 swapped = g.tags.get("White") == names.get(p.black) and g.tags.get("Black") == names.get(p.white)
                 res = "1-1" if winner is None else "2-0" if (winner is Color.WHITE) != swapped else "0-2"
-                p.result, p.confirmed = res, self.auto_confirm
+                p.result, p.confirmed, p.origin = res, self.auto_confirm, "board"
                 self.store.save_pairing(p)
                 return
 
@@ -507,7 +716,7 @@ class Hall:
                 "turn": pos.turn.value,
                 "clock": g.faces(self.clock()),
                 "result": g.result,
-                "sync": not (g.gap or g.error),
+                "sync": not g.gap,
             }
         return out
 
@@ -543,6 +752,7 @@ class Hall:
             "rounds": self.planned,
             "tiebreak": self.reading,
             "auto_confirm": self.auto_confirm,
+            "pairing": self.pairing,
             "boards": boards,
             "alerts": self.alerts(),
             "pairings": pairings,

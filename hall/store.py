@@ -47,6 +47,9 @@ class HallStore:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # (the boards keep the truth: a lost tail is resent)
             self.db.executescript(_SCHEMA)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(pairings)")}
+            if "origin" not in columns:  # (a database from before the hall noted who gave a result)
+                self.db.execute("ALTER TABLE pairings ADD COLUMN origin TEXT")
         except (sqlite3.Error, OSError) as exc:
             raise HallStoreError(f"{self.path}: not a usable hall database ({exc})") from None
 
@@ -62,15 +65,26 @@ class HallStore:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     # -- what the boards sent -------------------------------------------------------------------
-    def add_message(self, board: str, game: int, seq: int, body: str, state: dict[str, Any]) -> None:
-        """A message and the game's state after it, in one transaction."""
+    def add_messages(self, board: str, game: int, msgs: list[tuple[int, str]], state: dict[str, Any]) -> None:
+        """Messages (``(seq, body)``) and the game's state after them, in one transaction."""
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("INSERT OR IGNORE INTO messages VALUES (?, ?, ?, ?)", (board, game, seq, body))
+            self.db.executemany(
+                "INSERT OR REPLACE INTO messages VALUES (?, ?, ?, ?)", [(board, game, seq, body) for seq, body in msgs]
+            )
             self.db.execute(
                 "INSERT OR REPLACE INTO games VALUES (?, ?, ?)",
                 (board, game, json.dumps(state, separators=(",", ":"))),
             )
+
+    def message(self, board: str, game: int, seq: int) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT body FROM messages WHERE board=? AND game=? AND seq=?", (board, game, seq))
+        found = row.fetchone()
+        return None if found is None else dict(json.loads(found[0]))
+
+    def drop_messages(self, board: str, game: int, first: int) -> None:
+        """A game's messages from ``first`` on (a resync replaces them)."""
+        self.db.execute("DELETE FROM messages WHERE board=? AND game=? AND seq>=?", (board, game, first))
 
     def save_games(self, states: list[tuple[str, int, dict[str, Any]]]) -> None:
         with self.db:
@@ -113,14 +127,15 @@ class HallStore:
 
     def pairings(self) -> list[Pairing]:
         return [
-            Pairing(r, t, w, b, res, board, bool(c))
-            for r, t, w, b, res, board, c in self.db.execute(
-                "SELECT round, tbl, white, black, result, board, confirmed FROM pairings ORDER BY round, tbl"
+            Pairing(r, t, w, b, res, board, bool(c), origin)
+            for r, t, w, b, res, board, c, origin in self.db.execute(
+                "SELECT round, tbl, white, black, result, board, confirmed, origin FROM pairings ORDER BY round, tbl"
             )
         ]
 
     def save_pairing(self, p: Pairing) -> None:
         self.db.execute(
-            "INSERT OR REPLACE INTO pairings VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (p.round, p.table, p.white, p.black, p.result, p.board, int(p.confirmed)),
+            "INSERT OR REPLACE INTO pairings (round, tbl, white, black, result, board, confirmed, origin) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (p.round, p.table, p.white, p.black, p.result, p.board, int(p.confirmed), p.origin),
         )

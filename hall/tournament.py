@@ -57,6 +57,7 @@ class Pairing:
     result: str | None = None  # None: not played yet; see RESULTS (and "-/-": both absent)
     board: str | None = None  # the board id the game is played on
     confirmed: bool = False
+    origin: str | None = None  # who gave the result: "board" (its game's result) or "arbiter"
 
     def points(self) -> dict[int, int]:
         """What each player scored (nothing before the result is confirmed)."""
@@ -168,12 +169,9 @@ def standings(players: list[Player], pairings: list[Pairing], planned: int, read
 
 
 # -- pairing ----------------------------------------------------------------------------------------
-def pair_round(players: list[Player], pairings: list[Pairing], round_no: int, planned: int) -> list[Pairing]:
-    """The next round's pairings from caissify-pairings' FIDE Dutch engine (colours by its
-    allocation; the odd player out gets the bye). The engine counts chess points: the hall hands
-    it the FENACEF points halved (the same order, the same score groups)."""
-    from caissify_pairings import generate_pairings  # networkx is slow to import: only when pairing
-
+def check_round(players: list[Player], pairings: list[Pairing], round_no: int, planned: int) -> None:
+    """Can round ``round_no`` be paired now? (:class:`TournamentError` saying why not; at once,
+    before the pairing engine runs in its own process.)"""
     if round_no < 1 or round_no > planned:
         raise TournamentError.of("err_outside_rounds", round=round_no, planned=planned)
     done = [p for p in pairings if p.round < round_no]
@@ -185,6 +183,16 @@ def pair_round(players: list[Player], pairings: list[Pairing], round_no: int, pl
         raise TournamentError.of("err_unconfirmed", round=p.round, table=p.table)
     if len(players) < 2:
         raise TournamentError.of("err_two_players")
+
+
+def pair_round(players: list[Player], pairings: list[Pairing], round_no: int, planned: int) -> list[Pairing]:
+    """The next round's pairings from caissify-pairings' FIDE Dutch engine (colours by its
+    allocation; the odd player out gets the bye). The engine counts chess points: the hall hands
+    it the FENACEF points halved (the same order, the same score groups)."""
+    from caissify_pairings import generate_pairings  # networkx is slow to import: only when pairing
+
+    check_round(players, pairings, round_no, planned)
+    done = [p for p in pairings if p.round < round_no]
     before: dict[int, dict[int, int]] = {}  # round -> score before it, by player
     score = {pl.id: 0 for pl in players}
     for r in range(1, round_no):

@@ -19,7 +19,10 @@ in its address), with a JSON body: ``POST /api/players`` ``{"name", "rating", "c
 ``{"csv": "..."}``; ``POST /api/pair`` ``{"boards": ["1", "2", ...]}`` (optional: the board ids
 for tables 1, 2, ...); ``POST /api/result`` ``{"round", "table", "result"}`` (2-0, 1-1, 0-2;
 +/- -/+ -/- for a W.O.); ``POST /api/confirm`` and ``POST /api/swap`` ``{"round", "table"}``;
-``POST /api/settings`` ``{"rounds", "tiebreak", "auto_confirm", "event", "boards", "language"}``.
+``POST /api/settings`` ``{"rounds", "tiebreak", "auto_confirm", "event", "boards", "language"}``;
+``POST /api/resync`` ``{"board", "game"}`` (game optional: the board's recent games) asks a board
+for its games again, its answer replacing the hall's copy; ``POST /api/dismiss`` ``{"board",
+"kind"}`` (kind optional) clears the board's reported trouble.
 A bad request is a 400 with ``{"error": "..."}``.
 """
 
@@ -95,6 +98,8 @@ def build_app(hall: Hall) -> web.Application:
     r.add_post("/api/confirm", _confirm)
     r.add_post("/api/swap", _swap)
     r.add_post("/api/settings", _settings)
+    r.add_post("/api/resync", _resync)
+    r.add_post("/api/dismiss", _dismiss)
     r.add_static("/static/", STATIC)
     return app
 
@@ -195,7 +200,7 @@ async def _pair(request: web.Request) -> web.Response:
     boards = data.get("boards")
     if boards is not None and not (isinstance(boards, list) and all(isinstance(b, str | int) for b in boards)):
         raise ValueError("boards must be a list of board ids")
-    new = hall.pair_next([str(b) for b in boards] if boards else None)
+    new = await hall.pair_next_async([str(b) for b in boards] if boards else None)
     return web.json_response({"round": new[0].round if new else 0, "tables": len(new)})
 
 
@@ -227,6 +232,25 @@ async def _settings(request: web.Request) -> web.Response:
         hall.store.set("boards", ",".join(str(b) for b in boards))
     hall.settings(data)
     return web.json_response({"ok": True})
+
+
+async def _resync(request: web.Request) -> web.Response:
+    """The arbiter asks a board for its games again: what it sends replaces the hall's copy."""
+    hall = request.app[HALL]
+    data = await _json(request)
+    board = str(data.get("board") or "")
+    if board not in hall.board_ids():
+        raise LookupError(f"no board {board[:40]!r}")
+    game = _int(data, "game") if data.get("game") is not None else None
+    return web.json_response({"board": board, "games": hall.resync(board, game)})
+
+
+async def _dismiss(request: web.Request) -> web.Response:
+    """The arbiter has seen a board's reported trouble (``kind``: one kind, else all of them)."""
+    data = await _json(request)
+    kind = data.get("kind")
+    gone = request.app[HALL].dismiss(str(data.get("board") or ""), None if kind is None else str(kind))
+    return web.json_response({"dismissed": gone})
 
 
 # -- printable pages ------------------------------------------------------------------------------

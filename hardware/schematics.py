@@ -1,5 +1,6 @@
 """The schematics of the plugged-in designs, as text: ``python hardware/schematics.py``
-writes ``schematic-mcp23017.svg``, ``schematic-74hc165.svg`` and ``schematic-ws2812.svg``.
+writes ``schematic-pico.svg``, ``schematic-mcp23017.svg``, ``schematic-74hc165.svg`` and
+``schematic-ws2812.svg``.
 
 Drawn with schemdraw like ``schematic.py`` (the direct-GPIO build), so a change to a
 circuit is a change to this file that can be reviewed in a diff. Each shows the first
@@ -51,13 +52,15 @@ def draw_mcp23017() -> bytes:
                 elm.IcPin(name="SCL", side="L", pin="12"),
                 elm.IcPin(name="SDA", side="L", pin="13"),
                 elm.IcPin(name="GPB7", side="R", pin="8"),
+                elm.IcPin(name="GPB6", side="R", pin="7"),
                 elm.IcPin(name="GPB0", side="R", pin="1"),
                 elm.IcPin(name="GPA7", side="R", pin="28"),
+                elm.IcPin(name="GPA6", side="R", pin="27"),
                 elm.IcPin(name="GPA0", side="R", pin="21"),
             ],
             edgepadW=1.5,
             pinspacing=1.1,
-            size=(3.5, 11),
+            size=(3.5, 12),
         )
         .at((9, 0))
         .label("MCP23017 (0x20)", loc="top")
@@ -78,8 +81,13 @@ def draw_mcp23017() -> bytes:
     d += elm.Ground(lead=False)
     d += elm.Line().at(ic.VSS).left(0.8)
     d += elm.Ground(lead=False)
-    for pin, label in (("GPA0", "a1"), ("GPA7", "h1"), ("GPB0", "a2"), ("GPB7", "h2")):
+    # 14 inputs: GPA0-6 (a1-g1), GPB0-6 (h1, a2-f2); GPA7 and GPB7 are output-only (DS20001952D)
+    for pin, label in (("GPA0", "a1"), ("GPA6", "g1"), ("GPB0", "h1"), ("GPB6", "f2")):
         _switch_to_ground(d, getattr(ic, pin), f"reed {label}")
+    for pin in ("GPA7", "GPB7"):
+        d += elm.Line().at(getattr(ic, pin)).right(0.8)
+        d += elm.Label().label("output-only: not connected", loc="right", fontsize=9)
+    d += elm.Label().label(" ").at((21, 0))  # room on the right for the last labels
     return bytes(d.get_imagedata("svg"))
 
 
@@ -172,7 +180,84 @@ def draw_ws2812() -> bytes:
     return bytes(d.get_imagedata("svg"))
 
 
+def draw_pico() -> bytes:
+    d = _drawing("Pi + Pico build (wiring-pico.md): 8x8 shown, 10x10 adds GP10-11, GP20-21")
+    pico = (
+        elm.Ic(
+            pins=[
+                # left pins are listed from the bottom up
+                elm.IcPin(name="GND", side="L", pin="38"),
+                elm.IcPin(name="VBUS", side="L", pin="40"),
+                elm.IcPin(name="GP28", side="L", pin="34"),
+                elm.IcPin(name="GP27", side="L", pin="32"),
+                elm.IcPin(name="GP26", side="L", pin="31"),
+                # right pins are listed from the bottom up too
+                elm.IcPin(name="GP19", side="R", pin="25"),
+                elm.IcPin(name="GP9", side="R", pin="12"),
+                elm.IcPin(name="GP12", side="R", pin="16"),
+                elm.IcPin(name="GP2", side="R", pin="4"),
+                elm.IcPin(name="GP22", side="R", pin="29"),
+            ],
+            edgepadW=1.5,
+            pinspacing=1.6,
+            size=(4, 12),
+        )
+        .at((6, 0))
+        .label("Raspberry Pi Pico", loc="top")
+    )
+    d += pico
+    d += elm.Line().at(pico.VBUS).left(3).label("USB from the Pi (5 V)", loc="left")
+    d += elm.Line().at(pico.GND).left(1.0)
+    d += elm.Ground(lead=False).label("common ground", loc="bottom", fontsize=9)
+    for pin, label in (("GP26", "white's clock"), ("GP27", "black's clock")):
+        d += elm.Line().at(getattr(pico, pin)).left(1.0)
+        d += elm.Button().left(1.5).label(label, fontsize=9)
+        d += elm.Ground(lead=False)
+    d += elm.Line().at(pico.GP28).left(1.0)
+    d += elm.Switch().left(1.5).label("escape jumper", fontsize=9)
+    d += elm.Ground(lead=False)
+    # one cell of the matrix: column a (GP12) -> reed switch -> diode, cathode to the row -> row 1 (GP2)
+    d += elm.Line().at(pico.GP2).right(5.0).label("row 1 (GP2-GP9: rows 1-8)", loc="top", fontsize=9)
+    col = elm.Line().at(pico.GP12).right(2.5).label("column a", loc="bottom", fontsize=9)
+    d += col
+    d += elm.Switch().at(col.end).up(0.8).label("reed a1", fontsize=9, loc="bottom")
+    d += elm.Diode().up(0.8).label("1N4148", fontsize=9, loc="top")
+    d += elm.Dot()
+    d += elm.Line().at(pico.GP9).right(5.0).label("row 8", loc="top", fontsize=9)
+    d += elm.Line().at(pico.GP19).right(5.0).label("column h (GP12-GP19: columns a-h)", loc="bottom", fontsize=9)
+    # the LED data through the level shifter
+    buf = (
+        elm.Ic(
+            pins=[
+                elm.IcPin(name="1A", side="L", pin="2"),
+                elm.IcPin(name="1~OE", side="L", pin="1"),
+                elm.IcPin(name="1Y", side="R", pin="3"),
+            ],
+            edgepadW=1.2,
+            pinspacing=1.2,
+            size=(3, 3),
+        )
+        .at((14, 14.5))
+        .label("74AHCT125 (VCC 5 V)", loc="top")
+    )
+    d += buf
+    d += elm.Line().at(pico.GP22).right(3.0)
+    d += elm.Line().toy(buf["1A"])
+    d += elm.Line().to(buf["1A"]).label("LED data", loc="bottom", fontsize=9)
+    d += elm.Line().at(buf["1~OE"]).left(0.8)
+    d += elm.Ground(lead=False)
+    d += elm.Resistor().at(buf["1Y"]).right(2.5).label("330 Ω", fontsize=9)
+    d += elm.Line().right(1.0).label("DIN, LED 0 (a1)", loc="right", fontsize=9)
+    cap = elm.Capacitor(polar=True).at((19, 11.0)).down(2).label("1000 µF", fontsize=9, loc="bottom")
+    d += cap
+    d += elm.Vdd().at(cap.start).label("5 V supply: strip +5V, 74AHCT125 pin 14", fontsize=10)
+    d += elm.Ground(lead=False).at(cap.end).label("strip GND = common ground", loc="bottom", fontsize=9)
+    d += elm.Label().label(" ").at((26, 0))  # room on the right for the last labels
+    return bytes(d.get_imagedata("svg"))
+
+
 DRAWINGS: dict[str, Callable[[], bytes]] = {
+    "schematic-pico.svg": draw_pico,
     "schematic-mcp23017.svg": draw_mcp23017,
     "schematic-74hc165.svg": draw_74hc165,
     "schematic-ws2812.svg": draw_ws2812,

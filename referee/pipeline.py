@@ -60,8 +60,16 @@ class Pipeline:
             if due is None or due > now:
                 break
             for tr in self.debouncer.flush(due):
-                out += self._judged(self.referee.feed(tr))
+                out += self._square(tr)
         return out
+
+    def _square(self, tr: Transition) -> list[Verdict]:
+        """A settled square event to the referee; a change of piece on a square that stays
+        occupied (only a board that senses colour reports one) is not a lift or a place."""
+        now = tr.key in self.referee.cells if isinstance(tr.key, str) else tr.key in self.referee.occupied
+        if tr.piece is not None and tr.occupied == now:
+            return []
+        return self._judged(self.referee.feed(tr))
 
     def _judged(self, verdicts: list[Verdict]) -> list[Verdict]:
         """The referee's verdicts as the clock sees them (moves stamped, its notices added)."""
@@ -87,7 +95,7 @@ class Pipeline:
             out += self._judged(self.referee.feed(event))
         else:
             for tr in self.debouncer.feed(event):  # only with a zero window: the rest came via advance()
-                out += self._judged(self.referee.feed(tr))
+                out += self._square(tr)
         return out
 
     def finish(self, now: float | None = None) -> list[Verdict]:

@@ -122,6 +122,19 @@ _EN = {
     "err_player_name": "a player needs a name",
     "err_player_rating": "rating must be a number, not {value!r}",
     "err_result": "unknown result {value!r} (2-0, 1-1, 0-2, or +/- -/+ -/- for a W.O.)",
+    # issue 29: what the hall refused, and why (each reported once, counted)
+    "alert_refused": "board {board}: a message was refused ({why})",
+    "alert_conflict": "board {board} game {game}: two different messages numbered {seq} (a forged message, or "
+    "two boards with one id): the board was asked for its game again",
+    "alert_unknown_board": "messages from board {board}, which is not one of the event's boards, were ignored",
+    "alert_bad_board": "messages under a board id that cannot be one ({board}) were ignored",
+    "alert_assignment": "someone else published board {board}'s next game: the hall's was published again",
+    "alert_flood": "too many kinds of trouble at once: the rest are counted here",
+    "alert_count": "×{count}",
+    "dismiss": "dismiss",
+    "resync": "resync",
+    "err_pairing_running": "round {round} is being paired: wait for it",
+    "pairing_now": "pairing round {round}…",
 }
 
 _BR = {
@@ -228,6 +241,19 @@ _BR = {
     "err_player_name": "um jogador precisa de um nome",
     "err_player_rating": "o rating deve ser um número, não {value!r}",
     "err_result": "resultado desconhecido {value!r} (2-0, 1-1, 0-2, ou +/- -/+ -/- para um W.O.)",
+    # issue 29
+    "alert_refused": "tabuleiro {board}: uma mensagem foi recusada ({why})",
+    "alert_conflict": "tabuleiro {board} partida {game}: duas mensagens diferentes com o número {seq} (uma mensagem "
+    "forjada, ou dois tabuleiros com o mesmo id): a partida foi pedida de novo ao tabuleiro",
+    "alert_unknown_board": "as mensagens do tabuleiro {board}, que não é um dos tabuleiros do evento, foram ignoradas",
+    "alert_bad_board": "as mensagens com um id de tabuleiro impossível ({board}) foram ignoradas",
+    "alert_assignment": "alguém publicou a próxima partida do tabuleiro {board}: a do salão foi publicada de novo",
+    "alert_flood": "problemas demais ao mesmo tempo: os demais são contados aqui",
+    "alert_count": "×{count}",
+    "dismiss": "dispensar",
+    "resync": "ressincronizar",
+    "err_pairing_running": "a rodada {round} está sendo emparceirada: aguarde",
+    "pairing_now": "emparceirando a rodada {round}…",
 }
 
 _PT = {
@@ -274,6 +300,15 @@ _PT = {
     "err_bye_result": "ronda {round}, mesa {table} é o bye: não tem resultado a registar",
     "err_nothing_to_confirm": "ronda {round}, mesa {table}: ainda não há resultado a confirmar",
     "err_swap_late": "ronda {round}, mesa {table}: as cores só podem ser trocadas antes do jogo",
+    # issue 29
+    "alert_conflict": "tabuleiro {board} jogo {game}: duas mensagens diferentes com o número {seq} (uma mensagem "
+    "forjada, ou dois tabuleiros com o mesmo id): o jogo foi pedido de novo ao tabuleiro",
+    "alert_assignment": "alguém publicou o próximo jogo do tabuleiro {board}: o da sala foi publicado de novo",
+    "alert_flood": "demasiados problemas ao mesmo tempo: os restantes são contados aqui",
+    "dismiss": "dispensar",
+    "resync": "ressincronizar",
+    "err_pairing_running": "a ronda {round} está a ser emparelhada: aguarde",
+    "pairing_now": "a emparelhar a ronda {round}…",
 }
 
 #: every text of the hall, per language

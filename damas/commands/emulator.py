@@ -1,4 +1,5 @@
-"""``damas emulator``: the Pico firmware on a simulated board behind a pseudo-terminal, hands typed on stdin."""
+"""``damas emulator``: the Pico firmware (or DGT's draughts board) on a simulated board behind a
+pseudo-terminal, hands typed on stdin."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 from damas.commands.common import command, variants_help
+from damas.errors import UserError
 from rules import DraughtsError, Position, find_variant
 
 COMMANDS = "lift SQ | place SQ | reset | unplug | plug | board (pieces and LEDs) | quit"
+DGT_COMMANDS = "lift SQ | place SQ [w|b|W|B] (default: the piece lifted last) | crown SQ | uncrown SQ | unplug | plug"
+DGT_COMMANDS += " | board | quit"
 
 
 def register(sub: Any) -> None:
@@ -21,9 +25,16 @@ def register(sub: Any) -> None:
         "damas emulator --variant international --faults 0.001",
     )
     p.add_argument(
-        "--variant", default="brazilian", help=variants_help("default brazilian") + "; whose squares and size"
+        "--variant",
+        help=variants_help("default brazilian; international on the DGT board") + "; whose squares and size",
     )
     p.add_argument("--faults", type=float, default=0.0, help="bit flips and drops per byte on the line (e.g. 0.001)")
+    p.add_argument(
+        "--board",
+        choices=("pico", "dgt"),
+        default="pico",
+        help="pico (default): our firmware; dgt: DGT's draughts board (10x10, colours and crowns; docs/dgt.md)",
+    )
     p.set_defaults(func=run)
 
 
@@ -35,10 +46,12 @@ def _cell_namer(layout: Any) -> Callable[[int | str], str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.board == "dgt":
+        return run_dgt(args)
     from board_hal.layout import Layout
     from firmware_bridge.emulator import Emulator, Faults, board_text
 
-    layout = Layout(find_variant(args.variant).name)
+    layout = Layout(find_variant(args.variant or "brazilian").name)
     cells = {layout.cell_of(sq) for sq in Position.start(layout.variant).occupied()}
     faults = Faults(seed=1, flip=args.faults, drop=args.faults) if args.faults else None
     with Emulator(layout.size, cells=cells, faults=faults) as emu:
@@ -73,3 +86,69 @@ def run(args: argparse.Namespace) -> int:
             except DraughtsError as exc:
                 print(f"error: {exc}", flush=True)
     return 0
+
+
+def run_dgt(args: argparse.Namespace) -> int:
+    from board_hal.dgt_emulator import DgtEmulator, DgtFaults
+    from board_hal.layout import Layout
+    from board_hal.squares import SquareState
+
+    variant = find_variant(args.variant or "international")
+    if variant.board_size != 10:
+        n = variant.board_size
+        raise UserError(f"DGT's draughts board is 10x10: {variant.name} is played on {n}x{n}")
+    layout = Layout(variant.name)
+    start = Position.start(variant)
+    pieces = {layout.cell_of(sq): SquareState.of(p.color.value, p.king) for sq, p in start.pieces().items()}
+    faults = DgtFaults(seed=1, code=args.faults, drop=args.faults) if args.faults else None
+    hand: list[SquareState] = []
+    with DgtEmulator(pieces, faults=faults) as emu:
+        print(f"emulated DGT draughts board (10x10, {variant.name} squares) on {emu.port}", flush=True)
+        print(f'play on it: damas play --config FILE with [board] backend = "dgt" and [dgt] port = "{emu.port}"')
+        print(f"commands: {DGT_COMMANDS}", flush=True)
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            cmd = words[0].lower()
+            try:
+                if cmd in ("lift", "place", "crown", "uncrown") and len(words) in (2, 3):
+                    cell = layout.cell_of(layout.geometry.parse_square(words[1]))
+                    here = emu.piece(cell)
+                    if cmd == "lift" and here.occupied:
+                        hand.append(here)
+                        emu.lift(cell)
+                    elif cmd == "place":
+                        piece = SquareState.from_code(words[2]) if len(words) == 3 else (hand.pop() if hand else None)
+                        if piece is None or not piece.colour:
+                            print("say which piece: place SQ w|b|W|B", flush=True)
+                            continue
+                        emu.place(cell, piece)
+                    elif cmd in ("crown", "uncrown") and here.colour:
+                        emu.place(cell, here.crowned(cmd == "crown"))
+                elif cmd == "unplug":
+                    if emu.plugged:
+                        emu.unplug()
+                    print(f"unplugged: {emu.port} is gone until plug", flush=True)
+                elif cmd == "plug":
+                    if not emu.plugged:
+                        emu.plug()
+                    print(f"plugged in: {emu.port}", flush=True)
+                elif cmd == "board":
+                    print(_dgt_board(emu, layout), flush=True)
+                elif cmd in ("quit", "exit"):
+                    break
+                else:
+                    print(f"unknown command: {line.strip()!r}", flush=True)
+            except (DraughtsError, ValueError) as exc:
+                print(f"error: {exc}", flush=True)
+    return 0
+
+
+def _dgt_board(emu: Any, layout: Any) -> str:
+    """The board from White's side: w b men, W B kings, . empty."""
+    n = layout.size
+    rows = []
+    for rank in range(n - 1, -1, -1):
+        rows.append(" ".join(emu.piece(layout.physical(f, rank)).code for f in range(n)))
+    return "\n".join(rows)

@@ -46,7 +46,9 @@ import paho.mqtt.client as mqtt
 from damas.records.session import GameSession, export_game
 from damas.records.store import StoreError
 from damas.sentences import message
+from hall import validate
 from hall.protocol import Broker, assign_topic, board_topic, control_topic, new_client
+from hall.validate import BadMessage
 from referee.clock import TICKS, ticks
 from rules import Color, Move, Position
 from wording import LANGUAGES
@@ -54,6 +56,7 @@ from wording import LANGUAGES
 log = logging.getLogger(__name__)
 
 RECENT = 5  # games named in the status message (the hall asks for any it has not finished)
+RESEND_EVERY = 1.0  # seconds: the same resend request is answered once in this time
 
 _OUTBOX = """
 CREATE TABLE IF NOT EXISTS hall_outbox (
@@ -134,6 +137,7 @@ class Publisher:
         self.corrected: set[int] = set()  # earlier games whose records were corrected (published next turn)
         self._failed: str | None = None  # why the outbox could not be written (said once)
         self._requests: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+        self._answered: dict[tuple[int, int, str | None], float] = {}  # resend requests answered, when
         self.connected = threading.Event()
         self.client = new_client(broker, f"damas-board-{board}")
         will = json.dumps({"board": board, "online": False})
@@ -158,11 +162,9 @@ class Publisher:
 
     def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
         try:
-            data = json.loads(msg.payload)
-        except ValueError:
-            log.warning("ignored a control message that is not JSON on %s", msg.topic)
-            return
-        if not isinstance(data, dict):
+            data = validate.load(bytes(msg.payload), validate.MAX_STATUS)
+        except BadMessage as exc:
+            log.warning("ignored a control message on %s: %s", msg.topic, exc)
             return
         if msg.topic == assign_topic(self.board):
             self._requests.put(("assign", data))
@@ -216,11 +218,13 @@ class Publisher:
                 self._resend(session.row.id, 0)  # the whole current game, again
             elif what == "resend":
                 try:
-                    game, first = int(data["resend"]), max(0, int(data.get("from", 0)))
-                except (TypeError, ValueError, KeyError):
-                    log.warning("ignored a bad resend request %.80r", data)
+                    game = validate.integer(data, "resend")
+                    first = validate.integer(data, "from") if "from" in data else 0
+                    mark = validate.text(data, "resync", 64)
+                except BadMessage as exc:
+                    log.warning("ignored a bad resend request: %s", exc)
                 else:
-                    self._resend(game, first)
+                    self._resend(game, first, mark)
             elif what == "assign":
                 self.assignment = data
                 self._waiting = None
@@ -376,13 +380,24 @@ class Publisher:
         status = {"board": self.board, "online": True, "t": self.clock(), "game": current, "games": games}
         self.client.publish(board_topic(self.board, "status"), json.dumps(status), qos=1, retain=True)
 
-    def _resend(self, game: int, first: int) -> None:
+    def _resend(self, game: int, first: int, mark: str | None = None) -> None:
+        """A game's messages again from ``first``; ``mark``: the hall's resync, said in each (the
+        hall then takes them over whatever it had: ``docs/hall.md``). The same request within a
+        second is answered once (a flood of requests costs the board nothing)."""
         if not self.connected.is_set():
             return
-        for (text,) in self.db.execute(
+        now = time.monotonic()
+        if self._answered.get((game, first, mark), -RESEND_EVERY) > now - RESEND_EVERY:
+            return
+        self._answered[(game, first, mark)] = now
+        if len(self._answered) > 64:
+            self._answered = {k: t for k, t in self._answered.items() if t > now - RESEND_EVERY}
+        for (body,) in self.db.execute(
             "SELECT message FROM hall_outbox WHERE game_id=? AND seq>=? ORDER BY seq", (game, first)
         ).fetchall():
-            self.client.publish(board_topic(self.board, "game"), text, qos=1)
+            if mark is not None:
+                body = body[:-1] + f",{json.dumps('resync')}:{json.dumps(mark)}}}"
+            self.client.publish(board_topic(self.board, "game"), body, qos=1)
 
 
 def _steps(pg: Any) -> list[tuple[Step, str, str]]:

@@ -247,62 +247,73 @@ def test_a_long_poll_in_flight_does_not_hold_up_the_halls_shutdown(tmp_path: Pat
     _serve(tmp_path, body)
 
 
-def test_what_a_board_sends_wrongly_is_ignored_or_named_and_a_setup_survives_a_restart(tmp_path: Path) -> None:
+def test_what_a_board_sends_wrongly_is_refused_once_and_a_setup_survives_a_restart(tmp_path: Path) -> None:
     store = HallStore(tmp_path / "hall.sqlite3")
     try:
         hall = Hall(store, None, token=TOKEN)
         for topic, payload in [
             ("damas/board/7", b"{}"),  # not a board's topic: ignored
             ("other/board/7/game", b"{}"),
+        ]:
+            hall.receive(topic, payload)
+        assert hall.games == {} and hall.alerts() == []
+        for topic, payload in [
             ("damas/board/7/game", b"not json"),
             ("damas/board/7/game", b"[1, 2]"),
             ("damas/board/7/game", json.dumps({"type": "start", "board": "8", "game": 1, "seq": 0}).encode()),
             ("damas/board/7/game", json.dumps({"type": "start", "board": "7", "game": "1", "seq": 0}).encode()),
+            ("damas/board/7/status", json.dumps({"online": True, "games": {"x": 1, "1": None}}).encode()),
         ]:
             hall.receive(topic, payload)
-        assert hall.games == {} and hall.alerts() == []
-        hall.receive("damas/board/7/status", json.dumps({"online": True, "games": {"x": 1, "1": None}}).encode())
-        assert hall.boards["7"]["online"] is True and hall.games == {}  # nothing to ask for
+        assert hall.games == {} and "7" not in hall.boards
+        (alert,) = hall.alerts()  # one alert for the five, counted
+        assert (alert["kind"], alert["count"]) == ("refused", 5) and "not JSON" in alert["message"]
+        assert hall.dismiss("7") == 1 and hall.alerts() == []
         tags = {"White": "Ana", "Black": "Bia"}
         fen = "W:W21,22,31:B10,11"
-        msgs: list[dict[str, Any]] = [
-            {"type": "move", "step": 0, "path": "c3-d4"},  # before the start: named
-            {"type": "start", "variant": "brazilian", "fen": None, "mode": "casual", "tags": tags},
-            {"type": "move", "step": 0, "path": "c3-d4", "move": "c3-d4"},
-            {"type": "setup", "step": 1, "fen": fen},  # the arbiter set a position up
-            {"type": "tags", "tags": {**tags, "Event": "Open"}, "intro": ["set up"]},
-            {"type": "undo", "steps": 2},
-        ]
-        for seq, msg in enumerate(msgs):
+
+        def send(seq: int, msg: dict[str, Any]) -> None:
             hall.receive("damas/board/7/game", json.dumps({**msg, "board": "7", "game": 1, "seq": seq}).encode())
-        g = hall.games[("7", 1)]
-        assert g.error is not None and "message 0" in g.error and "before the game's start" in g.error
+
+        send(0, {"type": "move", "step": 0, "path": "c3-d4"})  # before the start: refused, number 0 stays free
         (alert,) = hall.alerts()
-        assert alert["kind"] == "out-of-sync" and "before the game's start" in alert["message"]
+        assert alert["kind"] == "refused" and "before the game's start" in alert["message"]
+        assert ("7", 1) not in hall.games or hall.games[("7", 1)].next_seq == 0
+        hall.dismiss("7")
+        for seq, msg in enumerate(
+            [
+                {"type": "start", "variant": "brazilian", "fen": None, "mode": "casual", "tags": tags},
+                {"type": "move", "step": 0, "path": "c3-d4", "move": "c3-d4"},
+                {"type": "setup", "step": 1, "fen": fen},  # the arbiter set a position up
+                {"type": "tags", "tags": {**tags, "Event": "Open"}, "intro": ["set up"]},
+            ]
+        ):
+            send(seq, msg)
+        g = hall.games[("7", 1)]
         pdn = g.pdn()
         assert '1. c3-d4 /FEN "W:Wa3,c3,e1:Bd6,f6"/ *' in pdn and '[Event "Open"]' in pdn and "{set up}" in pdn
-        assert g.last_move() == "c3-d4"
-        for seq, msg, error in [
-            (6, {"type": "move", "step": 9, "path": "a3-b4"}, "message 6: step 9 is beyond the 2 steps known"),
-            (7, {"type": "fly"}, "message 7: unknown message type 'fly'"),
+        assert g.last_move() == "c3-d4" and g.next_seq == 4
+        for msg, why in [
+            ({"type": "move", "step": 9, "path": "a3-b4"}, "step 9 does not follow the 2 steps known"),
+            ({"type": "move", "step": 2, "path": "a1-h8"}, "a1-h8"),  # not a move in the position
+            ({"type": "undo", "steps": 2}, "undo to 2 steps of the 2 known"),
+            ({"type": "fly"}, "unknown type 'fly'"),
         ]:
-            hall.receive("damas/board/7/game", json.dumps({**msg, "board": "7", "game": 1, "seq": seq}).encode())
-            assert g.error == f"board 7 game 1 {error}"
-        hall.receive(
-            "damas/board/7/game", json.dumps({"type": "undo", "steps": 1, "board": "7", "game": 1, "seq": 8}).encode()
-        )
+            send(4, msg)
+            assert why in hall.incidents[("7", "refused")]["message"], why
+            hall.dismiss("7")
+            assert g.next_seq == 4 and g.pdn() == pdn  # nothing changed, and message 4 is still to come
+        send(4, {"type": "undo", "steps": 1})
         assert g.last_move() == "c3-d4" and len(g.steps) == 1
-        hall.receive(
-            "damas/board/7/game", json.dumps({"type": "undo", "steps": 0, "board": "7", "game": 1, "seq": 9}).encode()
-        )
+        send(5, {"type": "undo", "steps": 0})
         assert g.last_move() is None and g.steps == []
-        setup = {"type": "setup", "step": 0, "fen": fen, "board": "7", "game": 1, "seq": 10}
-        hall.receive("damas/board/7/game", json.dumps(setup).encode())
+        send(6, {"type": "setup", "step": 0, "fen": fen})
         kept = g.pdn()
+        assert hall.alerts() == []
         store.close()
         store = HallStore(tmp_path / "hall.sqlite3")
         again = Hall(store, None, token=TOKEN).games[("7", 1)]  # the hall restarted: from its snapshot
-        assert again.pdn() == kept and again.steps[0][0] == "setup" and again.next_seq == 11
+        assert again.pdn() == kept and again.steps[0][0] == "setup" and again.next_seq == 7
     finally:
         store.close()
 
@@ -325,5 +336,28 @@ def test_forfeits_over_http_score_as_the_regulation_says_and_the_next_round_pair
         assert (await _post(client, "/api/pair", {}))[1] == {"round": 2, "tables": 2}
         second = {frozenset((p.white, p.black)) for p in hall.store.pairings() if p.round == 2}
         assert frozenset((t1.white, t1.black)) not in second and frozenset((t2.white, t2.black)) not in second
+
+    _serve(tmp_path, body)
+
+
+def test_pairing_runs_off_the_event_loop_the_page_and_the_boards_go_on(tmp_path: Path) -> None:
+    """Issue 29: the pairing engine takes seconds for a big open; it runs in another process, and
+    the page's state and the boards' messages are answered while it runs (the state says so)."""
+
+    async def body(hall: Hall, client: Client) -> None:
+        hall.import_csv("name,rating\n" + "".join(f"P{i},{2000 - i}\n" for i in range(80)))
+        for p in hall.pair_next():
+            if p.black is not None:
+                hall.set_result(p.round, p.table, ("2-0", "1-1", "0-2")[p.table % 3])
+        pairing = asyncio.ensure_future(_post(client, "/api/pair", {}))
+        while hall.pairing is None:
+            await asyncio.sleep(0.01)
+        status, text = await _get(client, "/api/state")
+        assert status == 200 and json.loads(text)["pairing"] == 2 and not pairing.done()
+        _play(hall, "7", 1, {"White": "A", "Black": "B"}, ["c3-d4"])  # a board's messages are folded meanwhile
+        assert hall.games[("7", 1)].plies == 1 and not pairing.done()
+        _one_line_error(*await _post(client, "/api/pair", {}), 400, "being paired")  # one pairing at a time
+        assert (await pairing)[1] == {"round": 2, "tables": 40}
+        assert hall.pairing is None
 
     _serve(tmp_path, body)
