@@ -56,6 +56,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py --quick
 	$(BIN)/python benchmarks/clock.py
 	$(BIN)/python benchmarks/hall.py
+	$(BIN)/python benchmarks/speech.py
 
 clean:
 	rm -rf $(VENV) .bench .mutation .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

@@ -10,7 +10,7 @@ from board_hal.backends import ReadOut
 from board_hal.buttons import ClockButtons
 from board_hal.layout import Layout
 from board_hal.simulated import SimulatedBoard
-from board_hal.speech import RecordingSpeech, Speaker
+from board_hal.speech import RecordingSpeech, Speaker, SpeechBackend
 from damas.board.loop import PlayApp
 from damas.records.session import GameSession
 from damas.records.store import Store
@@ -41,7 +41,7 @@ class Table:
         mode: str = "casual",
         say: tuple[str, ...] = WHAT,
         clock: str | None = None,
-        voice: RecordingSpeech | None = None,
+        voice: SpeechBackend | None = None,
         buttons: ClockButtons | None = None,
         store: Store | None = None,
         session: GameSession | None = None,
@@ -66,7 +66,8 @@ class Table:
         else:
             self.sim.set_squares(session.raw)
         self.voice = voice or RecordingSpeech()
-        self.speaker = Speaker(self.voice)
+        self.spoken: list[str] = []  # every phrase said whole, in order
+        self.speaker = Speaker(self.voice, on_said=lambda p: self.spoken.append(p.text))
         self.app = PlayApp(
             self.store,
             self.sim.io(),
@@ -117,6 +118,7 @@ class Table:
         self.move(*(name(q) for q in move.path))
         for q in move.captured:
             self.lift(name(q), hold)
+        self.wait(0.4)  # a king that stops where it could slide on is read after the grace time
 
     def read_out(self) -> None:
         self.sim.transitions.put(ReadOut(self.clock.t, "button"))  # the gesture, as the buttons give it
@@ -124,8 +126,8 @@ class Table:
 
     def said(self) -> list[str]:
         """Every phrase the voice said whole, in order."""
-        assert self.speaker.wait_idle(10.0)
-        return self.voice.texts()
+        assert self.speaker.wait_idle(60.0)
+        return list(self.spoken)
 
     def new(self) -> list[str]:
         """The phrases said since the hands last listened."""

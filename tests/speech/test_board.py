@@ -3,6 +3,7 @@ none lost, none stale; a piece held up; the read-out gesture; the clock; a resum
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from board_hal.speech import RecordingSpeech
 from damas.records.session import GameSession
 from damas.records.store import Store
 from damas.speech import phrases
-from rules import Position
+from rules import Color, Game, Position
 from rules.pdn import load_pdn
 from tests.conftest import ROOT, wait_until
 from tests.speech.table import Table
@@ -22,18 +23,23 @@ GAME = ROOT / "tests" / "data" / "games" / "brazilian" / "lidraughts-brazilian.p
 
 
 def expected_phrases(lang: str, moves: list[str]) -> list[str]:
-    """What the board must say for these moves from the start, composed from the rules alone."""
-    pos = Position.start("brazilian")
+    """What the board must say for these moves from the start, composed from the rules alone
+    (the result and why, when the rules end the game)."""
+    game = Game("brazilian")
     out = [
         phrases.say(lang, "game_new", variant=phrases.say(lang, "variant_brazilian")),
-        phrases.turn_phrase(lang, pos),
+        phrases.turn_phrase(lang, game.position),
     ]
     for text in moves:
+        pos = game.position
         move = pos.parse_pdn(text)
         out.append(phrases.move_phrase(lang, pos, pos.routes(move)[0]))
-        pos = pos.apply(move)
-        if pos.has_captures():
-            out.append(phrases.must_capture_phrase(lang, pos))
+        game.push(move)
+        outcome = game.outcome()
+        if outcome is not None:
+            out.append(phrases.result_phrase(lang, outcome.winner, outcome.termination.value))
+        elif game.position.has_captures():
+            out.append(phrases.must_capture_phrase(lang, game.position))
     return [phrases.spoken(t, lang) for t in out]
 
 
@@ -228,5 +234,38 @@ def test_what_the_voice_says_is_chosen(tmp_path: Path) -> None:
         assert table.said() == ["A capture is compulsory, with d4. Put back on g3. Take off h4."]
         page = [u["text"] for u in table.app.state("en")["spoken"]]
         assert page[2:5] == ["White: c3 to d4.", "Black: f6 to e5.", "White must capture, with d4."]
+    finally:
+        table.close()
+
+
+def test_the_computers_move_and_a_hint_are_said(tmp_path: Path) -> None:
+    table = Table(tmp_path, lang="pt-BR")
+    app = table.app
+    try:
+        app.start_computer(Color.BLACK, 1)
+        table.move("c3", "d4")
+        table.new()
+        deadline = time.monotonic() + 60
+        while app.session.referee.expected() is None:  # the engine thinks in its own process
+            assert time.monotonic() < deadline, app.computer.error
+            time.sleep(0.01)
+            table.wait(0.02)
+        pos = app.session.referee.position
+        move = app.session.referee.expected()
+        assert move is not None
+        said = phrases.spoken(phrases.move_text("pt-BR", pos, move), "pt-BR")
+        assert table.new() == [f"O computador joga {said}. Faça o lance dele no tabuleiro."]
+        table.play(pos.routes(move)[0])
+        table.wait(0.5)
+        assert table.new()[0] == phrases.spoken(phrases.move_phrase("pt-BR", pos, move), "pt-BR")
+        app.action({"action": "hint"})
+        while app.computer.hint_move(app.session.referee) is None:
+            assert time.monotonic() < deadline, app.computer.error
+            time.sleep(0.01)
+            table.wait(0.02)
+        hint = app.computer.hint_move(app.session.referee)
+        assert hint is not None
+        now = app.session.referee.position
+        assert table.new() == [f"Sugestão: {phrases.spoken(phrases.move_text('pt-BR', now, hint), 'pt-BR')}."]
     finally:
         table.close()
