@@ -14,7 +14,7 @@ from board_hal.speech import RecordingSpeech
 from damas.records.session import GameSession
 from damas.records.store import Store
 from damas.speech import phrases
-from rules import Color, Game, Position
+from rules import Color, Game
 from rules.pdn import load_pdn
 from tests.conftest import ROOT, wait_until
 from tests.speech.table import Table
