@@ -17,7 +17,7 @@ OUTSIDE_THE_APP = frozenset(PACKAGES) - {"damas"}
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "rules": frozenset(),
     "engine": frozenset({"rules"}),
-    "referee": frozenset({"rules", "board_hal.debounce", "board_hal.leds"}),
+    "referee": frozenset({"rules", "board_hal.debounce", "board_hal.leds", "board_hal.squares"}),
     "board_hal": frozenset({"rules"}),
     "board_hal.speech": frozenset(),  # the voice: says phrases, composes none (imports nothing of ours)
     "firmware_bridge": frozenset({"board_hal"}),
