@@ -283,6 +283,10 @@ URGENT = frozenset(
         ReportKind.FLAG_FALL,
         ReportKind.COMPUTER_MOVE,
         ReportKind.GAME_OVER,
+        ReportKind.WRONG_PIECE,
+        ReportKind.PIECES_SWAPPED,
+        ReportKind.LOST_CROWN,
+        ReportKind.EXTRA_CROWN,
     }
 )
 #: the clock's reports (said when the clock is, ``[speech] say``)
