@@ -57,6 +57,7 @@ mutation: $(STAMP)
 
 bench: $(STAMP)
 	@test -d .bench/py-draughts || $(BIN)/python -m pip install --quiet --target .bench/py-draughts py-draughts==1.10.1
+	@test -d .bench/caissify || $(BIN)/python -m pip install --quiet --target .bench/caissify caissify-pairings==0.5.0
 	$(BIN)/python benchmarks/perft.py
 	$(BIN)/python benchmarks/referee.py
 	$(BIN)/python benchmarks/hal.py
@@ -67,6 +68,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py --quick
 	$(BIN)/python benchmarks/clock.py
 	$(BIN)/python benchmarks/hall.py
+	$(BIN)/python benchmarks/pairing.py --peer
 
 clean:
 	rm -rf $(VENV) .bench .mutation .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

@@ -26,7 +26,8 @@ from board_hal.config import ConfigError, load_config
 from board_hal.factory import open_board
 from board_hal.registry import Hardware
 from board_hal.simulated import SimulatedBoard
-from damas.board.loop import PlayApp, reconcile, sim_occupancy
+from board_hal.squares import Sensing
+from damas.board.loop import PlayApp, board_pieces, reconcile, set_up, sim_occupancy
 from damas.computer.opponent import EngineSettings, settings_from_config
 from damas.computer.player import computer_tag
 from damas.errors import UserError
@@ -188,9 +189,10 @@ def _open_game(
                     reconcile(session, io, time.time())
                 log.info("resumed game %d (%d moves)", row.id, row.moves)
         if session is None:
-            if sim is not None and args.fen:
-                sim.set_squares(Position.from_fen(args.fen, variant).occupied())
+            if sim is not None and (args.fen or sim.senses > Sensing.PRESENCE):
+                set_up(sim, Position.from_fen(args.fen, variant) if args.fen else Position.start(variant))
             squares, _cells = io.occupied()
+            senses, pieces = board_pieces(io)
             tags = {"Date": datetime.date.today().strftime("%Y.%m.%d")}
             for key, value in (("Event", args.event), ("White", args.white), ("Black", args.black)):
                 if value:
@@ -205,6 +207,8 @@ def _open_game(
                 window=config.debounce,
                 clock=clock,
                 clock_auto=config.clock.auto,
+                senses=senses,
+                pieces=pieces,
             )
             for note in notes:
                 log.warning("%s; started game %d", note, session.row.id)

@@ -17,7 +17,7 @@ OUTSIDE_THE_APP = frozenset(PACKAGES) - {"damas"}
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "rules": frozenset(),
     "engine": frozenset({"rules"}),
-    "referee": frozenset({"rules", "board_hal.debounce", "board_hal.leds"}),
+    "referee": frozenset({"rules", "board_hal.debounce", "board_hal.leds", "board_hal.squares"}),
     "board_hal": frozenset({"rules"}),
     "firmware_bridge": frozenset({"board_hal"}),
     "wording": frozenset(),  # every word, in each language: the hall's and the app's

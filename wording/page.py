@@ -338,6 +338,11 @@ KINDS: dict[str, dict[str, str]] = {
         "clock-resumed": "clocks running",
         "clock-adjusted": "clocks set",
         "computer-move": "not the computer's move",
+        "wrong-piece": "wrong piece on the board",
+        "pieces-swapped": "pieces swapped",
+        "crown": "crown the new king",
+        "lost-crown": "a king lost its crown",
+        "extra-crown": "a man wears a crown",
     },
     "pt-BR": {
         "setup": "arrumação",
@@ -372,6 +377,11 @@ KINDS: dict[str, dict[str, str]] = {
         "clock-resumed": "relógios correndo",
         "clock-adjusted": "relógios ajustados",
         "computer-move": "lance do computador",
+        "wrong-piece": "peça errada no tabuleiro",
+        "pieces-swapped": "peças trocadas",
+        "crown": "coroe a nova dama",
+        "lost-crown": "dama sem coroa",
+        "extra-crown": "peça coroada",
     },
     "pt-PT": {
         "setup": "arrumação",
@@ -406,6 +416,11 @@ KINDS: dict[str, dict[str, str]] = {
         "clock-resumed": "relógios a correr",
         "clock-adjusted": "relógios acertados",
         "computer-move": "lance do computador",
+        "wrong-piece": "peça errada no tabuleiro",
+        "pieces-swapped": "peças trocadas",
+        "crown": "coroe a nova dama",
+        "lost-crown": "dama sem coroa",
+        "extra-crown": "pedra coroada",
     },
 }
 
@@ -438,6 +453,12 @@ REPORTS: dict[str, dict[str, str]] = {
         "capture-continues": "Continue a captura a partir de {at}: próximo salto para {next}",
         "computer-move": "Faça o lance do computador {move}: devolva as peças para {missing}; retire as de {extra}",
         "computer-wait": "Espere o lance do computador: devolva as peças para {missing}; retire as de {extra}",
+        "wrong-piece": "Há uma peça da outra cor em {squares}: coloque ali a peça do jogo",
+        "pieces-swapped": "As peças em {squares} estão trocadas: destroque-as",
+        "crown": "Coroe a peça em {squares}: ela virou dama",
+        "lost-crown": "A dama em {squares} perdeu a coroa: recoloque-a",
+        "extra-crown": "A peça em {squares} está coroada: tire a coroa (só vira dama a peça que termina o lance "
+        "na última fileira)",
     },
     "pt-PT": {
         "setup": "Arrume a posição: coloque peças em {missing}; retire as peças de {extra}",
@@ -466,6 +487,12 @@ REPORTS: dict[str, dict[str, str]] = {
         "capture-continues": "Continue a captura a partir de {at}: próximo salto para {next}",
         "computer-move": "Faça o lance do computador {move}: devolva as peças a {missing}; retire as de {extra}",
         "computer-wait": "Espere pelo lance do computador: devolva as peças a {missing}; retire as de {extra}",
+        "wrong-piece": "Há uma peça da outra cor em {squares}: ponha lá a peça do jogo",
+        "pieces-swapped": "As peças em {squares} estão trocadas: troque-as de volta",
+        "crown": "Coroe a pedra em {squares}: passou a dama",
+        "lost-crown": "A dama em {squares} perdeu a coroa: reponha-a",
+        "extra-crown": "A pedra em {squares} está coroada: tire a coroa (só passa a dama a pedra que acaba o lance "
+        "na última fila)",
     },
 }
 

@@ -20,6 +20,7 @@ from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
+from board_hal.squares import Sensing, SquareState
 from damas.board.page_state import MoveList, page_state
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, valid_tag
 from damas.computer.analysis import GameAnalysis
@@ -417,6 +418,11 @@ class PlayApp:
                 kept[computer[0].value.capitalize()] = computer_tag(self.computer.name, computer[1])
             h = old.row.header
             control = h.get("clock") if clock is None else parse_control(clock, self.clock_presets).text()
+            if self.sim is not None:  # the simulated hands set the pieces up at once
+                set_up(self.sim, Position.from_fen(fen, v) if fen else Position.start(v))
+                while not self.sim.transitions.empty():
+                    self.sim.transitions.get_nowait()
+            senses, pieces = board_pieces(self.io)
             session = GameSession.start(
                 self.store,
                 v,
@@ -427,14 +433,11 @@ class PlayApp:
                 window=self.window,
                 clock=control,
                 clock_auto=bool(h.get("clock_auto", False)),
+                senses=senses,
+                pieces=pieces,
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
-        sim = self.sim
-        if sim is not None:  # the simulated hands set the pieces up at once
-            sim.set_squares(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
-            while not sim.transitions.empty():
-                sim.transitions.get_nowait()
         self.session = session
         self.session.listeners.append(self._changed)
         self._alive = None
@@ -554,9 +557,34 @@ class PlayApp:
 ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
 
 
+def set_up(sim: SimulatedBoard, pos: Position) -> None:
+    """The simulated hands set up ``pos``: its pieces, coloured and crowned, wherever the board can tell."""
+    if sim.senses > Sensing.PRESENCE:
+        sim.set_pieces({sq: SquareState.of(p.color.value, p.king) for sq, p in pos.pieces().items()})
+    else:
+        sim.set_squares(pos.occupied())
+
+
+def board_pieces(io: BoardIO) -> tuple[str | None, dict[int, SquareState] | None]:
+    """What a board that senses colour tells (``colour``/``crown``) and the pieces it reads
+    now, for a new game's journal; (None, None) for a board that senses presence only."""
+    if io.senses <= Sensing.PRESENCE:
+        return None, None
+    return io.senses.name.lower(), {k: s for k, s in io.pieces().items() if isinstance(k, int)}
+
+
 def sim_occupancy(session: GameSession, sim: SimulatedBoard) -> None:
-    """After a resume, the simulated board holds what the journal says it held."""
+    """After a resume, the simulated board holds what the journal says it held (on a board that
+    senses colour, the game's pieces where the game has them)."""
     sim.set_squares(session.raw)
+    if sim.senses > Sensing.PRESENCE:
+        pos = session.referee.position
+        sim.set_pieces(
+            {
+                sq: SquareState.of(p.color.value, p.king) if (p := pos.piece_at(sq)) else SquareState.OCCUPIED
+                for sq in session.raw
+            }
+        )
     for name in session.raw_cells:
         f, r = sim.layout.geometry.parse_cell(name)
         sim.place_cell(sim.layout.physical(f, r))

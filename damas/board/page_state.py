@@ -63,7 +63,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         }
         for r in s.reports()[-40:]
     )
-    active = ref.report
+    active = ref.report or getattr(ref, "colour_report", None)  # (a colour board: referee.colour)
     if active is not None and reports and reports[-1]["kind"] == active.kind.value:
         reports[-1]["active"] = True
     legend = wording.words(LEGEND, lang)

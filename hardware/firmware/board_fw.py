@@ -1,7 +1,8 @@
 """The damas firmware for the Raspberry Pi Pico (MicroPython).
 
-Scans the reed-switch diode matrix (waiting a settling time after driving each row),
-debounces every cell, sends the whole occupancy on every change and as a heartbeat,
+Scans the reed-switch diode matrix (waiting a settling time after driving each row) — or,
+on a board with Hall-effect sensors, reads every cell's piece, its colour and crown
+(hall.py) —, debounces every cell, sends the whole occupancy on every change and as a heartbeat,
 reports the game clock's two push buttons (press counts, sent at each press and once more
 a moment later), and drives WS2812/SK6812 LEDs with the built-in ``neopixel`` module —
 laid under the board in the strip order the host configures, written only when what they
@@ -55,11 +56,16 @@ class Firmware:
         sleep_us=None,
         watchdog=None,
         reset=link.RESET_POWER,
+        sensor=None,
+        size=None,
     ):
+        # a Hall-sensor board (hall.py: colour, crowns) reads each cell's state through its
+        # ``sensor`` on a board of ``size`` (rows, columns); a reed board scans its matrix
+        self.sensor = sensor
         self.rows = [machine.Pin(p, machine.Pin.OUT, value=1) for p in rows]
         self.cols = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in cols]
-        self.n_rows = len(rows)
-        self.n_cols = len(cols)
+        self.n_rows = len(rows) if sensor is None else size[0]
+        self.n_cols = len(cols) if sensor is None else size[1]
         self.cells = self.n_rows * self.n_cols
         self.led_count = led_count or self.cells
         self.np = neopixel.NeoPixel(machine.Pin(led_pin), self.led_count)
@@ -80,6 +86,7 @@ class Firmware:
         self.stable = [False] * self.cells  # debounced state
         self.raw_since = [0] * self.cells  # when the raw reading last differed from stable
         self.pending = [False] * self.cells
+        self.pending_raw = [None] * self.cells  # what each pending cell reads
         self.leds = {}  # LED index as the host sent it -> (r, g, b, pattern)
         self.strip = None  # ((first row, first col), along, order); None: strip position = index
         self.where = list(range(self.led_count))  # index -> position on the strip
@@ -102,9 +109,12 @@ class Firmware:
 
     # -- sensing --------------------------------------------------------------------------
     def scan(self):
-        """One pass: the raw reading of every cell (True = closed switch). After driving a row
-        low it waits ``settle_us`` before reading: a column a closed switch on the row before
-        held low rises only through its pull-up and the wire's capacitance."""
+        """One pass: the raw reading of every cell (True = closed switch; on a Hall-sensor board
+        its state, link.EMPTY ... link.OCCUPIED). After driving a row low it waits ``settle_us``
+        before reading: a column a closed switch on the row before held low rises only through
+        its pull-up and the wire's capacitance."""
+        if self.sensor is not None:
+            return self.sensor.read()
         out = [False] * self.cells
         n = self.n_cols
         settle = self.settle_us
@@ -119,13 +129,16 @@ class Firmware:
         return out
 
     def debounce(self, raw, now):
-        """A cell changes once its raw reading has differed for ``debounce_ms``."""
+        """A cell changes once its raw reading has differed for ``debounce_ms`` — the same
+        reading all along (a Hall board's state as a whole: white, then black, starts again)."""
         changed = False
+        pending_raw = self.pending_raw
         for i in range(self.cells):
             if raw[i] == self.stable[i]:
                 self.pending[i] = False
-            elif not self.pending[i]:
+            elif not self.pending[i] or raw[i] != pending_raw[i]:
                 self.pending[i] = True
+                pending_raw[i] = raw[i]
                 self.raw_since[i] = now
             elif ticks_diff(now, self.raw_since[i]) >= self.debounce_ms:
                 self.stable[i] = raw[i]
@@ -160,12 +173,18 @@ class Firmware:
         self.seq = (self.seq + 1) & 0xFFFF
 
     def send_snapshot(self, now):
-        occupied = [i for i in range(self.cells) if self.stable[i]]
-        self.send(link.SNAPSHOT, link.pack_snapshot(self.n_rows, self.n_cols, occupied, now))
+        if self.sensor is not None and self.version >= 3:  # each cell's state: SQUARES
+            self.send(link.SQUARES, link.pack_squares(self.n_rows, self.n_cols, self.stable, now))
+        else:  # a reed board, or an old host: the occupancy
+            occupied = [i for i in range(self.cells) if self.stable[i]]
+            self.send(link.SNAPSHOT, link.pack_snapshot(self.n_rows, self.n_cols, occupied, now))
         self.last_sent = now
 
     def features(self):
-        return link.STRIP_ORDER | (link.WATCHDOG if self.watchdog is not None else 0)
+        out = link.STRIP_ORDER | (link.WATCHDOG if self.watchdog is not None else 0)
+        if self.sensor is not None:
+            out |= link.COLOUR | link.FIELD_READINGS | (link.CROWNS if self.sensor.crowns else 0)
+        return out
 
     def hello_payload(self, protocol):
         return link.pack_hello(
@@ -234,6 +253,14 @@ class Firmware:
             self.dirty = True
         elif kind == link.CONFIG:
             self.configure(payload)
+        elif kind == link.FIELDS:
+            if self.sensor is None:
+                raise ValueError("no field readings on a reed board")
+            self.send(link.FIELDS, link.pack_fields(self.n_rows, self.n_cols, self.sensor.fields(), now))
+        elif kind == link.CALIBRATE:
+            if self.sensor is not None:  # (a reed board ignores it)
+                present, king = link.unpack_calibrate(payload)
+                self.sensor.calibrate(present, king)
         elif kind == link.REPL:
             # give the line back: the watchdog stopped, Ctrl-C works again, mpremote can talk to the REPL
             if self.watchdog is not None and self.watchdog_ms:
