@@ -12,11 +12,18 @@ built from lgpio's own reason (lgpio is the library every Pi uses, the only one 
   service's is ``/run/damas``);
 - lgpio loaded but reached no GPIO chip (gpiozero found no Pi revision, or the chip would not
   open): not a Raspberry Pi, or a user without the gpio group.
+
+lgpio's C library also moves the whole process into ``$LG_WD`` when it is first imported (its
+``lgInit`` calls ``chdir``), so a relative path opened afterwards — the database's journal copies
+are opened per line, a configuration re-read — would land in the runtime directory. lgpio itself
+needs its working directory only while it opens its FIFO at import, so :func:`opening_pins` puts
+the process back where it was.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,6 +66,7 @@ def opening_pins(source: str) -> Iterator[None]:
     the fix (``source``: the configuration file). Other errors pass through unchanged."""
     from gpiozero.exc import PinFactoryFallback
 
+    here = os.getcwd()
     # gpiozero's fallback warnings are kept; any other warning passes the filters as it would
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PinFactoryFallback)
@@ -70,6 +78,9 @@ def opening_pins(source: str) -> Iterator[None]:
             reasons = _fallbacks(caught)
             why = f"lgpio: {reasons.get('lgpio', 'not tried')}"
             raise ConfigError(f"{source}: no GPIO library could be loaded ({why}): {advice(reasons)}") from None
+        finally:
+            if os.getcwd() != here:  # lgpio's import moved the process into $LG_WD
+                os.chdir(here)
     reasons = _fallbacks(caught)
     if "lgpio" in reasons:  # another library was loaded instead (gpiozero's native driver on a Pi 3/4)
         log.warning("%s: lgpio could not be loaded (%s): %s", source, reasons["lgpio"], advice(reasons))

@@ -13,6 +13,7 @@ from board_hal.leds import Role as LedRole
 from damas.computer.analysis import Mark
 from damas.records.store import ABANDONED, INTERRUPTED, GameRow
 from damas.sentences import kind_of, message
+from damas.speech.phrases import move_phrase
 from referee.clock import TICKS, ClockError, duration_text, parse_control
 from referee.vocabulary import MoveMade, Report, ReportKind
 from rules import Color, Game, Position
@@ -38,6 +39,9 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
 
     # (copies: the clock's times and the marks are added below)
     moves = [dict(m) for m in app.moves.items(s.row.id, ref.game)]
+    for item in moves:
+        if "said" in item:
+            item["said"] = item["said"][lang]  # the move as the board says it (a screen reader's label)
     stamps = s.clock.stamps if s.clock is not None else []
     marks = _marks(app)
     ply = 0
@@ -123,6 +127,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         else {**s.clock.face(app.clock()), "low": app.low_time, "control_text": control_text(s.row.header)},
         "clock_words": wording.words(CLOCK_WORDS, lang),
         "games": [_game_item(r, words) for r in app.recent_games()],
+        "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
+        "voice": app.speech.speaker is not None,
     }
 
 
@@ -219,6 +225,7 @@ class MoveList:
                     "fen": after.fen(),
                     "path": list(entry.path),
                     "captured": list(entry.captured),
+                    "said": {lang: move_phrase(lang, p, entry) for lang in LANGUAGES},  # (page_state keeps one)
                 }
             kept.append((entry, item))
         return [item for _entry, item in kept]

@@ -526,7 +526,10 @@ def hands_for(layout: Layout, place: Callable[[Cell], None], lift: Callable[[Cel
         if p.kind == "clear":
             clear()
         elif p.kind == "place" and p.square is not None:
-            place(layout.cell_of(p.square))
+            if p.piece is not None:  # a board that senses colour asks for a given piece (a simulated one)
+                place(layout.cell_of(p.square), piece=p.piece)  # type: ignore[call-arg]
+            else:
+                place(layout.cell_of(p.square))
         elif p.kind == "lift" and p.cell is not None:
             lift(layout.cell_of(p.square) if p.square is not None else p.cell)  # where the piece was put
         elif p.kind == "point":

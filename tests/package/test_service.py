@@ -196,3 +196,22 @@ def test_lgpio_makes_its_fifo_where_the_units_lg_wd_says(tmp_path: Path, lgpio: 
     r = in_read_only_folder(opt, {**env, "LG_WD": str(run)}, *selftest)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert "lgpio reached no GPIO chip of a Raspberry Pi: is this one, and is the user in the gpio group?" in r.stderr
+
+
+def test_opening_the_pins_leaves_the_working_directory_where_it_was(tmp_path: Path, lgpio: Path) -> None:
+    """lgpio's import moves the process into LG_WD; relative paths opened later (the journal
+    copies are opened per line) must still mean what they meant at start-up."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root (a read-only bind mount), as CI has")
+    opt, run = tmp_path / "opt-damas", tmp_path / "run-damas"
+    opt.mkdir()
+    run.mkdir()
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": f"{lgpio}:{ROOT}", "LG_WD": str(run)}
+    probe = (
+        "import os\nfrom board_hal.pins import opening_pins\n"
+        "with opening_pins('board.toml'):\n    import lgpio\n"
+        "print(os.getcwd(), sorted(os.listdir(os.environ['LG_WD'])))"
+    )
+    r = in_read_only_folder(opt, env, sys.executable, "-c", probe)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [str(opt), "['.lgd-nfy0']"]
