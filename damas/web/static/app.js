@@ -291,7 +291,8 @@ function renderBoard() {
         said += (said ? "; " : "") + (meaning ? meaning.text : role);
       }
     }
-    if (sq && lastSquares.has(sq)) said += (said ? "; " : "") + ui("last_move");
+    const lastLit = sq && state.leds[sq] === "last" && !entry; // (the LED already says it)
+    if (sq && lastSquares.has(sq) && !lastLit) said += (said ? "; " : "") + ui("last_move");
     div.setAttribute("aria-label", `${sq ? state.names[sq] : div.dataset.cell}: ${said || ui("empty")}`);
     div.tabIndex = div.dataset.cell === focusCell ? 0 : -1;
   }
