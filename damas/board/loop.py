@@ -24,6 +24,7 @@ from board_hal.squares import Sensing, SquareState
 from damas.board.page_state import MoveList, page_state
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
 from damas.computer.analysis import GameAnalysis
+from damas.computer.live import LiveAnalysis
 from damas.computer.opponent import EngineSettings, open_engine
 from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
@@ -32,13 +33,14 @@ from damas.records.session import DamagedGame, GameSession, export_game
 from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
+from damas.study.tree import Study, StudyError
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import parse_control
 from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
-from rules import Color, DraughtsError, Move, Position, find_variant, parse_result
+from rules import Color, DraughtsError, Game, Move, Position, find_variant, parse_result
 from rules.errors import shown
-from rules.pdn import write_pdn
+from rules.pdn import read_pdn, write_pdn
 from wording import language
 from wording.page import RECORDS_ERROR, PageError
 
@@ -95,6 +97,10 @@ class PlayApp:
         self.engine_settings = engine or EngineSettings()
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
         self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
+        self.live: LiveAnalysis | None = None  # the position searched while the players move (the page's bar)
+        self._live_variant = ""  # the variant the live analysis' engine plays
+        self.study: Study | None = None  # a game opened on the page to try moves in (its variations)
+        self.study_version = 0  # changes whenever the study does (the view compares it)
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         self._recent: tuple[tuple[int, int], list[GameRow]] | None = None  # the page's list of recent games
         self._records_changed = 0  # a game started, resumed or corrected: the list is read again
@@ -143,6 +149,8 @@ class PlayApp:
             self.computer.hint_pending(ref),
             self.computer.error,
             None if self.analysis is None else self.analysis.progress(),
+            None if self.live is None else (self.live.seen(), self.live.error),
+            self.study_version,
             None if s.clock is None else s.clock.shown(self.clock()),  # last: ``pump`` reads it as view[-1]
         )
 
@@ -168,6 +176,7 @@ class PlayApp:
             self.session.tick(self.clock())
             # the computer's move, once its engine has answered (entered like a player's action)
             self.computer.update(self.session.referee, self._enter, self.clock())
+            self._follow_live()
         view = self._view()
         if view != self._shown:
             self._mark(view)
@@ -375,6 +384,12 @@ class PlayApp:
             return
         if name == "analyze":
             self.analyze()
+            return
+        if name == "live":
+            self.live_analysis(data.get("on"))
+            return
+        if name == "study":
+            self.study_action(data)
             return
         if name == "resume-game":
             self.resume_game(data.get("game"))
@@ -590,8 +605,112 @@ class PlayApp:
         )
         self._mark()
 
+    def live_allowed(self) -> bool:
+        """Live analysis is a hint on every move: only where hints are (``[engine] hints``: casual
+        games by default) and once a game is over."""
+        ref = self.session.referee
+        return self.session.ended or self.engine_settings.allows_hint(ref.mode)
+
+    def live_analysis(self, on: Any) -> None:
+        """Turn the live analysis on (the position searched while the players move) or off."""
+        if not isinstance(on, bool):
+            raise ValueError(f"live needs on: true or false, not {shown(on)}")
+        if on and not self.live_allowed():
+            raise PageError("no-live")
+        if not on:
+            self._stop_live()
+        elif self.live is None:
+            settings, variant = self.engine_settings, self.session.row.variant
+            self.live = LiveAnalysis(lambda: open_engine(variant, settings, level=10))
+            self._live_variant = variant
+            self._follow_live()
+        self._mark()
+
+    def _stop_live(self) -> None:
+        if self.live is not None:
+            self.live.close()
+            self.live = None
+
+    def _follow_live(self) -> None:
+        """The live analysis follows the game on the board (a new variant: a new engine; a game in
+        a mode without hints: off)."""
+        if self.live is None:
+            return
+        if not self.live_allowed():
+            self._stop_live()
+        elif self._live_variant != self.session.row.variant:
+            self._stop_live()
+            self.live_analysis(True)
+        else:
+            self.live.follow(self.study_game() if self.study is not None else self.session.referee.game)
+
+    # -- a study: a game opened on the page to try moves in -------------------------------------
+    def study_action(self, data: dict[str, Any]) -> None:
+        """``open`` (a recorded game, or the one in play, at a ply), ``pdn`` (a pasted PDN's first
+        game), ``play`` (a move from a position of the study), ``goto``, ``delete``, ``promote``,
+        ``close``. A bad request is a ``ValueError`` of one line and changes nothing."""
+        op = data.get("op")
+        try:
+            if op == "open":
+                self.study = self._study_of(data.get("game"), data.get("ply"))
+            elif op == "pdn":
+                self.study = study_of_pdn(data.get("pdn"), self.session.row.variant)
+            elif op == "close":
+                self.study = None
+            elif self.study is None:
+                raise StudyError("no study is open (open a game or a PDN first)")
+            elif op == "play":
+                self.study.play(data.get("node"), data.get("move"))
+            elif op == "goto":
+                self.study.goto(data.get("node"))
+            elif op == "delete":
+                self.study.delete(data.get("node"))
+            elif op == "promote":
+                self.study.promote(data.get("node"))
+            else:
+                raise StudyError(f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, close)")
+        except StudyError as exc:
+            raise ValueError(str(exc)) from None
+        self.study_version += 1
+        self._follow_live()
+        self._mark()
+
+    def _study_of(self, game_id: Any, ply: Any) -> Study:
+        """A recorded game (default: the one in play) as a study, shown after ``ply`` moves."""
+        if game_id is None or game_id == self.session.row.id:
+            study = Study.from_game(self.session.referee.game, self.session.tags())
+        else:
+            try:
+                pg = export_game(self.store, game_id if isinstance(game_id, int) else -1)
+            except StoreError as exc:
+                raise StudyError(str(exc)) from None
+            study = Study.from_pdn(pg)
+            if pg.variant.name != self.session.row.variant:
+                raise StudyError(f"game {game_id} is {pg.variant.title}: the board plays the game in play's variant")
+        line = study.main_line()
+        if ply is not None:
+            if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(line):
+                raise StudyError(f"ply must be 0-{len(line)}, not {shown(ply)}")
+            study.current = line[ply - 1] if ply else study.root
+        return study
+
+    def study_game(self) -> Game:
+        """The study's position shown, as a game (its moves from the study's start)."""
+        assert self.study is not None
+        game = Game(self.study.variant, self.study.root.position)
+        for node in self.study.current.path():
+            assert node.move is not None
+            game.push(node.move, after_end=True)
+        return game
+
+    def study_pdn(self) -> str:
+        if self.study is None:
+            raise LookupError("no study is open")
+        return self.study.pdn()
+
     def close(self) -> None:
-        """Stop the engines (the computer's and an analysis under way) and the voice."""
+        """Stop the engines (the computer's, an analysis under way, the live one) and the voice."""
+        self._stop_live()
         if self.analysis is not None:
             self.analysis.cancel()
         self.computer.close()
@@ -677,6 +796,24 @@ def suggested(pos: Position, move: Move) -> dict[int, LedRole]:
     lit[path[-1]] = LedRole.SUGGEST_TO
     lit[path[0]] = LedRole.SUGGEST_FROM  # (a capture that ends where it began: its piece)
     return lit
+
+
+def study_of_pdn(text: Any, variant: str) -> Study:
+    """The first game of a pasted or loaded PDN as a study (of the board's variant: its squares)."""
+    if not isinstance(text, str) or not text.strip():
+        raise StudyError("paste or load a PDN first")
+    try:
+        games = read_pdn(text, "the PDN")
+    except DraughtsError as exc:
+        raise StudyError(str(exc)) from None
+    if not games:
+        raise StudyError("the PDN has no game")
+    pg = games[0]
+    if pg.error is not None:
+        raise StudyError(str(pg.error))
+    if pg.variant.name != variant:
+        raise StudyError(f"the PDN is a game of {pg.variant.title}: the board plays {find_variant(variant).title}")
+    return Study.from_pdn(pg)
 
 
 def set_up(sim: SimulatedBoard, pos: Position) -> None:

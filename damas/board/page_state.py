@@ -11,9 +11,12 @@ from typing import TYPE_CHECKING, Any
 import wording
 from board_hal.leds import Role as LedRole
 from damas.computer.analysis import Mark
+from damas.computer.live import bar
 from damas.records.store import ABANDONED, INTERRUPTED, GameRow
 from damas.sentences import kind_of, message
 from damas.speech.phrases import move_phrase
+from damas.study.tree import Node
+from engine import MATE_BOUND
 from referee.clock import TICKS, ClockError, duration_text, parse_control
 from referee.vocabulary import MoveMade, Report, ReportKind
 from rules import Color, Game, Position
@@ -119,6 +122,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "token_required": bool(app.token),
         "computer": _computer_state(app, lang),
         "analysis": _analysis_state(app, lang),
+        "live": _live_state(app, lang),
+        "study": _study_state(app),
         "write_error": None
         if app.write_error is None
         else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=app.write_error),
@@ -168,7 +173,98 @@ def _analysis_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
         f"{m.number} {m.played}{m.symbol} {words['mark_' + m.kind]}: {words['better']} {m.number} {m.better}"
         for m in a.marks
     ]
-    return {"done": a.done, "total": a.total, "finished": a.finished, "error": a.error, "lines": lines}
+    return {
+        "done": a.done,
+        "total": a.total,
+        "finished": a.finished,
+        "error": a.error,
+        "lines": lines,
+        # the graph: the value after each ply from White's side (hundredths, ±GRAPH_CAP), the marked plies
+        "curve": [max(-GRAPH_CAP, min(GRAPH_CAP, v)) for v in a.curve],
+        "marked": {m.ply: m.symbol for m in a.marks},
+    }
+
+
+def _study_state(app: PlayApp) -> dict[str, Any] | None:
+    """The study open on the page: its tree as text, the position shown and its legal moves."""
+    study = app.study
+    if study is None:
+        return None
+    node = study.current
+    pos = node.position
+    moves = []
+    for m in pos.legal_moves:
+        path = pos.routes(m)[0].path
+        moves.append(
+            {"pdn": pos.pdn(m), "from": path[0], "to": path[-1], "path": list(path), "captured": sorted(m.captured)}
+        )
+    return {
+        "title": f"{study.tags.get('White', '?')} – {study.tags.get('Black', '?')}",
+        "result": study.result,
+        "tokens": study.tokens(),
+        "current": node.id,
+        "line": [n.id for n in node.path()],
+        "fen": pos.fen(),
+        "turn": pos.turn.value,
+        "last": None
+        if node.move is None
+        else {"path": list(node.parent.position.routes(node.move)[0].path)}
+        if node.parent is not None
+        else None,
+        "moves": moves,
+        "parent": None if node.parent is None else node.parent.id,
+        "next": node.children[0].id if node.children else None,
+        "version": app.study_version,
+    }
+
+
+def _study_last(node: Node) -> dict[str, Any] | None:
+    """The move that led to the position shown (the board marks its path)."""
+    if node.move is None or node.parent is None:
+        return None
+    return {"path": list(node.parent.position.routes(node.move)[0].path)}
+
+
+GRAPH_CAP = 1000  # hundredths of a man: the graph's top and bottom (ten men up, or a forced result)
+
+
+def _live_state(app: PlayApp, lang: str) -> dict[str, Any]:
+    """The live analysis (the evaluation bar, its number, the depth and the engine's line)."""
+    live = app.live
+    out: dict[str, Any] = {"on": live is not None, "allowed": app.live_allowed()}
+    if live is None:
+        return out
+    words = wording.words(UI, lang)
+    seen = live.seen()
+    out.update(
+        error=None if live.error is None else words["engine_failed"].format(error=live.error),
+        depth=None,
+        score=None,
+        bar=50.0,
+        text=words["live_wait"],
+        line=[],
+        numbered="",
+    )
+    if seen is not None:
+        out.update(
+            depth=seen.depth,
+            score=seen.score,
+            bar=bar(seen.score),
+            text=eval_text(seen.score, words),
+            depth_text=words["live_depth"].format(depth=seen.depth),
+            line=list(seen.line),
+            numbered=seen.numbered,
+        )
+    return out
+
+
+def eval_text(score: int, words: dict[str, str]) -> str:
+    """A value for the page: ``+1.2`` (White a man and a bit better), ``0.0``, or a forced result."""
+    if score >= MATE_BOUND:
+        return words["forced_white"]
+    if score <= -MATE_BOUND:
+        return words["forced_black"]
+    return f"{score / 100:+.1f}" if score else "0.0"
 
 
 def _computer_state(app: PlayApp, lang: str) -> dict[str, Any]:

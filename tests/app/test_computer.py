@@ -324,7 +324,11 @@ def test_the_page_shows_the_analysis_in_the_move_history(tmp_path: Path) -> None
             "finished": True,
             "error": None,
             "lines": [f"1. a5-b6? loses material: better 1. {better}"],
+            "curve": state["analysis"]["curve"],
+            "marked": {1: "?"},
         }
+        start, played, end = state["analysis"]["curve"]  # White's side: the man given away shows
+        assert played < start - 80 and end < start - 80
         assert app.state("pt")["analysis"]["lines"] == [f"1. a5-b6? perde material: melhor 1. {better}"]
     finally:
         app.close()

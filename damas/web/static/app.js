@@ -218,6 +218,8 @@ function render() {
   renderHistory();
   renderSaid();
   renderAnalysis();
+  renderLive();
+  renderStudy();
   $("download").href = `/games/${state.game}.pdn`;
   renderReports();
   renderRecent();
@@ -250,7 +252,9 @@ function render() {
 
 // the board: the live position (what the sensors and the game say, and the LEDs), or a history entry
 function renderBoard() {
-  const entry = shownEntry();
+  const st = state.study;
+  const entry = st ? { fen: st.fen, path: st.last ? st.last.path : null, study: true } : shownEntry();
+  board.classList.toggle("study", !!st);
   const shownPieces = entry ? parseFen(entry.fen) : null;
   const occupied = new Set(state.occupied.map(String));
   // a piece on its way (landed, touching down, or just put on a legal destination that the
@@ -269,6 +273,7 @@ function renderBoard() {
     const sq = div.dataset.square;
     div.classList.toggle("last", !!sq && lastSquares.has(sq));
     div.classList.toggle("was", !!sq && sq === lastFrom);
+    div.classList.toggle("picked", !!st && sq === picked);
     let said = "";
     if (shownPieces) {
       if (sq && shownPieces[sq]) { addPiece(div, shownPieces[sq].toLowerCase(), shownPieces[sq]); said = pieceName(shownPieces[sq]); }
@@ -599,6 +604,7 @@ function renderAnalysis() {
   const a = state.analysis;
   const box = $("analysis");
   box.style.display = a ? "block" : "none";
+  renderGraph(a);
   if (!a) return;
   box.innerHTML = "";
   let head = state.ui.analyzing.replace("{done}", a.done).replace("{total}", a.total);
@@ -615,6 +621,163 @@ function renderAnalysis() {
     box.appendChild(div);
   }
 }
+
+// the live analysis: the bar, the number, the depth and the engine's line, while the players move
+function renderLive() {
+  const l = state.live || { on: false, allowed: false };
+  const toggle = $("livetoggle");
+  toggle.checked = l.on;
+  toggle.disabled = !l.on && !l.allowed;
+  $("liveoff").hidden = l.on || l.allowed;
+  $("evalrow").hidden = !l.on;
+  $("liveline").hidden = !l.on || !l.numbered;
+  $("liveerror").hidden = !l.error;
+  $("liveerror").textContent = l.error || "";
+  if (!l.on) return;
+  $("evalwhite").style.width = `${l.bar}%`;
+  const meter = $("evalbar");
+  meter.setAttribute("aria-valuenow", String(l.bar));
+  meter.setAttribute("aria-valuetext", l.text);
+  meter.dataset.score = l.score === null ? "" : String(l.score);
+  $("evalnum").textContent = l.text;
+  $("evaldepth").textContent = l.depth_text || "";
+  $("linetext").textContent = l.numbered;
+}
+$("livetoggle").onchange = (e) => {
+  post("/api/action", { action: "live", on: e.target.checked });
+};
+
+// the analysed game's graph: the value after each ply (White above the middle), the marked moves as
+// dots; a dot or a point of the curve shows that position
+const GRAPH_W = 300, GRAPH_H = 80;
+function renderGraph(a) {
+  const svg = $("graph");
+  const curve = (a && a.finished && !a.error && a.curve) || [];
+  svg.toggleAttribute("hidden", curve.length < 2); // (an SVG element has no hidden property)
+  const key = JSON.stringify([curve, a && a.marked]);
+  if (curve.length < 2 || svg.dataset.key === key) return;
+  svg.dataset.key = key;
+  const ns = "http://www.w3.org/2000/svg";
+  const x = (i) => (i * GRAPH_W) / (curve.length - 1);
+  const y = (v) => GRAPH_H / (1 + 10 ** (v / 400)); // White's winning chances, as the bar shows them
+  const points = curve.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
+  const el = (name, attrs) => {
+    const e = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    svg.appendChild(e);
+    return e;
+  };
+  svg.innerHTML = "";
+  el("rect", { class: "black", x: 0, y: 0, width: GRAPH_W, height: GRAPH_H });
+  el("polygon", { class: "white", points: `0,${GRAPH_H} ${points.join(" ")} ${GRAPH_W},${GRAPH_H}` });
+  el("line", { class: "zero", x1: 0, y1: GRAPH_H / 2, x2: GRAPH_W, y2: GRAPH_H / 2 });
+  el("polyline", { class: "curve", points: points.join(" ") });
+  for (const [ply, symbol] of Object.entries(a.marked || {})) {
+    const i = Number(ply);
+    if (i >= curve.length) continue;
+    const dot = el("circle", { class: `mark ${symbol === "??" ? "game" : "other"}`, cx: x(i), cy: y(curve[i]), r: 3, "data-ply": ply });
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `${moveLabel(i - 1)}${symbol}`;
+    dot.appendChild(title);
+    dot.addEventListener("click", (e) => { e.stopPropagation(); showEntry(i - 1); });
+  }
+}
+$("graph").onclick = (e) => { // the position after the ply nearest the click
+  const curve = (state.analysis && state.analysis.curve) || [];
+  if (curve.length < 2) return;
+  const box = $("graph").getBoundingClientRect();
+  showEntry(Math.round(((e.clientX - box.left) / box.width) * (curve.length - 1)) - 1);
+};
+
+// -- a study: a game (the one in play, or a PDN) with the moves tried from its positions -------------
+let picked = null; // in a study: the square of the piece picked (a click or Enter), waiting for where it goes
+function renderStudy() {
+  const st = state.study;
+  $("studyon").hidden = !st;
+  $("studyoff").hidden = !!st;
+  $("branch").hidden = !!st;
+  if (!st) { picked = null; $("studychoose").hidden = true; return; }
+  $("studytitle").textContent = `${st.title} · ${st.result}`;
+  const tree = $("studytree");
+  const key = JSON.stringify([st.tokens, st.current]);
+  if (tree.dataset.key !== key) {
+    tree.dataset.key = key;
+    tree.innerHTML = "";
+    for (const t of st.tokens) {
+      const span = document.createElement("span");
+      if (t.kind === "move") {
+        span.className = "mv" + (t.depth ? " var" : "") + (t.id === st.current ? " current" : "");
+        span.dataset.node = t.id;
+        span.setAttribute("role", "button");
+        span.tabIndex = 0;
+        if (t.id === st.current) span.setAttribute("aria-current", "true");
+      } else span.className = (t.kind === "number" ? "num" : "paren") + (t.depth ? " var" : "");
+      span.textContent = t.kind === "open" ? "(" : t.kind === "close" ? ")" : t.text;
+      tree.appendChild(span);
+      tree.appendChild(document.createTextNode(" "));
+    }
+    const current = tree.querySelector(".current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  }
+  $("st-prev").disabled = st.parent === null;
+  $("st-next").disabled = st.next === null;
+  $("st-delete").disabled = st.parent === null;
+  $("st-promote").disabled = st.parent === null;
+  $("st-download").href = `/study.pdn?v=${st.version}`;
+}
+
+function studyPost(body) {
+  return post("/api/action", Object.assign({ action: "study" }, body), true).then((j) => {
+    $("st-error").textContent = j.ok ? "" : j.error || "";
+    if (!j.ok && !$("st-load").open) alertReport(j.error || "");
+    return j;
+  });
+}
+
+function studyMove(fromSq, toSq) {
+  const options = state.study.moves.filter((m) => String(m.from) === fromSq && String(m.to) === toSq);
+  picked = null;
+  const choose = $("studychoose");
+  choose.hidden = options.length < 2;
+  if (options.length === 1) studyPost({ op: "play", node: state.study.current, move: options[0].pdn });
+  else if (options.length > 1) { // two captures from here to there: which pieces it takes, said by its path
+    choose.innerHTML = "";
+    const label = document.createElement("span");
+    label.textContent = ui("study_choose");
+    choose.appendChild(label);
+    for (const m of options) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = m.pdn;
+      b.onclick = () => { choose.hidden = true; studyPost({ op: "play", node: state.study.current, move: m.pdn }); };
+      choose.appendChild(b);
+    }
+  }
+  renderBoard();
+}
+
+$("studytree").addEventListener("click", (e) => {
+  const mv = e.target.closest(".mv");
+  if (mv) studyPost({ op: "goto", node: Number(mv.dataset.node) });
+});
+$("studytree").addEventListener("keydown", (e) => {
+  const mv = e.target.closest && e.target.closest(".mv");
+  if (mv && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); studyPost({ op: "goto", node: Number(mv.dataset.node) }); }
+});
+$("st-prev").onclick = () => studyPost({ op: "goto", node: state.study.parent });
+$("st-next").onclick = () => studyPost({ op: "goto", node: state.study.next });
+$("st-delete").onclick = () => studyPost({ op: "delete", node: state.study.current });
+$("st-promote").onclick = () => studyPost({ op: "promote", node: state.study.current });
+$("st-close").onclick = () => studyPost({ op: "close" });
+// the game in play (or the position shown of it) opened as a study
+const studyHere = () => studyPost({ op: "open", game: state.game, ply: view === null ? state.moves.filter((m) => !m.setup).length : view + 1 });
+$("st-here").onclick = studyHere;
+$("branch").onclick = () => { studyHere().then((j) => { if (j.ok) view = null; }); };
+$("st-file").onchange = (e) => {
+  const file = e.target.files[0];
+  if (file) file.text().then((text) => { $("st-pdn").value = text; });
+};
+$("st-open").onclick = () => studyPost({ op: "pdn", pdn: $("st-pdn").value }).then((j) => { if (j.ok) $("st-load").open = false; });
 
 function computerFields() {
   if ($("opponent").value !== "engine") return { opponent: "human" };
@@ -770,6 +933,12 @@ function sensedAt(cell) {
 }
 
 function activate(cell) { // a click, or Enter on the focused square
+  if (state.study) { // a study: the first picks a piece that can move, the second where it goes
+    const sq = cell.dataset.square;
+    if (picked && sq && sq !== picked) studyMove(picked, sq);
+    else { picked = sq && sq !== picked && state.study.moves.some((m) => String(m.from) === sq) ? sq : null; renderBoard(); }
+    return;
+  }
   if (setup) {
     const sq = cell.dataset.square;
     if (sq) {
@@ -788,8 +957,8 @@ board.addEventListener("pointerdown", (ev) => {
   const cell = ev.target.closest(".cell");
   if (!cell || !state) return;
   focusCell = cell.dataset.cell;
-  if (setup || view !== null) { activate(cell); return; }
-  press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: sensedAt(cell), id: ev.pointerId };
+  if (setup || (view !== null && !state.study)) { activate(cell); return; }
+  press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: state.study ? !!cell.querySelector(".piece") : sensedAt(cell), id: ev.pointerId };
   board.setPointerCapture(ev.pointerId);
   ev.preventDefault();
 });
@@ -805,7 +974,7 @@ board.addEventListener("pointermove", (ev) => {
     drag.style.width = box.width + "px";
     drag.style.height = box.height + "px";
     drag.style.display = "block";
-    sim("lift", press.cell);
+    if (!state.study) sim("lift", press.cell);
   }
   if (press.dragging) {
     const w = parseFloat(drag.style.width);
@@ -821,6 +990,11 @@ function release(ev) {
   drag.style.display = "none";
   if (ev.type === "pointercancel") return;
   const over = target(ev);
+  if (state.study) { // a study: a drag plays a move from the position shown, a click picks or puts
+    if (p.dragging && over && over.dataset.square) studyMove(p.cell.dataset.square, over.dataset.square);
+    else if (!p.dragging && over === p.cell) activate(p.cell);
+    return;
+  }
   if (p.dragging) {
     // put down where released (a touch-down or the end of the move); off the board: taken off
     if (over && !sensedAt(over)) sim("place", over);
