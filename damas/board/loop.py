@@ -33,6 +33,7 @@ from damas.records.session import DamagedGame, GameSession, export_game
 from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
+from damas.study.training import Training, shipped_games, shipped_tactics
 from damas.study.tree import Study, StudyError
 from engine import Limits
 from referee import Action, ClockAction
@@ -101,6 +102,8 @@ class PlayApp:
         self._live_variant = ""  # the variant the live analysis' engine plays
         self.study: Study | None = None  # a game opened on the page to try moves in (its variations)
         self.study_version = 0  # changes whenever the study does (the view compares it)
+        self.training: Training | None = None  # a game replayed or a tactic on the board
+        self._training_game = 0  # the game the training is played in
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         self._recent: tuple[tuple[int, int], list[GameRow]] | None = None  # the page's list of recent games
         self._records_changed = 0  # a game started, resumed or corrected: the list is read again
@@ -151,6 +154,7 @@ class PlayApp:
             None if self.analysis is None else self.analysis.progress(),
             None if self.live is None else (self.live.seen(), self.live.error),
             self.study_version,
+            None if self.training is None else (self.training.played, self.training.off, self.training.right),
             None if s.clock is None else s.clock.shown(self.clock()),  # last: ``pump`` reads it as view[-1]
         )
 
@@ -177,6 +181,7 @@ class PlayApp:
             # the computer's move, once its engine has answered (entered like a player's action)
             self.computer.update(self.session.referee, self._enter, self.clock())
             self._follow_live()
+            self._follow_training()
         view = self._view()
         if view != self._shown:
             self._mark(view)
@@ -245,6 +250,7 @@ class PlayApp:
         hint = self.computer.hint_move(ref)
         if hint is not None and ref.report is None and frozenset(ref.occupied) == ref.position.occupied():
             lit.update(suggested(ref.position, hint))  # the engine's move for the player (over the last move)
+        lit.update(self._training_leds())
         intents = sorted(lit.items())
         keeper = self.session.clock
         if keeper is not None and keeper.clock.flag is not None:  # a flag fell: the loser's pieces glow red
@@ -390,6 +396,9 @@ class PlayApp:
             return
         if name == "study":
             self.study_action(data)
+            return
+        if name == "training":
+            self.training_action(data)
             return
         if name == "resume-game":
             self.resume_game(data.get("game"))
@@ -693,6 +702,86 @@ class PlayApp:
                 raise StudyError(f"ply must be 0-{len(line)}, not {shown(ply)}")
             study.current = line[ply - 1] if ply else study.root
         return study
+
+    # -- training on the board: a game replayed, a tactic found -----------------------------------
+    def training_action(self, data: dict[str, Any]) -> None:
+        """``start`` (``kind``: ``game`` or ``tactic`` from the shipped sets by ``index``, or
+        ``study``: the open study's main line; ``mode`` replay or guess, ``side`` the side guessed)
+        a new game from the line's start, or ``stop``. A bad request changes nothing."""
+        op = data.get("op")
+        if op == "stop":
+            self.training = None
+            self._mark()
+            return
+        if op != "start":
+            raise ValueError(f"unknown training op {shown(op)} (start or stop)")
+        training = self._training_of(data)
+        tags = {"Event": f"Training: {training.title}"[:200], "White": "", "Black": ""}
+        start = training.start
+        fen = None if start == Position.start(start.variant) else start.fen()
+        self.new_game(fen, start.variant.name, "casual", tags)
+        self.training = training
+        self._training_game = self.session.row.id
+        self._mark()
+
+    def _training_of(self, data: dict[str, Any]) -> Training:
+        kind, index, mode = data.get("kind"), data.get("index", 0), data.get("mode", "replay")
+        variant = self.session.row.variant
+        side = data.get("side")
+        if side not in (None, "white", "black"):
+            raise ValueError(f"side must be white or black, not {shown(side)}")
+        color = None if side is None else Color(side)
+        if mode not in ("replay", "guess"):
+            raise ValueError(f"training mode must be replay or guess, not {shown(mode)}")
+        if kind == "study":
+            if self.study is None:
+                raise ValueError("no study is open: open a game or a PDN to train on it")
+            line = [n.move for n in self.study.main_line() if n.move is not None]
+            tags = self.study.tags
+            title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
+            return Training(title, self.study.root.position, line, mode, color)
+        sets: list[Any] = (
+            shipped_games(variant) if kind == "game" else shipped_tactics(variant) if kind == "tactic" else []
+        )
+        if kind not in ("game", "tactic"):
+            raise ValueError(f"unknown training kind {shown(kind)} (game, tactic or study)")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(sets):
+            raise ValueError(f"no {kind} {shown(index)} in the {variant} set (0-{len(sets) - 1})")
+        if kind == "game":
+            pg = sets[index]
+            title = f"{pg.tags.get('White', '?')} – {pg.tags.get('Black', '?')}, {pg.tags.get('Event', '?')}"
+            return Training(title, pg.start_position, [m.move for m in pg.moves], mode, color)
+        tactic = sets[index]
+        start = Position.from_fen(tactic.fen, variant)
+        return Training(f"{index + 1}/{len(sets)}", start, [start.parse_pdn(tactic.move)], "tactic")
+
+    def _follow_training(self) -> None:
+        t = self.training
+        if t is None:
+            return
+        if self._training_game != self.session.row.id:
+            self.training = None  # another game: the training is over
+            return
+        t.follow([m for _pos, m in self.session.referee.game.steps() if isinstance(m, Move)])
+
+    def _training_leds(self) -> dict[int, LedRole]:
+        """The training's lights: the line's move to make, or, while a move off the line stands,
+        what to put back (the position before it)."""
+        self._follow_training()  # (the LEDs may be asked while a move is being recorded)
+        t = self.training
+        ref = self.session.referee
+        if t is None or ref.report is not None:
+            return {}
+        sensed = frozenset(ref.occupied)
+        if t.off is not None:
+            before = t.positions()[t.off].occupied()
+            lit = {q: LedRole.MISSING for q in before - sensed}
+            lit.update({q: LedRole.EXTRA for q in sensed - before})
+            return lit
+        move = t.lit()
+        if move is None or sensed != ref.position.occupied() or not ref.position.is_legal(move):
+            return {}
+        return suggested(ref.position, move)
 
     def study_game(self) -> Game:
         """The study's position shown, as a game (its moves from the study's start)."""

@@ -15,6 +15,7 @@ from damas.computer.live import bar
 from damas.records.store import ABANDONED, INTERRUPTED, GameRow
 from damas.sentences import kind_of, message
 from damas.speech.phrases import move_phrase
+from damas.study.training import shipped_games, shipped_tactics
 from damas.study.tree import Node
 from engine import MATE_BOUND
 from referee.clock import TICKS, ClockError, duration_text, parse_control
@@ -124,6 +125,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "analysis": _analysis_state(app, lang),
         "live": _live_state(app, lang),
         "study": _study_state(app),
+        "training": _training_state(app, lang),
         "write_error": None
         if app.write_error is None
         else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=app.write_error),
@@ -215,6 +217,47 @@ def _study_state(app: PlayApp) -> dict[str, Any] | None:
         "parent": None if node.parent is None else node.parent.id,
         "next": node.children[0].id if node.children else None,
         "version": app.study_version,
+    }
+
+
+def _training_state(app: PlayApp, lang: str) -> dict[str, Any]:
+    """The sets to train on (the board's variant), and the training under way: what to do now."""
+    words = wording.words(UI, lang)
+    variant = app.session.row.variant
+    games = [f"{g.tags.get('White', '?')} – {g.tags.get('Black', '?')} ({g.result})" for g in shipped_games(variant)]
+    out: dict[str, Any] = {"games": games, "tactics": len(shipped_tactics(variant)), "on": False}
+    t = app.training
+    if t is None:
+        return out
+    verdict = t.verdict()
+    said: list[str] = []
+    if verdict in ("right", "solved") and t.last is not None:
+        said.append(words["training_right"].format(move=t.move_text(t.last[0])))
+    if verdict == "wrong" and t.off is not None:
+        key = "training_wrong_tactic" if t.mode == "tactic" else "training_wrong"
+        said.append(words[key].format(move=t.move_text(t.off) if t.off < len(t.line) else "—"))
+    elif verdict == "failed":
+        said.append(words["training_failed"].format(move=t.move_text(0)))
+    elif verdict == "done":
+        said.append(words["training_done"])
+    lit = t.lit()
+    if lit is not None:
+        said.append(words["training_play"].format(move=t.move_text(t.played)))
+    elif verdict in ("guess", "right") and not t.finished:
+        said.append(words["training_find" if t.mode == "tactic" else "training_guess"])
+    guessed = t.right + t.wrong
+    return {
+        **out,
+        "on": True,
+        "title": t.title,
+        "mode": t.mode,
+        "verdict": verdict,
+        "text": " ".join(said),
+        "ply": t.played,
+        "total": len(t.line),
+        "right": t.right,
+        "wrong": t.wrong,
+        "score": words["training_score"].format(right=t.right, guessed=guessed) if guessed else "",
     }
 
 

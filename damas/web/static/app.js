@@ -220,6 +220,7 @@ function render() {
   renderAnalysis();
   renderLive();
   renderStudy();
+  renderTraining();
   $("download").href = `/games/${state.game}.pdn`;
   renderReports();
   renderRecent();
@@ -778,6 +779,51 @@ $("st-file").onchange = (e) => {
   if (file) file.text().then((text) => { $("st-pdn").value = text; });
 };
 $("st-open").onclick = () => studyPost({ op: "pdn", pdn: $("st-pdn").value }).then((j) => { if (j.ok) $("st-load").open = false; });
+
+// -- training on the board: a game replayed (every move lit, or one side's guessed), a tactic found --
+let tacticIndex = Number(localStorage.getItem("damas-tactic") || 0);
+function renderTraining() {
+  const t = state.training || { on: false, games: [], tactics: 0 };
+  $("trainingon").hidden = !t.on;
+  const sel = $("tr-game");
+  const key = JSON.stringify(t.games);
+  if (sel.dataset.key !== key) {
+    sel.dataset.key = key;
+    sel.innerHTML = "";
+    t.games.forEach((title, i) => { const o = document.createElement("option"); o.value = String(i); o.textContent = title; sel.appendChild(o); });
+  }
+  $("tr-start").disabled = !t.games.length;
+  $("tr-tactic").disabled = !t.tactics;
+  $("tr-study").hidden = !state.study;
+  $("tr-count").textContent = t.tactics ? `${(tacticIndex % t.tactics) + 1}/${t.tactics}` : "";
+  if (!t.on) return;
+  $("trainingtitle").textContent = `${t.title} · ${t.ply}/${t.total}`;
+  const said = $("trainingsaid");
+  said.textContent = t.text;
+  said.dataset.verdict = t.verdict;
+  $("trainingscore").textContent = t.score;
+  $("tr-next").hidden = t.mode !== "tactic" || !["solved", "failed"].includes(t.verdict);
+}
+
+function startTraining(button, body) {
+  const training = state.training && state.training.on; // (a training's own game is not asked about)
+  if (!training && gameGoesOn() && !confirmed(button, ui("confirm_new_game").replace("{game}", state.game))) return;
+  post("/api/action", Object.assign({ action: "training", op: "start" }, body)).then((j) => { if (j.ok) view = null; });
+}
+const trainingMode = () => ({ mode: document.querySelector('input[name="trmode"]:checked').value, side: $("tr-side").value });
+$("tr-start").onclick = () => startTraining($("tr-start"), Object.assign({ kind: "game", index: Number($("tr-game").value) }, trainingMode()));
+$("tr-study").onclick = () => startTraining($("tr-study"), Object.assign({ kind: "study" }, trainingMode()));
+function startTactic(button) {
+  const count = (state.training && state.training.tactics) || 1;
+  startTraining(button, { kind: "tactic", index: tacticIndex % count });
+}
+$("tr-tactic").onclick = () => startTactic($("tr-tactic"));
+$("tr-next").onclick = () => {
+  tacticIndex += 1;
+  localStorage.setItem("damas-tactic", String(tacticIndex));
+  startTactic($("tr-next"));
+};
+$("tr-stop").onclick = () => post("/api/action", { action: "training", op: "stop" });
 
 function computerFields() {
   if ($("opponent").value !== "engine") return { opponent: "human" };
