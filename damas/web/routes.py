@@ -21,7 +21,9 @@ Routes:
   ones); ``study`` with ``op``: ``open`` (``game``, ``ply``: a recorded game, default the one in
   play), ``pdn`` (``pdn``: a pasted PDN's first game), ``play`` (``node``, ``move``: a move tried
   from that position, kept as a variation), ``goto``/``delete``/``promote`` (``node``), ``close``
-  (the state's ``study``); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
+  (the state's ``study``); ``training`` with ``op`` ``start`` (``kind``: ``game`` or ``tactic``
+  of the shipped sets by ``index``, or ``study``; ``mode`` replay or guess, ``side``) or ``stop``
+  (the state's ``training``); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
   of that side's button), ``clock-pause``, ``clock-resume``, ``clock-adjust`` with ``white`` /
   ``black`` (seconds, or ``m:ss`` text);
 * ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record
