@@ -69,6 +69,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/clock.py
 	$(BIN)/python benchmarks/hall.py
 	$(BIN)/python benchmarks/pairing.py --peer
+	$(BIN)/python benchmarks/speech.py
 
 clean:
 	rm -rf $(VENV) .bench .mutation .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

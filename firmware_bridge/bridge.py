@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from board_hal.backends import Clock, LedBackend, SensorBackend, stop_worker
-from board_hal.buttons import SIDES, ButtonPress
+from board_hal.buttons import SIDES, ButtonPress, ReadOut
 from board_hal.layout import Cell
 from board_hal.leds import DEFAULT_LOOKS, Look, Pattern, Role
 from board_hal.squares import Sensing, SquareState
@@ -126,6 +126,7 @@ class PicoBoard(SensorBackend, LedBackend):
         self._lost: int | None = 0  # how many (None: unknown, the board restarted)
         self._reconnected = False  # the next snapshot is the first after a reconnect
         self._presses: tuple[int, int] | None = None  # the clock buttons' press counts last reported
+        self._gestures: tuple[int, int] | None = None  # the read-out presses and chords last reported
         self.accepted: list[bytes] = []  # payloads of accepted snapshots (kept for the tests, last 1000)
         self.connected = threading.Event()
 
@@ -276,7 +277,7 @@ class PicoBoard(SensorBackend, LedBackend):
                     log.warning("the Pico's firmware on %s failed: %s", self.url, self.last_error[1])
             elif kind == link.BUTTON:
                 white, black, _uptime = link.unpack_button(payload)
-                self._buttons((white, black))
+                self._buttons((white, black), link.button_gestures(payload))
         except ValueError as exc:
             self.stats["bad_payloads"] += 1
             log.debug("the Pico on %s: a bad %s payload ignored (%s)", self.url, link.NAMES.get(kind, kind), exc)
@@ -330,6 +331,7 @@ class PicoBoard(SensorBackend, LedBackend):
         self._seq = seq
         self._watchdog_report(payload)
         if first or seq == 0:  # ours now, or it restarted (its frame counter starts at 0): set it up
+            self._gestures = None  # its read-out and chord counts: taken from its next BUTTON
             if self.version >= 3:  # the row settling time, the strip's layout, the watchdog
                 self._send(link.CONFIG, self._config())
             self._send(link.LEDS, self._leds_payload())  # the LEDs as they should be
@@ -368,16 +370,31 @@ class PicoBoard(SensorBackend, LedBackend):
         n = self.size
         return link.pack_leds(sorted((link.strip_position(i, n, n, self.strip), *rest) for i, *rest in self._entries))
 
-    def _buttons(self, counts: tuple[int, int]) -> None:
+    def _buttons(self, counts: tuple[int, int], gestures: tuple[int, int, int] | None = None) -> None:
         """New press counts: one :class:`ButtonPress` per press not reported yet (the board
-        sends each count twice, and a HELLO repeats them: copies add nothing)."""
+        sends each count twice, and a HELLO repeats them: copies add nothing). With the
+        gestures feature (protocol 3), one :class:`ReadOut` per new chord (both clock buttons
+        down together: its presses are held back by the board loop, board_hal.buttons'
+        ChordFilter) and per new press of the read-out button."""
         before, self._presses = self._presses, counts
-        if before is None:
-            return
         now = self.clock()
-        for side, old, new in zip(SIDES, before, counts, strict=True):
-            for _ in range(min((new - old) & 0xFFFF, 16)):  # more at once is a restart's noise
-                self.transitions.put(ButtonPress(now, side, "pico"))
+        if before is not None:
+            for side, old, new in zip(SIDES, before, counts, strict=True):
+                for _ in range(min((new - old) & 0xFFFF, 16)):  # more at once is a restart's noise
+                    self.transitions.put(ButtonPress(now, side, "pico"))
+        if gestures is None:
+            return
+        held, readouts, chords = gestures
+        if self._gestures is None:  # the first since it started or connected: a gesture under way counts
+            self._gestures = (
+                (readouts - 1) & 0xFFFF if held & 4 else readouts,
+                (chords - 1) & 0xFFFF if held & 3 == 3 else chords,
+            )
+        (old_readouts, old_chords), self._gestures = self._gestures, (readouts, chords)
+        for _ in range(min((chords - old_chords) & 0xFFFF, 16)):
+            self.transitions.put(ReadOut(now, "pico"))
+        for _ in range(min((readouts - old_readouts) & 0xFFFF, 16)):
+            self.transitions.put(ReadOut(now, "pico", chord=False))
 
     def _snapshot(self, new: frozenset[Cell], payload: bytes, read: dict[Cell, SquareState] | None = None) -> None:
         """The board's whole occupancy (and, from a colour board, what stands on each cell:

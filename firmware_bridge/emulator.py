@@ -41,6 +41,7 @@ FIRMWARE_DIR = firmware_dir()
 
 Cell = tuple[int, int]
 BUTTON_PINS = (26, 27)  # the clock's buttons, as hardware/firmware/main.py wires them
+READOUT_PIN = 1  # the talking board's read-out button (protocol 3, gestures)
 LINEAR_BUTTON_PINS = (20, 21)  # a linear Hall board's (GP26 is its ADC)
 PAIRS_PINS = (2, 3, 4)  # a two-switch Hall board's 74HC165 chain: SH/LD, CLK, QH (main.py's PAIRS)
 SELECT_PINS = (2, 3, 4, 5)  # a linear Hall board's multiplexer select lines (main.py's SELECT)
@@ -446,7 +447,7 @@ class Emulator:
         self.matrix.rows.clear()
         self.matrix.cols.clear()
         buttons = LINEAR_BUTTON_PINS if self.colour == "linear" else BUTTON_PINS
-        self.matrix.button_pins = buttons
+        self.matrix.button_pins = (*buttons, READOUT_PIN)
         cells = self.n_rows * self.n_cols
         if self.colour == "pairs":
             self.matrix.hall = ("pairs", *PAIRS_PINS)
@@ -474,7 +475,7 @@ class Emulator:
             if self.watchdog is not None:
                 self.watchdog = FakeWatchdog()
             # (no capacitance on an emulated column: no settling time to wait)
-            extra = {"watchdog": self.watchdog, "reset": why, "sleep_us": lambda us: None}
+            extra = {"watchdog": self.watchdog, "reset": why, "sleep_us": lambda us: None, "readout": READOUT_PIN}
         stop = self._stop
         booted = time.monotonic()
         if self.colour is not None:
@@ -582,8 +583,9 @@ class Emulator:
             time.sleep(step)
 
     def hold(self, side: str, down: bool) -> None:
-        """Hold the clock button of ``side`` (``white``/``black``) down, or let it go."""
-        pin = BUTTON_PINS[0 if side == "white" else 1]
+        """Hold the clock button of ``side`` (``white``/``black``), or the read-out button
+        (``read-out``), down, or let it go."""
+        pin = READOUT_PIN if side == "read-out" else BUTTON_PINS[0 if side == "white" else 1]
         with self.matrix.lock:
             (self.matrix.pressed.add if down else self.matrix.pressed.discard)(pin)
 

@@ -13,8 +13,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from board_hal.backends import BoardIO, LinkStatus
-from board_hal.buttons import ButtonPress, ClockButtons
+from board_hal.backends import BoardIO, LinkStatus, ReadOut
+from board_hal.buttons import ButtonPress, ChordFilter, ClockButtons
 from board_hal.debounce import Transition
 from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
@@ -30,6 +30,8 @@ from damas.hall_link.publish import Publisher
 from damas.log import Throttle
 from damas.records.session import GameSession, export_game
 from damas.records.store import Store, StoreError
+from damas.speech.announcer import Announcer, Seen
+from damas.speech.phrases import spoken
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import parse_control
@@ -37,6 +39,7 @@ from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
 from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.errors import shown
 from rules.pdn import write_pdn
+from wording import language
 from wording.page import RECORDS_ERROR, PageError
 
 log = logging.getLogger(__name__)
@@ -63,6 +66,8 @@ class PlayApp:
         looks: dict[LedRole, Look] | None = None,
         engine: EngineSettings | None = None,
         computer: Computer | None = None,
+        speech: Announcer | None = None,
+        chord: float = 0.0,
     ) -> None:
         self.store = store
         self.io = io
@@ -91,6 +96,10 @@ class PlayApp:
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
         self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
+        # what the board says (its voice, if it has one, and the page's live region)
+        self.speech = speech or Announcer(language=language or "en")
+        # the clock buttons, the Pi's and the Pico's: a press waits ``chord`` s for the other (the read-out)
+        self.gestures = ChordFilter(chord)
         session.listeners.append(self._changed)
 
     @property
@@ -140,11 +149,18 @@ class PlayApp:
         """Feed what the board saw (journalled first: see ``_feed_pending``), then let time pass;
         whenever that changes what is shown, a new version is due (``broadcast``, in the same
         turn, lights it and pushes it)."""
-        seen: list[Transition | LinkStatus | ButtonPress] = list(self.io.poll_events())  # squares, link, Pico buttons
+        seen: list[Transition | LinkStatus | ButtonPress | ReadOut] = list(self.io.poll_events())  # + Pico buttons
         if self.buttons is not None:
             seen += self.buttons.poll()
             seen.sort(key=lambda ev: ev.t)  # (stable: the board's own events keep their order)
-        self.pending.extend(seen)
+        now = self.clock()
+        for ev in seen:
+            if isinstance(ev, (ButtonPress, ReadOut)):
+                self.gestures.feed(ev)
+                self._take_gestures(now)
+            else:
+                self.pending.append(ev)
+        self._take_gestures(now)
         self._feed_pending()
         if not self.pending:  # time passes for the referee only once every earlier event is in
             self.session.tick(self.clock())
@@ -154,6 +170,14 @@ class PlayApp:
         if view != self._shown:
             self._mark(view)
             self._still_alive(view[-1])
+
+    def _take_gestures(self, now: float) -> None:
+        """The presses that count by now go to the journal; a read-out is said, never journalled."""
+        for ev in self.gestures.take(now):
+            if isinstance(ev, ReadOut):
+                self.speech.read_out_asked()
+            else:
+                self.pending.append(ev)
 
     def _still_alive(self, clock_shown: tuple[Any, ...] | None) -> None:
         """While the game clock runs, note when what it shows changed (a resume after a power
@@ -224,7 +248,8 @@ class PlayApp:
         window or a settle timer ends before it (the page then updates without waiting)."""
         pipe = self.session.pipeline
         flag = pipe.clock.next_deadline() if pipe.clock is not None else None
-        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag) if d is not None]
+        chord = self.gestures.next_deadline()  # a press waiting for the other button
+        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag, chord) if d is not None]
         if not due:
             return TICK
         return min(TICK, max(0.0, min(due) - self.clock()) + 0.001)
@@ -234,8 +259,31 @@ class PlayApp:
         on the LEDs and on every page."""
         self.pump()
         await self.flush()
+        if self.speech.update(self.session, self._seen()):  # after the LEDs: the voice never holds them up
+            self._mark()
+            await self.flush()
         if self.publisher is not None:  # after the page and the LEDs: the hall comes second
             self.publisher.poll(self.session, self.version)
+
+    def _seen(self) -> Seen:
+        """What the talking board reads besides the verdicts (damas.speech)."""
+        ref = self.session.referee
+        return Seen(
+            self.clock(),
+            ref.expected(),
+            self.computer.hint_move(ref),
+            self.io.link,
+            self.write_error,
+            self.computer.error,
+            self.low_time,
+        )
+
+    def read_out(self, lang: str) -> dict[str, str]:
+        """The position, the last move and both clocks, read out in ``lang`` (the page's key):
+        ``text``, and ``say``, the same as a voice should read it."""
+        lang = language(lang) or "en"
+        text = self.speech.read_out_text(self.session, lang, self.clock())
+        return {"text": text, "say": spoken(text, lang)}
 
     async def flush(self) -> None:
         """Light and push what changed since the last push, if anything did (the board loop and
@@ -481,10 +529,11 @@ class PlayApp:
         self._mark()
 
     def close(self) -> None:
-        """Stop the engines (the computer's and an analysis under way)."""
+        """Stop the engines (the computer's and an analysis under way) and the voice."""
         if self.analysis is not None:
             self.analysis.cancel()
         self.computer.close()
+        self.speech.close()
 
     def start_computer(self, side: Color, level: int) -> None:
         """The computer plays ``side`` at ``level`` in the game in play (journalled, so a resumed

@@ -4,12 +4,13 @@ Scans the reed-switch diode matrix (waiting a settling time after driving each r
 on a board with Hall-effect sensors, reads every cell's piece, its colour and crown
 (hall.py) —, debounces every cell, sends the whole occupancy on every change and as a heartbeat,
 reports the game clock's two push buttons (press counts, sent at each press and once more
-a moment later), and drives WS2812/SK6812 LEDs with the built-in ``neopixel`` module —
-laid under the board in the strip order the host configures, written only when what they
-show changes — over the USB serial line (the protocol: hardware/protocol.md; the codec:
-link.py, the same file the host uses). It speaks link protocols 3 and 2: the one of the
-host's HELLO. A host may arm a watchdog (``watchdog``: main.py's, for the chip), which the
-REPL hand-over stops.
+a moment later) and, in protocol 3, the talking board's gestures (a read-out button, both
+clock buttons down together, which buttons are held: sent at every press and release), and
+drives WS2812/SK6812 LEDs with the built-in ``neopixel`` module — laid under the board in
+the strip order the host configures, written only when what they show changes — over the
+USB serial line (the protocol: hardware/protocol.md; the codec: link.py, the same file the
+host uses). It speaks link protocols 3 and 2: the one of the host's HELLO. A host may arm a
+watchdog (``watchdog``: main.py's, for the chip), which the REPL hand-over stops.
 
 The logic is plain MicroPython and runs unchanged under CPython in the tests and in the
 emulator (``damas emulator``), and under MicroPython's unix port in the tests, with small
@@ -23,7 +24,7 @@ import machine
 import micropython
 import neopixel
 
-FIRMWARE = (3, 0)
+FIRMWARE = (3, 1)  # 3.1: the talking board's gestures
 BUTTON_REPEAT_MS = 100  # each BUTTON frame goes out twice (the host counts presses, so a copy is harmless)
 SETTLE_US = 30  # after driving a row low, before reading the columns (protocol.md, Board behaviour)
 
@@ -56,6 +57,7 @@ class Firmware:
         sleep_us=None,
         watchdog=None,
         reset=link.RESET_POWER,
+        readout=None,
         sensor=None,
         size=None,
     ):
@@ -99,12 +101,16 @@ class Firmware:
         self.frames_in = 0
         self.bad_in = 0
         self.stable = self.scan()  # at power-up the first reading is the truth: nothing to debounce
-        # the clock's buttons (white's, black's): to ground, with pull-ups (pressed reads 0)
-        self.buttons = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in (buttons or ())]
+        # the clock's buttons (white's, black's), then the read-out button: to ground, with
+        # pull-ups (pressed reads 0)
+        pins = tuple(buttons or ()) + ((readout,) if readout is not None else ())
+        self.buttons = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in pins]
         self.button_down = [b.value() == 0 for b in self.buttons]
         self.button_pending = [False] * len(self.buttons)
         self.button_since = [0] * len(self.buttons)
         self.presses = [0, 0]
+        self.readouts = 0  # read-out button presses (protocol 3, gestures)
+        self.chords = 0  # times both clock buttons were down together, counted when the second went down
         self.button_repeat_at = None  # when the last BUTTON frame goes out again
 
     # -- sensing --------------------------------------------------------------------------
@@ -147,7 +153,8 @@ class Firmware:
         return changed
 
     def read_buttons(self, now):
-        """Debounce the buttons like the cells; True when one was pressed (counted)."""
+        """Debounce the buttons like the cells; True when one was pressed (counted) — and, in
+        protocol 3, released too (the host sees which are held)."""
         pressed = False
         for i, pin in enumerate(self.buttons):
             down = pin.value() == 0
@@ -159,13 +166,26 @@ class Firmware:
             elif ticks_diff(now, self.button_since[i]) >= self.debounce_ms:
                 self.button_down[i] = down
                 self.button_pending[i] = False
-                if down:
+                if down and i < 2:
                     self.presses[i] = (self.presses[i] + 1) & 0xFFFF
-                    pressed = True
+                    if len(self.button_down) > 1 and self.button_down[1 - i]:
+                        self.chords = (self.chords + 1) & 0xFFFF  # the other clock button is down too
+                elif down:
+                    self.readouts = (self.readouts + 1) & 0xFFFF
+                pressed = pressed or down or self.version >= 3
         return pressed
 
     def send_buttons(self, now):
-        self.send(link.BUTTON, link.pack_button(self.presses[0], self.presses[1], now))
+        if self.version < 3:
+            self.send(link.BUTTON, link.pack_button(self.presses[0], self.presses[1], now))
+            return
+        held = 0
+        for i, down in enumerate(self.button_down):
+            if down:
+                held |= 1 << i
+        self.send(
+            link.BUTTON, link.pack_button(self.presses[0], self.presses[1], now, held, self.readouts, self.chords)
+        )
 
     # -- the serial line ---------------------------------------------------------------------
     def send(self, kind, payload=b""):
@@ -181,7 +201,7 @@ class Firmware:
         self.last_sent = now
 
     def features(self):
-        out = link.STRIP_ORDER | (link.WATCHDOG if self.watchdog is not None else 0)
+        out = link.STRIP_ORDER | link.GESTURES | (link.WATCHDOG if self.watchdog is not None else 0)
         if self.sensor is not None:
             out |= link.COLOUR | link.FIELD_READINGS | (link.CROWNS if self.sensor.crowns else 0)
         return out

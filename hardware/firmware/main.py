@@ -16,6 +16,7 @@ ROWS = tuple(range(2, 2 + SIZE))  # GP2-GP9 (GP2-GP11 on 10x10), driven low one 
 COLS = tuple(range(12, 12 + SIZE))  # GP12-GP19 (GP12-GP21), inputs with pull-ups
 LED_PIN = 22  # WS2812 data in, through the 74AHCT125 level shifter and a 330 ohm resistor
 BUTTONS = (26, 27)  # the clock's push buttons, white's and black's, each to GND
+READOUT = 1  # the talking board's read-out button, to GND (protocol 3, gestures)
 ESCAPE_PIN = 28  # to GND at start-up: the firmware does not start
 
 # The sensors (hardware/wiring-hall.md): "reed" (the diode matrix above), or Hall-effect
@@ -134,7 +135,9 @@ def main():
 
     reader, buttons = sensor()
     if reader is None:
-        Firmware(ROWS, COLS, LED_PIN, UsbStream(), buttons=buttons, watchdog=watchdog, reset=reset).run()
+        Firmware(
+            ROWS, COLS, LED_PIN, UsbStream(), buttons=buttons, watchdog=watchdog, reset=reset, readout=READOUT
+        ).run()
     else:
         Firmware(
             (),
@@ -144,6 +147,7 @@ def main():
             buttons=buttons,
             watchdog=watchdog,
             reset=reset,
+            readout=READOUT,
             sensor=reader,
             size=(SIZE, SIZE),
         ).run()

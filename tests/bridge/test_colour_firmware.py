@@ -41,7 +41,7 @@ def test_the_board_reads_colours_and_the_linear_one_crowns(colour: str, senses: 
         with BoardIO(LAYOUT, board, board) as io:
             io.start()
             features = link.COLOUR | link.FIELD_READINGS | (link.CROWNS if colour == "linear" else 0)
-            assert emu.firmware.features() & ~(link.STRIP_ORDER | link.WATCHDOG) == features
+            assert emu.firmware.features() & ~(link.STRIP_ORDER | link.WATCHDOG | link.GESTURES) == features
             assert io.senses is senses
             start = {sq: SquareState.of(p.color.value) for sq, p in Position.start("brazilian").pieces().items()}
             assert io.pieces() == start
