@@ -377,13 +377,18 @@ def _engine_settings(args: argparse.Namespace, config: Any) -> EngineSettings:
         changes["level"] = args.level
     if getattr(args, "side", None) is not None:
         changes["side"] = Color(args.side)
+    if getattr(args, "move_time", None) is not None:
+        if not 0.05 <= args.move_time <= 600:
+            raise UserError(f"--move-time must be 0.05-600 seconds, not {args.move_time:g}")
+        changes["move_time"] = args.move_time
     return dataclasses.replace(settings, **changes)
 
 
 def _start_computer(play: PlayApp, settings: EngineSettings) -> None:
     """The computer plays the configured side of the new game; its name goes in that side's tag."""
     tag = settings.side.value.capitalize()
-    play.store.correct(play.session.row.id, {tag: computer_tag(play.computer.name, settings.level)}, None)
+    name = computer_tag(play.computer.name, settings.level, settings.move_time)
+    play.store.correct(play.session.row.id, {tag: name}, None)
     play.start_computer(settings.side, settings.level)
     log.info("the computer (%s) plays %s at level %d", play.computer.name, settings.side.value, settings.level)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import time
@@ -377,6 +378,8 @@ class PlayApp:
         now = self.clock()
         if name == "new-game":
             asked = new_game_request(data, self.engine_settings, self.clock_presets)
+            if asked.computer is not None:  # its strength: the level, or a time a move (its own, not the hints')
+                self.computer.settings = dataclasses.replace(self.engine_settings, move_time=asked.move_time)
             self.new_game(asked.fen, asked.variant, asked.mode, asked.tags, asked.clock, computer=asked.computer)
             return
         clock_action = known(name, CLOCK_ACTIONS)
@@ -491,7 +494,8 @@ class PlayApp:
             kept = {k: val for k, val in kept.items() if not is_computer_tag(val)}
             kept.update({k: val for k, val in (tags or {}).items() if val})
             if computer is not None:
-                kept[computer[0].value.capitalize()] = computer_tag(self.computer.name, computer[1])
+                tag = computer_tag(self.computer.name, computer[1], self.computer.settings.move_time)
+                kept[computer[0].value.capitalize()] = tag
             h = old.row.header
             control = h.get("clock") if clock is None else parse_control(clock, self.clock_presets).text()
             name = h.get("clock_name") if clock is None else preset_name(clock, self.clock_presets)

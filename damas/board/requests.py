@@ -90,6 +90,7 @@ class NewGame:
     tags: dict[str, str] | None
     clock: str | None  # a time control
     computer: tuple[Color, int] | None  # the side the computer plays and its level
+    move_time: float | None = None  # against the computer: its time a move instead of the level's
 
 
 def new_game_request(data: dict[str, Any], engine: EngineSettings, presets: dict[str, str]) -> NewGame:
@@ -120,4 +121,12 @@ def new_game_request(data: dict[str, Any], engine: EngineSettings, presets: dict
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
         raise ValueError(f"level must be 1-10, not {shown(level)}")
     computer = (computer_side, level) if opponent == "engine" else None
-    return NewGame(fen, variant, mode, tags, control, computer)
+    move_time = data.get("move_time")
+    if move_time is not None and (
+        isinstance(move_time, bool) or not isinstance(move_time, (int, float)) or not 0.05 <= move_time <= MAX_MOVE_TIME
+    ):
+        raise ValueError(f"move_time must be seconds a move, 0.05-{MAX_MOVE_TIME:g}, not {shown(move_time)}")
+    return NewGame(fen, variant, mode, tags, control, computer, None if move_time is None else float(move_time))
+
+
+MAX_MOVE_TIME = 600.0  # seconds: the computer's longest time a move

@@ -55,6 +55,12 @@ def register(sub: Any) -> None:
         help="the computer's level: 1 a beginner can beat, 10 its best (default: engine.level, else 3)",
     )
     p.add_argument(
+        "--move-time",
+        type=float,
+        metavar="SECONDS",
+        help="the computer's strength by time: seconds a move instead of its level's (default: engine.move_time)",
+    )
+    p.add_argument(
         "--side", choices=["white", "black"], help="the side the computer plays (default: engine.side, else black)"
     )
     speak = p.add_mutually_exclusive_group()

@@ -597,7 +597,7 @@ function renderComputer() {
     computerFormSet = true;
     $("opponent").value = c.side ? "engine" : "human";
     if (c.side) $("computerside").value = c.side;
-    if (c.level) $("level").value = String(c.level);
+    if (c.level) $("level").value = c.move_time && [1, 3, 10].includes(c.move_time) ? `t${c.move_time}` : String(c.level);
   }
 }
 
@@ -827,7 +827,9 @@ $("tr-stop").onclick = () => post("/api/action", { action: "training", op: "stop
 
 function computerFields() {
   if ($("opponent").value !== "engine") return { opponent: "human" };
-  return { opponent: "engine", side: $("computerside").value, level: Number($("level").value) };
+  const strength = $("level").value; // a level, or a time a move ("t3": 3 s, at the best level)
+  if (strength.startsWith("t")) return { opponent: "engine", side: $("computerside").value, level: 10, move_time: Number(strength.slice(1)) };
+  return { opponent: "engine", side: $("computerside").value, level: Number(strength) };
 }
 
 // -- two taps for what cannot be taken back (a resignation, a draw, leaving a game unfinished): the
