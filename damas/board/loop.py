@@ -103,6 +103,8 @@ class PlayApp:
         self._live_variant = ""  # the variant the live analysis' engine plays
         self.study: Study | None = None  # a game opened on the page to try moves in (its variations)
         self.study_version = 0  # changes whenever the study does (the view compares it)
+        # the study's moves made on the board: the node it started from, the game that plays them
+        self.study_board: tuple[int, int] | None = None
         self.training: Training | None = None  # a game replayed or a tactic on the board
         self._training_game = 0  # the game the training is played in
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
@@ -181,6 +183,7 @@ class PlayApp:
             self.session.tick(self.clock())
             # the computer's move, once its engine has answered (entered like a player's action)
             self.computer.update(self.session.referee, self._enter, self.clock())
+            self._follow_study_board()
             self._follow_live()
             self._follow_training()
         view = self._view()
@@ -670,6 +673,7 @@ class PlayApp:
                 self.study = study_of_pdn(data.get("pdn"), self.session.row.variant)
             elif op == "close":
                 self.study = None
+                self.study_board = None
             elif self.study is None:
                 raise StudyError("no study is open (open a game or a PDN first)")
             elif op == "play":
@@ -680,13 +684,55 @@ class PlayApp:
                 self.study.delete(data.get("node"))
             elif op == "promote":
                 self.study.promote(data.get("node"))
+            elif op == "board":
+                self._study_on_board(data.get("on"))
             else:
-                raise StudyError(f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, close)")
+                raise StudyError(f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, board, close)")
         except StudyError as exc:
             raise ValueError(str(exc)) from None
         self.study_version += 1
         self._follow_live()
         self._mark()
+
+    def _study_on_board(self, on: Any) -> None:
+        """The study's position set up on the board (a casual game from it, the LEDs guiding the
+        set-up): the moves made there are the study's, as variations from that position."""
+        if not isinstance(on, bool):
+            raise StudyError(f"board needs on: true or false, not {shown(on)}")
+        assert self.study is not None
+        if not on:
+            self.study_board = None
+            return
+        tags, node = self.study.tags, self.study.current
+        white, black = tags.get("White", "?"), tags.get("Black", "?")
+        self._new_game_from(node.position, f"Analysis: {white} – {black}", white, black)
+        self.study_board = (node.id, self.session.row.id)
+
+    def _new_game_from(self, start: Position, event: str, white: str, black: str) -> None:
+        """A casual game from ``start`` for the page's own use (a study on the board, training),
+        named by its event and the players of the game it comes from."""
+        fen = None if start == Position.start(start.variant) else start.fen()
+        tags = {"Event": event, "White": white, "Black": black}
+        tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
+        self.new_game(fen, start.variant.name, "casual", tags)
+
+    def _follow_study_board(self) -> None:
+        """The moves made on the board in the study's game, followed in the study (a move taken
+        back: its position again; the move stays in the study)."""
+        if self.study is None or self.study_board is None:
+            return
+        start, game_id = self.study_board
+        if game_id != self.session.row.id or start not in self.study.nodes:
+            self.study_board = None  # another game, or its position deleted: the board plays on its own
+            self.study_version += 1
+            return
+        node = self.study.nodes[start]
+        for _pos, m in self.session.referee.game.steps():
+            if isinstance(m, Move):
+                node = self.study.extend(node, m)
+        if node is not self.study.current:
+            self.study.current = node
+            self.study_version += 1
 
     def _study_of(self, game_id: Any, ply: Any) -> Study:
         """A recorded game (default: the one in play) as a study, shown after ``ply`` moves."""
@@ -720,10 +766,7 @@ class PlayApp:
         if op != "start":
             raise ValueError(f"unknown training op {shown(op)} (start or stop)")
         training = self._training_of(data)
-        tags = {"Event": f"Training: {training.title}"[:200], "White": "", "Black": ""}
-        start = training.start
-        fen = None if start == Position.start(start.variant) else start.fen()
-        self.new_game(fen, start.variant.name, "casual", tags)
+        self._new_game_from(training.start, f"Training: {training.title}", training.white, training.black)
         self.training = training
         self._training_game = self.session.row.id
         self._mark()
@@ -743,7 +786,9 @@ class PlayApp:
             line = [n.move for n in self.study.main_line() if n.move is not None]
             tags = self.study.tags
             title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
-            return Training(title, self.study.root.position, line, mode, color)
+            return Training(
+                title, self.study.root.position, line, mode, color, tags.get("White", "?"), tags.get("Black", "?")
+            )
         sets: list[Any] = (
             shipped_games(variant) if kind == "game" else shipped_tactics(variant) if kind == "tactic" else []
         )
@@ -754,7 +799,8 @@ class PlayApp:
         if kind == "game":
             pg = sets[index]
             title = f"{pg.tags.get('White', '?')} – {pg.tags.get('Black', '?')}, {pg.tags.get('Event', '?')}"
-            return Training(title, pg.start_position, [m.move for m in pg.moves], mode, color)
+            white, black = pg.tags.get("White", "?"), pg.tags.get("Black", "?")
+            return Training(title, pg.start_position, [m.move for m in pg.moves], mode, color, white, black)
         tactic = sets[index]
         start = Position.from_fen(tactic.fen, variant)
         return Training(f"{index + 1}/{len(sets)}", start, [start.parse_pdn(tactic.move)], "tactic")

@@ -217,6 +217,7 @@ def _study_state(app: PlayApp) -> dict[str, Any] | None:
         "parent": None if node.parent is None else node.parent.id,
         "next": node.children[0].id if node.children else None,
         "version": app.study_version,
+        "on_board": app.study_board is not None,  # its moves are made on the board (the page shows the board)
     }
 
 

@@ -68,6 +68,8 @@ class Training:
     line: list[Move]
     mode: str = "replay"
     side: Color | None = None  # the side whose moves are guessed (guess, tactic); None: both lit
+    white: str = "?"  # the players of the game replayed (the training game's tags)
+    black: str = "?"
     right: int = 0
     wrong: int = 0
     judged: set[int] = field(default_factory=set)  # plies already counted right or wrong

@@ -96,6 +96,10 @@ class Study:
                 self._add_line(node, line)
             node = child
 
+    def extend(self, node: Node, move: Move) -> Node:
+        """The node after ``move`` (legal in ``node``'s position) from ``node``: there already, or new."""
+        return self._child(node, move)
+
     def _child(self, node: Node, move: Move) -> Node:
         """The node after ``move`` from ``node``: the one there already, or a new one."""
         for child in node.children:

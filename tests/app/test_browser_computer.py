@@ -60,6 +60,7 @@ def test_play_the_computer_and_ask_for_a_hint(page: object, tmp_path: Path) -> N
         assert state["computer"] | {"move": None} == {
             "side": "white",
             "level": 1,
+            "move_time": None,
             "name": state["computer"]["name"],
             "thinking": False,
             "move": None,

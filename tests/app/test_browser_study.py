@@ -11,8 +11,9 @@ from typing import Any
 
 from rules import Position
 from rules.pdn import read_game
-from tests.app.server import Server
+from tests.app.server import Server, confirm_click
 from tests.app.test_browser_page import opened, pieces_drawn, shot
+from tests.app.test_browser_training import take_back
 from tests.app.test_evening import hand_move
 
 VARIANT = "brazilian"
@@ -51,7 +52,8 @@ def test_moves_tried_from_a_past_position_become_variations(browser: Any, tmp_pa
         pos = START
         for move in ("c3-d4", "f6-g5", "g3-h4"):
             pos = hand_move(server, move, pos)
-        played = server.get(f"/games/{server.get('/api/state')['game']}.pdn")
+        first = server.get("/api/state")["game"]
+        played = server.get(f"/games/{first}.pdn")
         with opened(browser, f"{server.url}/?lang=en", refusals=True, accept_downloads=True) as page:
             # the position after 1. c3-d4, from the move list; moves tried from there
             page.locator("#moves .mv").first.click()
@@ -98,7 +100,7 @@ def test_moves_tried_from_a_past_position_become_variations(browser: Any, tmp_pa
             # back to the game: as it was played, the board live again
             page.locator("#st-close").click()
             expect(page.locator("#studyon")).to_be_hidden()
-            assert server.get(f"/games/{server.get('/api/state')['game']}.pdn") == played
+            assert server.get(f"/games/{first}.pdn") == played
             assert pieces_drawn(page) == {str(q): p.symbol for q, p in pos.pieces().items()}
             # a PDN pasted: it opens with its variations; a broken one is one line
             page.locator("#st-load summary").click()
@@ -115,5 +117,27 @@ def test_moves_tried_from_a_past_position_become_variations(browser: Any, tmp_pa
             expect(error).to_contain_text("d4-e9")
             assert "\n" not in error.inner_text()
             shot(page, "study-pasted")
+            # the study on the board: its position set up there, the moves made there are its own
+            confirm_click(page, page.locator("#st-board"))
+            expect(page.locator("#st-board")).to_have_attribute("aria-pressed", "true")
+            start = server.wait_for(lambda s: s["study"]["on_board"] and not s["moves"])
+            assert start["fen"] == START.fen()
+            pos = START
+            for move in ("c3-d4", "b6-a5"):
+                pos = hand_move(server, move, pos)
+            expect(page.locator("#studytree .mv.current")).to_have_text("b6-a5")
+            tried = pos.parse_pdn("a3-b4")
+            hand_move(server, "a3-b4", pos)
+            expect(page.locator("#studytree .mv.current")).to_have_text("a3-b4")
+            assert tree_text(page) == "1. c3-d4 (1. e3-f4 f6-g5) 1... b6-a5 2. d4-c5 (2. a3-b4)"
+            take_back(server, pos, tried)  # the move taken back: its position again, the move kept
+            expect(page.locator("#studytree .mv.current")).to_have_text("b6-a5")
+            assert tree_text(page) == "1. c3-d4 (1. e3-f4 f6-g5) 1... b6-a5 2. d4-c5 (2. a3-b4)"
+            page.locator("#st-board").click()
+            expect(page.locator("#st-board")).to_have_attribute("aria-pressed", "false")
+            # the game left for the board's study: its moves as played (it can be resumed)
+            assert [m.move for m in read_game(server.get(f"/games/{first}.pdn")).moves] == [
+                m.move for m in read_game(played).moves
+            ]
     finally:
         server.stop()

@@ -253,7 +253,7 @@ function render() {
 
 // the board: the live position (what the sensors and the game say, and the LEDs), or a history entry
 function renderBoard() {
-  const st = state.study;
+  const st = studyOnPage() ? state.study : null;
   const entry = st ? { fen: st.fen, path: st.last ? st.last.path : null, study: true } : shownEntry();
   board.classList.toggle("study", !!st);
   const shownPieces = entry ? parseFen(entry.fen) : null;
@@ -692,6 +692,8 @@ $("graph").onclick = (e) => { // the position after the ply nearest the click
 
 // -- a study: a game (the one in play, or a PDN) with the moves tried from its positions -------------
 let picked = null; // in a study: the square of the piece picked (a click or Enter), waiting for where it goes
+// a study's moves are tried on the page's board, unless they are made on the board itself
+const studyOnPage = () => !!(state && state.study && !state.study.on_board);
 function renderStudy() {
   const st = state.study;
   $("studyon").hidden = !st;
@@ -720,11 +722,15 @@ function renderStudy() {
     const current = tree.querySelector(".current");
     if (current) current.scrollIntoView({ block: "nearest" });
   }
-  $("st-prev").disabled = st.parent === null;
-  $("st-next").disabled = st.next === null;
-  $("st-delete").disabled = st.parent === null;
-  $("st-promote").disabled = st.parent === null;
+  // (while its moves are made on the board, the board says where the study is)
+  $("st-prev").disabled = st.parent === null || st.on_board;
+  $("st-next").disabled = st.next === null || st.on_board;
+  $("st-delete").disabled = st.parent === null || st.on_board;
+  $("st-promote").disabled = st.parent === null || st.on_board;
   $("st-download").href = `/study.pdn?v=${st.version}`;
+  const onBoard = $("st-board");
+  onBoard.textContent = ui(st.on_board ? "study_board_off" : "study_board");
+  onBoard.setAttribute("aria-pressed", st.on_board ? "true" : "false");
 }
 
 function studyPost(body) {
@@ -770,6 +776,12 @@ $("st-next").onclick = () => studyPost({ op: "goto", node: state.study.next });
 $("st-delete").onclick = () => studyPost({ op: "delete", node: state.study.current });
 $("st-promote").onclick = () => studyPost({ op: "promote", node: state.study.current });
 $("st-close").onclick = () => studyPost({ op: "close" });
+$("st-board").onclick = () => { // the position set up on the board: its moves are made there
+  const on = !state.study.on_board;
+  if (on && gameGoesOn() && !(state.training && state.training.on)
+    && !confirmed($("st-board"), ui("confirm_new_game").replace("{game}", state.game))) return;
+  studyPost({ op: "board", on });
+};
 // the game in play (or the position shown of it) opened as a study
 const studyHere = () => studyPost({ op: "open", game: state.game, ply: view === null ? state.moves.filter((m) => !m.setup).length : view + 1 });
 $("st-here").onclick = studyHere;
@@ -981,7 +993,7 @@ function sensedAt(cell) {
 }
 
 function activate(cell) { // a click, or Enter on the focused square
-  if (state.study) { // a study: the first picks a piece that can move, the second where it goes
+  if (studyOnPage()) { // a study: the first picks a piece that can move, the second where it goes
     const sq = cell.dataset.square;
     if (picked && sq && sq !== picked) studyMove(picked, sq);
     else { picked = sq && sq !== picked && state.study.moves.some((m) => String(m.from) === sq) ? sq : null; renderBoard(); }
@@ -1005,8 +1017,8 @@ board.addEventListener("pointerdown", (ev) => {
   const cell = ev.target.closest(".cell");
   if (!cell || !state) return;
   focusCell = cell.dataset.cell;
-  if (setup || (view !== null && !state.study)) { activate(cell); return; }
-  press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: state.study ? !!cell.querySelector(".piece") : sensedAt(cell), id: ev.pointerId };
+  if (setup || (view !== null && !studyOnPage())) { activate(cell); return; }
+  press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: studyOnPage() ? !!cell.querySelector(".piece") : sensedAt(cell), id: ev.pointerId };
   board.setPointerCapture(ev.pointerId);
   ev.preventDefault();
 });
@@ -1022,7 +1034,7 @@ board.addEventListener("pointermove", (ev) => {
     drag.style.width = box.width + "px";
     drag.style.height = box.height + "px";
     drag.style.display = "block";
-    if (!state.study) sim("lift", press.cell);
+    if (!studyOnPage()) sim("lift", press.cell);
   }
   if (press.dragging) {
     const w = parseFloat(drag.style.width);
@@ -1038,7 +1050,7 @@ function release(ev) {
   drag.style.display = "none";
   if (ev.type === "pointercancel") return;
   const over = target(ev);
-  if (state.study) { // a study: a drag plays a move from the position shown, a click picks or puts
+  if (studyOnPage()) { // a study: a drag plays a move from the position shown, a click picks or puts
     if (p.dragging && over && over.dataset.square) studyMove(p.cell.dataset.square, over.dataset.square);
     else if (!p.dragging && over === p.cell) activate(p.cell);
     return;
