@@ -700,7 +700,7 @@ function renderStudy() {
   $("studyoff").hidden = !!st;
   $("branch").hidden = !!st;
   if (!st) { picked = null; $("studychoose").hidden = true; return; }
-  $("studytitle").textContent = `${st.title} · ${st.result}`;
+  $("studytitle").textContent = [st.title === "? – ?" ? "" : st.title, st.result === "*" ? "" : st.result].filter(Boolean).join(" · ");
   const tree = $("studytree");
   const key = JSON.stringify([st.tokens, st.current]);
   if (tree.dataset.key !== key) {
@@ -719,8 +719,8 @@ function renderStudy() {
       tree.appendChild(span);
       tree.appendChild(document.createTextNode(" "));
     }
-    const current = tree.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    const current = tree.querySelector(".current"); // (the tree scrolls, never the page)
+    if (current) tree.scrollTop = Math.max(0, current.offsetTop - tree.clientHeight / 2);
   }
   // (while its moves are made on the board, the board says where the study is)
   $("st-prev").disabled = st.parent === null || st.on_board;
