@@ -12,7 +12,7 @@ from rules import Color, Game, Move, Position
 
 def line(variant: str, *texts: str) -> tuple[Position, list[Move]]:
     start = Position.start(variant)
-    pos, moves: tuple[Position, list[Move]] = start, []
+    pos, moves = start, list[Move]()
     for t in texts:
         m = pos.parse_pdn(t)
         moves.append(m)
