@@ -824,14 +824,29 @@ class PlayApp:
             return {}
         sensed = frozenset(ref.occupied)
         if t.off is not None:
-            before = t.positions()[t.off].occupied()
-            lit = {q: LedRole.MISSING for q in before - sensed}
-            lit.update({q: LedRole.EXTRA for q in sensed - before})
+            before = t.positions()[t.off]
+            if self.training_restored():
+                # put back, while the referee waits for the next event to read it as taken back (a
+                # board that senses presence only may also read it as a capture a silent sensor hid):
+                # the line's move, until its piece is lifted (the referee lights the move under way)
+                return suggested(before, t.line[t.off]) if sensed == before.occupied() else {}
+            lit = {q: LedRole.MISSING for q in before.occupied() - sensed}
+            lit.update({q: LedRole.EXTRA for q in sensed - before.occupied()})
             return lit
         move = t.lit()
         if move is None or sensed != ref.position.occupied() or not ref.position.is_legal(move):
             return {}
         return suggested(ref.position, move)
+
+    def training_restored(self) -> bool:
+        """A move off the training's line taken back on the board (the position before it there,
+        or the line's move under way from it), the game not yet told: the line's move is shown."""
+        t = self.training
+        if t is None or t.off is None or t.off >= len(t.line):
+            return False
+        before = t.positions()[t.off].occupied()
+        sensed = frozenset(self.session.referee.occupied)
+        return sensed in (before, before - {t.line[t.off].from_square})
 
     def study_game(self) -> Game:
         """The study's position shown, as a game (its moves from the study's start)."""

@@ -242,7 +242,9 @@ def _training_state(app: PlayApp, lang: str) -> dict[str, Any]:
     elif verdict == "done":
         said.append(words["training_done"])
     lit = t.lit()
-    if lit is not None:
+    if app.training_restored() and t.off is not None:
+        said = [words["training_play"].format(move=t.move_text(t.off))]  # taken back: the line's move to make
+    elif lit is not None:
         said.append(words["training_play"].format(move=t.move_text(t.played)))
     elif verdict in ("guess", "right") and not t.finished:
         said.append(words["training_find" if t.mode == "tactic" else "training_guess"])

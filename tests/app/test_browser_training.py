@@ -93,32 +93,39 @@ def test_a_master_game_replayed_guessed_and_tactics(browser: Any, tmp_path: Path
             expect(page.locator("#trainingscore")).to_have_text("1 of 2 found")
             # tactics: the first failed, the next solved
             tactics = shipped_tactics(VARIANT)
-            page.evaluate("() => localStorage.setItem('damas-tactic', '1')")  # (0: see below)
+            page.evaluate("() => localStorage.setItem('damas-tactic', '0')")
             page.reload()
             page.locator("#tr-tactic").click()  # (from a training's game: nothing to confirm)
-            first = Position.from_fen(tactics[1].fen, VARIANT)
-            shot_move = first.parse_pdn(tactics[1].move)
+            first = Position.from_fen(tactics[0].fen, VARIANT)
+            shot_move = first.parse_pdn(tactics[0].move)
             server.wait_for(lambda s: s["fen"] == first.fen())
             said(page, WORDS["training_find"])
-            # (a move the opponent could answer with a capture reads, taken back on a board that
-            # senses presence only, also as that capture with a silent sensor: the referee waits
-            # for the next event; tactic 0 has no other kind of wrong move)
-            miss = next(
-                m for m in first.legal_moves if m != shot_move and not m.captured and not first.apply(m).has_captures()
-            )
+            assert not leds(server)
+            # every other move lets the opponent capture: taken back on a board that senses presence
+            # only, it also reads as that capture with a silent sensor, so the referee waits for the
+            # next event; the page and the LEDs show the shot meanwhile, and making it settles both
+            miss = next(m for m in first.legal_moves if m != shot_move and not m.captured)
+            assert first.apply(miss).has_captures()
             hand_move(server, first.pdn(miss), first)
-            said(page, WORDS["training_wrong_tactic"].format(move=f"1... {tactics[1].move}"))
-            take_back(server, first, miss)
-            said(page, f"Play 1... {tactics[1].move}.")
-            hand_move(server, tactics[1].move, first)
-            said(page, WORDS["training_failed"].format(move=f"1... {tactics[1].move}"))
+            said(page, WORDS["training_wrong_tactic"].format(move=f"1. {tactics[0].move}"))
+            lit = leds(server)
+            assert lit[str(miss.from_square)] == "missing" and lit[str(miss.to_square)] == "extra", lit
+            server.sim("lift", miss.to_square)
+            server.sim("place", miss.from_square)
+            said(page, f"Play 1. {tactics[0].move}.")
+            lit = leds(server)
+            assert lit[str(shot_move.from_square)] == "suggest-from" and lit[str(shot_move.to_square)] == "suggest-to"
+            server.sim("lift", shot_move.from_square)
+            server.sim("place", shot_move.to_square)
+            server.wait_for(lambda s: [m["pdn"] for m in s["moves"]] == [tactics[0].move])
+            said(page, WORDS["training_failed"].format(move=f"1. {tactics[0].move}"))
             page.locator("#tr-next").click()
-            other = Position.from_fen(tactics[2].fen, VARIANT)
+            other = Position.from_fen(tactics[1].fen, VARIANT)
             server.wait_for(lambda s: s["fen"] == other.fen())
             said(page, WORDS["training_find"])
             number = "1." if other.turn.value == "white" else "1..."
-            hand_move(server, tactics[2].move, other)
-            said(page, WORDS["training_right"].format(move=f"{number} {tactics[2].move}"))
+            hand_move(server, tactics[1].move, other)
+            said(page, WORDS["training_right"].format(move=f"{number} {tactics[1].move}"))
             expect(page.locator("#trainingsaid")).to_have_attribute("data-verdict", "solved")
             shot(page, "training-tactic-solved")
             page.locator("#tr-stop").click()
