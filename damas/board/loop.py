@@ -22,7 +22,7 @@ from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
 from board_hal.squares import Sensing, SquareState
-from damas.board.page_state import MoveList, page_state
+from damas.board.page_state import MoveList, page_state, training_text
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
 from damas.computer.analysis import GameAnalysis
 from damas.computer.live import LiveAnalysis
@@ -43,7 +43,7 @@ from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
 from rules import Color, DraughtsError, Game, Move, Position, find_variant, parse_result
 from rules.errors import shown
 from rules.pdn import read_pdn, write_pdn
-from wording import language
+from wording import LANGUAGES, language
 from wording.page import RECORDS_ERROR, PageError
 
 log = logging.getLogger(__name__)
@@ -107,6 +107,7 @@ class PlayApp:
         self.study_board: tuple[int, int] | None = None
         self.training: Training | None = None  # a game replayed or a tactic on the board
         self._training_game = 0  # the game the training is played in
+        self._training_told: tuple[Any, ...] | None = None  # what the training said last
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         self._recent: tuple[tuple[int, int], list[GameRow]] | None = None  # the page's list of recent games
         self._records_changed = 0  # a game started, resumed or corrected: the list is read again
@@ -813,6 +814,10 @@ class PlayApp:
             self.training = None  # another game: the training is over
             return
         t.follow([m for _pos, m in self.session.referee.game.steps() if isinstance(m, Move)])
+        told = (t.played, t.off, t.right, t.wrong, self.training_restored())
+        if told != self._training_told:  # the voice (and the page's list of what was said) says what changed
+            self._training_told = told
+            self.speech.tell({lang: training_text(self, lang) for lang in LANGUAGES})
 
     def _training_leds(self) -> dict[int, LedRole]:
         """The training's lights: the line's move to make, or, while a move off the line stands,

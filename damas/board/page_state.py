@@ -231,6 +231,29 @@ def _training_state(app: PlayApp, lang: str) -> dict[str, Any]:
     if t is None:
         return out
     verdict = t.verdict()
+    guessed = t.right + t.wrong
+    return {
+        **out,
+        "on": True,
+        "title": t.title,
+        "mode": t.mode,
+        "verdict": verdict,
+        "text": training_text(app, lang),
+        "ply": t.played,
+        "total": len(t.line),
+        "right": t.right,
+        "wrong": t.wrong,
+        "score": words["training_score"].format(right=t.right, guessed=guessed) if guessed else "",
+    }
+
+
+def training_text(app: PlayApp, lang: str) -> str:
+    """What the training says now (the page, and the board's voice when it changes)."""
+    t = app.training
+    if t is None:
+        return ""
+    words = wording.words(UI, lang)
+    verdict = t.verdict()
     said: list[str] = []
     if verdict in ("right", "solved") and t.last is not None:
         said.append(words["training_right"].format(move=t.move_text(t.last[0])))
@@ -248,20 +271,7 @@ def _training_state(app: PlayApp, lang: str) -> dict[str, Any]:
         said.append(words["training_play"].format(move=t.move_text(t.played)))
     elif verdict in ("guess", "right") and not t.finished:
         said.append(words["training_find" if t.mode == "tactic" else "training_guess"])
-    guessed = t.right + t.wrong
-    return {
-        **out,
-        "on": True,
-        "title": t.title,
-        "mode": t.mode,
-        "verdict": verdict,
-        "text": " ".join(said),
-        "ply": t.played,
-        "total": len(t.line),
-        "right": t.right,
-        "wrong": t.wrong,
-        "score": words["training_score"].format(right=t.right, guessed=guessed) if guessed else "",
-    }
+    return " ".join(said)
 
 
 def _study_last(node: Node) -> dict[str, Any] | None:

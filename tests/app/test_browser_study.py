@@ -103,12 +103,12 @@ def test_moves_tried_from_a_past_position_become_variations(browser: Any, tmp_pa
             assert server.get(f"/games/{first}.pdn") == played
             assert pieces_drawn(page) == {str(q): p.symbol for q, p in pos.pieces().items()}
             # a PDN pasted: it opens with its variations; a broken one is one line
-            page.locator("#st-load summary").click()
+            page.locator("#st-loadtoggle").click()
             page.locator("#st-pdn").fill("1. c3-d4 (1. e3-f4 f6-g5) 1... b6-a5 2. d4-c5 *")
             page.locator("#st-open").click()
             expect(page.locator("#studyon")).to_be_visible()
             assert tree_text(page) == "1. c3-d4 (1. e3-f4 f6-g5) 1... b6-a5 2. d4-c5"
-            page.locator("#st-load summary").click()
+            page.locator("#st-loadtoggle").click()
             page.locator("#st-pdn").fill("1. c3-d4 b6-a5 2. d4-e9 *")
             with page.expect_response(lambda r: "/api/action" in r.url) as answer:
                 page.locator("#st-open").click()

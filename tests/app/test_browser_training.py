@@ -78,6 +78,10 @@ def test_a_master_game_replayed_guessed_and_tactics(browser: Any, tmp_path: Path
             )
             hand_move(server, start.pdn(wrong), start)
             said(page, WORDS["training_wrong"].format(move=f"1. {start.pdn(moves[0])}"))
+            # the board says it too (its voice, when it has one, and the page's list of what it said)
+            expect(page.locator("#said")).to_contain_text(
+                WORDS["training_wrong"].format(move=f"1. {start.pdn(moves[0])}")
+            )
             lit = leds(server)
             assert lit[str(wrong.from_square)] == "missing" and lit[str(wrong.to_square)] == "extra", lit
             shot(page, "training-wrong-guess")

@@ -736,7 +736,7 @@ function renderStudy() {
 function studyPost(body) {
   return post("/api/action", Object.assign({ action: "study" }, body), true).then((j) => {
     $("st-error").textContent = j.ok ? "" : j.error || "";
-    if (!j.ok && !$("st-load").open) alertReport(j.error || "");
+    if (!j.ok && $("st-load").hidden) alertReport(j.error || "");
     return j;
   });
 }
@@ -790,7 +790,12 @@ $("st-file").onchange = (e) => {
   const file = e.target.files[0];
   if (file) file.text().then((text) => { $("st-pdn").value = text; });
 };
-$("st-open").onclick = () => studyPost({ op: "pdn", pdn: $("st-pdn").value }).then((j) => { if (j.ok) $("st-load").open = false; });
+function showLoad(open) {
+  $("st-load").hidden = !open;
+  $("st-loadtoggle").setAttribute("aria-expanded", open ? "true" : "false");
+}
+$("st-loadtoggle").onclick = () => showLoad($("st-load").hidden);
+$("st-open").onclick = () => studyPost({ op: "pdn", pdn: $("st-pdn").value }).then((j) => { if (j.ok) showLoad(false); });
 
 // -- training on the board: a game replayed (every move lit, or one side's guessed), a tactic found --
 let tacticIndex = Number(localStorage.getItem("damas-tactic") || 0);
