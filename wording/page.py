@@ -783,6 +783,7 @@ ERRORS: dict[str, dict[str, str]] = {
         "token": "this action needs the token printed at start-up",
         "not-resumable": "game {game} cannot be resumed: only a game left unfinished can",
         "no-live": "live analysis is for casual games, and for any game once it is over",
+        "no-study": "studies wait for the end of a tournament game",
     },
     "pt-BR": {
         "board-size": "este tabuleiro é {size}x{size}: {variant} pedem {needed}x{needed}",
@@ -792,6 +793,7 @@ ERRORS: dict[str, dict[str, str]] = {
         "token": "esta ação precisa do código mostrado ao iniciar o damas",
         "not-resumable": "a partida {game} não pode ser retomada: só uma partida deixada sem terminar pode",
         "no-live": "a análise ao vivo é para partidas amistosas, e para qualquer partida depois de terminada",
+        "no-study": "os estudos esperam o fim de uma partida de torneio",
     },
     "pt-PT": {
         "board-size": "este tabuleiro é {size}x{size}: {variant} pedem {needed}x{needed}",
@@ -801,6 +803,7 @@ ERRORS: dict[str, dict[str, str]] = {
         "token": "esta ação precisa do código mostrado ao iniciar o damas",
         "not-resumable": "a partida {game} não pode ser retomada: só uma partida deixada por acabar pode",
         "no-live": "a análise em direto é para partidas amigáveis, e para qualquer partida depois de acabada",
+        "no-study": "os estudos esperam pelo fim de uma partida de torneio",
     },
 }
 

@@ -667,6 +667,9 @@ class PlayApp:
         game), ``play`` (a move from a position of the study), ``goto``, ``delete``, ``promote``,
         ``close``. A bad request is a ``ValueError`` of one line and changes nothing."""
         op = data.get("op")
+        ref = self.session.referee
+        if op != "close" and ref.mode == "tournament" and not self.session.ended:
+            raise PageError("no-study")  # moving pieces on another board is help in a tournament game
         try:
             if op == "open":
                 self.study = self._study_of(data.get("game"), data.get("ply"))

@@ -118,6 +118,9 @@ def test_live_analysis_follows_the_board_and_the_graph_marks_the_mistake(browser
             server.post("/api/action", {"action": "live", "on": True})
         assert refused.value.code == 400
         assert json.loads(refused.value.read())["error"] == ERRORS["en"]["no-live"]
+        with pytest.raises(urllib.error.HTTPError) as refused:  # nor a study: another board's help
+            server.post("/api/action", {"action": "study", "op": "open"})
+        assert json.loads(refused.value.read())["error"] == ERRORS["en"]["no-study"]
         with opened(browser, f"{server.url}/?lang=pt-BR") as page:
             expect(page.locator("#livetoggle")).to_be_disabled()
             expect(page.locator("#liveoff")).to_have_text(UI["pt-BR"]["live_off"])

@@ -698,7 +698,10 @@ function renderStudy() {
   const st = state.study;
   $("studyon").hidden = !st;
   $("studyoff").hidden = !!st;
-  $("branch").hidden = !!st;
+  const barred = state.mode === "tournament" && state.result === "*" && !state.termination; // (no help then)
+  $("branch").hidden = !!st || barred;
+  $("st-here").disabled = barred;
+  $("st-open").disabled = barred;
   if (!st) { picked = null; $("studychoose").hidden = true; return; }
   $("studytitle").textContent = [st.title === "? – ?" ? "" : st.title, st.result === "*" ? "" : st.result].filter(Boolean).join(" · ");
   const tree = $("studytree");
