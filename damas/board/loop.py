@@ -105,6 +105,7 @@ class PlayApp:
         self.study_version = 0  # changes whenever the study does (the view compares it)
         # the study's moves made on the board: the node it started from, the game that plays them
         self.study_board: tuple[int, int] | None = None
+        self._study_game: tuple[int, Game] | None = None  # the study's position as a game, by version
         self.training: Training | None = None  # a game replayed or a tactic on the board
         self._training_game = 0  # the game the training is played in
         self._training_told: tuple[Any, ...] | None = None  # what the training said last
@@ -672,9 +673,9 @@ class PlayApp:
             raise PageError("no-study")  # moving pieces on another board is help in a tournament game
         try:
             if op == "open":
-                self.study = self._study_of(data.get("game"), data.get("ply"))
+                self.study, self.study_board = self._study_of(data.get("game"), data.get("ply")), None
             elif op == "pdn":
-                self.study = study_of_pdn(data.get("pdn"), self.session.row.variant)
+                self.study, self.study_board = study_of_pdn(data.get("pdn"), self.session.row.variant), None
             elif op == "close":
                 self.study = None
                 self.study_board = None
@@ -743,8 +744,10 @@ class PlayApp:
         if game_id is None or game_id == self.session.row.id:
             study = Study.from_game(self.session.referee.game, self.session.tags())
         else:
+            if not isinstance(game_id, int) or isinstance(game_id, bool):
+                raise StudyError(f"game must be a game's id, not {shown(game_id)}")
             try:
-                pg = export_game(self.store, game_id if isinstance(game_id, int) else -1)
+                pg = export_game(self.store, game_id)
             except StoreError as exc:
                 raise StudyError(str(exc)) from None
             study = Study.from_pdn(pg)
@@ -859,10 +862,13 @@ class PlayApp:
     def study_game(self) -> Game:
         """The study's position shown, as a game (its moves from the study's start)."""
         assert self.study is not None
+        if self._study_game is not None and self._study_game[0] == self.study_version:
+            return self._study_game[1]  # (the live analysis asks every turn of the loop)
         game = Game(self.study.variant, self.study.root.position)
         for node in self.study.current.path():
             assert node.move is not None
             game.push(node.move, after_end=True)
+        self._study_game = (self.study_version, game)
         return game
 
     def study_pdn(self) -> str:
