@@ -38,7 +38,7 @@ from damas.web.routes import SERVED, build_app, make_token
 from hall.protocol import Broker, BrokerError
 from referee.clock import ClockError, parse_control
 from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
-from rules import Color, Position, find_variant
+from rules import Color, DraughtsError, Position, find_variant
 from rules.errors import shown
 
 log = logging.getLogger(__name__)
@@ -178,9 +178,11 @@ def _open_game(
         if row is not None:
             try:
                 session = GameSession.resume(store, row, window=config.debounce)
-            except DamagedGame as exc:  # never a crash loop: that game is kept aside, play goes on
+            except (DamagedGame, DraughtsError, ValueError, TypeError, KeyError) as exc:
+                # records the referee cannot take: never a crash loop, that game is kept aside, play goes on
                 store.abandon(row.id, DAMAGED)
-                notes.append(f"{exc}: game {row.id} is marked damaged and not resumed")
+                why = str(exc) if isinstance(exc, DamagedGame) else f"game {row.id}: {type(exc).__name__}: {exc}"
+                notes.append(f"{why[:300]}: game {row.id} is marked damaged and not resumed")
             else:
                 if sim is not None:
                     sim_occupancy(session, sim)

@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
         for r in rows:
             started = _when(r.started)
             players = f"{r.tags.get('White', '?')} - {r.tags.get('Black', '?')}"
-            status = SHOWN.get(r.state, r.state) + (f" ({'; '.join(r.damage)})" if r.damage else "")
+            said = r.damage + r.unknown
+            status = SHOWN.get(r.state, r.state) + (f" ({'; '.join(said)})" if said else "")
             print(
                 f"{r.id:>4}  {started:<16}  {r.variant[:13]:<13}  {players[:28]:<28}  {r.result[:8]:<8}  {r.moves:>5}"
                 f"  {status}"

@@ -17,24 +17,22 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from damas.records.journal import Merged, events_phrase, merge
-from damas.records.store import DAMAGED, STATUSES, GameRow, Store, StoreError
+from damas.records.journal import Merged, events_phrase, merge, prefix
+from damas.records.store import DAMAGED, STATUSES, GameRow, Store, StoreError, a_result, a_termination, a_time
 from referee.log import MAX_LINE, LogError, parse_log
 from referee.vocabulary import DEFAULT_MODE, MODES, known
-from rules import DraughtsError, Position, find_variant, parse_result
+from rules import DraughtsError, Position, find_variant
 from rules.errors import shown
 from rules.pdn import PdnTagError, check_tag
 
 _HEADER_ONLY = ("game", "tags")  # header fields the copy adds to the public log header
 MAX_COPY = 64 << 20  # bytes: a game's copy larger than this is not read (a season's longest is under 1 MB)
 MAX_RECORD = 1 << 20  # bytes of a game's record (<id>.json)
-LATEST = 253402300799.0  # 9999-12-31 23:59:59 UTC: a time beyond it is not a game's
 MAX_ID = 2**63 - 1  # SQLite's largest rowid
 
 
@@ -114,12 +112,11 @@ def read_copy(path: Path) -> CopiedGame | None:
         events[seq] = obj
     if header is None:
         return None
-    game_id = header.get("game")
-    if not isinstance(game_id, int) or isinstance(game_id, bool) or not 1 <= game_id <= MAX_ID:
-        stem = path.stem
-        if not (stem.isascii() and stem.isdigit()) or not 1 <= int(stem) <= MAX_ID:
+    game_id = _id_of(path)  # the file's name: the store writes each game's copy under its id
+    if game_id is None:
+        game_id = header.get("game")
+        if not isinstance(game_id, int) or isinstance(game_id, bool) or not 1 <= game_id <= MAX_ID:
             return None
-        game_id = int(stem)
     record = _read_record(path.with_suffix(".json"), game_id)
     tags = header.get("tags")
     public = {k: v for k, v in header.items() if k not in _HEADER_ONLY}
@@ -141,6 +138,11 @@ def read_copy(path: Path) -> CopiedGame | None:
     record["header"] = public
     bad_fields = _repair(record, public)
     return CopiedGame(path, game_id, public, record, dict(sorted(events.items())), bad, torn, bad_fields)
+
+
+def _id_of(path: Path) -> int | None:
+    stem = path.stem
+    return int(stem) if stem.isascii() and stem.isdigit() and 1 <= int(stem) <= MAX_ID else None
 
 
 def _no_constant(name: str) -> Any:
@@ -173,7 +175,7 @@ def _repair(record: dict[str, Any], header: dict[str, Any]) -> list[str]:
         replace("mode", f"is not the game's (its log says {shown(header.get('mode'), 40)})", header.get("mode"))
     for key in ("started", "ended"):
         value = record.get(key)
-        if value is not None and not _a_time(value):
+        if value is not None and not a_time(value):
             replace(key, "is not a time", None)
     fen = record.get("fen")
     if fen is not None and not isinstance(fen, str):
@@ -183,12 +185,14 @@ def _repair(record: dict[str, Any], header: dict[str, Any]) -> list[str]:
         replace("fen", why or f"is not the game's (its log starts from {shown(header.get('fen'), 40)})", None)
         record["fen"] = header.get("fen")
     result = record.get("result")
-    if result is not None and not _a_result(result):
-        replace("result", "is not a result", "*")
-    for key in ("termination",):
-        value = record.get(key)
-        if value is not None and (not isinstance(value, str) or len(value) > 100):
-            replace(key, "is not text of at most 100 characters", None)
+    if result is not None and not a_result(result):
+        replace("result", "is not a result", "*")  # the replay says how it ended
+        record["result_locked"] = False
+        if record.get("status") is None:
+            record["ended"] = record["termination"] = None
+    termination = record.get("termination")
+    if termination is not None and not a_termination(termination):
+        replace("termination", "is not how a game ends", None)
     status = record.get("status")
     if status is not None and status not in STATUSES:
         replace("status", f"is not a status ({', '.join(STATUSES)})", None)
@@ -220,25 +224,6 @@ def _fen_problem(fen: str, variant: str) -> str | None:
     except DraughtsError as exc:
         return f"is not a position of the game's variant ({exc})"
     return None
-
-
-def _a_time(value: Any) -> bool:
-    return (
-        isinstance(value, (int, float))
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and 0 <= value <= LATEST
-    )
-
-
-def _a_result(value: Any) -> bool:
-    if not isinstance(value, str) or len(value) > 16:
-        return False
-    try:
-        parse_result(value)
-    except ValueError:
-        return False
-    return True
 
 
 def _read_record(path: Path, game_id: int) -> dict[str, Any] | None:
@@ -333,6 +318,17 @@ def recover(store: Store, source: Path | None = None, *, lost_only: bool = False
             line = f"{path}: cannot be rebuilt ({type(exc).__name__}: {shown(str(exc), 200)}): skipped, left as it is"
         if line is not None:
             lines.append(line)
+    if same:  # a game of the database without its copy (from before the copies, or removed since)
+        have = {int(p.stem) for p in paths}
+        for game_id in store.game_ids():
+            if game_id not in have and not store.copy_path(game_id).exists():
+                try:
+                    line = _copy_from_db(store, game_id, "was missing")
+                except Exception as exc:  # (as above: named, never fatal)
+                    line = f"game {game_id}: its copy cannot be written ({type(exc).__name__}: {shown(str(exc), 200)})"
+                if line is not None:
+                    tally.copies += 1
+                    lines.append(line)
     if not lost_only or tally.rebuilt or tally.failed or tally.copies:
         again = f", {tally.copies} cop{'ies' if tally.copies != 1 else 'y'} completed" if tally.copies else ""
         lines.append(
@@ -347,6 +343,11 @@ def _recover_one(store: Store, path: Path, same: bool, tally: _Tally) -> str | N
 
     copy = read_copy(path)
     if copy is None:
+        game_id = _id_of(path)
+        line = _copy_from_db(store, game_id, "could not be read (its header)") if same and game_id else None
+        if line is not None:
+            tally.copies += 1
+            return line
         tally.failed += 1
         return f"{path}: not a journal copy (its header cannot be read): skipped"
     try:
@@ -483,6 +484,28 @@ def _write_back(store: Store, copy: CopiedGame, merged: Merged) -> str:
     header = {**copy.header, "game": copy.id, "tags": copy.record.get("tags") or {}}
     store.write_copy(copy.id, header, merged.every())
     return note
+
+
+def _copy_from_db(store: Store, game_id: int, why: str) -> str | None:
+    """The store's own copy of a game the database holds whole (a readable row, a journal
+    without a gap), written again from it; the file that was there is kept aside. ``None``
+    when the database cannot give it."""
+    try:
+        row = store.game(game_id)
+    except StoreError:
+        return None
+    held = db_events(store, game_id)
+    if row.damage or held is None or prefix(held) != len(held) or len(held) != store.journal_length(game_id):
+        return None
+    path = store.copy_path(game_id)
+    note = ""
+    if path.exists():
+        aside = path.with_name(f"{game_id}.{int(time.time())}.unreadable.jsonl")
+        path.rename(aside)
+        note = f" (kept aside as {aside.name})"
+    store.write_copy(game_id, {**row.header, "game": game_id, "tags": row.tags}, sorted(held.items()))
+    store.save_record(game_id)
+    return f"game {game_id}: its copy {path} {why}{note}: written again from the database"
 
 
 def _write_copy(store: Store, game_id: int, copy: CopiedGame, merged: Merged) -> None:

@@ -15,8 +15,9 @@ status), rewritten atomically when it changes. ``damas recover`` (and every star
 ``damas play``) rebuilds from them what the database lost, and the copy from the database
 what it lacks, so no single damaged file loses a game.
 
-``damas play`` holds an exclusive lock (``<db>.lock``, ``flock``: the kernel releases it
-when the process dies, even by SIGKILL) so that two programs never play into one database.
+``damas play`` holds an exclusive lock on the database file itself (``flock`` on its inode,
+which the kernel releases when the process dies, even by SIGKILL), so that two programs never
+play into one database, whatever name (a symbolic or a hard link) each was given.
 """
 
 from __future__ import annotations
@@ -30,10 +31,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import Any
 
 from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
-from rules import DraughtsError, Position, find_variant
+from rules import DraughtsError, Position, find_variant, parse_result
 from rules.errors import shown
 
 try:
@@ -136,6 +137,7 @@ class GameRow:
     extra: dict[str, Any] = field(default_factory=dict)
     status: str | None = None
     damage: list[str] = field(default_factory=list)  # what could not be read in this row
+    unknown: list[str] = field(default_factory=list)  # fields read as unknown: not what they claimed
 
     @property
     def finished(self) -> bool:
@@ -184,9 +186,25 @@ def _json_object(text: Any) -> dict[str, Any] | None:
 LATEST = 253402300799.0  # 9999-12-31 23:59:59 UTC: a time beyond it is not a game's
 
 
-def _a_time(value: Any) -> bool:
+def a_time(value: Any) -> bool:
     """A time a game can have started or ended at (seconds since 1970, up to the year 9999)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= LATEST
+
+
+def a_result(value: Any) -> bool:
+    """A game's result as the records keep it (PDN's, in any variant's style, or ``*``)."""
+    if not isinstance(value, str) or len(value) > 16:
+        return False
+    try:
+        parse_result(value)
+    except ValueError:
+        return False
+    return True
+
+
+def a_termination(value: Any) -> bool:
+    """How a game ended, as the referee names it (``resignation``, ``time-forfeit``...)."""
+    return isinstance(value, str) and 0 < len(value) <= 40 and all(c.isalnum() or c in "-_ " for c in value)
 
 
 def _game_damage(variant: Any, fen: Any, header: dict[str, Any]) -> list[str]:
@@ -247,6 +265,19 @@ def _last_seq(path: Path) -> int | None:
 _TAIL = 128 * 1024  # bytes read from a copy's end to find its last line (a line is at most 64 KiB)
 
 
+def _holder(inode: int) -> int | None:
+    """The process holding a ``flock`` on that inode, from Linux's ``/proc/locks``."""
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5].rsplit(":", 1)[-1] == str(inode):
+                    return int(fields[4]) if fields[4].isdigit() else None
+    except OSError:
+        pass
+    return None
+
+
 def _fsync_dir(path: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
@@ -267,8 +298,10 @@ class Store:
         self, path: str | Path, *, create: bool = True, exclusive: bool = False, quarantine: bool = False
     ) -> None:
         self.path = Path(path)
-        self.journals = journals_dir(self.path)
-        self._lock: IO[bytes] | None = None
+        # the file itself: a symbolic link's target (its copies beside it, whatever the link's name)
+        self.file = self.path.resolve() if self.path.is_symlink() else self.path
+        self.journals = journals_dir(self.file)
+        self._lock: int | None = None  # the descriptor the lock is held on
         self.skipped: list[str] = []  # games a damaged part of the file kept ``games()`` from reading
         self.db: sqlite3.Connection | None = None
         self.quarantined: tuple[Path, str] | None = None  # (where the damaged file went, why)
@@ -277,7 +310,7 @@ class Store:
             if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             if exclusive:
-                self._take_lock()
+                self._take_lock(create)
         except OSError as exc:
             self.close()
             which = f": {exc.filename}" if exc.filename and Path(exc.filename) != self.path else ""
@@ -332,30 +365,61 @@ class Store:
             self.db = None
 
     def _ours(self) -> bool:
-        """A damas database (a SQLite file with its journal copies beside it), not some other file."""
+        """A damas database, not some other file: its journal copies beside it, and either a
+        SQLite file (by its first 16 bytes) or, when its header is damaged, a file whose
+        copies hold games (no other program keeps ``<file>.journals/<id>.jsonl``)."""
+        if not self.journals.is_dir():
+            return False
         try:
             with open(self.path, "rb") as f:
                 magic = f.read(16)
         except OSError:
             return False
-        return magic == b"SQLite format 3\x00" and self.journals.is_dir()
+        if magic == b"SQLite format 3\x00":
+            return True
+        try:
+            return any(p.suffix == ".jsonl" and p.stem.isdigit() for p in self.journals.iterdir())
+        except OSError:
+            return False
 
     def _quarantine(self, problem: str) -> None:
         """Move a damaged database aside (with its -wal and -shm) and start an empty one in
-        its place; ``damas play`` then rebuilds the games from the journal copies."""
+        its place; ``damas play`` then rebuilds the games from the journal copies. The new file
+        is locked before it takes the name, and the name is never without a file: no other
+        program can take the database meanwhile."""
         self._disconnect()
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside = Path(f"{self.path}.damaged-{stamp}")
+        aside = Path(f"{self.file}.damaged-{stamp}")
+        fresh = Path(f"{self.file}.new-{os.getpid()}")
+        new_lock = None
         try:
-            for suffix in ("", "-wal", "-shm"):
-                src = Path(str(self.path) + suffix)
+            if self._lock is not None:
+                new_lock = self._locked(fresh, create=True)
+            for suffix in ("-wal", "-shm"):
+                src = Path(str(self.file) + suffix)
                 if src.exists():
                     os.replace(src, Path(str(aside) + suffix))
+            if new_lock is not None:
+                try:
+                    os.link(self.file, aside)  # the old file keeps its name until the new one takes it
+                except OSError:
+                    os.replace(self.file, aside)  # (a file system without hard links)
+                os.replace(fresh, self.file)
+            else:
+                os.replace(self.file, aside)
         except OSError as exc:
+            if new_lock is not None:
+                os.close(new_lock)
+                with contextlib.suppress(OSError):
+                    fresh.unlink()
             self.close()
             raise StoreError(
                 f"{self.path}: the database is damaged ({problem}) and cannot be moved aside: {exc}"
             ) from None
+        if new_lock is not None:
+            assert self._lock is not None
+            os.close(self._lock)
+            self._lock = new_lock
         self.quarantined = (aside, problem)
         try:
             self._connect(True)
@@ -363,29 +427,40 @@ class Store:
             self.close()
             raise
 
-    def _take_lock(self) -> None:
+    def _take_lock(self, create: bool) -> None:
+        """The exclusive lock, on the database file itself (created empty when missing: SQLite
+        takes an empty file for a new database)."""
         if fcntl is None:  # pragma: no cover
             return
-        lock_path = Path(str(self.path) + ".lock")
-        f = open(lock_path, "a+b")  # noqa: SIM115 - held until close()
+        for _attempt in range(5):
+            fd = self._locked(self.path, create=create)
+            try:  # the name still the file locked (not one put in its place meanwhile)?
+                st, held = os.stat(self.path), os.fstat(fd)
+            except OSError:
+                os.close(fd)
+                raise
+            if (st.st_dev, st.st_ino) == (held.st_dev, held.st_ino):
+                self._lock = fd
+                return
+            os.close(fd)
+        raise StoreError(f"{self.path}: the file keeps being replaced: is another program moving it?")
+
+    def _locked(self, path: Path, *, create: bool) -> int:
+        """A descriptor of ``path`` holding its exclusive lock, or :class:`StoreLocked` naming the holder."""
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | (os.O_CREAT if create else 0), 0o644)
         try:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            f.seek(0)
-            holder = f.read().strip()
-            f.close()
-            who = f" (process {int(holder)})" if holder.isdigit() else ""
+            holder = _holder(os.fstat(fd).st_ino)
+            os.close(fd)
+            who = f" (process {holder})" if holder else ""
             raise StoreLocked(f"{self.path} is in use by another damas{who}: stop it or choose another --db") from None
-        f.seek(0)
-        f.truncate()
-        f.write(b"%d\n" % os.getpid())
-        f.flush()
-        self._lock = f
+        return fd
 
     def close(self) -> None:
         self._disconnect()
         if self._lock is not None:
-            self._lock.close()  # releases the flock
+            os.close(self._lock)  # releases the flock
             self._lock = None
 
     def __enter__(self) -> Store:
@@ -517,21 +592,35 @@ class Store:
         if mode is None:
             damage.append(f"its mode {str(r[3])[:40]!r} is unknown ({' or '.join(MODES)})")
         damage += _game_damage(r[1], r[2], header)
+        # fields that say how the game ended: one that cannot be what it claims is read as unknown
+        # (the game itself, its journal, is whole), and named
+        unknown = []
+        result, termination, status = r[5], r[6], r[11]
+        if not a_result(result):
+            unknown.append(f"its result {shown(result, 40)} is not a result")
+            result = "*"
+        if termination is not None and not a_termination(termination):
+            unknown.append(f"its termination {shown(termination, 40)} is not one")
+            termination = None
+        if status is not None and status not in STATUSES:
+            unknown.append(f"its status {shown(status, 40)} is not one ({', '.join(STATUSES)})")
+            status = None
         return GameRow(
             id=int(r[0]),
             variant=str(r[1]),
             fen=r[2],
             mode=mode or DEFAULT_MODE,
             tags=tags or {},
-            result=str(r[5]),
-            termination=r[6],
-            result_locked=bool(r[7]),
-            started=float(r[8]) if _a_time(r[8]) else 0.0,  # 0: not known
+            result=result,
+            termination=termination,
+            result_locked=bool(r[7]) and a_result(r[5]),
+            started=float(r[8]) if a_time(r[8]) else 0.0,  # 0: not known
             ended=r[9] if isinstance(r[9], (int, float)) else None,
             header=header,
-            status=r[11],
+            status=status,
             moves=r[12] if len(r) > 12 else 0,
             damage=damage,
+            unknown=unknown,
         )
 
     _COLS = "id, variant, fen, mode, tags, result, termination, result_locked, started, ended, header, status"
@@ -555,6 +644,9 @@ class Store:
             except StoreError as exc:
                 self.skipped.append(f"game {i}: {exc}")
         return out
+
+    def game_ids(self) -> list[int]:
+        return [int(r[0]) for r in self._query("SELECT id FROM games ORDER BY id")]
 
     def unfinished(self) -> GameRow | None:
         rows = self._query(f"{self._SELECT} WHERE ended IS NULL ORDER BY id DESC LIMIT 1")
