@@ -135,6 +135,7 @@ def check_request(request: web.Request, served: frozenset[str], token_mode: bool
 
 
 MAX_BODY = 64 * 1024  # bytes of a request body: the page's requests are a few hundred
+RESPONSE_TIMEOUT = 30.0  # seconds a client has to take an answer (a page or a PDN): then it is cut
 _GAME_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits only: int() also takes ' 1', '+1' and '١'
 
 
@@ -164,7 +165,18 @@ def build_app(play: PlayApp) -> web.Application:
         refused = check_request(request, request.app.get(SERVED, frozenset()), bool(play.token))
         if refused is not None:
             return web.json_response({"error": refused[1]}, status=refused[0])
-        return await handler(request)
+        response = await handler(request)
+        if isinstance(response, web.WebSocketResponse) or response.prepared:
+            return response
+        # the answer written here, within a time: a client that stops reading is cut, never waited on
+        try:
+            async with asyncio.timeout(RESPONSE_TIMEOUT):
+                await response.prepare(request)
+                await response.write_eof()
+        except TimeoutError:
+            if request.transport is not None:
+                request.transport.abort()
+        return response
 
     app = web.Application(middlewares=[guard])
     viewers = Viewers()  # the pages watching: the board loop pushes each state to them
