@@ -78,6 +78,7 @@ def test_connections_held_beyond_the_file_limit_never_pause_the_records(tmp_path
                 idle.append(sock)
             for op, square in (("place", 18), ("lift", 9), ("place", 13)):
                 answer = _api(api, op, square)
+
             def state() -> dict[str, object]:
                 api.request("GET", "/api/state")
                 return json.loads(api.getresponse().read())  # type: ignore[no-any-return]
