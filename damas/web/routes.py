@@ -187,7 +187,8 @@ def build_app(play: PlayApp) -> web.Application:
         async def check(request: web.Request) -> web.StreamResponse:
             if play.token:
                 given = request.headers.get("X-Damas-Token") or request.query.get("token")
-                if not given or not secrets.compare_digest(given, play.token):
+                # (compared as bytes: compare_digest refuses text that is not ASCII, with a 500)
+                if not given or not secrets.compare_digest(given.encode("utf-8", "replace"), play.token.encode()):
                     lang = lang_of(request) if "lang" in request.query else "en"
                     return web.json_response({"error": PageError("token").text(lang)}, status=403)
             return await handler(request)
