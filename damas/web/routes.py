@@ -166,8 +166,8 @@ def build_app(play: PlayApp) -> web.Application:
         if refused is not None:
             return web.json_response({"error": refused[1]}, status=refused[0])
         response = await handler(request)
-        if isinstance(response, web.WebSocketResponse) or response.prepared:
-            return response
+        if not isinstance(response, web.Response) or response.prepared:
+            return response  # (a page, a PDN, an answer: not a file, which aiohttp writes itself, nor a WebSocket)
         # the answer written here, within a time: a client that stops reading is cut, never waited on
         try:
             async with asyncio.timeout(RESPONSE_TIMEOUT):
