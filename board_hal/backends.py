@@ -76,6 +76,18 @@ class ButtonPress:
 
 
 @dataclass(frozen=True)
+class ReadOut:
+    """The read-out gesture, seen at ``t``: both clock buttons down together (``source``
+    ``button`` on the Pi's pins, ``pico`` on the Pico's), or the Pico's read-out button
+    (``pico``). It is never a move nor a clock press: the talking board reads the position
+    aloud (``damas.speech``); it is not journalled (it changes nothing in the game)."""
+
+    t: float
+    source: str = "button"
+    chord: bool = True  # both clock buttons (False: a read-out button of its own)
+
+
+@dataclass(frozen=True)
 class LinkStatus:
     """A :class:`LinkChange` seen through a layout: ``squares`` and non-playing ``cells``
     (by name) occupied when the link came back; ``lost``: see :class:`LinkChange`;
@@ -123,7 +135,7 @@ class SensorBackend(Closable):
     def __init__(self, size: int, clock: Clock = time.monotonic) -> None:
         self.size = size
         self.clock = clock
-        self.transitions: queue.Queue[CellTransition | LinkChange | ButtonPress] = queue.Queue()
+        self.transitions: queue.Queue[CellTransition | LinkChange | ButtonPress | ReadOut] = queue.Queue()
         self._link_up = True
 
     @property
@@ -255,7 +267,7 @@ class BoardIO(Closable):
         """The sensors' link: ``"up"`` or ``"down"`` (always up when wired directly)."""
         return self.sensors.link
 
-    def _drain(self, timeout: float | None) -> list[CellTransition | LinkChange | ButtonPress]:
+    def _drain(self, timeout: float | None) -> list[CellTransition | LinkChange | ButtonPress | ReadOut]:
         try:
             first = self.sensors.transitions.get(timeout=timeout) if timeout else self.sensors.transitions.get_nowait()
         except queue.Empty:
@@ -284,12 +296,12 @@ class BoardIO(Closable):
                 out.append(self._square_event(item))
         return out
 
-    def poll_events(self, timeout: float | None = None) -> list[Transition | LinkStatus | ButtonPress]:
+    def poll_events(self, timeout: float | None = None) -> list[Transition | LinkStatus | ButtonPress | ReadOut]:
         """Like :meth:`poll`, with the link's changes in their place among the transitions, and
-        the presses of clock buttons wired to the board (the Pico's)."""
-        out: list[Transition | LinkStatus | ButtonPress] = []
+        the presses of clock buttons wired to the board (the Pico's) and its read-out gestures."""
+        out: list[Transition | LinkStatus | ButtonPress | ReadOut] = []
         for item in self._drain(timeout):
-            if isinstance(item, ButtonPress):
+            if isinstance(item, (ButtonPress, ReadOut)):
                 out.append(item)
             elif isinstance(item, LinkChange):
                 squares: set[int] = set()

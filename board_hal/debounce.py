@@ -74,12 +74,11 @@ class Debouncer:
         return self.stable.get(key, False)
 
     def _settled(self, tr: Transition) -> bool:
-        """Does ``tr`` read what is settled already? (a piece the debouncer has not seen
-        yet counts as the same: only a known piece can change)"""
+        """Does ``tr`` read what is settled already? (a piece the debouncer has not seen on
+        an occupied square is news: it settles like a change, so the referee learns it)"""
         if tr.occupied != self.state(tr.key):
             return False
-        known = self.pieces.get(tr.key)
-        return tr.piece is None or known is None or known is tr.piece
+        return tr.piece is None or self.pieces.get(tr.key) is tr.piece
 
     def feed(self, tr: Transition) -> list[Transition]:
         """Take one raw transition; returns the events that settled before it."""

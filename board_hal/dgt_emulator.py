@@ -23,11 +23,11 @@ import random
 import tempfile
 import threading
 import time
-import tty
 from collections.abc import Callable, Mapping
 
 from board_hal import dgt
 from board_hal.layout import Cell
+from board_hal.pty import plug_pty
 from board_hal.squares import SquareState
 
 SERIAL = b"00137"
@@ -99,15 +99,8 @@ class DgtEmulator:
 
     # -- the cable -----------------------------------------------------------------------------
     def plug(self) -> None:
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        os.set_blocking(master, False)
-        self._fds = (master, slave)
-        tmp = self.port + ".new"
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-        os.symlink(os.ttyname(slave), tmp)
-        os.replace(tmp, self.port)
+        self._fds = plug_pty(self.port)
+        master = self._fds[0]
         self.mode = "idle"  # a board powered up is idle until asked
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(self._stop, master), name="dgt-emulator", daemon=True)

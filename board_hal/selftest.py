@@ -65,6 +65,7 @@ class SelfTestResult:
     led_order: str | None = None  # how the LEDs really lie, when not as configured
     numbering: str | None = None  # how the board really numbers its squares, when not as configured
     pieces: list[str] = field(default_factory=list)  # pieces read as another (a magnet the other way up...)
+    fields: dict[SquareState, int] = field(default_factory=dict)  # each piece's field reading, where reported
     messages: list[str] = field(default_factory=list)
 
     @property
@@ -218,10 +219,21 @@ class SelfTest:
             cells[expected] = got
             if state is not None:
                 read[piece] = (sq, state)
+            fields = getattr(self.io.sensors, "fields", None)  # a board that reports field strengths
+            if fields is not None and got is not None:
+                strengths = fields()
+                if strengths and got in strengths:
+                    res.fields[piece] = strengths[got]
             self.ask(Prompt("lift", f"take it off square {self._name(sq)}", sq, got))
             self._wait(False)
         sensors = self.io.sensors
         explain = getattr(sensors, "explain_placement", None)
+        if res.fields:
+            res.messages.append(
+                "field readings: "
+                + ", ".join(f"{_piece_name(p)} {v:+d}" for p, v in res.fields.items())
+                + " (a linear board's thresholds go between its men and its kings: protocol.md, CALIBRATE)"
+            )
         if explain is not None and any(e != g for e, g in cells.items()):
             res.numbering = explain(cells)
             if res.numbering:

@@ -25,11 +25,16 @@ from hall.games import HallGame
 from hall.protocol import PREFIX, Broker, assign_topic, control_topic, new_client
 from hall.store import HallStore
 from hall.tournament import (
+    COLOURS,
     READINGS,
+    REQUESTED,
     Pairing,
     Player,
     TournamentError,
+    absent_from,
     check_round,
+    crosstable,
+    draw_top,
     normalise_result,
     pair_round,
     read_players_csv,
@@ -159,6 +164,11 @@ class Hall:
         return self.store.get("tiebreak", "literal") or "literal"
 
     @property
+    def colours(self) -> str:
+        """Who gives the colours: "fide" (the Dutch allocation) or "lot" (FENACEF Art. 11)."""
+        return self.store.get("colours", "fide") or "fide"
+
+    @property
     def auto_confirm(self) -> bool:
         return self.store.get("auto_confirm", "0") == "1"
 
@@ -181,6 +191,10 @@ class Hall:
             if data["tiebreak"] not in READINGS:
                 raise TournamentError(f"tiebreak must be literal or progressive, not {str(data['tiebreak'])[:20]!r}")
             self.store.set("tiebreak", data["tiebreak"])
+        if "colours" in data:
+            if data["colours"] not in COLOURS:
+                raise TournamentError(f"colours must be fide or lot, not {str(data['colours'])[:20]!r}")
+            self.store.set("colours", data["colours"])
         if "auto_confirm" in data:
             self.store.set("auto_confirm", "1" if data["auto_confirm"] else "0")
         if "event" in data:
@@ -234,7 +248,7 @@ class Hall:
         self.connected = up
         if up:
             self.asked.clear()
-            self._publish_assignments()
+            self._publish_assignments(force=True)
         self.bump()
 
     def publish(self, topic: str, data: dict[str, Any], *, retain: bool = False) -> None:
@@ -278,7 +292,7 @@ class Hall:
             return
         board = parts[2]
         if not BOARD_RE.fullmatch(board):
-            self.report("?", "bad-board", text("en", "alert_bad_board", board=shown(board, 40)))
+            self.report("?", "bad-board", text("en", "alert_bad_board", board=shown(board, 40)), bad=shown(board, 40))
             return
         if not self._known(board):
             self.report(board, "unknown-board", text("en", "alert_unknown_board", board=board))
@@ -370,7 +384,9 @@ class Hall:
     def _conflict(self, board: str, game: int, seq: int) -> None:
         """Two different messages with one number: one of them is not the board's. The board is
         asked for its game again (a resync: its answer replaces what the hall has)."""
-        self.report(board, "conflict", text("en", "alert_conflict", board=board, game=game, seq=seq), game=game)
+        self.report(
+            board, "conflict", text("en", "alert_conflict", board=board, game=game, seq=seq), game=game, seq=seq
+        )
         last = self.resynced.get((board, game), -RESYNC_EVERY)
         if self.clock() - last >= RESYNC_EVERY:
             self.resync(board, game)
@@ -568,11 +584,20 @@ class Hall:
         self.bump()
         return added
 
+    def _top(self) -> str:
+        """The colour of the top player in round 1: drawn by lot at the first pairing, then kept."""
+        top = self.store.get("top")
+        if top not in ("w", "b"):
+            top = draw_top()
+            self.store.set("top", top)
+        return top
+
     def pair_next(self, boards: list[str] | None = None) -> list[Pairing]:
         """The next round paired here and now (the command line, the tests; the page's request
         pairs off the event loop: :meth:`pair_next_async`)."""
         r = self.current_round() + 1
-        return self._paired(pair_round(self.store.players(), self.store.pairings(), r, self.planned), boards)
+        args = (self.store.players(), self.store.pairings(), r, self.planned, self._top(), self.store.byes())
+        return self._paired(pair_round(*args), boards)
 
     async def pair_next_async(self, boards: list[str] | None = None) -> list[Pairing]:
         """The next round paired in another process: the pairing engine takes seconds for a big
@@ -580,13 +605,15 @@ class Hall:
         messages go on meanwhile. One pairing at a time."""
         if self.pairing is not None:
             raise TournamentError.of("err_pairing_running", round=self.pairing)
-        players, pairings, r = self.store.players(), self.store.pairings(), self.current_round() + 1
-        check_round(players, pairings, r, self.planned)  # (refused at once, in the page's language)
+        players, pairings, byes = self.store.players(), self.store.pairings(), self.store.byes()
+        r = self.current_round() + 1
+        check_round(players, pairings, r, self.planned, [b for b in byes if b.round == r])  # (refused at once)
         self.pairing = r
         self.bump()
         try:
             loop = asyncio.get_running_loop()
-            new = await loop.run_in_executor(_pairer(), pair_round, players, pairings, r, self.planned)
+            args = (players, pairings, r, self.planned, self._top(), byes)
+            new = await loop.run_in_executor(_pairer(), pair_round, *args)
         finally:
             self.pairing = None
             self.bump()
@@ -598,10 +625,14 @@ class Hall:
         board_list = boards or self.store_boards()
         for i, p in enumerate(x for x in new if x.black is not None):
             p.board = board_list[i] if i < len(board_list) else str(p.table)
+            if self.colours == "lot" and p.black is not None and secrets.randbelow(2):  # FENACEF Art. 11: by lot
+                p.white, p.black = p.black, p.white
         for p in new:
             if p.black is None:
-                p.result, p.confirmed = None, True  # the bye scores by itself
+                p.confirmed = True  # a bye scores by itself
             self.store.save_pairing(p)
+            if p.requested:
+                self.store.set_bye(p.round, p.white, None)  # (asked for, now given)
         self._publish_assignments()
         self.bump()
         return new
@@ -610,22 +641,31 @@ class Hall:
         text = self.store.get("boards")
         return [b for b in (text or "").split(",") if b]
 
-    def _publish_assignments(self) -> None:
+    def _publish_assignments(self, *, force: bool = False) -> None:
+        """Each board's next game (retained on the broker): the current round's games not yet
+        played. A board whose game has its result, or whose round was taken back, has its
+        assignment cleared, so a board restarted between rounds starts no empty game from it.
+        ``force``: publish them all again (the hall reconnected)."""
         r = self.current_round()
-        if not r:
-            return
         names = {p.id: p.name for p in self.store.players()}
+        due: dict[str, dict[str, Any]] = {}
         for p in self.store.pairings():
-            if p.round == r and p.board and p.black is not None:
-                data = {
+            if p.round == r and p.board and p.black is not None and p.result is None:
+                due[p.board] = {
                     "round": r,
                     "table": p.table,
                     "white": names.get(p.white, "?"),
                     "black": names.get(p.black, "?"),
                     "event": self.event,
                 }
-                self.assigned[p.board] = data
-                self.publish(assign_topic(p.board), data, retain=True)
+        for board in [b for b in self.assigned if b not in due]:
+            del self.assigned[board]
+            if self.client is not None and self.connected:
+                self.client.publish(assign_topic(board), b"", qos=1, retain=True)  # (cleared)
+        for board, data in due.items():
+            if force or self.assigned.get(board) != data:
+                self.assigned[board] = data
+                self.publish(assign_topic(board), data, retain=True)
 
     def _find_pairing(self, round_no: int, table: int) -> Pairing:
         for p in self.store.pairings():
@@ -639,6 +679,7 @@ class Hall:
             raise TournamentError.of("err_bye_result", round=round_no, table=table)
         p.result, p.confirmed, p.origin = normalise_result(result), confirm, "arbiter"
         self.store.save_pairing(p)
+        self._publish_assignments()
         self.bump()
         return p
 
@@ -662,6 +703,68 @@ class Hall:
         self.bump()
         return p
 
+    def _player(self, player: int) -> Player:
+        for pl in self.store.players():
+            if pl.id == player:
+                return pl
+        raise TournamentError.of("err_no_player", player=player)
+
+    def edit_player(self, player: int, data: dict[str, Any]) -> Player:
+        """A player's name, rating or club corrected; ``withdrawn``: the round from which they
+        are no longer paired (true: from the next round on), or null: back in the tournament."""
+        pl = self._player(player)
+        if "name" in data:
+            name = str(data["name"] or "").strip()
+            if not name:
+                raise TournamentError.of("err_player_name")
+            pl.name = name[:100]
+        if "rating" in data:
+            rating = data["rating"] or 0
+            if not isinstance(rating, int) or isinstance(rating, bool) or not 0 <= rating <= 4000:
+                raise TournamentError.of("err_player_rating", value=str(rating)[:20])
+            pl.rating = rating
+        if "club" in data:
+            pl.club = str(data["club"] or "")[:100]
+        if "withdrawn" in data:
+            w = data["withdrawn"]
+            first = self.current_round() + 1
+            if w is True:
+                w = first
+            if w is not None and (not isinstance(w, int) or isinstance(w, bool) or not first <= w <= 99):
+                raise TournamentError.of("err_withdraw_round", value=str(w)[:20], round=first)
+            pl.withdrawn = w
+        self.store.save_player(pl)
+        self.bump()
+        return pl
+
+    def request_bye(self, player: int, round_no: int, result: str | None) -> None:
+        """A bye a player asks for, in a round not yet paired: "H" (a half-point bye, worth a draw),
+        "Z" (worth nothing), or None (taken back)."""
+        self._player(player)
+        if result is not None and result not in REQUESTED:
+            raise TournamentError.of("err_bye_kind", value=str(result)[:20])
+        if not self.current_round() < round_no <= self.planned:
+            raise TournamentError.of("err_bye_round", round=round_no, first=self.current_round() + 1)
+        self.store.set_bye(round_no, player, result)
+        self.bump()
+
+    def unpair(self, round_no: int) -> None:
+        """The last round's pairing taken back, to pair it again (a player came late, a bye was
+        forgotten): only before any of its games has a result. Its byes asked for are asked again."""
+        if round_no != self.current_round() or round_no < 1:
+            raise TournamentError.of("err_unpair_last", round=round_no, last=self.current_round())
+        mine = [p for p in self.store.pairings() if p.round == round_no]
+        if any(p.black is not None and p.result is not None for p in mine):
+            raise TournamentError.of("err_unpair_played", round=round_no)
+        if any(g.plies for p in mine if (g := self.game_for(p)) is not None):
+            raise TournamentError.of("err_unpair_played", round=round_no)
+        self.store.drop_round(round_no)
+        for p in mine:
+            if p.requested:
+                self.store.set_bye(round_no, p.white, p.result)
+        self._publish_assignments()
+        self.bump()
+
     def _result_from_board(self, g: HallGame) -> None:
         """A game's result goes to its pairing: confirmed by the arbiter, or at once
         (``--auto-confirm``). A result the board gave and the arbiter has not confirmed follows the
@@ -675,6 +778,7 @@ class Hall:
                     if p.origin == "board":
                         p.result, p.confirmed, p.origin = None, False, None
                         self.store.save_pairing(p)
+                        self._publish_assignments()
                     return
                 if not (winner is None or isinstance(winner, Color)):
                     return
@@ -683,14 +787,40 @@ class Hall:
                 res = "1-1" if winner is None else "2-0" if (winner is Color.WHITE) != swapped else "0-2"
                 p.result, p.confirmed, p.origin = res, self.auto_confirm, "board"
                 self.store.save_pairing(p)
+                self._publish_assignments()
                 return
 
     def table(self) -> list[dict[str, Any]]:
         rows = standings(self.store.players(), self.store.pairings(), self.planned, self.reading)
         return [
             {"rank": s.rank, "id": s.player.id, "name": s.player.name, "rating": s.player.rating,
-             "club": s.player.club, "points": s.points, "tiebreak": s.tiebreak, "games": s.games}
+             "club": s.player.club, "points": s.points, "tiebreak": s.tiebreak, "games": s.games,
+             "withdrawn": s.player.withdrawn}
             for s in rows
+        ]  # fmt: skip
+
+    def crosstable(self) -> list[dict[str, Any]]:
+        return crosstable(self.store.players(), self.store.pairings(), self.planned, self.reading)
+
+    def trf(self) -> str:
+        """The tournament as FIDE's TRF-2026 (``hall.trf``): who sits the next round out named too."""
+        from hall.trf import write_trf
+
+        players, pairings = self.store.players(), self.store.pairings()
+        top = self.store.get("top")
+        absent = absent_from(players, self.store.byes(), self.current_round() + 1)
+        return write_trf(
+            players, pairings, self.planned, event=self.event, top=top, absent=absent, reading=self.reading
+        )
+
+    def pairings_of(self, round_no: int) -> list[dict[str, Any]]:
+        """A round's pairings as the page and the exports give them (names, board, result)."""
+        names = {p.id: p.name for p in self.store.players()}
+        return [
+            {"round": p.round, "table": p.table, "white": names.get(p.white, "?"),
+             "black": None if p.black is None else names.get(p.black, "?"), "board": p.board,
+             "result": p.result, "confirmed": p.confirmed, "game": (g.key if (g := self.game_for(p)) else None)}
+            for p in self.store.pairings() if p.round == round_no
         ]  # fmt: skip
 
     # -- the page's state ---------------------------------------------------------------------------
@@ -729,13 +859,7 @@ class Hall:
 
     def state(self) -> dict[str, Any]:
         r = self.current_round()
-        names = {p.id: p.name for p in self.store.players()}
-        pairings = [
-            {"round": p.round, "table": p.table, "white": names.get(p.white, "?"),
-             "black": None if p.black is None else names.get(p.black, "?"), "board": p.board,
-             "result": p.result, "confirmed": p.confirmed, "game": (g.key if (g := self.game_for(p)) else None)}
-            for p in self.store.pairings() if p.round == r
-        ]  # fmt: skip
+        pairings = self.pairings_of(r)
         boards = [self.board_state(b) for b in self.board_ids()]
         geometry = {}
         for b in boards:
@@ -751,6 +875,7 @@ class Hall:
             "round": r,
             "rounds": self.planned,
             "tiebreak": self.reading,
+            "colours": self.colours,
             "auto_confirm": self.auto_confirm,
             "pairing": self.pairing,
             "boards": boards,

@@ -13,13 +13,14 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from board_hal.backends import BoardIO, LinkStatus
-from board_hal.buttons import ButtonPress, ClockButtons
+from board_hal.backends import BoardIO, LinkStatus, ReadOut
+from board_hal.buttons import ButtonPress, ChordFilter, ClockButtons
 from board_hal.debounce import Transition
 from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
+from board_hal.squares import Sensing, SquareState
 from damas.board.page_state import MoveList, page_state
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, valid_tag
 from damas.computer.analysis import GameAnalysis
@@ -29,6 +30,8 @@ from damas.hall_link.publish import Publisher
 from damas.log import Throttle
 from damas.records.session import GameSession, export_game
 from damas.records.store import Store, StoreError
+from damas.speech.announcer import Announcer, Seen
+from damas.speech.phrases import spoken
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import parse_control
@@ -36,6 +39,7 @@ from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
 from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.errors import shown
 from rules.pdn import write_pdn
+from wording import language
 from wording.page import RECORDS_ERROR, PageError
 
 log = logging.getLogger(__name__)
@@ -62,6 +66,8 @@ class PlayApp:
         looks: dict[LedRole, Look] | None = None,
         engine: EngineSettings | None = None,
         computer: Computer | None = None,
+        speech: Announcer | None = None,
+        chord: float = 0.0,
     ) -> None:
         self.store = store
         self.io = io
@@ -90,6 +96,10 @@ class PlayApp:
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
         self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
+        # what the board says (its voice, if it has one, and the page's live region)
+        self.speech = speech or Announcer(language=language or "en")
+        # the clock buttons, the Pi's and the Pico's: a press waits ``chord`` s for the other (the read-out)
+        self.gestures = ChordFilter(chord)
         session.listeners.append(self._changed)
 
     @property
@@ -139,11 +149,18 @@ class PlayApp:
         """Feed what the board saw (journalled first: see ``_feed_pending``), then let time pass;
         whenever that changes what is shown, a new version is due (``broadcast``, in the same
         turn, lights it and pushes it)."""
-        seen: list[Transition | LinkStatus | ButtonPress] = list(self.io.poll_events())  # squares, link, Pico buttons
+        seen: list[Transition | LinkStatus | ButtonPress | ReadOut] = list(self.io.poll_events())  # + Pico buttons
         if self.buttons is not None:
             seen += self.buttons.poll()
             seen.sort(key=lambda ev: ev.t)  # (stable: the board's own events keep their order)
-        self.pending.extend(seen)
+        now = self.clock()
+        for ev in seen:
+            if isinstance(ev, (ButtonPress, ReadOut)):
+                self.gestures.feed(ev)
+                self._take_gestures(now)
+            else:
+                self.pending.append(ev)
+        self._take_gestures(now)
         self._feed_pending()
         if not self.pending:  # time passes for the referee only once every earlier event is in
             self.session.tick(self.clock())
@@ -153,6 +170,14 @@ class PlayApp:
         if view != self._shown:
             self._mark(view)
             self._still_alive(view[-1])
+
+    def _take_gestures(self, now: float) -> None:
+        """The presses that count by now go to the journal; a read-out is said, never journalled."""
+        for ev in self.gestures.take(now):
+            if isinstance(ev, ReadOut):
+                self.speech.read_out_asked()
+            else:
+                self.pending.append(ev)
 
     def _still_alive(self, clock_shown: tuple[Any, ...] | None) -> None:
         """While the game clock runs, note when what it shows changed (a resume after a power
@@ -223,7 +248,8 @@ class PlayApp:
         window or a settle timer ends before it (the page then updates without waiting)."""
         pipe = self.session.pipeline
         flag = pipe.clock.next_deadline() if pipe.clock is not None else None
-        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag) if d is not None]
+        chord = self.gestures.next_deadline()  # a press waiting for the other button
+        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag, chord) if d is not None]
         if not due:
             return TICK
         return min(TICK, max(0.0, min(due) - self.clock()) + 0.001)
@@ -233,8 +259,31 @@ class PlayApp:
         on the LEDs and on every page."""
         self.pump()
         await self.flush()
+        if self.speech.update(self.session, self._seen()):  # after the LEDs: the voice never holds them up
+            self._mark()
+            await self.flush()
         if self.publisher is not None:  # after the page and the LEDs: the hall comes second
             self.publisher.poll(self.session, self.version)
+
+    def _seen(self) -> Seen:
+        """What the talking board reads besides the verdicts (damas.speech)."""
+        ref = self.session.referee
+        return Seen(
+            self.clock(),
+            ref.expected(),
+            self.computer.hint_move(ref),
+            self.io.link,
+            self.write_error,
+            self.computer.error,
+            self.low_time,
+        )
+
+    def read_out(self, lang: str) -> dict[str, str]:
+        """The position, the last move and both clocks, read out in ``lang`` (the page's key):
+        ``text``, and ``say``, the same as a voice should read it."""
+        lang = language(lang) or "en"
+        text = self.speech.read_out_text(self.session, lang, self.clock())
+        return {"text": text, "say": spoken(text, lang)}
 
     async def flush(self) -> None:
         """Light and push what changed since the last push, if anything did (the board loop and
@@ -417,6 +466,11 @@ class PlayApp:
                 kept[computer[0].value.capitalize()] = computer_tag(self.computer.name, computer[1])
             h = old.row.header
             control = h.get("clock") if clock is None else parse_control(clock, self.clock_presets).text()
+            if self.sim is not None:  # the simulated hands set the pieces up at once
+                set_up(self.sim, Position.from_fen(fen, v) if fen else Position.start(v))
+                while not self.sim.transitions.empty():
+                    self.sim.transitions.get_nowait()
+            senses, pieces = board_pieces(self.io)
             session = GameSession.start(
                 self.store,
                 v,
@@ -427,14 +481,11 @@ class PlayApp:
                 window=self.window,
                 clock=control,
                 clock_auto=bool(h.get("clock_auto", False)),
+                senses=senses,
+                pieces=pieces,
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
-        sim = self.sim
-        if sim is not None:  # the simulated hands set the pieces up at once
-            sim.set_squares(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
-            while not sim.transitions.empty():
-                sim.transitions.get_nowait()
         self.session = session
         self.session.listeners.append(self._changed)
         self._alive = None
@@ -478,10 +529,11 @@ class PlayApp:
         self._mark()
 
     def close(self) -> None:
-        """Stop the engines (the computer's and an analysis under way)."""
+        """Stop the engines (the computer's and an analysis under way) and the voice."""
         if self.analysis is not None:
             self.analysis.cancel()
         self.computer.close()
+        self.speech.close()
 
     def start_computer(self, side: Color, level: int) -> None:
         """The computer plays ``side`` at ``level`` in the game in play (journalled, so a resumed
@@ -554,9 +606,34 @@ class PlayApp:
 ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
 
 
+def set_up(sim: SimulatedBoard, pos: Position) -> None:
+    """The simulated hands set up ``pos``: its pieces, coloured and crowned, wherever the board can tell."""
+    if sim.senses > Sensing.PRESENCE:
+        sim.set_pieces({sq: SquareState.of(p.color.value, p.king) for sq, p in pos.pieces().items()})
+    else:
+        sim.set_squares(pos.occupied())
+
+
+def board_pieces(io: BoardIO) -> tuple[str | None, dict[int, SquareState] | None]:
+    """What a board that senses colour tells (``colour``/``crown``) and the pieces it reads
+    now, for a new game's journal; (None, None) for a board that senses presence only."""
+    if io.senses <= Sensing.PRESENCE:
+        return None, None
+    return io.senses.name.lower(), {k: s for k, s in io.pieces().items() if isinstance(k, int)}
+
+
 def sim_occupancy(session: GameSession, sim: SimulatedBoard) -> None:
-    """After a resume, the simulated board holds what the journal says it held."""
+    """After a resume, the simulated board holds what the journal says it held (on a board that
+    senses colour, the game's pieces where the game has them)."""
     sim.set_squares(session.raw)
+    if sim.senses > Sensing.PRESENCE:
+        pos = session.referee.position
+        sim.set_pieces(
+            {
+                sq: SquareState.of(p.color.value, p.king) if (p := pos.piece_at(sq)) else SquareState.OCCUPIED
+                for sq in session.raw
+            }
+        )
     for name in session.raw_cells:
         f, r = sim.layout.geometry.parse_cell(name)
         sim.place_cell(sim.layout.physical(f, r))

@@ -12,6 +12,7 @@ import wording
 from board_hal.leds import Role as LedRole
 from damas.computer.analysis import Mark
 from damas.sentences import kind_of, message
+from damas.speech.phrases import move_phrase
 from referee.clock import duration_text
 from referee.vocabulary import ReportKind
 from rules import Color, Game, Position
@@ -37,6 +38,9 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
 
     # (copies: the clock's times and the marks are added below)
     moves = [dict(m) for m in app.moves.items(s.row.id, ref.game)]
+    for item in moves:
+        if "said" in item:
+            item["said"] = item["said"][lang]  # the move as the board says it (a screen reader's label)
     stamps = s.clock.stamps if s.clock is not None else []
     marks = _marks(app)
     ply = 0
@@ -63,7 +67,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         }
         for r in s.reports()[-40:]
     )
-    active = ref.report
+    active = ref.report or getattr(ref, "colour_report", None)  # (a colour board: referee.colour)
     if active is not None and reports and reports[-1]["kind"] == active.kind.value:
         reports[-1]["active"] = True
     legend = wording.words(LEGEND, lang)
@@ -127,6 +131,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=app.write_error),
         "clock": None if s.clock is None else {**s.clock.face(app.clock()), "low": app.low_time},
         "clock_words": wording.words(CLOCK_WORDS, lang),
+        "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
+        "voice": app.speech.speaker is not None,
     }
 
 
@@ -204,6 +210,7 @@ class MoveList:
                     "fen": after.fen(),
                     "path": list(entry.path),
                     "captured": list(entry.captured),
+                    "said": {lang: move_phrase(lang, p, entry) for lang in LANGUAGES},  # (page_state keeps one)
                 }
             kept.append((entry, item))
         return [item for _entry, item in kept]

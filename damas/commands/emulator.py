@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from board_hal.squares import SquareState
 from damas.commands.common import command, variants_help
 from damas.errors import UserError
 from rules import DraughtsError, Position, find_variant
@@ -35,6 +36,12 @@ def register(sub: Any) -> None:
         default="pico",
         help="pico (default): our firmware; dgt: DGT's draughts board (10x10, colours and crowns; docs/dgt.md)",
     )
+    p.add_argument(
+        "--colour",
+        choices=("pairs", "linear"),
+        help="the Pico with Hall sensors that see colours (hardware/wiring-hall.md): pairs (two switches per "
+        "square: colour) or linear (colour and crowns); place SQ w|b|W|B, crown SQ",
+    )
     p.set_defaults(func=run)
 
 
@@ -52,9 +59,15 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.emulator import Emulator, Faults, board_text
 
     layout = Layout(find_variant(args.variant or "brazilian").name)
-    cells = {layout.cell_of(sq) for sq in Position.start(layout.variant).occupied()}
+    start = Position.start(layout.variant)
+    cells = {layout.cell_of(sq) for sq in start.occupied()}
+    pieces = {layout.cell_of(sq): int(SquareState.of(p.color.value, p.king)) for sq, p in start.pieces().items()}
     faults = Faults(seed=1, flip=args.faults, drop=args.faults) if args.faults else None
-    with Emulator(layout.size, cells=cells, faults=faults) as emu:
+    colour = getattr(args, "colour", None)
+    hand: list[SquareState] = []
+    with Emulator(layout.size, cells=cells, faults=faults, colour=colour, pieces=pieces if colour else None) as emu:
+        if colour:
+            print(f"Hall sensors ({colour}): place SQ w|b|W|B (default: the piece lifted last), crown SQ", flush=True)
         print(f"emulated Pico ({layout.size}x{layout.size}, {layout.variant.name} squares) on {emu.port}", flush=True)
         print(f'play on it: damas play --config FILE with [board] backend = "pico" and [pico] port = "{emu.port}"')
         print(f"commands: {COMMANDS}", flush=True)
@@ -64,26 +77,32 @@ def run(args: argparse.Namespace) -> int:
                 continue
             cmd = words[0].lower()
             try:
-                if cmd in ("lift", "place") and len(words) == 2:
+                if colour and cmd in HANDS and len(words) in (2, 3):
+                    cell = layout.cell_of(layout.geometry.parse_square(words[1]))
+                    now = hands(words, SquareState(emu.matrix.pieces.get(cell, 0)), hand)
+                    if now is SquareState.EMPTY:
+                        emu.lift(cell)
+                    elif now is not None:
+                        emu.place(cell, int(now))
+                elif cmd in ("lift", "place") and len(words) == 2:
                     sq = layout.geometry.parse_square(words[1])
                     (emu.lift if cmd == "lift" else emu.place)(layout.cell_of(sq))
                 elif cmd == "reset":
                     emu.reset()
-                elif cmd == "unplug":
-                    if emu.plugged:
-                        emu.unplug()
-                    print(f"unplugged: {emu.port} is gone until plug", flush=True)
-                elif cmd == "plug":
-                    if not emu.plugged:
-                        emu.plug()
-                    print(f"plugged in: {emu.port}", flush=True)
+                elif cmd in ("plug", "unplug"):
+                    cable(cmd, emu)
                 elif cmd == "board":
                     print(board_text(emu, layout.key_of, layout.physical, _cell_namer(layout)), flush=True)
+                    if colour:  # and what stands where: w b men, W B kings
+                        n = layout.size
+                        for rank in range(n - 1, -1, -1):
+                            row = [emu.matrix.pieces.get(layout.physical(f, rank), 0) for f in range(n)]
+                            print(" ".join(SquareState(v).code for v in row), flush=True)
                 elif cmd in ("quit", "exit"):
                     break
                 else:
                     print(f"unknown command: {line.strip()!r}", flush=True)
-            except DraughtsError as exc:
+            except (DraughtsError, ValueError) as exc:
                 print(f"error: {exc}", flush=True)
     return 0
 
@@ -91,7 +110,6 @@ def run(args: argparse.Namespace) -> int:
 def run_dgt(args: argparse.Namespace) -> int:
     from board_hal.dgt_emulator import DgtEmulator, DgtFaults
     from board_hal.layout import Layout
-    from board_hal.squares import SquareState
 
     variant = find_variant(args.variant or "international")
     if variant.board_size != 10:
@@ -112,28 +130,13 @@ def run_dgt(args: argparse.Namespace) -> int:
                 continue
             cmd = words[0].lower()
             try:
-                if cmd in ("lift", "place", "crown", "uncrown") and len(words) in (2, 3):
+                if cmd in HANDS and len(words) in (2, 3):
                     cell = layout.cell_of(layout.geometry.parse_square(words[1]))
-                    here = emu.piece(cell)
-                    if cmd == "lift" and here.occupied:
-                        hand.append(here)
-                        emu.lift(cell)
-                    elif cmd == "place":
-                        piece = SquareState.from_code(words[2]) if len(words) == 3 else (hand.pop() if hand else None)
-                        if piece is None or not piece.colour:
-                            print("say which piece: place SQ w|b|W|B", flush=True)
-                            continue
-                        emu.place(cell, piece)
-                    elif cmd in ("crown", "uncrown") and here.colour:
-                        emu.place(cell, here.crowned(cmd == "crown"))
-                elif cmd == "unplug":
-                    if emu.plugged:
-                        emu.unplug()
-                    print(f"unplugged: {emu.port} is gone until plug", flush=True)
-                elif cmd == "plug":
-                    if not emu.plugged:
-                        emu.plug()
-                    print(f"plugged in: {emu.port}", flush=True)
+                    now = hands(words, emu.piece(cell), hand)
+                    if now is not None:
+                        emu.put(cell, now)
+                elif cmd in ("plug", "unplug"):
+                    cable(cmd, emu)
                 elif cmd == "board":
                     print(_dgt_board(emu, layout), flush=True)
                 elif cmd in ("quit", "exit"):
@@ -143,6 +146,38 @@ def run_dgt(args: argparse.Namespace) -> int:
             except (DraughtsError, ValueError) as exc:
                 print(f"error: {exc}", flush=True)
     return 0
+
+
+HANDS = ("lift", "place", "crown", "uncrown")
+
+
+def hands(words: list[str], here: SquareState, hand: list[SquareState]) -> SquareState | None:
+    """A hand's command on a board that senses colour (``lift SQ``, ``place SQ [w|b|W|B]``,
+    ``crown SQ``, ``uncrown SQ``): what the square holds then (None: nothing changes).
+    ``hand``: the pieces lifted, the last one put down when ``place`` names none."""
+    cmd = words[0].lower()
+    if cmd == "lift":
+        if here.occupied:
+            hand.append(here)
+        return SquareState.EMPTY
+    if cmd == "place":
+        piece = SquareState.from_code(words[2]) if len(words) == 3 else (hand.pop() if hand else None)
+        if piece is None or not piece.colour:
+            raise ValueError("say which piece: place SQ w|b|W|B")
+        return piece
+    return here.crowned(cmd == "crown") if here.colour else None
+
+
+def cable(cmd: str, emu: Any) -> None:
+    """``plug`` or ``unplug`` the emulated board's cable (its port appears, or goes)."""
+    if cmd == "unplug":
+        if emu.plugged:
+            emu.unplug()
+        print(f"unplugged: {emu.port} is gone until plug", flush=True)
+    else:
+        if not emu.plugged:
+            emu.plug()
+        print(f"plugged in: {emu.port}", flush=True)
 
 
 def _dgt_board(emu: Any, layout: Any) -> str:

@@ -26,6 +26,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -820,6 +821,8 @@ class Store:
             st = path.stat()
         except FileNotFoundError:
             return False
+        if not stat.S_ISREG(st.st_mode):
+            return True  # not a file (a directory in the way): never moved aside, its write fails and says so
         seen = self._copy_seen.get(game_id)
         if seen is not None and seen[:2] == (st.st_ino, st.st_size):
             return seen[2] >= seq - 1

@@ -364,7 +364,7 @@ def test_damas_emulator_board_dgt_plays_and_shows_the_board() -> None:
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0].startswith("emulated DGT draughts board (10x10, international squares) on /")
-    assert "say which piece: place SQ w|b|W|B" in lines
+    assert "error: say which piece: place SQ w|b|W|B" in lines
     assert "error: " in r.stdout and "99" in r.stdout  # no square 99: one line, and it goes on
     board = lines[-10:]
     assert board[3] == "b . b . b . b . b ."  # rank 7, from White's side

@@ -98,10 +98,12 @@ def test_a_piece_swapped_faster_than_the_window_and_a_brush() -> None:
     assert d.flush(3.0) == []  # back to what it was: nothing happened
 
 
-def test_a_piece_not_known_yet_is_not_a_change() -> None:
-    d = Debouncer(0.05, {9: True})  # a presence start: what stands there was never read
+def test_a_piece_read_for_the_first_time_settles_like_a_change() -> None:
+    d = Debouncer(0.05, {9: True})  # what stands there was never read: the first reading is news
     d.feed(Transition(1.0, 9, True, B))
-    assert d.flush(2.0) == []
+    assert d.flush(2.0) == [Transition(1.0, 9, True, B)]
+    d.feed(Transition(3.0, 9, True, B))  # the same again: nothing
+    assert d.flush(4.0) == []
 
 
 # -- the simulated board -------------------------------------------------------------------------
@@ -241,3 +243,45 @@ def test_a_representative_subset_passes_on_boards_that_sense_colour_and_crowns()
 @pytest.mark.slow
 def test_every_simulated_board_test_passes_on_boards_that_sense_colour_and_crowns() -> None:
     _run_with_colour(EVERYWHERE, ["-m", "not slow"])
+
+
+# -- the two-switch Hall build on the Pi's pins (74hc165, colour = true) --------------------------
+def test_two_hall_switches_per_square_on_a_74hc165_chain() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from board_hal.hc165 import HallPairsScanner, pair_cells
+    from board_hal.mockpins import ShiftInMock
+
+    factory = MockFactory()
+    chain = ShiftInMock(22, 11, 9, pair_cells(8), factory)
+    assert len(chain.cells) == 16  # 128 switches
+    chain.occupied = {((0, 0), "white"), ((7, 7), "black"), ((3, 4), "white"), ((3, 4), "black")}
+    with HallPairsScanner(22, 11, 9, 8, pin_factory=factory, clock=lambda: 1.0) as scanner:
+        assert scanner.senses is Sensing.COLOUR
+        assert scanner.states() == {(0, 0): W, (7, 7): B, (3, 4): Q}  # both switches: not readable
+        chain.occupied = {((0, 0), "black"), ((7, 7), "black")}  # a1 now holds a black piece
+        scanner.poll_once()
+        got = [scanner.transitions.get_nowait() for _ in range(2)]
+        assert [(g.cell, g.occupied, g.state) for g in got] == [((0, 0), True, B), ((3, 4), False, E)]
+
+
+def test_the_74hc165_colour_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = parse_config(
+        '[board]\nbackend = "74hc165"\nsize = 8\n[74hc165]\nload = 22\nclock = 11\ndata = 9\ncolour = true\n',
+        "b.toml",
+        env={},
+    )
+    s = cfg.backend_settings["74hc165"]
+    assert s.colour and len(s.cells) == 16
+    for text, words in (
+        ("colour = 1", "74hc165.colour must be true or false"),
+        ("colour = true\nchips = 8", "74hc165.chips: the two-switch build of a 8x8 board has 16 chips"),
+        ('colour = true\ncells = [["a1"]]', "74hc165.cells: not used with 74hc165.colour"),
+    ):
+        with pytest.raises(ConfigError) as err:
+            parse_config(
+                f'[board]\nbackend = "74hc165"\nsize = 8\n[74hc165]\nload = 22\nclock = 11\ndata = 9\n{text}\n',
+                "b.toml",
+                env={},
+            )
+        assert words in str(err.value) and "\n" not in str(err.value)
