@@ -76,7 +76,8 @@ def main() -> int:
     print(f"journalling one event, {events} events each, in turns (ms):")
     for name, ms in times.items():
         ms.sort()
-        print(f"  {name:<6} median {statistics.median(ms):6.2f}  p90 {ms[int(len(ms) * 0.9)]:6.2f}  worst {ms[-1]:7.2f}")
+        p90 = ms[int(len(ms) * 0.9)]
+        print(f"  {name:<6} median {statistics.median(ms):6.2f}  p90 {p90:6.2f}  worst {ms[-1]:7.2f}")
     ratio = statistics.median(times["store"]) / statistics.median(times["bare"])
     print(f"  store / bare (medians): {ratio:.2f}")
     return 0
