@@ -320,7 +320,11 @@ def recover(store: Store, source: Path | None = None, *, lost_only: bool = False
             lines.append(line)
     if same:  # a game of the database without its copy (from before the copies, or removed since)
         have = {int(p.stem) for p in paths}
-        for game_id in store.game_ids():
+        try:
+            ids = store.game_ids()
+        except StoreError:
+            ids = []  # (the list itself unreadable: each game the copies hold was rebuilt above)
+        for game_id in ids:
             if game_id not in have and not store.copy_path(game_id).exists():
                 try:
                     line = _copy_from_db(store, game_id, "was missing")
