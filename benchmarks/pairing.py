@@ -30,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hall.tournament import Pairing, Player, pair_round, pairing_numbers  # noqa: E402
+from hall.tournament import Pairing, Player, TournamentError, pair_round, pairing_numbers  # noqa: E402
 from hall.trf import write_trf  # noqa: E402
 
 
@@ -44,7 +44,11 @@ def _results(rng: random.Random, new: list[Pairing]) -> None:
         p.confirmed = True
 
 
-def _event(n: int, rounds: int, seed: int, peer: bool) -> tuple[list[Player], list[Pairing], list[float], list[float]]:
+def _event(
+    n: int, rounds: int, seed: int, peer: bool
+) -> tuple[list[Player], list[Pairing], list[float], list[float], int | None]:
+    """A random event paired round by round; the last item: the round the rules could not pair
+    (a small event with many rounds runs out of opponents), else None."""
     rng = random.Random(seed)
     players = [Player(i, f"P{i:03d}", rng.randint(1200, 2400)) for i in range(1, n + 1)]
     pairings: list[Pairing] = []
@@ -56,11 +60,14 @@ def _event(n: int, rounds: int, seed: int, peer: bool) -> tuple[list[Player], li
             _caissify(players, pairings, r, rounds)
             theirs.append(time.perf_counter() - t)
         t = time.perf_counter()
-        new = pair_round(players, pairings, r, rounds, top="w")
+        try:
+            new = pair_round(players, pairings, r, rounds, top="w")
+        except TournamentError:
+            return players, pairings, ours, theirs, r
         ours.append(time.perf_counter() - t)
         _results(rng, new)
         pairings += new
-    return players, pairings, ours, theirs
+    return players, pairings, ours, theirs, None
 
 
 def _caissify(players: list[Player], pairings: list[Pairing], round_no: int, planned: int) -> Any:
@@ -93,17 +100,22 @@ def _caissify(players: list[Player], pairings: list[Pairing], round_no: int, pla
         )
 
 
-def _bbp(path: str, players: list[Player], pairings: list[Pairing], planned: int) -> list[int]:
-    """The rounds where bbpPairings' own pairing differs from the event's (its check mode)."""
+def _bbp_file(players: list[Player], pairings: list[Pairing], planned: int) -> str:
     text = write_trf(players, pairings, planned, top="w")
     text = "\n".join(line for line in text.splitlines() if not line.startswith("162 "))
     text += "\nBBW  2.0\nBBD  1.0\nBBL  0.0\nBBZ  0.0\nBBF  0.0\nBBU  1.0\n"  # (its own records for 2/1/0, bye 1)
     with tempfile.NamedTemporaryFile("w", suffix=".trf", delete=False) as f:
         f.write(text)
+    return f.name
+
+
+def _bbp(path: str, players: list[Player], pairings: list[Pairing], planned: int) -> list[int]:
+    """The rounds where bbpPairings' own pairing differs from the event's (its check mode)."""
+    name = _bbp_file(players, pairings, planned)
     try:
-        out = subprocess.run([path, "--dutch", f.name, "-c"], capture_output=True, text=True, check=False)
+        out = subprocess.run([path, "--dutch", name, "-c"], capture_output=True, text=True, check=False)
     finally:
-        os.unlink(f.name)
+        os.unlink(name)
     if out.returncode:
         raise SystemExit(f"bbpPairings refused the file: {(out.stdout + out.stderr).strip()[:200]}")
     bad, current = [], 0
@@ -115,6 +127,16 @@ def _bbp(path: str, players: list[Player], pairings: list[Pairing], planned: int
     return bad
 
 
+def _bbp_cannot(path: str, players: list[Player], pairings: list[Pairing], planned: int) -> bool:
+    """Does bbpPairings find no valid pairing for the next round either (its exit status 1)?"""
+    name = _bbp_file(players, pairings, planned)
+    try:
+        out = subprocess.run([path, "--dutch", name, "-p"], capture_output=True, text=True, check=False)
+    finally:
+        os.unlink(name)
+    return out.returncode == 1
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, default=201)
@@ -124,7 +146,7 @@ def main() -> None:
     ap.add_argument("--bbp", help="bbpPairings' executable: check every round against it")
     ap.add_argument("--events", type=int, default=0, help="more random events to check with --bbp")
     args = ap.parse_args()
-    players, pairings, ours, theirs = _event(args.players, args.rounds, args.seed, args.peer)
+    players, pairings, ours, theirs, _stuck = _event(args.players, args.rounds, args.seed, args.peer)
     print(f"{args.players} players, {args.rounds} rounds (the hall: FIDE Dutch 2026, gacrux):")
     print("  seconds a round: " + " ".join(f"{x:.2f}" for x in ours) + f"  (median {statistics.median(ours):.2f})")
     if theirs:
@@ -138,9 +160,12 @@ def main() -> None:
         for i in range(args.events):
             n, rounds = rng.randint(7, 40), rng.randint(5, 9)
             ev = _event(n, rounds, 1000 + i, False)
-            if _bbp(args.bbp, ev[0], ev[1], rounds):
+            stuck = ev[4]
+            if _bbp(args.bbp, ev[0], ev[1], rounds) or (stuck and not _bbp_cannot(args.bbp, ev[0], ev[1], rounds)):
                 differ += 1
                 print(f"  event {1000 + i} ({n} players, {rounds} rounds) differs from bbpPairings")
+            elif stuck:
+                print(f"  event {1000 + i} ({n} players, {rounds} rounds): round {stuck} has no pairing, for both")
         if args.events:
             equal = args.events - differ
             print(f"  {args.events} more events (7-40 players, 5-9 rounds): {equal} equal to bbpPairings")

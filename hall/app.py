@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
+import gzip as _gzip
 import json
 import logging
 import multiprocessing
+import os
 import secrets
 import time
 from collections.abc import Callable
@@ -57,6 +60,11 @@ MAX_GAMES = 500  # games the hall takes from one board (a day of play is a few d
 CLEARS = (None, "setup-ok", "restored", "reconstructed")
 #: the clock's own reports: its alerts come from the clocks' state (paused, a flag), not from these
 CLOCK_STATE = ("clock-paused", "clock-resumed", "clock-adjusted", "flag-fall")
+STALLED = 600.0  # seconds without a word from a board in a game in play (clocks not paused): an alert
+DUPLICATE_WINDOW = 60.0  # seconds: in this time, DUPLICATE_SWITCHES changes of a board's run (``boot``),
+DUPLICATE_SWITCHES = 3  # one of them coming back, are two boards with one id
+#: the page state's sections sent again to a page only when they changed (``Hall.state_answer``)
+SECTIONS = ("pairings", "alerts", "geometry")
 
 
 _PAIRER: concurrent.futures.ProcessPoolExecutor | None = None
@@ -67,14 +75,28 @@ def _pairer() -> concurrent.futures.ProcessPoolExecutor:
     the hall's threads hold locks a fork would copy)."""
     global _PAIRER
     if _PAIRER is None:
-        _PAIRER = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        _PAIRER = concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_behind
+        )
     return _PAIRER
 
 
-def stop_pairer() -> None:
+def _behind() -> None:
+    """The pairing process yields the processor to the hall's (its page, feeds and boards first)."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+def zlib_gzip(data: bytes) -> bytes:
+    """The bytes gzipped (level 6: a state of 100 boards in a few milliseconds)."""
+    return _gzip.compress(data, 6, mtime=0)
+
+
+def stop_pairer(*, wait: bool = False) -> None:
+    """The pairing process ended (``wait``: until it has; else a pairing under way is left to end)."""
     global _PAIRER
     if _PAIRER is not None:
-        _PAIRER.shutdown(wait=False, cancel_futures=True)
+        _PAIRER.shutdown(wait=wait, cancel_futures=True)
         _PAIRER = None
 
 
@@ -101,6 +123,9 @@ class Hall:
         self.resynced: dict[tuple[str, int], float] = {}  # when it was asked for
         self.resync_due: dict[tuple[str, int], float] = {}  # a resync to ask for then (after a conflict)
         self.assigned: dict[str, dict[str, Any]] = {}  # each board's assignment, as the hall published it
+        self.stalled: set[str] = set()  # boards silent in a game in play (``check_gaps``)
+        self.runs: dict[str, list[tuple[float, str]]] = {}  # each board's runs (``boot``) as they came
+        self.archived: dict[str, str] = json.loads(store.get("archived") or "{}")  # <board>.sdN -> board
         self.pairing: int | None = None  # the round being paired (in another process), if any
         self.version = 0
         self.changed = asyncio.Event()
@@ -108,6 +133,11 @@ class Hall:
         self.client: mqtt.Client | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._cache: tuple[int, str] | None = None
+        self._state: dict[str, Any] = {}
+        #: each board's state and each big section, as JSON, with the version it last changed in
+        self._parts: dict[tuple[str, str], tuple[str, int]] = {}
+        self._answers: dict[tuple[int, int, bool, str], bytes] = {}  # this version's answers, by what was asked
+        self.boot = secrets.token_hex(4)  # this run of the hall (versions start again at a restart)
         self.built = 0.0  # when the page's state was last built (time.monotonic)
         self._load()
 
@@ -313,6 +343,7 @@ class Hall:
 
     def _status(self, board: str, data: dict[str, Any]) -> None:
         now = self.clock()
+        self._identity(board, data, now)
         self.boards[board] = data
         self.seen[board] = now
         self.store.set_status(board, data, now)
@@ -330,6 +361,48 @@ class Hall:
             if g is None or g.next_seq <= last_seq:
                 self._ask(board, game, force=True)
         self.bump()
+
+    def _identity(self, board: str, data: dict[str, Any], now: float) -> None:
+        """Who is behind a board id: its database (``db``) and this run of it (``boot``). A
+        database the hall has not seen from this board (a fresh SD card, numbering its games from 1
+        again): the board's games so far are kept under ``<board>.sdN`` and the new ones come in
+        beside them, with an alert. Runs of two different boards taking turns: one id on two
+        boards (they knock each other off the broker), an alert."""
+        db = data.get("db")
+        if db:
+            known = [x for x in (self.store.get(f"dbs:{board}") or "").split(",") if x]
+            if known and db not in known:
+                alias = self._archive(board)
+                why = text("en", "alert_new_database", board=board, alias=alias)
+                self.report(board, "new-database", why, alias=alias)
+            if not known or known[-1] != db:
+                self.store.set(f"dbs:{board}", ",".join([*[x for x in known if x != db], db][-8:]))
+        boot = data.get("boot")
+        if boot and data.get("online"):
+            runs = self.runs.setdefault(board, [])
+            if not runs or runs[-1][1] != boot:
+                runs.append((now, boot))
+            del runs[: -DUPLICATE_SWITCHES - 1]
+            recent = [b for t, b in runs if now - t <= DUPLICATE_WINDOW]
+            if len(recent) > DUPLICATE_SWITCHES and len(set(recent)) < len(recent):  # a run came back
+                self.report(board, "duplicate-id", text("en", "alert_duplicate_id", board=board))
+
+    def _archive(self, board: str) -> str:
+        """The board's games so far set aside under a name of their own (``<board>.sdN``)."""
+        archived = self.archived
+        k = 1 + sum(1 for a in archived if archived[a] == board)
+        alias = f"{board}.sd{k}"
+        for key in [key for key in self.games if key[0] == board]:
+            g = self.games.pop(key)
+            g.board = alias
+            self.games[(alias, key[1])] = g
+        self.store.rename_board(board, alias)
+        archived[alias] = board
+        self.store.set("archived", json.dumps(archived))
+        for d in (self.asked, self.resyncs, self.resynced, self.resync_due):
+            for key in [key for key in d if key[0] == board]:
+                del d[key]
+        return alias
 
     def _message(self, board: str, msg: dict[str, Any]) -> None:
         game, seq = msg["game"], msg["seq"]
@@ -447,9 +520,27 @@ class Hall:
         self.asked[(board, game)] = (first, now)
         self.publish(control_topic(board), {"resend": game, "from": first})
 
+    def is_stalled(self, board: str, now: float) -> bool:
+        """A game in play on an online board, its clocks not paused, and no move, start or clock
+        message for ``STALLED`` seconds: a board that hangs, or a game nobody plays."""
+        g = self.current_game(board)
+        if g is None or not g.variant or g.result != "*" or g.seen_at is None:
+            return False
+        if not self.boards.get(board, {}).get("online"):
+            return False  # (offline is its own alert)
+        face = g.faces(now)
+        if face is not None and (face["paused"] or face["flag"] or face["stopped"]):
+            return False
+        return now - g.seen_at >= STALLED
+
     def check_gaps(self) -> None:
-        """Ask again for what is still missing (a resend can be lost too), and for the resyncs due."""
+        """Ask again for what is still missing (a resend can be lost too), and for the resyncs due;
+        note the boards that fell silent in a game in play."""
         now = self.clock()
+        stalled = {b for b in self.board_ids() if self.is_stalled(b, now)}
+        if stalled != self.stalled:
+            self.stalled = stalled
+            self.bump()
         for (board, game), due in list(self.resync_due.items()):
             if due <= now:
                 del self.resync_due[(board, game)]
@@ -469,16 +560,22 @@ class Hall:
 
     def board_ids(self) -> list[str]:
         ids = set(self.boards) | {b for b, _g in self.games} | {p.board for p in self.store.pairings() if p.board}
-        return sorted(ids, key=lambda b: (len(b), b))
+        return sorted(ids - set(self.archived), key=lambda b: (len(b), b))
 
     def game_for(self, p: Pairing) -> HallGame | None:
-        """The game played for a pairing: the latest on its board with its round's tag."""
+        """The game played for a pairing: the latest on its board with its round's tag (from the
+        board's database of now, else from the ones it had before: ``<board>.sdN``)."""
         if p.board is None:
             return None
-        mine = [
-            g for (b, _n), g in self.games.items() if b == p.board and g.tags.get("Round") == str(p.round) and g.variant
-        ]
-        return max(mine, key=lambda g: g.game) if mine else None
+        rnd = str(p.round)
+        aliases = sorted(
+            (a for a, b in self.archived.items() if b == p.board), key=lambda a: -int(a.rsplit("sd", 1)[1])
+        )
+        for board in [p.board, *aliases]:
+            mine = [g for (b, _n), g in self.games.items() if b == board and g.tags.get("Round") == rnd and g.variant]
+            if mine:
+                return max(mine, key=lambda g: g.game)
+        return None
 
     def find(self, key: str) -> HallGame:
         board, _, game = key.rpartition("-")
@@ -549,6 +646,10 @@ class Hall:
                         }
                     )
             out += self._clock_alerts(board, g, now)
+            if board in self.stalled:
+                minutes = int((now - (g.seen_at or now)) // 60)
+                out.append({"board": board, "kind": "stalled", "minutes": minutes,
+                            "message": text("en", "alert_stalled", board=board, minutes=minutes)})  # fmt: skip
         return out + [dict(inc) for inc in self.incidents.values()]
 
     def _clock_alerts(self, board: str, g: HallGame, now: float) -> list[dict[str, Any]]:
@@ -630,9 +731,7 @@ class Hall:
         for p in new:
             if p.black is None:
                 p.confirmed = True  # a bye scores by itself
-            self.store.save_pairing(p)
-            if p.requested:
-                self.store.set_bye(p.round, p.white, None)  # (asked for, now given)
+        self.store.save_round(new)
         self._publish_assignments()
         self.bump()
         return new
@@ -852,10 +951,60 @@ class Hall:
 
     def state_json(self) -> str:
         """The page's state as JSON, built once per version (every page waiting gets the same)."""
-        if self._cache is None or self._cache[0] != self.version:
-            self._cache = (self.version, json.dumps(self.state(), separators=(",", ":")))
-            self.built = time.monotonic()
+        self._build()
+        assert self._cache is not None
         return self._cache[1]
+
+    def _build(self) -> None:
+        if self._cache is not None and self._cache[0] == self.version:
+            return
+        st = self.state()
+        v = self.version
+        parts = [(("board", b["board"]), b) for b in st["boards"]] + [(("section", k), st[k]) for k in SECTIONS]
+        for key, value in parts:
+            text = json.dumps(value, separators=(",", ":"))
+            old = self._parts.get(key)
+            if old is None or old[0] != text:
+                self._parts[key] = (text, v)
+        self._state = st
+        self._cache = (v, json.dumps(st, separators=(",", ":")))
+        self._answers = {}
+        self.built = time.monotonic()
+
+    def state_answer(
+        self, since: int | None, boot: str | None, *, gzip: bool = False, moves: str | None = None
+    ) -> bytes:
+        """What a page gets: the whole state, or (``boot``: this run's mark, as the page's last
+        state said it) only what changed since version ``since`` — the boards whose state changed
+        (without their list of moves, but for board ``moves``: the one the page shows whole) and
+        the big sections (pairings, alerts, geometry) if they did; ``board_ids`` orders them.
+        Each answer is built (and compressed) once per version, whoever asks."""
+        self._build()
+        delta = boot == self.boot and since is not None and 0 <= since <= self.version
+        key = (since if delta and since is not None else -1, int(delta), gzip, (moves or "") if delta else "")
+        out = self._answers.get(key)
+        if out is None:
+            if delta:
+                assert since is not None
+                st = {k: v for k, v in self._state.items() if k not in ("boards", *SECTIONS)}
+                st["delta"] = since
+                st["board_ids"] = [b["board"] for b in self._state["boards"]]
+                st["boards"] = [
+                    b if b["board"] == moves or not b["game"] else {**b, "game": {**b["game"], "moves": None}}
+                    for b in self._state["boards"]
+                    if self._parts[("board", b["board"])][1] > since
+                ]
+                st |= {k: self._state[k] for k in SECTIONS if self._parts[("section", k)][1] > since}
+                text = json.dumps(st, separators=(",", ":"))
+            else:
+                assert self._cache is not None
+                text = self._cache[1]
+            out = text.encode()
+            if gzip:
+                out = zlib_gzip(out)
+            if len(self._answers) < 64:
+                self._answers[key] = out
+        return out
 
     def state(self) -> dict[str, Any]:
         r = self.current_round()
@@ -869,6 +1018,7 @@ class Hall:
                 geometry[v] = {str(q): list(geo.coord(q)) for q in geo.squares()}
         return {
             "version": self.version,
+            "boot": self.boot,
             "event": self.event,
             "geometry": geometry,
             "connected": self.connected,

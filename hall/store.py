@@ -113,6 +113,13 @@ class HallStore:
             )
         ]
 
+    def rename_board(self, board: str, alias: str) -> None:
+        """A board's games and messages kept under another name (a board with a fresh database)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("UPDATE messages SET board=? WHERE board=?", (alias, board))
+            self.db.execute("UPDATE games SET board=? WHERE board=?", (alias, board))
+
     def set_status(self, board: str, status: dict[str, Any], seen: float) -> None:
         self.db.execute("INSERT OR REPLACE INTO boards VALUES (?, ?, ?)", (board, json.dumps(status), seen))
 
@@ -145,6 +152,15 @@ class HallStore:
             self.db.execute("DELETE FROM byes WHERE round=? AND player=?", (round_no, player))
         else:
             self.db.execute("INSERT OR REPLACE INTO byes VALUES (?, ?, ?)", (round_no, player, result))
+
+    def save_round(self, new: list[Pairing]) -> None:
+        """A round just paired, in one transaction: its pairings, and the byes asked for it now given."""
+        with self.db:
+            self.db.execute("BEGIN")
+            for p in new:
+                self.save_pairing(p)
+                if p.requested:
+                    self.set_bye(p.round, p.white, None)
 
     def drop_round(self, round_no: int) -> None:
         """A round's pairings (the arbiter pairs it again)."""

@@ -5,7 +5,10 @@ Watching is open:
 * ``GET /`` the hall page: every board as a small live board (players, clocks, result), the
   arbiter's alerts, the round's pairings; ``GET /board/{id}`` one board's live view;
 * ``GET /api/state?since=V`` the page's state as JSON; with ``since`` it waits (up to 25 s) until
-  the state is newer than version V (the page's long poll);
+  the state is newer than version V (the page's long poll); ``&delta=BOOT`` (the ``boot`` of the
+  page's last state): only the boards and sections that changed since V (``delta``: V,
+  ``board_ids``: every board in order; a board's ``moves`` null but for ``&moves=ID``, the board
+  the page shows whole); gzip-compressed when the client accepts it;
 * ``GET /live.pdn`` every game of the current round (what broadcast relays poll),
   ``GET /round/{n}.pdn`` a round's games, ``GET /games/{board}-{game}.pdn`` one game;
 * ``GET /live/{i}.pdn`` table i's game of the current round (lidraughts broadcast's per-board
@@ -149,7 +152,13 @@ async def _state(request: web.Request) -> web.Response:
         wait = hall.built + PACE - time.monotonic()
         if wait > 0:  # many changes a second: gather them into one state
             await asyncio.sleep(wait)
-    return web.Response(text=hall.state_json(), content_type="application/json", headers={"Cache-Control": "no-store"})
+    gz = "gzip" in request.headers.get("Accept-Encoding", "")
+    version = int(since) if since and since.isdigit() else None
+    body = hall.state_answer(version, request.query.get("delta"), gzip=gz, moves=request.query.get("moves"))
+    headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+    if gz:
+        headers["Content-Encoding"] = "gzip"
+    return web.Response(body=body, content_type="application/json", headers=headers)
 
 
 def lang_of(request: web.Request) -> str:

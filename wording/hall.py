@@ -134,6 +134,10 @@ _EN = {
     "dismiss": "dismiss",
     "resync": "resync",
     "err_pairing_running": "round {round} is being paired: wait for it",
+    "alert_new_database": "board {board} has a new database (a new SD card?): its games so far are kept as board "
+    "{alias}, its new ones come in beside them",
+    "alert_stalled": "board {board}: no move for {minutes} minutes in a game in play (a board that hangs?)",
+    "alert_duplicate_id": "two boards use the id {board}: they knock each other off the broker (give one another id)",
     "err_no_player": "no player {player}",
     "err_withdraw_round": "withdrawn must be a round from {round} on (or true: the next round), not {value!r}",
     "err_bye_kind": "a bye asked for is H (worth a draw) or Z (worth nothing), not {value!r}",
@@ -279,6 +283,10 @@ _BR = {
     "dismiss": "dispensar",
     "resync": "ressincronizar",
     "err_pairing_running": "a rodada {round} está sendo emparceirada: aguarde",
+    "alert_new_database": "o tabuleiro {board} tem um banco de dados novo (um cartão SD novo?): as partidas de antes "
+    "ficam como tabuleiro {alias}, as novas chegam ao lado",
+    "alert_stalled": "tabuleiro {board}: nenhum lance há {minutes} minutos numa partida em curso (travou?)",
+    "alert_duplicate_id": "dois tabuleiros usam o id {board}: um derruba o outro do broker (dê outro id a um deles)",
     "err_no_player": "não há jogador {player}",
     "err_withdraw_round": "a desistência vale a partir da rodada {round} (ou true: a próxima), não {value!r}",
     "err_bye_kind": "um bye pedido é H (vale um empate) ou Z (não vale pontos), não {value!r}",
@@ -362,6 +370,11 @@ _PT = {
     "dismiss": "dispensar",
     "resync": "ressincronizar",
     "err_pairing_running": "a ronda {round} está a ser emparelhada: aguarde",
+    "alert_new_database": "o tabuleiro {board} tem uma base de dados nova (um cartão SD novo?): os jogos de antes "
+    "ficam como tabuleiro {alias}, os novos chegam ao lado",
+    "alert_stalled": "tabuleiro {board}: nenhum lance há {minutes} minutos num jogo em curso (bloqueou?)",
+    "alert_duplicate_id": "dois tabuleiros usam o id {board}: um deita o outro abaixo do broker "
+    "(dê outro id a um deles)",
     "err_withdraw_round": "a desistência vale a partir da ronda {round} (ou true: a próxima), não {value!r}",
     "err_bye_round": "um bye pode ser pedido para a ronda {first} ou seguintes (ainda não emparelhadas), não a {round}",
     "err_unpair_last": "só a última ronda emparelhada ({last}) pode ser emparelhada de novo, não a {round}",

@@ -48,6 +48,9 @@ function alertText(a) { // an alert in the page's language (the board's own word
     case "unknown-board": return t("alert_unknown_board", a);
     case "assignment": return t("alert_assignment", a);
     case "flood": return t("alert_flood", a);
+    case "new-database": return t("alert_new_database", a);
+    case "duplicate-id": return t("alert_duplicate_id", a);
+    case "stalled": return t("alert_stalled", a);
     case "bad-board": return t("alert_bad_board", { board: a.bad });
     default: return t("alert_report", { ...a, message: (a.texts && a.texts[document.documentElement.lang]) || a.report || a.message });
   }
@@ -180,12 +183,22 @@ function tick() { // the clocks of the games in play, between two states
   }
 }
 
+function merge(old, got) { // a delta (only what changed since our version) laid over the state we have
+  if (got.delta === undefined || !old) return got;
+  const boards = new Map(old.boards.map((b) => [b.board, b]));
+  for (const b of got.boards) boards.set(b.board, b);
+  const out = { ...old, ...got };
+  out.boards = got.board_ids.map((id) => boards.get(id)).filter(Boolean);
+  return out;
+}
+
 async function poll() {
   for (;;) {
     try {
-      const r = await fetch(`/api/state?since=${version}`, { cache: "no-store" });
+      const delta = state ? `&delta=${encodeURIComponent(state.boot)}${only === null ? "" : `&moves=${encodeURIComponent(only)}`}` : "";
+      const r = await fetch(`/api/state?since=${version}${delta}`, { cache: "no-store" });
       if (r.ok) {
-        state = await r.json();
+        state = merge(state, await r.json());
         version = state.version;
         received = Date.now();
         if (!words.hall) await loadLanguage(); // (the hall was not there when the page came)

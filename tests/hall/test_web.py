@@ -410,3 +410,34 @@ def test_the_organiser_s_exports_byes_asked_for_and_a_round_paired_again(tmp_pat
         assert "H" in await (await client.get("/crosstable")).text()
 
     _serve(tmp_path, body)
+
+
+def test_a_page_gets_only_what_changed_since_its_version_compressed(tmp_path: Path) -> None:
+    """Issue 29 (50 spectators of 100 boards): with ``delta`` (the hall's boot mark from the last
+    state) a page gets the boards that changed since its version, not all of them, gzipped when it
+    accepts it; a mark from another run of the hall (restarted) gets the whole state."""
+
+    async def body(hall: Hall, client: Client) -> None:
+        def start(board: str) -> None:
+            msg = {"board": board, "game": 1, "seq": 0, "type": "start", "variant": "brazilian", "tags": {}}
+            hall.receive(f"damas/board/{board}/game", json.dumps(msg).encode())
+
+        for board in ("7", "8", "9"):
+            start(board)
+        r = await client.get("/api/state", headers={"Accept-Encoding": "gzip"})
+        assert r.headers["Content-Encoding"] == "gzip"
+        full = await r.json()  # (aiohttp's client inflates it)
+        assert [b["board"] for b in full["boards"]] == ["7", "8", "9"] and "delta" not in full
+        move = {"board": "8", "game": 1, "seq": 1, "type": "move", "step": 0, "path": "c3-d4", "move": "c3-d4"}
+        hall.receive("damas/board/8/game", json.dumps(move).encode())
+        delta = await (await client.get(f"/api/state?since={full['version']}&delta={full['boot']}")).json()
+        assert delta["delta"] == full["version"] and delta["board_ids"] == ["7", "8", "9"]
+        assert [b["board"] for b in delta["boards"]] == ["8"] and delta["boards"][0]["game"]["plies"] == 1
+        assert delta["boards"][0]["game"]["moves"] is None  # (the cards need no list of moves)
+        one = await (await client.get(f"/api/state?since={full['version']}&delta={full['boot']}&moves=8")).json()
+        assert one["boards"][0]["game"]["moves"] == ["c3-d4"]  # (one board's page shows them)
+        assert "pairings" not in delta and "geometry" not in delta  # (unchanged: the page keeps them)
+        again = await (await client.get(f"/api/state?since={full['version']}&delta=another-run")).json()
+        assert "delta" not in again and len(again["boards"]) == 3
+
+    _serve(tmp_path, body)
