@@ -558,7 +558,7 @@ class PlayApp:
         self._refuse_while_paused()
         old = self.session
         try:
-            self.store.reopen(game_id)
+            self.store.reopen_unfinished(game_id)
             try:
                 session = GameSession.resume(self.store, self.store.game(game_id), window=self.window, now=self.clock())
             except DamagedGame:
