@@ -57,6 +57,7 @@ ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 MAX_TAG_VALUE = 64 * 1024  # characters of one tag value or comment
 MAX_GAME_CHARS = 1024 * 1024  # characters of one game, tags to result
 MAX_GAME_TOKENS = 100_000  # moves, numbers, comments, marks and tags of one game
+MAX_VARIATION_DEPTH = 32  # variations nested deeper than this are skipped (never a recursion without end)
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a PDN file (split bigger collections)
 _MAX_PATH = 40  # squares of one move's path (a capture takes at most ~20)
 
@@ -762,19 +763,20 @@ def _read_variations(pg: PdnGame, variations: dict[int, list[list[_Token]]]) -> 
                 pg.moves[i + 1].variations.append(line)
 
 
-def _variation(pos: Position, tokens: list[_Token]) -> list[PdnMove]:
-    """A variation's moves from ``pos``, its nested variations attached to the moves they replace."""
+def _variation(pos: Position, tokens: list[_Token], depth: int = 1) -> list[PdnMove]:
+    """A variation's moves from ``pos``, its nested variations attached to the moves they replace
+    (nested up to ``MAX_VARIATION_DEPTH``: deeper ones are not read)."""
     line: list[PdnMove] = []
     before = pos
     i = 0
     while i < len(tokens):
         tok = tokens[i]
         if tok.kind == "open":
-            depth, j = 1, i + 1
-            while j < len(tokens) and depth:
-                depth += {"open": 1, "close": -1}.get(tokens[j].kind, 0)
+            open_, j = 1, i + 1  # the parenthesis that closes this one
+            while j < len(tokens) and open_:
+                open_ += {"open": 1, "close": -1}.get(tokens[j].kind, 0)
                 j += 1
-            if line and (inner := _variation(before, tokens[i + 1 : j - 1])):
+            if line and depth < MAX_VARIATION_DEPTH and (inner := _variation(before, tokens[i + 1 : j - 1], depth + 1)):
                 line[-1].variations.append(inner)
             i = j
             continue

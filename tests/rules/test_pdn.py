@@ -512,3 +512,17 @@ def test_variations_are_read_with_the_move_they_replace_and_written_back() -> No
     g = read_game("1. 32-28 19-23 (17-21 99-98 16-20) 2. 28x19 14x23 *")
     assert [[m.text for m in v] for v in g.moves[1].variations] == [["17-21"]]
     assert [m.text for m in g.moves] == ["32-28", "19-23", "28x19", "14x23"]
+
+
+def test_deeply_nested_variations_are_read_only_so_deep() -> None:
+    """A file nesting variations thousands deep (a forged or broken one) reads without a
+    recursion error: the main line whole, the variations down to MAX_VARIATION_DEPTH."""
+    from rules.pdn import MAX_VARIATION_DEPTH
+
+    g = read_game("1. 32-28 19-23 " + "(18-23 " * 5000 + ")" * 5000 + " 2. 28x19 14x23 *")
+    assert [m.text for m in g.moves] == ["32-28", "19-23", "28x19", "14x23"]
+    depth, moves = 0, g.moves[1:]
+    while moves[0].variations:
+        depth += 1
+        moves = moves[0].variations[0]
+    assert depth == MAX_VARIATION_DEPTH
