@@ -6,15 +6,17 @@ one is one line on the page."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from rules import Position
-from rules.pdn import read_game
+from rules.pdn import read_game, read_pdn
 from tests.app.server import Server, confirm_click
 from tests.app.test_browser_page import opened, pieces_drawn, shot
 from tests.app.test_browser_training import take_back
 from tests.app.test_evening import hand_move
+from wording.page import UI
 
 VARIANT = "brazilian"
 START = Position.start(VARIANT)
@@ -139,5 +141,18 @@ def test_moves_tried_from_a_past_position_become_variations(browser: Any, tmp_pa
             assert [m.move for m in read_game(server.get(f"/games/{first}.pdn")).moves] == [
                 m.move for m in read_game(played).moves
             ]
+            # a file of many games: its first opens; one game too long for a request is said so
+            games = Path(__file__).parents[1] / "data" / "games" / "brazilian" / "lidraughts-brazilian.pdn"
+            page.locator("#st-file").set_input_files(str(games))
+            expect(page.locator("#st-pdn")).to_have_value(re.compile(r"^\[Event"))
+            page.locator("#st-open").click()
+            first_game = read_pdn(games.read_text())[0]
+            expect(page.locator("#studytree .mv").first).to_have_text(first_game.moves[0].text)
+            assert page.locator("#studytree .mv").count() == len(first_game.moves)
+            page.locator("#st-loadtoggle").click()
+            page.locator("#st-pdn").fill("1. c3-d4 {" + "x" * 70_000 + "} *")
+            page.locator("#st-open").click()
+            expect(page.locator("#st-error")).to_have_text(UI["en"]["study_too_big"])
+            page.locator("#st-loadtoggle").click()
     finally:
         server.stop()

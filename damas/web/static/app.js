@@ -802,7 +802,16 @@ function showLoad(open) {
   $("st-loadtoggle").setAttribute("aria-expanded", open ? "true" : "false");
 }
 $("st-loadtoggle").onclick = () => showLoad($("st-load").hidden);
-$("st-open").onclick = () => studyPost({ op: "pdn", pdn: $("st-pdn").value }).then((j) => { if (j.ok) showLoad(false); });
+// a file of many games: the study opens its first one (a request's body holds 64 KiB at most)
+function firstGame(text) {
+  const starts = [...text.matchAll(/^\s*\[Event\s/gm)].map((m) => m.index);
+  return starts.length > 1 ? text.slice(0, starts[1]) : text;
+}
+$("st-open").onclick = () => {
+  const text = firstGame($("st-pdn").value);
+  if (new Blob([text]).size > 60000) { $("st-error").textContent = ui("study_too_big"); return; }
+  studyPost({ op: "pdn", pdn: text }).then((j) => { if (j.ok) showLoad(false); });
+};
 
 // -- training on the board: a game replayed (every move lit, or one side's guessed), a tactic found --
 let tacticIndex = Number(localStorage.getItem("damas-tactic") || 0);
