@@ -5,8 +5,11 @@
     python tools/positions.py label POSITIONS.txt LABELLED.txt --engine "damas hub" --variant brazilian --depth 9
 
 ``sample`` plays our engine against itself (a seeded opening of 2-8 random plies, then a
-search of depth 3-5 a move, 3 % random moves for variety) and keeps quiet positions (neither
-side can capture) from ply 8 on, each with probability ``--keep``, without repeats. A line is
+search of a few plies a move, 3 % random moves for variety) and keeps quiet positions (neither
+side can capture) from ply 8 on, each with probability ``--keep``, without repeats
+(``--depths``: the depths each side's search is drawn from, per game), and with
+``--children N`` up to N quiet positions a random move or two away from each (the positions a
+search meets off the game's line, for no search at all). A line is
 ``<position> <game>``: the position as the Hub protocol writes it (the side to move, ``W`` or
 ``B``, then a letter per square in the official numbering: ``w``/``b`` men, ``W``/``B``
 kings, ``e`` empty) and the number of the game it comes from (so that a fit can hold whole
@@ -92,33 +95,57 @@ def quiet(game: Game) -> bool:
     return True
 
 
-def sample_game(variant: str, seed: int, game_no: int, keep: float) -> list[str]:
-    """The kept positions of game ``game_no`` (the same list for the same arguments)."""
+def sample_game(
+    variant: str, seed: int, game_no: int, keep: float, depths: tuple[int, ...] = (3, 4, 4, 5), children: int = 0
+) -> list[str]:
+    """The kept positions of game ``game_no`` (the same list for the same arguments), each
+    followed by up to ``children`` quiet positions a random move or two away from it (what a
+    search meets beside the game's own line, at no cost of search)."""
     rng = random.Random(f"{seed}:{game_no}")
     game = Game(variant)
     for _ in range(rng.randint(2, 8)):
         if game.outcome() is not None:
             return []
         game.push(rng.choice(list(game.legal_moves)))
-    depths = (rng.choice((3, 4, 4, 5)), rng.choice((3, 4, 4, 5)))
+    depth = (rng.choice(depths), rng.choice(depths))
     engines = (Engine(variant, tt_mb=4), Engine(variant, tt_mb=4))
     out: list[str] = []
     while game.outcome() is None and game.ply < 250:
         if game.ply >= 8 and quiet(game) and rng.random() < keep:
             out.append(position_text(game.position))
+            for _ in range(children):
+                child = _random_quiet(game, rng)
+                if child is not None:
+                    out.append(child)
         side = game.ply % 2  # (the engines' own colours alternate with the plies)
         moves = list(game.legal_moves)
         if len(moves) > 1 and rng.random() < 0.03:
             move = rng.choice(moves)
         else:
-            found = engines[side].search(game, Limits(depth=depths[side])).move
+            found = engines[side].search(game, Limits(depth=depth[side])).move
             assert found is not None
             move = found
         game.push(move)
     return out
 
 
-def sample(variant: str, out: Path, games: int, seed: int, keep: float) -> None:
+def _random_quiet(game: Game, rng: random.Random) -> str | None:
+    """A quiet position one or two random moves after the game's (three tries), or None."""
+    for _ in range(3):
+        g = game.copy()
+        for _ply in range(rng.choice((1, 2))):
+            moves = list(g.legal_moves)
+            if not moves or g.outcome() is not None:
+                break
+            g.push(rng.choice(moves))
+        if g.ply > game.ply and g.outcome() is None and quiet(g):
+            return position_text(g.position)
+    return None
+
+
+def sample(
+    variant: str, out: Path, games: int, seed: int, keep: float, depths: tuple[int, ...], children: int = 0
+) -> None:
     find_variant(variant)
     seen: set[str] = set()
     last = -1
@@ -131,10 +158,13 @@ def sample(variant: str, out: Path, games: int, seed: int, keep: float) -> None:
     t0 = time.monotonic()
     with open_text(out, "at") as f:
         if last < 0:
-            f.write(f"# {variant} positions from damas self-play (tools/positions.py sample --seed {seed})\n")
+            d = ",".join(map(str, depths))
+            f.write(
+                f"# {variant} positions from damas self-play (tools/positions.py sample --seed {seed} --depths {d})\n"
+            )
         for n in range(last + 1, games):
             new = []
-            for p in sample_game(variant, seed, n, keep):
+            for p in sample_game(variant, seed, n, keep, depths, children):
                 if p not in seen:
                     seen.add(p)
                     new.append(p)
@@ -352,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--games", type=int, default=1000, help="games in all (default 1000)")
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument("--keep", type=float, default=0.5, help="the share of quiet positions kept (default 0.5)")
+    sp.add_argument("--depths", default="3,4,4,5", help="each side's search depth, drawn per game (default 3,4,4,5)")
+    sp.add_argument("--children", type=int, default=0, help="quiet positions a random move or two away, each")
     lp = sub.add_parser("label", help="label positions with a Hub engine's score at a fixed depth")
     lp.add_argument("positions", type=Path)
     lp.add_argument("out", type=Path)
@@ -363,7 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         if args.cmd == "sample":
-            sample(find_variant(args.variant).name, args.out, args.games, args.seed, args.keep)
+            depths = tuple(int(d) for d in args.depths.split(","))
+            sample(find_variant(args.variant).name, args.out, args.games, args.seed, args.keep, depths, args.children)
         else:
             if not args.positions.exists():
                 raise LabelError(f"no positions file {args.positions}")
