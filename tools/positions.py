@@ -297,7 +297,8 @@ class HubEngine:
 
 def label(src: Path, out: Path, command: str, variant: str, depth: int, jobs: int, limit: int | None) -> None:
     find_variant(variant)
-    done = {fields[0] for fields in read_lines(out)}
+    # (a line cut off by a killed run has fewer fields: its position is labelled again)
+    done = {fields[0] for fields in read_lines(out) if len(fields) == 4}
     todo: list[tuple[str, str]] = []
     for fields in read_lines(src):
         if fields[0] not in done:
@@ -357,9 +358,9 @@ def label(src: Path, out: Path, command: str, variant: str, depth: int, jobs: in
                     work.get_nowait()
             else:
                 f.write(value)
+                f.flush()  # whole lines only, whenever the run is stopped
                 written += 1
                 if written % 200 == 0:
-                    f.flush()
                     rate = written / (time.monotonic() - t0)
                     print(f"{written} of {len(todo)} labelled ({rate:.1f}/s)", flush=True)
     for engine in engines:
