@@ -297,13 +297,18 @@ def make_player(spec: Spec, variant: str, move_time: float | None, seed: int) ->
 
 
 def evaluator_of(variant: str, weights: str) -> Any:
-    """The evaluator of ``variant`` with a weights table (a JSON file, or ``hand``)."""
+    """The evaluator of ``variant`` with a weights table (a JSON file), or ``hand``: the
+    hand-set evaluation (International's hand-set table; 8x8's own evaluation, unweighted)."""
     from engine.evaluate import Evaluator, hand_weights_10
 
-    if variant != "international":
-        raise ValueError("weights tables are International's")
-    ev = Evaluator(find_variant(variant))
-    ev.use_weights_10(hand_weights_10() if weights == "hand" else json.loads(Path(weights).read_text()))
+    v = find_variant(variant)
+    ev = Evaluator(v)
+    if weights != "hand":
+        ev.use_weights(json.loads(Path(weights).read_text()))
+    elif v.name == "international":
+        ev.use_weights(hand_weights_10())
+    else:
+        ev.weighted = False
     return ev
 
 
