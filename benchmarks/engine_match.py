@@ -113,16 +113,19 @@ def opening(variant: str, n: int) -> str:
     return _four_ply(variant, n - len(two) + 1)[n - len(two)]
 
 
-@cache
-def _endgames(variant: str, pieces: int, count: int) -> tuple[str, ...]:
-    """``count`` quiet positions with ``pieces - 2`` to ``pieces`` pieces (not more men than 4 a
-    side), material within a man, from seeded level-6 games (the same every run), as FEN."""
-    out: list[str] = []
-    seen: set[str] = set()
-    g = 0
+_ENDGAMES: dict[tuple[str, int], tuple[list[str], list[int]]] = {}
+
+
+def _endgames(variant: str, pieces: int, count: int) -> list[str]:
+    """The first ``count`` of a fixed list of quiet positions with ``pieces - 2`` to ``pieces``
+    pieces (material within a piece), one from each of a series of seeded level-6 games (the
+    same list every run, extended as needed), as FEN."""
+    out, state = _ENDGAMES.setdefault((variant, pieces), ([], [0]))
+    seen = set(out)
     while len(out) < count:
+        g = state[0]
+        state[0] += 1
         rng = random.Random(f"endgame:{variant}:{g}")
-        g += 1
         game = Game(variant)
         engines = (Engine(variant, level=6, seed=g, tt_mb=2), Engine(variant, level=6, seed=g + 7, tt_mb=2))
         while game.outcome() is None and game.ply < 200:
@@ -143,7 +146,7 @@ def _endgames(variant: str, pieces: int, count: int) -> tuple[str, ...]:
             m = engines[game.ply % 2].search(game).move
             assert m is not None
             game.push(m)
-    return tuple(out)
+    return out
 
 
 def start_of(variant: str, kind: str, n: int) -> str:
@@ -151,8 +154,7 @@ def start_of(variant: str, kind: str, n: int) -> str:
     if kind == "openings":
         return opening(variant, n)
     if kind.startswith("endgames:"):
-        pieces = int(kind.split(":", 1)[1])
-        return _endgames(variant, pieces, n + 1)[n]
+        return _endgames(variant, int(kind.split(":", 1)[1]), n + 1)[n]
     raise ValueError(f"unknown kind of start {kind!r} (openings, endgames:PIECES)")
 
 
@@ -547,6 +549,7 @@ def run_match(
         return mine
     if keep:
         path.parent.mkdir(parents=True, exist_ok=True)
+    start_of(match.variant, match.starts, max(todo_list) // 2)  # the starts made once, before the workers fork
     cpus = sorted(os.sched_getaffinity(0))
     ctx = mp.get_context("fork")
     todo: Any = ctx.Queue()

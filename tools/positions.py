@@ -19,10 +19,12 @@ last game written, and ``--games`` is the total.
 ``label`` asks a Hub engine for each position's score at a fixed depth (reproducible: the
 engine's table is cleared before each position) and appends ``<position> <score> <depth>
 <game>`` (the score in hundredths of a man for the side to move), skipping positions already
-labelled: a stopped run resumes where it stopped. The engine is any command that speaks the
+labelled: a stopped run resumes where it stopped (a forced win or loss found short of the depth
+is labelled as found). The engine is any command that speaks the
 Hub protocol on its standard input/output: version 2 (``damas hub``, Scan 3) or the first
 version (Scan 2.0's ``hub`` mode, which reports a score from depth 12 on). ``--jobs`` runs
-that many engines at once. The first lines of the output, starting with ``#``, say which
+that many engines at once; ``--set NAME=VALUE`` sends the engine a parameter (e.g. our
+``endgames=DIR``). The first lines of the output, starting with ``#``, say which
 engine labelled the positions, at which depth and when.
 
 Both files may be compressed (``.xz``, ``.gz``): the tools read them either way.
@@ -53,6 +55,9 @@ from engine.hub import HUB_VARIANTS, format_line, parse_line, position_text  # n
 from rules import Game, find_variant  # noqa: E402
 from rules.engine import engine_for  # noqa: E402
 
+#: a score (hundredths of a man) that says the game is decided: a search may stop short of the
+#: depth asked once it has found a forced end, and that is the position's label
+DECIDED = 9000
 #: the Hub protocol's names of our variants
 HUB_NAME = {v: k for k, v in HUB_VARIANTS.items()}
 
@@ -179,7 +184,7 @@ def sample(
 class HubEngine:
     """A Hub engine run as a subprocess, asked for one position's score at a time."""
 
-    def __init__(self, command: str, variant: str, timeout: float = 600.0) -> None:
+    def __init__(self, command: str, variant: str, timeout: float = 600.0, params: tuple[str, ...] = ()) -> None:
         self.command = command
         self.variant = variant
         self.timeout = timeout
@@ -212,6 +217,9 @@ class HubEngine:
             self.name = " ".join(v for v in (values.get("name"), values.get("version")) if v)
             if variant != "international":
                 self.send(format_line("set-param", name="variant", value=HUB_NAME[variant]))
+            for param in params:
+                name, _eq, value = param.partition("=")
+                self.send(format_line("set-param", name=name, value=value))
         else:
             self.version = 1
             names = [x.split(None, 1)[1] for x in first if x.startswith("name ")]
@@ -278,7 +286,7 @@ class HubEngine:
                     raise LabelError(f"the engine {self.command!r}: {line} (position {pos})")
                 elif words[0] == "move":
                     break
-        if last is None or last[1] < depth:
+        if last is None or (last[1] < depth and abs(last[0]) < DECIDED):
             raise NoScore(
                 f"the engine {self.command!r} gave no score at depth {depth} for {pos}"
                 + (" (Scan 2.0 reports scores from depth 12 on)" if self.version == 1 else "")
@@ -295,7 +303,16 @@ class HubEngine:
             self.proc.wait()
 
 
-def label(src: Path, out: Path, command: str, variant: str, depth: int, jobs: int, limit: int | None) -> None:
+def label(
+    src: Path,
+    out: Path,
+    command: str,
+    variant: str,
+    depth: int,
+    jobs: int,
+    limit: int | None,
+    params: tuple[str, ...] = (),
+) -> None:
     find_variant(variant)
     # (a line cut off by a killed run has fewer fields: its position is labelled again)
     done = {fields[0] for fields in read_lines(out) if len(fields) == 4}
@@ -309,7 +326,7 @@ def label(src: Path, out: Path, command: str, variant: str, depth: int, jobs: in
     if not todo:
         print(f"{out}: every position of {src} is labelled")
         return
-    engines = [HubEngine(command, variant) for _ in range(max(1, jobs))]
+    engines = [HubEngine(command, variant, params=params) for _ in range(max(1, jobs))]
     work: queue.Queue[tuple[str, str] | None] = queue.Queue()
     for item in todo:
         work.put(item)
@@ -393,6 +410,13 @@ def main(argv: list[str] | None = None) -> int:
     lp.add_argument("--depth", type=int, required=True)
     lp.add_argument("--jobs", type=int, default=1, help="engines at once (default 1)")
     lp.add_argument("--limit", type=int, help="label at most this many positions in this run")
+    lp.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a parameter for the engine (Hub 2's set-param)",
+    )
     args = ap.parse_args(argv)
     try:
         if args.cmd == "sample":
