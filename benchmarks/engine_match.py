@@ -168,6 +168,11 @@ def start_game(variant: str, start: str) -> Game:
 
 
 # -- players -----------------------------------------------------------------------------------------
+#: a player's options: ``depth``, ``noise`` and ``time`` change its level's settings (a level
+#: being calibrated: ``damas:level=3:noise=150``)
+OPTIONS = ("level", "weights", "rev", "db", "tt", "depth", "noise", "time")
+
+
 @dataclass(frozen=True)
 class Spec:
     """A player: ``name`` and its options (``damas:level=3:weights=FILE``)."""
@@ -183,8 +188,8 @@ class Spec:
         options = []
         for item in rest:
             key, eq, value = item.partition("=")
-            if not eq or key not in ("level", "weights", "rev", "db", "tt", "eval"):
-                raise ValueError(f"player option {item!r} is not level=, weights=, rev=, db=, tt= or eval=")
+            if not eq or key not in OPTIONS:
+                raise ValueError(f"player option {item!r} is not {'=, '.join(OPTIONS)}=")
             options.append((key, value))
         return cls(name, tuple(options))
 
@@ -218,6 +223,17 @@ class Damas(Player):
         if spec.get("rev"):
             cls = baseline_engine(str(spec.get("rev")))
         self.engine = cls(variant, level=level, seed=seed, tt_mb=tt)
+        if spec.get("depth") or spec.get("noise") or spec.get("time"):
+            from engine.levels import Level
+
+            lv = self.engine.level
+            t = spec.get("time")
+            self.engine.level = Level(
+                lv.number,
+                int(spec.get("depth") or lv.depth),
+                (float(t) if t != "none" else None) if t else lv.move_time,
+                int(spec.get("noise") or lv.noise),
+            )
         weights = spec.get("weights")
         if weights is not None:
             self.engine.evaluator = evaluator_of(variant, weights)
