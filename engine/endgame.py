@@ -40,7 +40,7 @@ import random
 import sys
 import time
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from math import comb
@@ -48,7 +48,7 @@ from pathlib import Path
 
 from rules import Variant, find_variant, geometry_for
 from rules.engine import engine_for
-from rules.geometry import UP
+from rules.geometry import DOWN
 
 Material = tuple[int, int, int, int]  # (own kings, own men, opposing kings, opposing men)
 
@@ -297,6 +297,9 @@ class _Solver:
         self.levels: dict[int, array[int]] = {}
         self.wins: dict[int, array[int]] = {}
         rules = lay.rules
+        ranks = _rank_table(lay)
+        slow = lay.rank
+        self.rank: Callable[[int], int] = lambda d: ranks.get(d) or slow(d)
         self.captures = rules.captures
         self.quiet = rules.quiet_moves
         self.count = rules.count_quiet
@@ -309,7 +312,12 @@ class _Solver:
         if not m[0] + m[1]:
             return loss_byte(0)
         lay = self.lay
-        i = lay.index(m, lay.turned(xm), lay.turned(xk), lay.turned(om), lay.turned(ok))
+        b = lay.binom
+        rank = self.rank
+        turned = lay.turned
+        i = ((rank(turned(xm) >> 4) * b[28][m[3]] + rank(turned(om))) * b[32][m[0]] + rank(turned(xk))) * b[32][
+            m[2]
+        ] + rank(turned(ok))
         table = self.known.get(m)
         if table is None:
             raise AssertionError(f"class {name_of(m)} is needed but not built")
@@ -334,6 +342,7 @@ class _Solver:
             kings_p = [lay.padded(k) for k in kings]
             xkings_p = [lay.padded(k) for k in xkings]
             block = n_k * n_xk
+            has_capture = self._has_capture
             i = 0
             for om_d in lay.combos(28, om_n):
                 om_d <<= 4  # the side to move's men: dense 4-31
@@ -356,14 +365,26 @@ class _Solver:
                             if xk_d & taken:
                                 vals[i] = HOLE
                             else:
-                                self._first(which, i, om, ok, xm, xkings_p[xi], vals, left, worst)
+                                opp = xm_d | xk_d
+                                cap = has_capture(om_d, ok_d, opp, ~(taken | xk_d) & 0xFFFFFFFF)
+                                self._first(which, i, om, ok, xm, xkings_p[xi], vals, left, worst, cap)
                             i += 1
             assert i == lay.size(m) == b[28][om_n] * b[28][xm_n] * n_k * n_xk
 
     def _first(
-        self, which: int, i: int, om: int, ok: int, xm: int, xk: int, vals: bytearray, left: bytearray, worst: bytearray
+        self,
+        which: int,
+        i: int,
+        om: int,
+        ok: int,
+        xm: int,
+        xk: int,
+        vals: bytearray,
+        left: bytearray,
+        worst: bytearray,
+        capture: bool,
     ) -> None:
-        caps = self.captures(om, ok, xm, xk, 0)
+        caps = self.captures(om, ok, xm, xk, 0) if capture else None
         if caps:
             outs = []
             for o, d, cm, promotes, _r in caps:
@@ -445,23 +466,54 @@ class _Solver:
 
     def _back(self, plies: int, which: int, i: int) -> None:
         """Every position of the pair whose (plain, non-crowning) move leads to position
-        ``i``: its value follows from this one's."""
+        ``i``: its value follows from this one's. Worked in the predecessor's frame (the board
+        turned: its side to move crowning at the top), where only the moved piece's part of
+        the index changes from one predecessor to the next."""
         lay = self.lay
+        b = lay.binom
+        rank = self.rank
         m = self.mats[which]
         om, ok, xm, xk = self._unrank(m, i)
         lost = decode(self.vals[which][i])[0] < 0
-        # the opponent (dense: men moving down, towards 28-31) moved last: undo one of its moves
-        empty = ~(om | ok | xm | xk) & 0xFFFFFFFF
-        pm = (m[2], m[3], m[0], m[1])  # the predecessor's class: the opponent to move
-        pw = self.mats.index(pm)
+        rev = _turn
+        am, ak, bm, bk = rev(xm), rev(xk), rev(om), rev(ok)  # the predecessor's mover moved last
+        pm = (m[2], m[3], m[0], m[1])  # its class
+        pw = which if pm == m else 1 - which
         vals, left, worst = self.vals[pw], self.left[pw], self.worst[pw]
-        for xk2, xm2 in self._undo(xm, xk, empty):
-            # the predecessor, turned: the opponent to move crowning at the top
-            t_om, t_ok, t_xm, t_xk = _turn(xm2), _turn(xk2), _turn(om), _turn(ok)
-            j = lay.index(pm, t_om, t_ok, t_xm, t_xk)
+        n_bm, n_ak, n_bk = b[28][pm[3]], b[32][pm[0]], b[32][pm[2]]
+        r_bm, r_bk = rank(bm), rank(bk)
+        opp = bm | bk
+        empty = ~(am | ak | opp) & 0xFFFFFFFF
+        has_capture = self._has_capture
+        r_ak = rank(ak)
+        # a king came back along a ray: only the kings' rank changes
+        base = (rank(am >> 4) * n_bm + r_bm) * n_ak * n_bk + r_bk
+        preds: list[tuple[int, int, int]] = []
+        x = ak
+        while x:
+            low = x & -x
+            x ^= low
+            rest = ak ^ low
+            for ray in self._dense_rays[low.bit_length() - 1]:
+                for q in ray:
+                    if not (empty >> q) & 1:
+                        break
+                    k2 = rest | (1 << q)
+                    preds.append((base + rank(k2) * n_bk, am, k2))
+        # a man came up from a row below: only the men's rank changes
+        tail = r_ak * n_bk + r_bk
+        x = am
+        while x:
+            low = x & -x
+            x ^= low
+            for q in self._man_from[low.bit_length() - 1]:
+                if (empty >> q) & 1:
+                    m2 = (am ^ low) | (1 << q)
+                    preds.append(((rank(m2 >> 4) * n_bm + r_bm) * n_ak * n_bk + tail, m2, ak))
+        for j, pm_men, pm_kings in preds:
             if vals[j] != DRAW:
                 continue
-            if self._can_capture(t_om, t_ok, t_xm, t_xk):
+            if has_capture(pm_men, pm_kings, opp, ~(pm_men | pm_kings | opp) & 0xFFFFFFFF):
                 continue  # captures are compulsory: the plain move was not legal there
             if lost:
                 vals[j] = win_byte(plies + 1)
@@ -473,31 +525,29 @@ class _Solver:
                     vals[j] = loss_byte(d)
                     self.add(d, pw, j)
 
-    def _undo(self, xm: int, xk: int, empty: int) -> Iterator[tuple[int, int]]:
-        """The opponent's pieces before one plain move of theirs (dense: their men move down)."""
+    def _has_capture(self, men: int, kings: int, opp: int, empty: int) -> bool:
+        """Whether the side to move (dense, crowning at the top) has a capture."""
+        x = men
+        jumps = self._man_jumps
+        while x:
+            low = x & -x
+            x ^= low
+            for over, land in jumps[low.bit_length() - 1]:
+                if (opp >> over) & 1 and (empty >> land) & 1:
+                    return True
+        x = kings
         rays = self._dense_rays
-        x = xk
         while x:
             low = x & -x
             x ^= low
-            rest = xk ^ low
             for ray in rays[low.bit_length() - 1]:
-                for q in ray:
-                    if not (empty >> q) & 1:
-                        break
-                    yield rest | (1 << q), xm
-        x = xm
-        back = self._man_back
-        while x:
-            low = x & -x
-            x ^= low
-            for q in back[low.bit_length() - 1]:
-                if (empty >> q) & 1:
-                    yield xk, (xm ^ low) | (1 << q)
-
-    def _can_capture(self, om: int, ok: int, xm: int, xk: int) -> bool:
-        lay = self.lay
-        return bool(self.captures(lay.padded(om), lay.padded(ok), lay.padded(xm), lay.padded(xk), 0))
+                n = len(ray)
+                j = 0
+                while j < n and (empty >> ray[j]) & 1:
+                    j += 1
+                if j + 1 < n and (opp >> ray[j]) & 1 and (empty >> ray[j + 1]) & 1:
+                    return True
+        return False
 
     def _unrank(self, m: Material, i: int) -> tuple[int, int, int, int]:
         lay = self.lay
@@ -522,17 +572,41 @@ class _Solver:
         self._dense_rays = tuple(
             tuple(tuple(dense_of_bit[q] for q in ray) for ray in geo.rays[b]) for b in lay.bit_of_dense
         )
-        # the opponent's men move down (to higher dense numbers): one came from a square up
-        self._man_back = tuple(
-            tuple(dense_of_bit[geo.step[b][d]] for d in UP if geo.step[b][d] >= 0) for b in lay.bit_of_dense
+        # the side to move's men move up (to lower dense numbers): one came from a square down
+        self._man_from = tuple(
+            tuple(dense_of_bit[geo.step[b][d]] for d in DOWN if geo.step[b][d] >= 0) for b in lay.bit_of_dense
+        )
+        # its men's captures: (the square jumped, the square landed on) in the variant's directions
+        dirs = lay.rules.man_cap_dirs[0]
+        self._man_jumps = tuple(
+            tuple(
+                (dense_of_bit[geo.rays[b][d][0]], dense_of_bit[geo.rays[b][d][1]])
+                for d in dirs
+                if len(geo.rays[b][d]) >= 2
+            )
+            for b in lay.bit_of_dense
         )
         # the side to move's men one step from crowning (padded): the second row from the top
         self._before_top = lay.padded(0xF << 4)
 
 
+@cache
+def _rank_table(lay: Layout) -> dict[int, int]:
+    """Every combination of up to five squares and its rank (the build looks them up)."""
+    return {
+        mask: lay.rank(mask)
+        for k in range(6)
+        for mask in (sum(1 << p for p in c) for c in itertools.combinations(range(32), k))
+    }
+
+
+_REV8 = tuple(int(f"{v:08b}"[::-1], 2) for v in range(256))
+
+
 def _turn(d: int) -> int:
     """A dense mask on the turned board (square p -> 31 - p)."""
-    return int(f"{d:032b}"[::-1], 2)
+    r = _REV8
+    return r[d & 255] << 24 | r[(d >> 8) & 255] << 16 | r[(d >> 16) & 255] << 8 | r[d >> 24]
 
 
 @dataclass
