@@ -46,12 +46,20 @@ class GpioConfig:
     led_data: int | None = None
     led_clock: int | None = None
     led_latch: int | None = None
+    settle_us: int = 30  # microseconds between driving a row low and reading the columns
 
 
 @dataclass
 class PicoConfig:
     port: str | None = None  # None: find the Pico by its USB vendor/product id
     baudrate: int = 115200
+    # the LED strip under the board, as [ws2812] lays it: the corner cell of LED 0, along
+    # "rows" or "columns", "serpentine" (zig-zag) or "matrix" (hardware/protocol.md, LEDS)
+    first: tuple[int, int] = (0, 0)
+    along: str = "rows"
+    order: str = "serpentine"
+    settle_us: int = 30  # the row settling time of the firmware's matrix scan
+    watchdog: float = 4.0  # seconds; 0: the firmware arms no watchdog
 
 
 @dataclass
@@ -84,13 +92,14 @@ class Config:
     clock: ClockConfig = field(default_factory=ClockConfig)
     engine: dict[str, Any] = field(default_factory=dict)  # the computer opponent ([engine]; checked by the app)
     hall: dict[str, Any] = field(default_factory=dict)  # publishing to the tournament hall ([hall])
+    speech: dict[str, Any] = field(default_factory=dict)  # the talking board ([speech]; checked by the app)
 
 
-_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock", "engine", "hall"}
+_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock", "engine", "hall", "speech"}
 _BOARD = {"backend", "rotation", "white_side", "size", "debounce", "leds"}
-_GPIO = {"rows", "columns", "scan_rate", "leds"}
+_GPIO = {"rows", "columns", "scan_rate", "settle_us", "leds"}
 _GPIO_LEDS = {"data", "clock", "latch"}
-_PICO = {"port", "baudrate"}
+_PICO = {"port", "baudrate", "first", "along", "order", "settle_us", "watchdog"}
 _LEDS = {"colours", "colors"}
 
 
@@ -220,8 +229,11 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
         rate = gpio.get("scan_rate", 100.0)
         if not _is_number(rate) or not 1 <= rate <= 2000:
             raise ConfigError(f"{src}: gpio.scan_rate must be between 1 and 2000 scans per second, not {_short(rate)}")
+        settle = gpio.get("settle_us", 30)
+        if not _is_int(settle) or not 0 <= settle <= 1000:
+            raise ConfigError(f"{src}: gpio.settle_us must be microseconds between 0 and 1000, not {_short(settle)}")
         cfg.gpio = GpioConfig(
-            rows, cols, float(rate), led_pins.get("data"), led_pins.get("clock"), led_pins.get("latch")
+            rows, cols, float(rate), led_pins.get("data"), led_pins.get("clock"), led_pins.get("latch"), settle
         )
         cfg.size = n
 
@@ -234,7 +246,7 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
         baud = pico.get("baudrate", 115200)
         if not _is_int(baud) or not 0 < baud <= 10_000_000:
             raise ConfigError(f"{src}: pico.baudrate must be a positive number (bits per second), not {_short(baud)}")
-        cfg.pico = PicoConfig(port, baud)
+        cfg.pico = _pico_strip(PicoConfig(port, baud), pico, cfg, src)
 
     _plug_in(cfg, data, board, overridden, src)
 
@@ -254,7 +266,39 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
     cfg.clock = _clock(_table(data, "clock", src), src, cfg)
     cfg.engine = _table(data, "engine", src)
     cfg.hall = _hall(_table(data, "hall", src), src)
+    cfg.speech = _table(data, "speech", src)
     return cfg
+
+
+def _pico_strip(out: PicoConfig, pico: Mapping[str, Any], cfg: Config, src: str) -> PicoConfig:
+    """``[pico]``'s strip layout (the settings of ``[ws2812]``), row settling time and watchdog."""
+    from board_hal import pinmap
+    from board_hal.layout import cell_name
+    from board_hal.ws2812 import ALONG, ORDERS, corners
+
+    n = cfg.size or (find_variant(cfg.variant).board_size if cfg.variant else None)
+    first_name = pico.get("first", "a1")
+    first = pinmap.parse_cell(first_name, n or 10) if isinstance(first_name, str) else None
+    if first is None or (n is not None and first not in corners(n)) or (n is None and first != (0, 0)):
+        where = ", ".join(cell_name(c) for c in corners(n)) if n else "a1 unless board.size or the variant is set"
+        raise ConfigError(f"{src}: pico.first must be the corner cell of LED 0 ({where}), not {_short(first_name)}")
+    along = pico.get("along", "rows")
+    if along not in ALONG:
+        raise ConfigError(f'{src}: pico.along must be "rows" or "columns", not {_short(along)}')
+    order = pico.get("order", "serpentine")
+    if order not in ORDERS:
+        raise ConfigError(f'{src}: pico.order must be "serpentine" (zig-zag) or "matrix", not {_short(order)}')
+    settle = pico.get("settle_us", 30)
+    if not _is_int(settle) or not 0 <= settle <= 1000:
+        raise ConfigError(f"{src}: pico.settle_us must be microseconds between 0 and 1000, not {_short(settle)}")
+    watchdog = pico.get("watchdog", 4.0)
+    if not _is_number(watchdog) or not (watchdog == 0 or 1 <= watchdog <= 8.388):
+        raise ConfigError(
+            f"{src}: pico.watchdog must be seconds between 1 and 8.388 (the RP2040's longest), or 0 for none, "
+            f"not {_short(watchdog)}"
+        )
+    out.first, out.along, out.order, out.settle_us, out.watchdog = first, along, order, settle, float(watchdog)
+    return out
 
 
 def _gpio_leds(gpio: Mapping[str, Any], src: str) -> dict[str, int]:

@@ -5,9 +5,13 @@ Pis. Tests pass ``pin_factory=MockFactory()``.
 
 **Sensors — a diode matrix.** Each reed switch sits in series with a diode between a
 row line and a column line. Rows are outputs, idle high; the scan drives one row low at
-a time and reads every column (inputs with pull-ups): a closed switch pulls its column
-low through its diode. The diodes stop current flowing back through other closed
-switches, which would otherwise make "ghost" cells appear (hardware/wiring.md).
+a time, waits the settling time, and reads every column (inputs with pull-ups): a closed
+switch pulls its column low through its diode. The diodes stop current flowing back
+through other closed switches, which would otherwise make "ghost" cells appear
+(hardware/wiring.md). The settling time (default 30 µs) lets a column that a closed switch
+on the previous row held low rise again through its pull-up and the wire's capacitance:
+read too early it is a ghost on every scan. Columns are polled (``InputDevice``): a
+``DigitalInputDevice`` would also run a Python callback at every edge of every column.
 
 **LEDs — 74HC595 shift registers.** Single-colour LEDs, one bit per cell, a chain of
 registers fed on three pins (data, clock, latch). Roles are rendered as steady, slow or
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from board_hal.backends import Clock, LedBackend, ScanningSensors, stop_worker
@@ -39,12 +43,16 @@ class MatrixScanner(ScanningSensors):
         rate: float = 100.0,
         pin_factory: Any = None,
         clock: Clock = time.monotonic,
+        settle: float = 30e-6,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if len(rows) != len(columns):
             raise ValueError(f"a square matrix needs as many rows as columns ({len(rows)} and {len(columns)})")
         super().__init__(len(rows), clock, rate=rate)  # (its stop event first: close() after a pin that failed)
-        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+        from gpiozero import DigitalOutputDevice, InputDevice
 
+        self.settle = settle  # seconds between driving a row low and reading the columns
+        self._sleep = sleep  # (time.sleep sleeps at least that long)
         self.row_pins = list(rows)
         self.column_pins = list(columns)
         self._rows = []
@@ -55,7 +63,7 @@ class MatrixScanner(ScanningSensors):
                     DigitalOutputDevice(p, active_high=False, initial_value=False, pin_factory=pin_factory)
                 )
             for p in columns:
-                self._cols.append(DigitalInputDevice(p, pull_up=True, pin_factory=pin_factory))
+                self._cols.append(InputDevice(p, pull_up=True, pin_factory=pin_factory))
         except Exception:
             self.close()
             raise
@@ -65,8 +73,11 @@ class MatrixScanner(ScanningSensors):
         """One full pass over the matrix: the occupied cells."""
         found = []
         cols = self._cols
+        settle, sleep = self.settle, self._sleep
         for r, row in enumerate(self._rows):
             row.on()  # drive the row low
+            if settle:
+                sleep(settle)  # let a column the previous row held low rise again
             for c, col in enumerate(cols):
                 if col.value:  # pulled low through a closed switch and its diode
                     found.append((r, c))

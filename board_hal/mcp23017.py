@@ -1,9 +1,12 @@
 """Reed switches on MCP23017 I2C port expanders (``backend = "mcp23017"``).
 
-Each MCP23017 has 16 inputs (GPA0-GPA7, GPB0-GPB7): 4 chips for an 8x8 board, 7 for
-10x10, at I2C addresses 0x20-0x27 (set by the A0-A2 pins). Every reed switch connects
-its input to ground; the chip's own 100 kΩ pull-ups hold an open input high, so a piece
-reads low. No diodes, no matrix: every switch has its own input, so there are no ghosts.
+Each MCP23017 has 14 inputs: GPA0-GPA6 and GPB0-GPB6. GPA7 and GPB7 are output-only
+(Microchip's datasheet DS20001952D, 2022: used as inputs, a level change while the chip is
+on the bus can corrupt SDA), so they are set as outputs and left unconnected. 5 chips for
+an 8x8 board (70 inputs), 8 for 10x10 (112), at I2C addresses 0x20-0x27 (set by the A0-A2
+pins). Every reed switch connects its input to ground; the chip's own 100 kΩ pull-ups hold
+an open input high, so a piece reads low. No diodes, no matrix: every switch has its own
+input, so there are no ghosts.
 
 One scan is one I2C transfer per chip (GPIOA and GPIOB in one block read), through
 smbus2 (pure Python, ``pip install damas[pi]``). With ``interrupt`` set, the chips'
@@ -57,11 +60,18 @@ IOCON_MIRROR = 0x40  # INTA and INTB are one output
 IOCON_ODR = 0x04  # open-drain INT: several chips share one GPIO (wired-OR, with the GPIO's pull-up)
 
 ADDRESSES = range(0x20, 0x28)
-INPUTS = 16
+INPUTS = 14  # GPA0-GPA6, GPB0-GPB6: GPA7 and GPB7 are output-only (DS20001952D)
+PORT_INPUTS = 0x7F  # the input bits of each port (IODIR, GPPU, GPINTEN): bit 7 is an output
+
+
+def input_bit(pin: int) -> int:
+    """The bit of the 16-bit port pair (GPIOA | GPIOB << 8) of input ``pin`` (0-13)."""
+    return pin if pin < 7 else pin + 1
 
 
 def pin_name(pin: int) -> str:
-    return f"GP{'AB'[pin // 8]}{pin % 8}"
+    """Input 0-13 by the chip's name for it: GPA0-GPA6, GPB0-GPB6."""
+    return f"GP{'AB'[pin // 7]}{pin % 7}"
 
 
 class ChipError(OSError):
@@ -109,16 +119,18 @@ class Mcp23017Scanner(ScanningSensors):
 
     # -- the chips --------------------------------------------------------------------------
     def setup(self) -> None:
-        """Every chip: all inputs, pull-ups on, interrupt on any change (if used)."""
+        """Every chip: GPA0-6 and GPB0-6 inputs with pull-ups, interrupt on any change (if
+        used); GPA7 and GPB7 outputs, driven low (output-only pins: never inputs)."""
         self.setups += 1
         for addr in self.addresses:
             try:
                 self.bus.write_byte_data(addr, IOCON, IOCON_MIRROR | IOCON_ODR)
-                self.bus.write_i2c_block_data(addr, IODIRA, [0xFF, 0xFF])
+                self.bus.write_i2c_block_data(addr, OLATA, [0x00, 0x00])
+                self.bus.write_i2c_block_data(addr, IODIRA, [PORT_INPUTS, PORT_INPUTS])
                 self.bus.write_i2c_block_data(addr, IPOLA, [0x00, 0x00])
-                self.bus.write_i2c_block_data(addr, GPPUA, [0xFF, 0xFF])
+                self.bus.write_i2c_block_data(addr, GPPUA, [PORT_INPUTS, PORT_INPUTS])
                 self.bus.write_i2c_block_data(addr, INTCONA, [0x00, 0x00])  # compare with the previous value
-                enable = 0xFF if self.interrupt is not None else 0x00
+                enable = PORT_INPUTS if self.interrupt is not None else 0x00
                 self.bus.write_i2c_block_data(addr, GPINTENA, [enable, enable])
             except OSError as exc:
                 raise ChipError(exc.errno, self.no_answer(addr)) from None
@@ -140,7 +152,7 @@ class Mcp23017Scanner(ScanningSensors):
     def verify(self) -> bool:
         """Do the chips still hold their settings? If one lost them (a reset), set them all up
         again; False then."""
-        want = [IOCON_MIRROR | IOCON_ODR, IOCON_MIRROR | IOCON_ODR, 0xFF, 0xFF]  # IOCON (twice), GPPUA, GPPUB
+        want = [IOCON_MIRROR | IOCON_ODR, IOCON_MIRROR | IOCON_ODR, PORT_INPUTS, PORT_INPUTS]  # IOCON x2, GPPUA/B
         for addr in self.addresses:
             try:
                 got = list(self.bus.read_i2c_block_data(addr, IOCON, 4))
@@ -155,7 +167,7 @@ class Mcp23017Scanner(ScanningSensors):
         return True
 
     def read_chip(self, addr: int) -> int:
-        """The 16 input levels of one chip (bit p: input p; 1 = high = open)."""
+        """The 16 pin levels of one chip (GPIOA | GPIOB << 8; 1 = high = open)."""
         try:
             a, b = self.bus.read_i2c_block_data(addr, GPIOA, 2)
         except OSError as exc:
@@ -169,7 +181,7 @@ class Mcp23017Scanner(ScanningSensors):
             for k, addr in enumerate(self.addresses):
                 levels = self.read_chip(addr)
                 for pin, cell in enumerate(self.cells[k]):
-                    if cell is not None and not levels >> pin & 1:  # low: the switch is closed
+                    if cell is not None and not levels >> input_bit(pin) & 1:  # low: the switch is closed
                         found.append(cell)
         return frozenset(found)
 
@@ -269,7 +281,7 @@ def board_size(config: Config, where: str) -> int:
 
 
 class Mcp23017(Backend):
-    summary = "reed switches on MCP23017 I2C port expanders (16 inputs each), through smbus2"
+    summary = "reed switches on MCP23017 I2C port expanders (14 inputs each), through smbus2"
     sensors = True
 
     def check(self, table: Mapping[str, Any], config: Config) -> Settings:

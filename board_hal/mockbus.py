@@ -110,6 +110,10 @@ class Mcp23017Model:
     def mirror(self) -> bool:
         return bool(self.regs[IOCON] & IOCON_MIRROR)
 
+    def output_only_inputs(self) -> list[str]:
+        """GPA7 / GPB7 if set as inputs: Microchip's datasheet (DS20001952D) makes them output-only."""
+        return [name for name, reg in (("GPA7", 0x00), ("GPB7", 0x01)) if self.regs[reg] & 0x80]
+
 
 class FakeSMBus:
     """``smbus2.SMBus`` with MCP23017 models at their addresses. ``transfers`` counts I2C
@@ -198,10 +202,12 @@ class McpBoard:
         have = set(addresses if present is None else present)
         self.bus = FakeSMBus({a: Mcp23017Model() for a in have}, int_pin)
         self.where: dict[Cell, tuple[int, int]] = {}
+        from board_hal.mcp23017 import input_bit
+
         for addr, line in zip(addresses, cells, strict=True):
             for pin, cell in enumerate(line):
                 if cell is not None:
-                    self.where[cell] = (addr, pin)
+                    self.where[cell] = (addr, input_bit(pin))
         self.occupied: set[Cell] = set()
 
     def set_cells(self, cells: Iterable[Cell]) -> None:

@@ -8,7 +8,8 @@ a simulated occupancy and the row pins the scan drives low — a diode matrix in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin
@@ -26,21 +27,75 @@ class _ColumnPin(MockPin):  # type: ignore[misc]
         return self.matrix.column_level(self.index)
 
 
-class MatrixMock:
-    """A simulated reed-switch diode matrix behind gpiozero mock pins."""
+class _RowPin(MockPin):  # type: ignore[misc]
+    def __init__(self, factory: Any, info: Any, matrix: MatrixMock, index: int) -> None:
+        super().__init__(factory, info)
+        self.matrix = matrix
+        self.index = index
 
-    def __init__(self, rows: Sequence[int], columns: Sequence[int], factory: MockFactory | None = None) -> None:
+    def _change_state(self, value: bool) -> bool:
+        changed = bool(super()._change_state(value))
+        if changed:
+            self.matrix.row_changed(self.index, value)
+        return changed
+
+
+class MatrixMock:
+    """A simulated reed-switch diode matrix behind gpiozero mock pins.
+
+    Its pins keep the time (``clock``, seconds) at which each row was driven low and each
+    column read (``log``); with ``rise`` (seconds) a column that a closed switch held low
+    reads low that long after its row is released, as a real column charges through its
+    pull-up: read too early, a ghost."""
+
+    def __init__(
+        self,
+        rows: Sequence[int],
+        columns: Sequence[int],
+        factory: MockFactory | None = None,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        rise: float = 0.0,
+    ) -> None:
         self.factory = factory or MockFactory()
-        self.rows = [self.factory.pin(r) for r in rows]
-        self.columns = [self.factory.pin(c, pin_class=_ColumnPin, matrix=self, index=i) for i, c in enumerate(columns)]
+        self.clock = clock
+        self.rise = rise
+        self.log: list[tuple[str, int, float]] = []  # ("drive", row, t) / ("read", column, t)
+        self.low_until: dict[int, float] = {}
         self.occupied: set[Cell] = set()
+        self.rows = [self.factory.pin(r, pin_class=_RowPin, matrix=self, index=i) for i, r in enumerate(rows)]
+        self.columns = [self.factory.pin(c, pin_class=_ColumnPin, matrix=self, index=i) for i, c in enumerate(columns)]
+
+    def row_changed(self, row: int, high: bool) -> None:
+        now = self.clock()
+        if not high:
+            self.log.append(("drive", row, now))
+        elif self.rise:  # released: the columns its closed switches held low rise slowly
+            for c in range(len(self.columns)):
+                if (row, c) in self.occupied:
+                    self.low_until[c] = now + self.rise
 
     def column_level(self, col: int) -> bool:
-        """High (pull-up) unless a row driven low reaches it through a closed switch and its diode."""
+        """High (pull-up) unless a row driven low reaches it through a closed switch and its
+        diode, or it is still rising from the last time one did."""
+        now = self.clock()
+        self.log.append(("read", col, now))
+        del self.log[:-10_000]
         for r, pin in enumerate(self.rows):
             if pin.function == "output" and not pin._state and (r, col) in self.occupied:
                 return False
-        return True
+        return now >= self.low_until.get(col, 0.0)
+
+    def settle_times(self) -> list[float]:
+        """For every column read in the log: the time since its row was driven low."""
+        out = []
+        driven: float | None = None
+        for what, _index, t in self.log:
+            if what == "drive":
+                driven = t
+            elif driven is not None:
+                out.append(t - driven)
+        return out
 
 
 class _ClockPin(MockPin):  # type: ignore[misc]

@@ -21,7 +21,8 @@ def open_pico(config: Config, layout: Layout, *, clock: Clock | None = None) -> 
     import time
 
     from board_hal.backends import BoardIO
-    from board_hal.config import ConfigError
+    from board_hal.config import ConfigError, PicoConfig
+    from firmware_bridge import link
     from firmware_bridge.bridge import PicoBoard, find_pico_port
 
     pico = config.pico
@@ -30,8 +31,18 @@ def open_pico(config: Config, layout: Layout, *, clock: Clock | None = None) -> 
         port = find_pico_port()
         if port is None:
             raise ConfigError(f"{config.source}: no Raspberry Pi Pico found on USB: plug it in, or set pico.port")
+    pico = pico or PicoConfig()
+    along = link.ALONG_ROWS if pico.along == "rows" else link.ALONG_COLUMNS
+    order = link.SERPENTINE if pico.order == "serpentine" else link.MATRIX
     board = PicoBoard(
-        port, layout.size, baudrate=pico.baudrate if pico else 115200, looks=config.looks, clock=clock or time.monotonic
+        port,
+        layout.size,
+        baudrate=pico.baudrate,
+        looks=config.looks,
+        clock=clock or time.monotonic,
+        strip=(pico.first, along, order),
+        settle_us=pico.settle_us,
+        watchdog_ms=round(pico.watchdog * 1000),
     )
     return BoardIO(layout, board, board)
 

@@ -13,6 +13,12 @@ into pieces. The link's state is reported (``link``, and a ``LinkChange`` on the
 down when the line is lost, up again with the whole occupancy once the firmware answered.
 A gap in the board's frame numbers (frames lost on a noisy line) is reported the same way
 when the occupancy changed across it: what happened in between is known only as a result.
+
+Link protocols 3 and 2 (hardware/protocol.md): the HELLO exchange settles which one this
+connection speaks. With protocol 3 the host sends the firmware its CONFIG (row settling
+time, the LED strip's layout, a watchdog) and LED indexes are cells; with a protocol-2
+firmware it maps cells to strip positions itself. A board its watchdog restarted is
+reported (a warning, ``stats["watchdog_resets"]``), and so is a firmware that failed.
 """
 
 from __future__ import annotations
@@ -25,15 +31,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from board_hal.backends import Clock, LedBackend, SensorBackend, stop_worker
-from board_hal.buttons import SIDES, ButtonPress
+from board_hal.buttons import SIDES, ButtonPress, ReadOut
 from board_hal.layout import Cell
 from board_hal.leds import DEFAULT_LOOKS, Look, Pattern, Role
+from board_hal.squares import Sensing, SquareState
 from firmware_bridge import link
 
 log = logging.getLogger(__name__)
 
 PATTERNS = {Pattern.OFF: link.OFF, Pattern.STEADY: link.STEADY, Pattern.SLOW: link.SLOW, Pattern.FAST: link.FAST}
 PICO_USB_VID = 0x2E8A  # Raspberry Pi
+WATCHDOG_MS = 4000  # the watchdog the host asks a protocol-3 firmware to arm (0: none)
+DEFAULT_STRIP = ((0, 0), link.ALONG_ROWS, link.SERPENTINE)  # LED 0 at cell (0, 0), zig-zag along rows
 
 
 class BridgeError(Exception):
@@ -62,8 +71,22 @@ class PicoBoard(SensorBackend, LedBackend):
         backoff: tuple[float, float] = (0.1, 2.0),
         silence: float = 3.0,
         hello_every: float = 0.5,
+        strip: tuple[tuple[int, int], int, int] = DEFAULT_STRIP,
+        settle_us: int = 30,
+        watchdog_ms: int = WATCHDOG_MS,
+        scan_hz: int = link.KEEP,
+        debounce_ms: int = link.KEEP,
+        heartbeat_ms: int = link.KEEP,
     ) -> None:
         SensorBackend.__init__(self, size, clock)
+        link.strip_position(0, size, size, strip)  # (a strip that does not start at a corner: ValueError now)
+        self.strip = strip
+        self.settings = (scan_hz, debounce_ms, heartbeat_ms, settle_us, watchdog_ms)
+        self.version = link.VERSION  # the protocol this connection speaks (HELLO settles it)
+        self._deframer: link.Deframer | None = None
+        self._entries: list[tuple[int, int, int, int, int]] = []  # lit LEDs: (cell index, r, g, b, pattern)
+        self._booted: float | None = None  # when the board whose watchdog reset was reported started
+        self.squares: list[int] | None = None  # each cell's state, from a colour board (protocol 3)
         self._link_up = False  # until the firmware has answered and sent its first snapshot
         self.url = url
         self.baudrate = baudrate
@@ -72,12 +95,15 @@ class PicoBoard(SensorBackend, LedBackend):
         self.silence = silence
         self.hello_every = hello_every
         self._state: frozenset[Cell] = frozenset()
+        self._read: dict[Cell, SquareState] = {}  # a colour board: what stands on each occupied cell
+        self.fields_read: dict[Cell, int] = {}  # the last FIELDS answer
+        self.accepted_squares: list[bytes] = []  # states of accepted SQUARES (kept for the tests, last 1000)
+        self._fields_came = threading.Event()
         self._serial: Any = None
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
         self._first = threading.Event()
         self._thread: threading.Thread | None = None
-        self._leds = link.pack_leds([])
         self.info: tuple[Any, ...] | None = None
         self.last_error: tuple[int, str] | None = None
         self.stats = {
@@ -90,6 +116,7 @@ class PicoBoard(SensorBackend, LedBackend):
             "untrusted": 0,  # frames before the firmware answered HELLO (ignored)
             "gaps": 0,  # jumps in the board's frame numbers (frames lost)
             "duplicates": 0,
+            "watchdog_resets": 0,  # the board said its watchdog restarted it (a hung or failed firmware)
         }
         self._announce_lock = threading.Lock()
         self._started = False  # start() has returned: a late first snapshot is announced
@@ -99,6 +126,7 @@ class PicoBoard(SensorBackend, LedBackend):
         self._lost: int | None = 0  # how many (None: unknown, the board restarted)
         self._reconnected = False  # the next snapshot is the first after a reconnect
         self._presses: tuple[int, int] | None = None  # the clock buttons' press counts last reported
+        self._gestures: tuple[int, int] | None = None  # the read-out presses and chords last reported
         self.accepted: list[bytes] = []  # payloads of accepted snapshots (kept for the tests, last 1000)
         self.connected = threading.Event()
 
@@ -156,7 +184,8 @@ class PicoBoard(SensorBackend, LedBackend):
                 self._stop.wait(delay)
 
     def _session(self, ser: Any) -> None:
-        deframer = link.Deframer()
+        self.version = link.VERSION  # each connection starts with the newest, HELLO settles it
+        deframer = self._deframer = link.Deframer(self.version)
         self._send(link.HELLO)
         last_frame = opened = last_hello = time.monotonic()
         poked = False
@@ -181,8 +210,12 @@ class PicoBoard(SensorBackend, LedBackend):
                     )
                     self.stats["dropped"] += deframer.dropped - dropped
                 if deframer.foreign is not None:
-                    self._foreign(deframer.foreign[0])
+                    version = deframer.foreign[0]
                     deframer.foreign = None
+                    if version in link.SPEAKS:  # the other version we speak: our next HELLO settles it
+                        log.debug("the Pico on %s: a frame of protocol %d before HELLO settled it", self.url, version)
+                    else:
+                        self._foreign(version)
             if not self._verified:
                 # whatever is on the line is not trusted until the firmware says who it is
                 if now - opened > self.silence:
@@ -222,11 +255,29 @@ class PicoBoard(SensorBackend, LedBackend):
                     self.last_error = (0, f"the board reports {rows}x{cols}, the layout needs {self.size}x{self.size}")
                     return
                 self._snapshot(frozenset(divmod(i, cols) for i in cells), payload)
+            elif kind == link.SQUARES:  # a colour board: the occupancy is every cell not empty
+                rows, cols, states, _uptime = link.unpack_squares(payload)
+                if rows != self.size or cols != self.size:
+                    self.last_error = (0, f"the board reports {rows}x{cols}, the layout needs {self.size}x{self.size}")
+                    return
+                self.squares = states
+                cells = frozenset(divmod(i, cols) for i, state in enumerate(states) if state != link.EMPTY)
+                bits = link.pack_snapshot(rows, cols, [r * cols + c for r, c in cells], 0)
+                read = {divmod(i, cols): SquareState.from_wire(state) for i, state in enumerate(states) if state}
+                self.accepted_squares.append(payload[6:])
+                del self.accepted_squares[:-1000]
+                self._snapshot(cells, bits, read)
+            elif kind == link.FIELDS:  # the board's answer to a FIELDS request (the self-test)
+                rows, cols, readings, _uptime = link.unpack_fields(payload)
+                self.fields_read = {divmod(i, cols): r for i, r in enumerate(readings)}
+                self._fields_came.set()
             elif kind == link.ERROR:
                 self.last_error = link.unpack_error(payload)
+                if self.last_error[0] == link.FAILED:
+                    log.warning("the Pico's firmware on %s failed: %s", self.url, self.last_error[1])
             elif kind == link.BUTTON:
                 white, black, _uptime = link.unpack_button(payload)
-                self._buttons((white, black))
+                self._buttons((white, black), link.button_gestures(payload))
         except ValueError as exc:
             self.stats["bad_payloads"] += 1
             log.debug("the Pico on %s: a bad %s payload ignored (%s)", self.url, link.NAMES.get(kind, kind), exc)
@@ -234,9 +285,8 @@ class PicoBoard(SensorBackend, LedBackend):
     def _foreign(self, version: int) -> None:
         """A peer speaking another protocol version: refused (nothing it says is used), once said."""
         update = "the Pico's firmware (hardware/firmware/README.md)" if version < link.VERSION else "damas on this host"
-        message = (
-            f"the board on {self.url} speaks link protocol {version}; this damas speaks {link.VERSION}: update {update}"
-        )
+        ours = " and ".join(str(v) for v in sorted(link.SPEAKS))
+        message = f"the board on {self.url} speaks link protocol {version}; this damas speaks {ours}: update {update}"
         if self.last_error != (0, message):
             log.error("%s", message)
         self.last_error = (0, message)
@@ -245,7 +295,14 @@ class PicoBoard(SensorBackend, LedBackend):
         """The firmware says who it is: trusted from now on if it is ours, and this size."""
         info = link.unpack_hello(payload)
         proto, _fw, rows, cols, _leds = info
-        if proto != link.VERSION:
+        if proto != self.version:
+            if proto in link.SPEAKS and proto < self.version and self._deframer is not None:
+                # an older firmware answered in our version, naming its own: speak that (protocol.md, Versions)
+                log.info("the Pico on %s speaks link protocol %d: speaking it", self.url, proto)
+                self.version = self._deframer.version = proto
+                self._verified = False
+                self._send(link.HELLO)
+                return
             self._foreign(proto)
             self._verified = False
             return
@@ -253,7 +310,7 @@ class PicoBoard(SensorBackend, LedBackend):
             self.last_error = (
                 0,
                 f"the board on {self.url} answers protocol {proto}, {rows}x{cols}; "
-                f"this host needs protocol {link.VERSION}, {self.size}x{self.size}",
+                f"this host needs protocol {self.version}, {self.size}x{self.size}",
             )
             self._verified = False
             return
@@ -272,27 +329,84 @@ class PicoBoard(SensorBackend, LedBackend):
         self.info = info
         self._verified = True
         self._seq = seq
-        if first:
-            self._send(link.LEDS, self._leds)  # the LEDs as they should be, now that it is ours
+        self._watchdog_report(payload)
+        if first or seq == 0:  # ours now, or it restarted (its frame counter starts at 0): set it up
+            self._gestures = None  # its read-out and chord counts: taken from its next BUTTON
+            if self.version >= 3:  # the row settling time, the strip's layout, the watchdog
+                self._send(link.CONFIG, self._config())
+            self._send(link.LEDS, self._leds_payload())  # the LEDs as they should be
 
-    def _buttons(self, counts: tuple[int, int]) -> None:
-        """New press counts: one :class:`ButtonPress` per press not reported yet (the board
-        sends each count twice, and a HELLO repeats them: copies add nothing)."""
-        before, self._presses = self._presses, counts
-        if before is None:
+    def _watchdog_report(self, payload: bytes) -> None:
+        """A board its watchdog restarted: said once per start of the board (its HELLOs all say so)."""
+        features, reset, _armed, uptime = link.hello_board(payload)
+        # what the board senses: a colour board (protocol 3's colour feature) tells white from
+        # black, one with the crowns feature kings from men too
+        colour = self.version >= 3 and bool(features & link.COLOUR)
+        self.senses = (Sensing.CROWN if features & link.CROWNS else Sensing.COLOUR) if colour else Sensing.PRESENCE
+        if reset != link.RESET_WATCHDOG or uptime is None:
             return
-        now = self.clock()
-        for side, old, new in zip(SIDES, before, counts, strict=True):
-            for _ in range(min((new - old) & 0xFFFF, 16)):  # more at once is a restart's noise
-                self.transitions.put(ButtonPress(now, side, "pico"))
+        booted = time.monotonic() - uptime / 1000
+        if self._booted is not None and abs(booted - self._booted) < 2.0:
+            return  # this start was reported already
+        self._booted = booted
+        self.stats["watchdog_resets"] += 1
+        last = f" (the last error it sent: {self.last_error[1]})" if self.last_error else ""
+        log.warning(
+            "the Pico on %s was restarted by its watchdog %.0f s ago: its firmware hung or failed%s",
+            self.url,
+            uptime / 1000,
+            last,
+        )
 
-    def _snapshot(self, new: frozenset[Cell], payload: bytes) -> None:
+    def _config(self) -> bytes:
+        scan_hz, debounce_ms, heartbeat_ms, settle_us, watchdog_ms = self.settings
+        return link.pack_config(scan_hz, debounce_ms, heartbeat_ms, settle_us, self.strip, watchdog_ms)
+
+    def _leds_payload(self) -> bytes:
+        """The LEDS frame: cell indexes (protocol 3: the firmware lays them on its strip), or the
+        strip positions themselves for a protocol-2 firmware."""
+        if self.version >= 3:
+            return link.pack_leds(self._entries)
+        n = self.size
+        return link.pack_leds(sorted((link.strip_position(i, n, n, self.strip), *rest) for i, *rest in self._entries))
+
+    def _buttons(self, counts: tuple[int, int], gestures: tuple[int, int, int] | None = None) -> None:
+        """New press counts: one :class:`ButtonPress` per press not reported yet (the board
+        sends each count twice, and a HELLO repeats them: copies add nothing). With the
+        gestures feature (protocol 3), one :class:`ReadOut` per new chord (both clock buttons
+        down together: its presses are held back by the board loop, board_hal.buttons'
+        ChordFilter) and per new press of the read-out button."""
+        before, self._presses = self._presses, counts
+        now = self.clock()
+        if before is not None:
+            for side, old, new in zip(SIDES, before, counts, strict=True):
+                for _ in range(min((new - old) & 0xFFFF, 16)):  # more at once is a restart's noise
+                    self.transitions.put(ButtonPress(now, side, "pico"))
+        if gestures is None:
+            return
+        held, readouts, chords = gestures
+        if self._gestures is None:  # the first since it started or connected: a gesture under way counts
+            self._gestures = (
+                (readouts - 1) & 0xFFFF if held & 4 else readouts,
+                (chords - 1) & 0xFFFF if held & 3 == 3 else chords,
+            )
+        (old_readouts, old_chords), self._gestures = self._gestures, (readouts, chords)
+        for _ in range(min((chords - old_chords) & 0xFFFF, 16)):
+            self.transitions.put(ReadOut(now, "pico"))
+        for _ in range(min((readouts - old_readouts) & 0xFFFF, 16)):
+            self.transitions.put(ReadOut(now, "pico", chord=False))
+
+    def _snapshot(self, new: frozenset[Cell], payload: bytes, read: dict[Cell, SquareState] | None = None) -> None:
+        """The board's whole occupancy (and, from a colour board, what stands on each cell:
+        ``read``); what changed is reported (on a colour board, a piece changed too)."""
         self.stats["snapshots"] += 1
         self.accepted.append(payload[6:])
         del self.accepted[:-1000]
         now = self.clock()
         old = self._state
+        before = self._read
         self._state = new
+        self._read = dict(read) if read is not None else {}
         gap, self._gap = self._gap, False
         lost, self._lost = self._lost, 0
         if not self._first.is_set():  # the first snapshot is the starting state, not a change
@@ -300,19 +414,22 @@ class PicoBoard(SensorBackend, LedBackend):
                 self._first.set()
                 late = self._started
             if late:  # start() gave up waiting: the board arrives now
-                self._link_change(True, now, new, old ^ new)
+                self._link_change(True, now, new, old ^ new, states=read)
             else:
                 self._link_up = True
             return
-        if self._reconnected or (gap and old != new):
+        changed = old ^ new
+        if read is not None:  # a colour board: a piece changed on a cell that stays occupied too
+            changed |= {c for c in new & old if before.get(c) != read.get(c)}
+        if self._reconnected or (gap and changed):
             # after a reconnect, or frames lost: the whole occupancy, what happened meanwhile unknown
             # (but on a line that stayed up, each change costs the board a frame: no more
             # changes were missed than frames were lost)
-            self._link_change(True, now, new, old ^ new, lost=None if self._reconnected else lost)
+            self._link_change(True, now, new, changed, lost=None if self._reconnected else lost, states=read)
             self._reconnected = False
             return
-        for cell in sorted(old ^ new):
-            self._emit(cell, cell in new, now)
+        for cell in sorted(changed):
+            self._emit(cell, cell in new, now, None if read is None else read.get(cell, SquareState.EMPTY))
 
     def _send(self, kind: int, payload: bytes = b"") -> bool:
         with self._write_lock:
@@ -320,7 +437,7 @@ class PicoBoard(SensorBackend, LedBackend):
             if ser is None:
                 return False
             try:
-                ser.write(link.encode(kind, 0, payload))
+                ser.write(link.encode(kind, 0, payload, self.version))
                 return True
             except Exception as exc:  # the session's reader sees the broken line and starts over
                 log.debug("cannot write to %s: %s", self.url, exc)
@@ -330,17 +447,38 @@ class PicoBoard(SensorBackend, LedBackend):
     def snapshot(self) -> frozenset[Cell]:
         return self._state
 
+    def states(self) -> dict[Cell, SquareState]:
+        if self.senses <= Sensing.PRESENCE:
+            return super().states()
+        return dict(self._read)
+
+    def fields(self, timeout: float = 2.0) -> dict[Cell, int] | None:
+        """Each cell's field reading (a board with the *fields* feature: FIELDS), or None if
+        it does not answer in ``timeout`` seconds."""
+        self._fields_came.clear()
+        if self.senses <= Sensing.PRESENCE or not self._send(link.FIELDS):
+            return None
+        return self.fields_read if self._fields_came.wait(timeout) else None
+
+    def calibrate(self, present: int, king: int) -> bool:
+        """A linear-sensor board's thresholds (ADC counts; 0 keeps the board's own)."""
+        return self.senses > Sensing.PRESENCE and self._send(link.CALIBRATE, link.pack_calibrate(present, king))
+
     def show(self, intents: Mapping[Cell, Role]) -> None:
         entries = []
         for (r, c), role in intents.items():
             look = self.looks[role]
             entries.append((r * self.size + c, *look.colour, PATTERNS[look.pattern]))
-        self._leds = link.pack_leds(sorted(entries))
+        self._entries = sorted(entries)
         if self._verified:  # else it goes out once the firmware has answered
-            self._send(link.LEDS, self._leds)
+            self._send(link.LEDS, self._leds_payload())
 
     def configure(self, scan_hz: int = 200, debounce_ms: int = 20, heartbeat_ms: int = 500) -> bool:
-        return self._send(link.CONFIG, link.pack_config(scan_hz, debounce_ms, heartbeat_ms))
+        """New scan rate, debounce time and heartbeat for the firmware (kept for reconnects)."""
+        self.settings = (scan_hz, debounce_ms, heartbeat_ms, *self.settings[3:])
+        if self.version >= 3:
+            return self._send(link.CONFIG, self._config())
+        return self._send(link.CONFIG, link.pack_config(scan_hz, debounce_ms, heartbeat_ms))  # (2: all three)
 
     def repl(self) -> bool:
         """Ask the firmware to give the line back to the REPL (for an update with mpremote)."""

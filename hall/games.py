@@ -1,8 +1,11 @@
 """One board's game as the hall rebuilds it from the board's messages (see ``damas/hall_link/publish.py``).
 
 Messages are folded in sequence order; one that comes early (a gap before it) waits in
-``pending`` until the missing ones arrive. The PDN is written by the same writer the board's
-export uses, from the same tags, set-ups, moves, comments and result, so the two are equal.
+``pending`` until the missing ones arrive. Each is checked against the game before it takes its
+number (:meth:`HallGame.check`: a move legal in the position, a step that continues the record, a
+start only first...): a message that cannot follow the game changes nothing and leaves its number
+free for the board's own. The PDN is written by the same writer the board's export uses, from the
+same tags, set-ups, moves, comments and result, so the two are equal.
 """
 
 from __future__ import annotations
@@ -10,12 +13,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from hall.validate import BadMessage
 from rules import DraughtsError, Move, Position, find_variant
-from rules.pdn import PdnGame, PdnMove
+from rules.pdn import PdnGame, PdnMove, PdnTagError, check_tag
+
+MAX_STEPS = 4000  # moves and set-ups of one game (a long game has a few hundred)
+MAX_REPORTS = 100  # the referee's reports kept per game (the latest)
+MAX_AHEAD = 1000  # how far past the next message one may come early (behind a gap)
+MAX_CANDIDATES = 3  # different messages kept for one number that has not come in order yet
 
 
-class BadMessage(ValueError):
-    """A message the hall cannot fold (one line: which board, game and seq, and why)."""
+@dataclass
+class Offered:
+    """What offering a message to a game did."""
+
+    folded: list[dict[str, Any]] = field(default_factory=list)  # in order: the hall stores these
+    refused: list[tuple[int, str]] = field(default_factory=list)  # (seq, why): never folded, nothing kept
+    conflicts: list[int] = field(default_factory=list)  # numbers that came with two different messages
+    duplicate: bool = False
 
 
 @dataclass
@@ -23,7 +38,7 @@ class HallGame:
     board: str
     game: int
     next_seq: int = 0  # every message before this one has been folded
-    pending: dict[int, dict[str, Any]] = field(default_factory=dict)
+    pending: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # early messages, by number
     variant: str | None = None
     start: Position | None = None
     mode: str = "casual"
@@ -54,21 +69,53 @@ class HallGame:
         return bool(self.pending)
 
     def add(self, msg: dict[str, Any]) -> bool:
-        """Take a message (a duplicate is ignored); True when the game changed."""
+        """Take a message (checked; a duplicate or a refused one changes nothing); True when the
+        game changed."""
+        return bool(self.offer(msg).folded)
+
+    def offer(self, msg: dict[str, Any], *, first: bool = False) -> Offered:
+        """Take a message for its number: folded now if it is the next one (and everything waiting
+        behind it), else kept until the gap before it fills. ``first``: it comes before any other
+        message with its number (the board's answer to a resync)."""
+        out = Offered()
         seq = msg.get("seq")
-        if not isinstance(seq, int) or seq < self.next_seq or seq in self.pending:
-            return False
-        self.pending[seq] = msg
-        changed = False
+        if not isinstance(seq, int) or seq < self.next_seq:
+            out.duplicate = True
+            return out
+        if seq > self.next_seq + MAX_AHEAD:
+            out.refused.append((seq, f"message {seq} is too far ahead of message {self.next_seq}"))
+            return out
+        waiting = self.pending.setdefault(seq, [])
+        if msg in waiting:
+            if not first or waiting[0] == msg:
+                out.duplicate = True
+                return out
+            waiting.remove(msg)
+        if first:
+            waiting.insert(0, msg)
+        elif len(waiting) < MAX_CANDIDATES:
+            waiting.append(msg)
+        else:
+            out.refused.append((seq, f"more than {MAX_CANDIDATES} different messages numbered {seq}"))
         while self.next_seq in self.pending:
-            m = self.pending.pop(self.next_seq)
-            try:
-                self._fold(m)
-            except (KeyError, TypeError, ValueError, DraughtsError, AssertionError) as exc:
-                self.error = f"board {self.board} game {self.game} message {self.next_seq}: {exc}"
+            candidates = self.pending.pop(self.next_seq)
+            chosen = None
+            for m in candidates:
+                try:
+                    parsed = self.check(m)
+                except BadMessage as exc:
+                    out.refused.append((self.next_seq, str(exc)))
+                    continue
+                if chosen is None:
+                    self._apply(m, parsed)
+                    chosen = m
+                elif m != chosen:
+                    out.conflicts.append(self.next_seq)
+            if chosen is None:
+                break  # nothing that can follow the game: the number stays free for the board's own
+            out.folded.append(chosen)
             self.next_seq += 1
-            changed = True
-        return changed
+        return out
 
     def position(self) -> Position:
         if self._pos is None:
@@ -78,44 +125,57 @@ class HallGame:
             self._pos = pos
         return self._pos
 
-    def _fold(self, m: dict[str, Any]) -> None:
+    def check(self, m: dict[str, Any]) -> Any:
+        """Can ``m`` (its fields already checked: ``hall.validate.message``) follow the game as
+        it stands? :class:`BadMessage` if not; else what folding it needs (the move parsed in the
+        position, a set-up's or the start's position)."""
         kind = m["type"]
-        if kind in ("move", "undo", "report", "tags", "result", "clock"):  # (the position kept up to date)
-            self._fold_one(m, kind)
-            return
-        self._pos = self._before = None
         try:
-            self._fold_one(m, kind)
-        finally:
-            self._pos = self._before = None
+            if kind == "start":
+                if m["seq"] != 0:
+                    raise BadMessage(f"a start as message {m['seq']} (a game starts with message 0)")
+                variant = find_variant(m["variant"]).name
+                return Position.from_fen(m["fen"], variant) if m.get("fen") else Position.start(variant)
+            if self.variant is None:
+                raise BadMessage("a message before the game's start")
+            if kind in ("move", "setup"):
+                if m["step"] != len(self.steps):
+                    raise BadMessage(f"step {m['step']} does not follow the {len(self.steps)} steps known")
+                if len(self.steps) >= MAX_STEPS:
+                    raise BadMessage(f"more than {MAX_STEPS} steps")
+                if kind == "setup":
+                    return Position.from_fen(str(m["fen"]), self.variant)
+                return self.position().parse_pdn(str(m["path"]))
+            if kind == "undo" and not 0 <= m["steps"] < len(self.steps):
+                raise BadMessage(f"undo to {m['steps']} steps of the {len(self.steps)} known")
+        except DraughtsError as exc:
+            raise BadMessage(str(exc)) from None
+        return None
 
-    def _fold_one(self, m: dict[str, Any], kind: str) -> None:
+    def _apply(self, m: dict[str, Any], parsed: Any) -> None:
+        """Fold a message that :meth:`check` passed (nothing here can fail)."""
+        kind = m["type"]
         if kind == "start":
-            self.variant = find_variant(m["variant"]).name
-            self.start = Position.from_fen(m["fen"], self.variant) if m.get("fen") else Position.start(self.variant)
+            self._pos = self._before = None
+            self.variant = parsed.variant.name
+            self.start = parsed
             self.mode = str(m.get("mode") or "casual")
-            self.tags = {str(k): str(v) for k, v in m["tags"].items()}
-            self.intro = [str(x) for x in m.get("intro", [])]
+            self.tags = dict(m["tags"])
+            self.intro = list(m.get("intro", []))
             self.started = m.get("started")
             self.steps, self.times = [], []
             self.control = str(m["control"]) if m.get("control") else None
             self.face, self.face_t = None, None
             if self.control is not None:
                 self._set_face(m.get("clocks") or {}, None)
-            return
-        if self.variant is None:
-            raise ValueError("a message before the game's start")
-        if kind == "move":
-            step = int(m["step"])
-            self._cut(step)
+        elif kind == "move":
             pos = self.position()
-            move = pos.parse_pdn(str(m["path"]))
-            after = pos.apply(move)
-            self.steps.append(("move", move, [str(c) for c in m.get("comments", [])], str(m.get("move") or "")))
+            after = pos.apply(parsed)
+            self.steps.append(("move", parsed, list(m.get("comments", [])), str(m.get("move") or "")))
             self._pos, self._before = after, pos
             self.times.append(m.get("t"))
             if isinstance(m.get("clock"), dict):
-                self.clock = {k: float(m["clock"].get(k, 0.0)) for k in ("white", "black")}
+                self.clock = {k: float(m["clock"].get(k) or 0.0) for k in ("white", "black")}
             if m.get("t") is not None:
                 self.last_t = float(m["t"])
             if m.get("control"):
@@ -127,22 +187,21 @@ class HallGame:
                 self.control = str(m["control"])
             self._set_face(m, m.get("t"))
         elif kind == "setup":
-            self._cut(int(m["step"]))
-            self.steps.append(("setup", Position.from_fen(str(m["fen"]), self.variant), [], ""))
+            self.steps.append(("setup", parsed, [], ""))
+            self._pos = self._before = None
         elif kind == "undo":
             self._cut(int(m["steps"]))
         elif kind == "tags":
-            self.tags = {str(k): str(v) for k, v in m["tags"].items()}
-            self.intro = [str(x) for x in m.get("intro", [])]
+            self.tags = dict(m["tags"])
+            self.intro = list(m.get("intro", []))
         elif kind == "result":
             self.result = str(m["result"])
             self.termination = m.get("termination")
         elif kind == "report":
             self.reports.append({k: m.get(k) for k in ("kind", "message", "squares", "t", "texts")})
+            del self.reports[:-MAX_REPORTS]
             if m.get("t") is not None:
                 self.last_t = float(m["t"])
-        else:
-            raise ValueError(f"unknown message type {str(kind)[:30]!r}")
 
     def _set_face(self, m: dict[str, Any], t: Any) -> None:
         old = self.face or {}
@@ -200,13 +259,23 @@ class HallGame:
         return None
 
     def pdn_game(self) -> PdnGame:
+        """The game for the PDN writer. A tag the writer refuses is left out (a database from
+        before the hall checked tags), and a brace in a comment is written as a parenthesis, as
+        the board's export does: no comment can close itself and start a tag or a game."""
         variant = find_variant(self.variant or "brazilian")
-        pg = PdnGame(variant, dict(self.tags), self.start, intro=list(self.intro))
+        tags = {}
+        for key, value in self.tags.items():
+            try:
+                check_tag(key, value)
+            except PdnTagError:
+                continue
+            tags[key] = value
+        pg = PdnGame(variant, tags, self.start, intro=[_comment(c) for c in self.intro])
         for kind, what, comments, _t in self.steps:
             if kind == "setup":
                 pg.setups[len(pg.moves)] = what
             else:
-                pg.moves.append(PdnMove(what, comments=list(comments)))
+                pg.moves.append(PdnMove(what, comments=[_comment(c) for c in comments]))
         pg.result = self.result
         return pg
 
@@ -223,7 +292,7 @@ class HallGame:
             else:
                 steps.append(["move", list(what.path), list(what.captured), what.promotes, comments, text])
         return {
-            "v": 1,
+            "v": 2,
             "next_seq": self.next_seq,
             "pending": {str(k): v for k, v in self.pending.items()},
             "variant": self.variant,
@@ -251,7 +320,8 @@ class HallGame:
     def from_json(cls, board: str, game: int, d: dict[str, Any]) -> HallGame:
         """A game from its snapshot (:meth:`to_json`): no move is parsed or replayed."""
         g = cls(board, game, next_seq=int(d["next_seq"]))
-        g.pending = {int(k): v for k, v in d["pending"].items()}
+        old = d.get("v") == 1  # (one early message per number then)
+        g.pending = {int(k): [v] if old else list(v) for k, v in d["pending"].items()}
         g.variant = d["variant"]
         if g.variant is not None:
             g.start = Position.from_fen(d["start"], g.variant) if d["start"] else None
@@ -268,3 +338,11 @@ class HallGame:
         g.reports, g.started, g.last_t, g.error = d["reports"], d["started"], d["last_t"], d["error"]
         g.seen_at, g.control, g.face, g.face_t = d["seen_at"], d["control"], d["face"], d["face_t"]
         return g
+
+
+def _comment(text: str) -> str:
+    """A comment as PDN can hold it: braces (which would end it early) as parentheses."""
+    return text.translate(_BRACES) if "{" in text or "}" in text else text
+
+
+_BRACES = {ord("{"): "(", ord("}"): ")"}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from hall.app import Hall
+from hall.app import Hall, stop_pairer
 from hall.broker import Mosquitto, MosquittoError
 from hall.protocol import Broker, BrokerError
 from hall.store import HallStore, HallStoreError
@@ -98,6 +98,7 @@ def run(opts: Options) -> int:
             raise HallError(f"cannot listen on {opts.host}:{opts.port}: {exc.strerror or exc}") from None
         finally:
             hall.stop()
+            stop_pairer()
             store.close()
     finally:
         if broker_proc is not None:

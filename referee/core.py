@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from board_hal.debounce import Transition
+from board_hal.squares import SquareState
 from referee.candidates import (
     Candidate,
     CandidateCache,
@@ -43,6 +44,7 @@ from referee.candidates import (
 )
 from referee.diagnose import capture_goes_on, classify, names, required_capture
 from referee.expect import expected_message, parse_engine_move
+from referee.faults import Readings, readings
 from referee.leds import led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
 from referee.vocabulary import (
@@ -99,6 +101,8 @@ class Link:
     cells: tuple[str, ...] = ()
     moves: tuple[str, ...] = ()
     lost: int | None = None
+    #: a board that senses colour: what stood on each square of ``board`` (square, state)
+    pieces: tuple[tuple[int, SquareState], ...] = ()
 
 
 #: the PDN comment on a move recorded from the occupancy after a link gap
@@ -148,6 +152,14 @@ class Referee:
         self.occupied: set[int] = set(board) if board is not None else set(self.game.position.occupied())
         self.cells: set[str] = set()
         self.events: list[Transition] = []  # settled events since the board last matched the game
+        self._trimmed = False  # events were dropped since then (MAX_EVENTS)
+        #: squares whose sensor has never answered (a dead one hides every change: referee.faults)
+        self._silent: set[int] = set(self.game.position.geometry.squares())
+        self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
+        self._fault_cache = CandidateCache()
+        self._waiting = False  # a move is held back until the board has been still (_another_reading)
+        self._lost = False  # nothing explained the board at some moment since it last matched the game
+        self._doubt = False  # a takeback (or correction) is held while a silent square could have hidden a move
         self.report: Report | None = None  # the active report (an irregular state)
         self.reports: list[Report] = []  # every report, for the record
         self.clock: list[float] = []  # time of each move
@@ -244,6 +256,57 @@ class Referee:
             return None
         return self.game.positions()[-2]
 
+    # -- a sensor that may not answer (referee.faults) ---------------------------------------
+    def _forget(self, events: Iterable[Transition] = ()) -> None:
+        """The board matches the game (or a move was recorded): the evidence starts again."""
+        self.events = list(events)
+        self._lost = False
+        self._doubt = False
+        self._trimmed = False
+        self._readings = None
+
+    def _board_readings(self) -> Readings:
+        """The readings of the board since it last matched the game, one silent square allowed."""
+        if self._readings is None:
+            self._readings = readings(
+                self.position,
+                self.occupied,
+                self.events,
+                self._silent,
+                cache=self._fault_cache,
+            )
+        return self._readings
+
+    def _another_reading(self, move: Move | None) -> bool:
+        """Does the evidence admit a reading other than recording ``move`` now (None: other
+        than no move at all: a takeback, or a board that matches the game)? Then the referee
+        must not record (nor forget what it saw): it waits for the next event to tell.
+
+        A reading in which a silent square hid a move that is complete is always another
+        reading. One in which the other side's move is only under way after it (a piece in
+        the hand) counts once the board was in a state nothing explained since it last
+        matched the game (after a clean move it is a coincidence of a sensor that has not
+        been heard yet; after a board nothing explained, a sensor that may be dead): then
+        the move is recorded once the board has been still for ``settle_time``."""
+        if move is not None and not self._lost:
+            return False
+        if self._trimmed:
+            return True  # what happened since the board matched the game is no longer known
+        r = self._board_readings()
+        if not r.complete:
+            return True
+        pending = False
+        for x in r.found:
+            other = bool(x.moves) and (move is None or x.moves[0] != move)
+            if other and not (move is not None and x.under_way and x.hidden is not None and len(x.moves) == 1):
+                return True
+            if (other or not x.moves) and x.under_way and x.hidden is not None:
+                pending = True
+        if pending and self._lost and self.t < self._since + self.settle_time:
+            self._waiting = True
+            return True
+        return False
+
     def _emit_report(
         self,
         out: list[Verdict],
@@ -297,6 +360,7 @@ class Referee:
             return out
         key = event.key
         self._since = max(self._since, event.t)
+        self._readings = None
         self._grace = None
         if isinstance(key, str):
             if event.occupied:
@@ -308,9 +372,11 @@ class Referee:
                 self.occupied.add(key)
             else:
                 self.occupied.discard(key)
+            self._silent.discard(key)
             self.events.append(event)
             if len(self.events) > MAX_EVENTS:
                 del self.events[: len(self.events) - MAX_EVENTS]
+                self._trimmed = True
         self._evaluate(out)
         return out
 
@@ -348,7 +414,7 @@ class Referee:
             return
         if a.action == "new-game":
             self.game = Game(self.variant, self.fen)
-            self.events.clear()
+            self._forget()
             self.report = None
             self._reported = None
             self._deadline = None
@@ -380,13 +446,14 @@ class Referee:
 
     # -- the core ----------------------------------------------------------------------------
     def _evaluate(self, out: list[Verdict]) -> None:
+        self._waiting = False
         pos = self.position
         s = frozenset(self.occupied)
         e = pos.occupied()
         if self._setup:
             if s == e and not self.cells:
                 self._setup = False
-                self.events.clear()
+                self._forget()
                 self.report = None
                 self._deadline = None
                 self._emit_report(out, ReportKind.SETUP_OK, (), "the board is set up; play can start", active=False)
@@ -407,6 +474,20 @@ class Referee:
         if self.cells:
             self._deadline = self.t + self.settle_time
             return
+        if self._doubt and not self._another_reading(None):
+            # the board was the last move taken back (or changed) while a silent square could
+            # have hidden another move; nothing else explains what followed: it was taken back
+            # (once the board matches the game, or has been still: a piece adjusted or brushed
+            # for a moment does not end the other reading)
+            if s != e and self.t < self._since + self.settle_time:
+                self._deadline = self._since + self.settle_time
+                self._waiting = True
+                return
+            seen = self.events
+            self._takeback(out)
+            self._forget(seen)
+            self._evaluate(out)
+            return
         if s == e:
             self._sync(out)
             return
@@ -415,6 +496,9 @@ class Referee:
             if c.after == s and self._allowed(c):
                 if may_slide_on(c, self._candidates.of(c.base)) and not self._held():
                     self._deadline = None  # a king on its way: the move is read once it stops
+                    return
+                if self._another_reading(c.move):
+                    self._deadline = self._since + self.settle_time  # a silent square may have hidden another
                     return
                 self._commit(c, out)
                 return
@@ -428,6 +512,10 @@ class Referee:
             last = self.game.move_stack[-1]
             if s == prev.occupied():
                 if self.mode == "casual":
+                    if self._another_reading(None):
+                        self._deadline = None  # a takeback, or a capture a silent square hid: the next event tells
+                        self._doubt = True
+                        return
                     self._takeback(out)
                     return
                 if self._held():
@@ -441,6 +529,10 @@ class Referee:
                     continue
                 # the board is the result of another move from the previous position
                 if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
+                    if self._another_reading(None):
+                        self._deadline = None  # another move, or one a silent square hid: the next event tells
+                        self._doubt = True
+                        return
                     self._takeback(out)
                     # read again: the removals and touches were judged with the first reading
                     self._commit(self._candidates.find(self.position, c.move), out, again=last)
@@ -468,9 +560,13 @@ class Referee:
                 (x,) = gone
                 piece = pos.apply(c.move).piece_at(x)
                 if piece is not None and piece.color is pos.turn.other and x not in c.captured:
-                    lift = [ev for ev in self.events if ev.key == x and not ev.occupied]
+                    lift = [i for i, ev in enumerate(self.events) if ev.key == x and not ev.occupied]
+                    landed = [i for i, ev in enumerate(self.events) if ev.key == c.dest and ev.occupied]
+                    if not (lift and landed and landed[-1] < lift[-1]) or self._another_reading(c.move):
+                        continue
+                    lifted = self.events[lift[-1]]
                     self._commit(c, out)
-                    self.events = lift[-1:]
+                    self._forget([lifted])
                     self._evaluate(out)
                     return
         if self._directed(pos):
@@ -497,6 +593,7 @@ class Referee:
             ):
                 self._clear_report(out)
             return
+        self._lost = True
         self._deadline = self.t + self.settle_time
 
     def _slid_on(self, prev: Position, last: Move, c: Candidate) -> bool:
@@ -521,6 +618,7 @@ class Referee:
                 and c.move != last
                 and self._allowed(c)
                 and (self._slid_on(prev, last, c) or self._removals_told(last, c))
+                and not self._another_reading(None)
             ):
                 self._takeback(out)
                 self._commit(self._candidates.find(self.position, c.move), out, again=last)
@@ -571,7 +669,8 @@ class Referee:
             self._clear_report(out)
         self._irregular = None
         self._deadline = None
-        self.events.clear()
+        if self._trimmed or not self._another_reading(None):
+            self._forget()
 
     def _procedure(self, c: Candidate, route: Move, out: list[Verdict]) -> None:
         """Tournament mode: note removals before the landing or out of jump order."""
@@ -633,7 +732,7 @@ class Referee:
         self._irregular = None
         self._deadline = None
         self._reported = None
-        self.events.clear()
+        self._forget()
         out.append(MoveMade(self.game.ply, route, pdn, self.t))
         self._end(out)
 
@@ -663,7 +762,7 @@ class Referee:
         if self.report is not None:
             self._clear_report(out)
         self._deadline = None
-        self.events.clear()
+        self._forget()
 
     # -- reports ---------------------------------------------------------------------------------
     def _required_capture_now(self, s: frozenset[int], e: frozenset[int], out: list[Verdict]) -> bool:
@@ -723,6 +822,10 @@ class Referee:
 
     def _settled(self, out: list[Verdict]) -> None:
         """The board has been still in a state nothing explains: say what is wrong."""
+        if self._waiting:
+            self._waiting = False
+            self._evaluate(out)  # a move held back while another reading was under way
+            return
         pos = self.position
         s = frozenset(self.occupied)
         e = pos.occupied()
@@ -824,11 +927,11 @@ class Referee:
             if found.unique:
                 self._record_gap(found.moves, out)
                 if found.under_way:  # then the next move is under way: judged as usual
-                    self.events = [Transition(self.t, sq, sq in s) for sq in sorted(s ^ self.position.occupied())]
+                    self._forget([Transition(self.t, sq, sq in s) for sq in sorted(s ^ self.position.occupied())])
                     self._evaluate(out)
                 return out
             if found.ambiguous:
-                self.events.clear()
+                self._forget()
                 self._irregular = None
                 self._deadline = None
                 self._reported = _Raised("link-gap", s)
@@ -847,6 +950,7 @@ class Referee:
                 )
                 return out
         self.events.extend(changed)
+        self._readings = None
         self._evaluate(out)
         return out
 
@@ -868,7 +972,7 @@ class Referee:
             active=False,
             params={"moves": texts},
         )
-        self.events.clear()
+        self._forget()
         self._irregular = None
         self._deadline = None
         self._reported = None

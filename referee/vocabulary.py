@@ -101,6 +101,12 @@ class ReportKind(enum.Enum):
     CLOCK_RESUMED = "clock-resumed"
     CLOCK_ADJUSTED = "clock-adjusted"  # the arbiter set the times
     COMPUTER_MOVE = "computer-move"  # the hands did not play the computer's move (or moved while it thinks)
+    # a board that senses colour (referee/colour.py): the pieces on the board are not the game's
+    WRONG_PIECE = "wrong-piece"  # a piece of the other colour stands where the game has a piece
+    PIECES_SWAPPED = "pieces-swapped"  # two pieces stand on each other's squares
+    CROWN = "crown"  # a notice: a man that became a king has no crown yet
+    LOST_CROWN = "lost-crown"  # a king's crown is off
+    EXTRA_CROWN = "extra-crown"  # a man wears a crown
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ ORDER = (
     "hub",
     "analyze",
     "hall",
+    "hall_setup",
     "replay",
     "selftest",
     "play",

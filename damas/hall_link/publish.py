@@ -18,9 +18,11 @@ Topics (``PREFIX`` = ``damas``; the board's id is its MQTT user name in producti
   (result, termination), ``report`` (kind, message, squares, t, texts); ``tags`` and ``result``
   also come after the game when its record is corrected on the board. Every field is described
   in ``docs/hall.md`` (a public contract: fields are only added).
-- ``damas/board/<id>/status`` (QoS 1, retained): ``{"board", "online", "t", "game", "games"}`` (``t``: when
-  the board last published, its last event; ``game``: the game in play)
-  (``games``: the last seq of each recent game); the last will is the same with ``online`` false.
+- ``damas/board/<id>/status`` (QoS 1, retained): ``{"board", "online", "t", "game", "games", "db",
+  "boot"}`` (``t``: when the board last published, its last event; ``game``: the game in play;
+  ``games``: the last seq of each recent game; ``db``: the board's database's own id, ``boot``:
+  this run's); the last will is the same with ``online`` false. Every game message also carries
+  ``uid``: ``<db>-<game>``, the game's id across databases (a fresh SD card numbers from 1 again).
 - ``damas/control/<id>`` (from the hall): ``{"resend": game, "from": seq}``;
   ``damas/control/<id>/assign`` (retained): the next game's players, colours, round and event.
 
@@ -34,6 +36,7 @@ import json
 import logging
 import math
 import queue
+import secrets
 import sqlite3
 import threading
 import time
@@ -46,7 +49,9 @@ import paho.mqtt.client as mqtt
 from damas.records.session import GameSession, export_game
 from damas.records.store import StoreError
 from damas.sentences import message
+from hall import validate
 from hall.protocol import Broker, assign_topic, board_topic, control_topic, new_client
+from hall.validate import BadMessage
 from referee.clock import TICKS, ticks
 from rules import Color, Move, Position
 from wording import LANGUAGES
@@ -54,7 +59,10 @@ from wording import LANGUAGES
 log = logging.getLogger(__name__)
 
 RECENT = 5  # games named in the status message (the hall asks for any it has not finished)
+RESEND_EVERY = 1.0  # seconds: the same resend request is answered once in this time
 
+KEEPALIVE = 5  # seconds: the broker tells the hall a board is gone after 1.5 times this without a word
+_META = "CREATE TABLE IF NOT EXISTS hall_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 _OUTBOX = """
 CREATE TABLE IF NOT EXISTS hall_outbox (
     game_id INTEGER NOT NULL,
@@ -126,6 +134,15 @@ class Publisher:
         self.clock = clock
         self.db = store.db
         self.db.execute(_OUTBOX)
+        self.db.execute(_META)
+        row = self.db.execute("SELECT value FROM hall_meta WHERE key='db'").fetchone()
+        if row is None:  # this database's own id: a fresh one (a new SD card) is told from the old
+            row = (secrets.token_urlsafe(12),)
+            with self.db:
+                self.db.execute("INSERT OR IGNORE INTO hall_meta VALUES ('db', ?)", row)
+            row = self.db.execute("SELECT value FROM hall_meta WHERE key='db'").fetchone()
+        self.db_id = str(row[0])
+        self.boot = secrets.token_urlsafe(9)  # this run of the board (two boards with one id differ in it)
         self.games: dict[int, Published] = {}
         self._version: tuple[int, int] | None = None
         self.assignment: dict[str, Any] | None = None  # the hall's next game, until the board takes it
@@ -134,6 +151,7 @@ class Publisher:
         self.corrected: set[int] = set()  # earlier games whose records were corrected (published next turn)
         self._failed: str | None = None  # why the outbox could not be written (said once)
         self._requests: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+        self._answered: dict[tuple[int, int, str | None], float] = {}  # resend requests answered, when
         self.connected = threading.Event()
         self.client = new_client(broker, f"damas-board-{board}")
         will = json.dumps({"board": board, "online": False})
@@ -157,12 +175,12 @@ class Publisher:
         self.connected.clear()
 
     def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
-        try:
-            data = json.loads(msg.payload)
-        except ValueError:
-            log.warning("ignored a control message that is not JSON on %s", msg.topic)
+        if not msg.payload:  # (the hall cleared an assignment: its game was played, or its round taken back)
             return
-        if not isinstance(data, dict):
+        try:
+            data = validate.load(bytes(msg.payload), validate.MAX_STATUS)
+        except BadMessage as exc:
+            log.warning("ignored a control message on %s: %s", msg.topic, exc)
             return
         if msg.topic == assign_topic(self.board):
             self._requests.put(("assign", data))
@@ -171,7 +189,7 @@ class Publisher:
 
     # -- the board loop ---------------------------------------------------------------------------
     def start(self) -> None:
-        self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=KEEPALIVE)
         self.client.loop_start()
 
     def close(self) -> None:
@@ -216,11 +234,13 @@ class Publisher:
                 self._resend(session.row.id, 0)  # the whole current game, again
             elif what == "resend":
                 try:
-                    game, first = int(data["resend"]), max(0, int(data.get("from", 0)))
-                except (TypeError, ValueError, KeyError):
-                    log.warning("ignored a bad resend request %.80r", data)
+                    game = validate.integer(data, "resend")
+                    first = validate.integer(data, "from") if "from" in data else 0
+                    mark = validate.text(data, "resync", 64)
+                except BadMessage as exc:
+                    log.warning("ignored a bad resend request: %s", exc)
                 else:
-                    self._resend(game, first)
+                    self._resend(game, first, mark)
             elif what == "assign":
                 self.assignment = data
                 self._waiting = None
@@ -349,7 +369,7 @@ class Publisher:
             return False
         rows = []
         for i, msg in enumerate(news):
-            msg.update(board=self.board, game=game, seq=p.seq + i)
+            msg.update(board=self.board, game=game, seq=p.seq + i, uid=f"{self.db_id}-{game}")
             rows.append((game, msg["seq"], json.dumps(msg, separators=(",", ":"))))
         with self.db:  # one transaction: the messages are durable before they go out
             self.db.execute("BEGIN")
@@ -373,16 +393,28 @@ class Publisher:
                 "SELECT game_id, MAX(seq) FROM hall_outbox GROUP BY game_id ORDER BY game_id DESC LIMIT ?", (RECENT,)
             ).fetchall()
         }
-        status = {"board": self.board, "online": True, "t": self.clock(), "game": current, "games": games}
+        status = {"board": self.board, "online": True, "t": self.clock(), "game": current, "games": games,
+                  "db": self.db_id, "boot": self.boot}  # fmt: skip
         self.client.publish(board_topic(self.board, "status"), json.dumps(status), qos=1, retain=True)
 
-    def _resend(self, game: int, first: int) -> None:
+    def _resend(self, game: int, first: int, mark: str | None = None) -> None:
+        """A game's messages again from ``first``; ``mark``: the hall's resync, said in each (the
+        hall then takes them over whatever it had: ``docs/hall.md``). The same request within a
+        second is answered once (a flood of requests costs the board nothing)."""
         if not self.connected.is_set():
             return
-        for (text,) in self.db.execute(
+        now = time.monotonic()
+        if self._answered.get((game, first, mark), -RESEND_EVERY) > now - RESEND_EVERY:
+            return
+        self._answered[(game, first, mark)] = now
+        if len(self._answered) > 64:
+            self._answered = {k: t for k, t in self._answered.items() if t > now - RESEND_EVERY}
+        for (body,) in self.db.execute(
             "SELECT message FROM hall_outbox WHERE game_id=? AND seq>=? ORDER BY seq", (game, first)
         ).fetchall():
-            self.client.publish(board_topic(self.board, "game"), text, qos=1)
+            if mark is not None:
+                body = body[:-1] + f",{json.dumps('resync')}:{json.dumps(mark)}}}"
+            self.client.publish(board_topic(self.board, "game"), body, qos=1)
 
 
 def _steps(pg: Any) -> list[tuple[Step, str, str]]:

@@ -33,7 +33,7 @@ def test_pico_button_frames_become_presses_once_each(emulator: Emulator) -> None
     board = PicoBoard(emulator.port, 8, clock=time.time)
     with BoardIO(LAYOUT, board, board) as io:
         io.start()
-        assert board.info is not None and board.info[0] == 2
+        assert board.info is not None and board.info[0] == link.VERSION
         seen: list[object] = []
 
         def presses() -> list[ButtonPress]:
@@ -77,7 +77,7 @@ def test_an_older_firmware_is_refused_with_a_clear_message(caplog: pytest.LogCap
             wait_until(lambda: board.last_error is not None, 3.0, "the refusal")
             assert board.last_error is not None
             message = board.last_error[1]
-            assert "speaks link protocol 1; this damas speaks 2: update the Pico's firmware" in message
+            assert "speaks link protocol 1; this damas speaks 2 and 3: update the Pico's firmware" in message
             assert io.link == "down" and board.snapshot() == frozenset()  # nothing it says is used
             assert any("update the Pico's firmware" in r.getMessage() for r in caplog.records)
 

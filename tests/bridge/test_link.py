@@ -113,13 +113,22 @@ def test_deframer_survives_endless_garbage() -> None:
 
 def test_hello_carries_every_byte_value_and_a_newer_firmware_may_say_more() -> None:
     # the fields are unsigned: firmware 255.255, a board of 255 x 255 cells, 65535 LEDs
-    hello = link.pack_hello((255, 255), 255, 255, 65535, (65535, 65535))
+    hello = link.pack_hello((255, 255), 255, 255, 65535, (65535, 65535), protocol=2)
     assert len(hello) == 11
-    assert link.unpack_hello(hello) == (link.VERSION, (255, 255), 255, 255, 65535)
+    assert link.unpack_hello(hello) == (2, (255, 255), 255, 255, 65535)
     assert link.hello_presses(hello) == (65535, 65535)
     # a later firmware's hello with fields after these: the host reads the ones it knows
-    assert link.unpack_hello(hello + b"\x01\x02") == (link.VERSION, (255, 255), 255, 255, 65535)
+    assert link.unpack_hello(hello + b"\x01\x02") == (2, (255, 255), 255, 255, 65535)
     assert link.hello_presses(hello + b"\x01\x02") == (65535, 65535)
+    assert link.hello_board(hello) == (0, link.RESET_POWER, 0, None)  # protocol 2: nothing more known
+    # protocol 3's fields: what the firmware does, why it started, its watchdog, its uptime
+    three = link.pack_hello(
+        (3, 0), 10, 10, 100, (1, 2), link.STRIP_ORDER | link.WATCHDOG, link.RESET_WATCHDOG, 4000, 2**32 + 7
+    )
+    assert len(three) == 19 and three[:1] == b"\x03"
+    assert link.unpack_hello(three) == (3, (3, 0), 10, 10, 100) and link.hello_presses(three) == (1, 2)
+    assert link.hello_board(three) == (3, link.RESET_WATCHDOG, 4000, 7)
+    assert link.hello_board(three + b"more") == (3, link.RESET_WATCHDOG, 4000, 7)
     for short in (b"", hello[:6]):
         with pytest.raises(ValueError):
             link.unpack_hello(short)

@@ -125,19 +125,20 @@ def _swap_rows(cells: list[list[Cell | None]], a: int, b: int) -> list[list[Cell
 
 
 def test_selftest_swapped_rows_on_mcp23017_name_the_chip_pins() -> None:
-    cells = default_map(4, 16, 8)
-    board = McpBoard([0x20, 0x21, 0x22, 0x23], _swap_rows(cells, 2, 3))  # rows 3 and 4 on each other's pins
-    with Mcp23017Scanner(board.bus, [0x20, 0x21, 0x22, 0x23], cells, 8) as scanner:
+    cells = default_map(5, 14, 8)
+    addresses = [0x20, 0x21, 0x22, 0x23, 0x24]
+    board = McpBoard(addresses, _swap_rows(cells, 2, 3))  # rows 3 and 4 on each other's pins
+    with Mcp23017Scanner(board.bus, addresses, cells, 8) as scanner:
 
         def move(cell: Cell, on: bool) -> None:
             board.set_cells(board.occupied | {cell} if on else board.occupied - {cell})
             scanner.poll_once()
 
         messages = _swapped_rows_selftest(scanner, move, lambda: board.set_cells(set()))
-    # a3 is input 16 (GPA0 of the second chip), a4 input 24 (its GPB0)
+    # a3 is input 16 overall (the second chip's input 2: GPA2), a4 input 24 (its input 10: GPB3)
     assert messages == [
-        "rows 3 and 4 are swapped: a3 answers at a4 and back (check a3 on GPA0 of the MCP23017 at 0x21, "
-        "a4 on GPB0 of the MCP23017 at 0x21)"
+        "rows 3 and 4 are swapped: a3 answers at a4 and back (check a3 on GPA2 of the MCP23017 at 0x21, "
+        "a4 on GPB3 of the MCP23017 at 0x21)"
     ]
 
 

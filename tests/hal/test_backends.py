@@ -42,6 +42,7 @@ BUILT_IN = {
     "mcp23017": "board_hal.mcp23017:BACKEND",
     "74hc165": "board_hal.hc165:BACKEND",
     "ws2812": "board_hal.ws2812:BACKEND",
+    "dgt": "board_hal.dgt:BACKEND",
 }
 
 
@@ -160,18 +161,21 @@ def test_an_unknown_backend_is_one_line_naming_the_known_ones() -> None:
 
 # -- MCP23017 --------------------------------------------------------------------------------------
 def mcp_scanner(n: int, board: McpBoard, **kw: Any) -> Mcp23017Scanner:
-    chips = -(-n * n // 16)
-    return Mcp23017Scanner(board.bus, list(range(0x20, 0x20 + chips)), default_map(chips, 16, n), n, **kw)
+    chips = -(-n * n // 14)
+    return Mcp23017Scanner(board.bus, list(range(0x20, 0x20 + chips)), default_map(chips, 14, n), n, **kw)
 
 
-@pytest.mark.parametrize(("n", "chips"), [(8, 4), (10, 7)])
+@pytest.mark.parametrize(("n", "chips"), [(8, 5), (10, 8)])
 def test_mcp23017_reads_every_switch_in_one_transfer_per_chip(n: int, chips: int) -> None:
+    """14 inputs a chip (GPA0-6, GPB0-6): 5 chips for 8x8, 8 for 10x10; GPA7 and GPB7, output-only
+    in Microchip's datasheet (DS20001952D), are outputs at the wire, with no pull-up."""
     addresses = list(range(0x20, 0x20 + chips))
-    board = McpBoard(addresses, default_map(chips, 16, n))
+    board = McpBoard(addresses, default_map(chips, 14, n))
     rng = random.Random(n)
     with mcp_scanner(n, board, clock=lambda: 1.0) as scanner:
         for chip in board.bus.chips.values():  # set up as the wiring needs: pull-ups, mirrored open-drain INT
-            assert chip.regs[GPPUA] == chip.regs[GPPUA + 1] == 0xFF and chip.regs[IOCON] == 0x44
+            assert chip.regs[GPPUA] == chip.regs[GPPUA + 1] == 0x7F and chip.regs[IOCON] == 0x44
+            assert chip.regs[0x00] == chip.regs[0x01] == 0x7F and chip.output_only_inputs() == []
         for _ in range(20):
             board.set_cells({(r, c) for r in range(n) for c in range(n) if rng.random() < 0.4})
             before = board.bus.transfers
@@ -188,7 +192,7 @@ def test_mcp23017_reads_every_switch_in_one_transfer_per_chip(n: int, chips: int
 def test_mcp23017_without_pull_ups_would_see_a_full_board() -> None:
     """The model floats an input low without its pull-up: the scan is right only because the
     driver turns the pull-ups on (a driver that forgot would read every cell occupied)."""
-    board = McpBoard([0x20, 0x21, 0x22, 0x23], default_map(4, 16, 8))
+    board = McpBoard([0x20, 0x21, 0x22, 0x23, 0x24], default_map(5, 14, 8))
     with mcp_scanner(8, board) as scanner:
         assert scanner.scan() == frozenset()
         for addr in board.bus.chips:
@@ -199,7 +203,7 @@ def test_mcp23017_without_pull_ups_would_see_a_full_board() -> None:
 def test_mcp23017_interrupt_line_wakes_the_scan() -> None:
     factory = MockFactory()
     int_pin = factory.pin(17)
-    board = McpBoard([0x20, 0x21, 0x22, 0x23], default_map(4, 16, 8), int_pin)
+    board = McpBoard([0x20, 0x21, 0x22, 0x23, 0x24], default_map(5, 14, 8), int_pin)
     layout = Layout("brazilian")
     with mcp_scanner(8, board, interrupt=17, pin_factory=factory) as scanner:
         io = BoardIO(layout, scanner)
@@ -209,21 +213,21 @@ def test_mcp23017_interrupt_line_wakes_the_scan() -> None:
         events = io.poll(timeout=2.0)
         assert [(e.key, e.occupied) for e in events] == [(22, True)]
         # scanned because INT fell, not by polling at scan_rate: a handful of transfers, not hundreds
-        assert board.bus.transfers - idle <= 2 * 4
+        assert board.bus.transfers - idle <= 2 * 5
         assert int_pin.state  # reading GPIO released the (open-drain) INT line
 
 
 def test_mcp23017_dead_chip_is_one_line_with_the_addresses_that_answer() -> None:
     """A chip strapped to the wrong address (0x24 instead of 0x21) or dead: opening the board
     names the silent address and what did answer."""
-    text = '[board]\nbackend = "mcp23017"\nsize = 8\n[mcp23017]\naddresses = [0x20, 0x21, 0x22, 0x23]\n'
+    text = '[board]\nbackend = "mcp23017"\nsize = 8\n[mcp23017]\naddresses = [0x20, 0x21, 0x22, 0x23, 0x24]\n'
     config = cfg(text)
-    board = McpBoard([0x20, 0x21, 0x22, 0x23], default_map(4, 16, 8), present=[0x20, 0x22, 0x23, 0x24])
+    board = McpBoard([0x20, 0x21, 0x22, 0x23, 0x24], default_map(5, 14, 8), present=[0x20, 0x22, 0x23, 0x24, 0x25])
     hw = registry.Hardware(i2c=lambda n: board.bus)
     with pytest.raises(ConfigError) as e:
         open_board(config, "brazilian", hardware=hw)
     assert str(e.value) == (
-        "board.toml: mcp23017: no MCP23017 answers at 0x21 on I2C bus 1 (answering: 0x20, 0x22, 0x23, 0x24): "
+        "board.toml: mcp23017: no MCP23017 answers at 0x21 on I2C bus 1 (answering: 0x20, 0x22, 0x23, 0x24, 0x25): "
         "check its A0-A2 pins, 3V3, GND, SDA and SCL"
     )
     assert board.bus.closed
@@ -237,7 +241,7 @@ def test_damas_selftest_names_a_dead_mcp23017(
 
     path = tmp_path / "mcp.toml"
     path.write_text('[board]\nbackend = "mcp23017"\nsize = 8\n')
-    board = McpBoard([0x20, 0x21, 0x22, 0x23], default_map(4, 16, 8), present=[0x20, 0x21, 0x22])
+    board = McpBoard([0x20, 0x21, 0x22, 0x23, 0x24], default_map(5, 14, 8), present=[0x20, 0x21, 0x22])
     monkeypatch.setattr(mcp, "opener", lambda n: board.bus)
     monkeypatch.delenv("DAMAS_BOARD_BACKEND", raising=False)
     assert main(["selftest", "--config", str(path)]) == 2
@@ -248,7 +252,7 @@ def test_damas_selftest_names_a_dead_mcp23017(
 
 
 def test_mcp23017_that_stops_answering_takes_the_link_down_and_back() -> None:
-    board = McpBoard([0x20, 0x21, 0x22, 0x23], default_map(4, 16, 8))
+    board = McpBoard([0x20, 0x21, 0x22, 0x23, 0x24], default_map(5, 14, 8))
     with mcp_scanner(8, board, clock=lambda: 5.0) as scanner:
         board.set_cells({(0, 0)})
         scanner.poll_once()
@@ -269,15 +273,15 @@ def test_mcp23017_that_stops_answering_takes_the_link_down_and_back() -> None:
 @pytest.mark.parametrize(
     ("table", "words"),
     [
-        ("addresses = [0x20, 0x21, 0x22]", ("3 chips have 48 inputs", "an 8x8 board needs 64 (4 chips)")),
+        ("addresses = [0x20, 0x21, 0x22, 0x23]", ("4 chips have 56 inputs", "an 8x8 board needs 64 (5 chips)")),
         ("addresses = [0x20, 0x20, 0x21, 0x22]", ("0x20 is used twice",)),
         ("addresses = [0x20, 0x21, 0x22, 0x28]", ("40 is no MCP23017 address",)),
         ("interrupt = 2", ("mcp23017.interrupt: GPIO 2 is used twice", "mcp23017 (I2C SDA)")),
-        ("addresses = [0x20]\ncells = [['a1', 'a1']]", ("mcp23017.cells[0] must be 16 cell names",)),
+        ("addresses = [0x20]\ncells = [['a1', 'a1']]", ("mcp23017.cells[0] must be 14 cell names",)),
         ("addresses = [0x20]\ncells = [['a1', 'b1', 'c1', 'd1', 'e1', 'f1', 'g1', 'h1', 'a2', 'b2', 'c2', 'd2', "
-         "'e2', 'f2', 'g2', 'a1']]", ("cell a1 is wired twice",)),
+         "'e2', 'a1']]", ("cell a1 is wired twice",)),
         ("addresses = [0x20]\ncells = [['a1', 'b1', 'c1', 'd1', 'e1', 'f1', 'g1', 'h1', 'a2', 'b2', 'c2', 'd2', "
-         "'e2', 'f2', 'g2', '']]", ("49 cells have no input", "h2, a3, b3, c3 ...")),
+         "'e2', '']]", ("51 cells have no input", "f2, g2, h2, a3 ...")),
         ("bus = 'one'", ("mcp23017.bus must be an I2C bus number",)),
         ("speed = 400", ("unknown setting mcp23017.speed",)),
     ],
@@ -289,16 +293,15 @@ def test_mcp23017_settings_errors_are_one_line(table: str, words: tuple[str, ...
 
 
 def test_mcp23017_cells_map_puts_each_input_where_it_is_soldered() -> None:
-    """A map in the configuration: chip 0x27's GPB7 is a1 (a board wired from the far end)."""
+    """A map in the configuration: chip 0x27's GPB6 (its last input) is a1 (a board wired from the far end)."""
     names = [f"{'abcdefgh'[i % 8]}{i // 8 + 1}" for i in range(64)]
-    cells = [list(reversed(names[48:])), list(reversed(names[32:48])), names[16:32], names[:16]]
-    text = (
-        f'[board]\nbackend = "mcp23017"\nsize = 8\n[mcp23017]\naddresses = [0x24, 0x25, 0x26, 0x27]\ncells = {cells}\n'
-    )
-    config = cfg(text)
+    cells = [[*reversed(names[56:]), *[""] * 6], list(reversed(names[42:56])), names[28:42], names[14:28]]
+    cells.append(list(reversed(names[:14])))
+    text = '[board]\nbackend = "mcp23017"\nsize = 8\n[mcp23017]\naddresses = [0x23, 0x24, 0x25, 0x26, 0x27]\n'
+    config = cfg(text + f"cells = {cells}\n")
     settings = config.backend_settings["mcp23017"]
-    board = McpBoard([0x24, 0x25, 0x26, 0x27], settings.cells)
-    assert board.where[(0, 0)] == (0x27, 0) and board.where[(7, 7)] == (0x24, 0)
+    board = McpBoard([0x23, 0x24, 0x25, 0x26, 0x27], settings.cells)
+    assert board.where[(0, 0)] == (0x27, 14) and board.where[(7, 7)] == (0x23, 0)  # GPB6 is bit 14, GPA0 bit 0
     with open_board(config, "brazilian", hardware=registry.Hardware(i2c=lambda n: board.bus)) as io:
         board.set_cells({(0, 0), (7, 7), (3, 5)})
         io.sensors.poll_once()  # type: ignore[attr-defined]
@@ -523,7 +526,10 @@ def hands_for(layout: Layout, place: Callable[[Cell], None], lift: Callable[[Cel
         if p.kind == "clear":
             clear()
         elif p.kind == "place" and p.square is not None:
-            place(layout.cell_of(p.square))
+            if p.piece is not None:  # a board that senses colour asks for a given piece (a simulated one)
+                place(layout.cell_of(p.square), piece=p.piece)  # type: ignore[call-arg]
+            else:
+                place(layout.cell_of(p.square))
         elif p.kind == "lift" and p.cell is not None:
             lift(layout.cell_of(p.square) if p.square is not None else p.cell)  # where the piece was put
         elif p.kind == "point":
@@ -586,7 +592,7 @@ def test_selftest_a_dead_74hc165_silences_the_rest_of_the_chain_in_one_line() ->
 
 
 def test_selftest_an_mcp23017_whose_switches_never_close_is_one_line() -> None:
-    board = McpBoard([0x20, 0x21, 0x22, 0x23], default_map(4, 16, 8))
+    board = McpBoard([0x20, 0x21, 0x22, 0x23, 0x24], default_map(5, 14, 8))
     layout = Layout("brazilian")
     loose = {c for c, (addr, _) in board.where.items() if addr == 0x21}  # its switches' ground wire is off
 
@@ -601,7 +607,7 @@ def test_selftest_an_mcp23017_whose_switches_never_close_is_one_line() -> None:
         ask = hands_for(layout, lambda c: move(c, True), lambda c: move(c, False), lambda: board.set_cells([]))
         res = SelfTest(io, ask, timeout=0.05, led_step=0.0).run()
     assert res.messages == [
-        "no cell on the MCP23017 at 0x21 answers (cells a3-h4): is the chip dead, unpowered, "
+        "no cell on the MCP23017 at 0x21 answers (cells g2-d4): is the chip dead, unpowered, "
         "or the switches' ground wire loose?"
     ]
 
@@ -696,9 +702,12 @@ def test_schematics_are_drawn_from_their_text_source() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     labels = {
-        "schematic-mcp23017.svg": ("MCP23017 (0x20)", "SDA (GPIO 2, pin 3)", "INT (GPIO 17, pin 11)", "GPB7"),
+        "schematic-pico.svg": ("Raspberry Pi Pico", "74AHCT125", "GP22", "common ground", "1N4148", "escape jumper"),
+        "schematic-mcp23017.svg": ("MCP23017 (0x20)", "SDA (GPIO 2, pin 3)", "GPB6", "output-only: not connected"),
         "schematic-74hc165.svg": ("74HC165 #1", "LOAD (GPIO 22, pin 15)", "DATA (GPIO 17, pin 11)", "10 kΩ"),
         "schematic-ws2812.svg": ("74AHCT125", "MOSI (GPIO 10, pin 19)", "LED 0 (a1)", "1000 µF"),
+        "schematic-hall-pairs.svg": ("DRV5032DU", "marked side UP: white pieces", "marked side DOWN: black pieces"),
+        "schematic-hall-linear.svg": ("CD74HC4067 #1", "DRV5055A3", "Z (Pico GP26 = ADC0, every chip)"),
     }
     assert set(module.DRAWINGS) == set(labels)
     for name, draw in module.DRAWINGS.items():
@@ -731,13 +740,14 @@ def test_a_pin_in_use_is_named_not_hidden_by_the_cleanup() -> None:
 def test_mcp23017_that_lost_its_settings_is_set_up_again() -> None:
     """A dip in a chip's supply resets it without a NACK: pull-ups off, inputs floating (the
     model reads them low: a full row of ghosts). The periodic check finds it and sets it up again."""
-    board = McpBoard([0x20, 0x21, 0x22, 0x23], default_map(4, 16, 8))
+    board = McpBoard([0x20, 0x21, 0x22, 0x23, 0x24], default_map(5, 14, 8))
     with mcp_scanner(8, board) as scanner:
         board.set_cells({(0, 0)})
         scanner.poll_once()
         chip = board.bus.chips[0x21]
         chip.regs[:] = type(chip)().regs  # power-on reset
-        assert len(scanner.scan()) == 17  # the floating inputs read as pieces
+        assert chip.output_only_inputs() == ["GPA7", "GPB7"]  # (all inputs again after a reset)
+        assert len(scanner.scan()) == 15  # its 14 floating inputs read as pieces
         scanner.verify_period = 0.0
         setups = scanner.setups
         scanner.poll_once()
@@ -745,7 +755,7 @@ def test_mcp23017_that_lost_its_settings_is_set_up_again() -> None:
         assert not [t for t in scanner.transitions.queue if getattr(t, "cell", None) != (0, 0)]
         before = board.bus.transfers
         scanner.poll_once()  # settings intact: one check (a transfer per chip) and the scan
-        assert scanner.setups == setups + 1 and board.bus.transfers - before == 8
+        assert scanner.setups == setups + 1 and board.bus.transfers - before == 10
 
 
 def test_board_leds_defaults_to_the_sensors_own() -> None:

@@ -32,6 +32,22 @@ def refused_naming(text: str, words: tuple[str, ...]) -> None:
         ),
         ('[board]\nbackend = "pico"\n[pico]\nbaudrate = -9600\n', ("pico.baudrate must be a positive number", "-9600")),
         (
+            '[board]\nbackend = "pico"\nsize = 8\n[pico]\nfirst = "d4"\n',
+            ("pico.first must be the corner cell of LED 0 (a1, h1, a8, h8), not 'd4'",),
+        ),
+        ('[board]\nbackend = "pico"\n[pico]\nfirst = "j10"\n', ("a1 unless board.size or the variant is set",)),
+        ('[board]\nbackend = "pico"\n[pico]\nalong = "diagonal"\n', ('pico.along must be "rows" or "columns"',)),
+        ('[board]\nbackend = "pico"\n[pico]\norder = "snake"\n', ('pico.order must be "serpentine" (zig-zag)',)),
+        ('[board]\nbackend = "pico"\n[pico]\nsettle_us = 2000\n', ("pico.settle_us must be microseconds",)),
+        (
+            '[board]\nbackend = "pico"\n[pico]\nwatchdog = 10\n',
+            ("pico.watchdog must be seconds between 1 and 8.388 (the RP2040's longest), or 0 for none, not 10",),
+        ),
+        (
+            '[board]\nbackend = "gpio"\n' + GPIO + "settle_us = -1\n",
+            ("gpio.settle_us must be microseconds between 0 and 1000, not -1",),
+        ),
+        (
             '[board]\nbackend = "gpio"\nleds = "gpio"\n' + GPIO + "[gpio.leds]\ndata = 9\nclock = 9\nlatch = 8\n",
             ("gpio.leds.clock: GPIO 9 is used twice (gpio.leds.data and gpio.leds.clock)",),
         ),
@@ -117,3 +133,26 @@ def test_a_colour_that_is_not_hex_and_a_cell_off_the_board() -> None:
             parse_colour(bad)
     with pytest.raises(ValueError, match=r"no cell \(8, 0\) on a 8x8 matrix"):
         Layout("brazilian").board_coord(8, 0)
+
+
+def test_the_pico_strip_settings_reach_the_bridge() -> None:
+    """[pico]'s strip layout, settling time and watchdog, as the host sends them in CONFIG."""
+    from board_hal.layout import Layout
+    from firmware_bridge import link, open_pico
+
+    cfg = parse_config(
+        'variant = "international"\n[board]\nbackend = "pico"\n[pico]\nport = "loop://"\n'
+        'first = "j10"\nalong = "columns"\norder = "matrix"\nsettle_us = 50\nwatchdog = 2.5\n',
+        "board.toml",
+        env={},
+    )
+    io = open_pico(cfg, Layout("international"))
+    try:
+        board = io.sensors
+        assert board.strip == ((9, 9), link.ALONG_COLUMNS, link.MATRIX)  # type: ignore[attr-defined]
+        assert board.settings[3:] == (50, 2500)  # type: ignore[attr-defined]
+    finally:
+        io.close()
+    default = parse_config('[board]\nbackend = "pico"\n', "board.toml", env={}).pico
+    assert default is not None and (default.first, default.along, default.order) == ((0, 0), "rows", "serpentine")
+    assert (default.settle_us, default.watchdog) == (30, 4.0)

@@ -19,7 +19,7 @@ from board_hal.layout import ROTATIONS, WHITE_SIDES, Layout
 from board_hal.leds import DEFAULT_LOOKS, Pattern, Role, lit, looks_from_config, render_rgb
 from board_hal.mockpins import MatrixMock, ShiftRegisterMock
 from board_hal.selftest import Prompt, SelfTest
-from board_hal.simulated import SimulatedBoard
+from board_hal.simulated import SimulatedBoard, default_senses
 from tests.conftest import ROOT
 
 PINS_8 = ([2, 3, 4, 5, 6, 7, 8, 9], [10, 11, 12, 13, 14, 15, 16, 17])
@@ -69,6 +69,42 @@ def test_matrix_scanner_thread_delivers_events() -> None:
         matrix.occupied = {(2, 3)}
         ev = scanner.transitions.get(timeout=2.0)
         assert ev.cell == (2, 3) and ev.occupied
+
+
+def test_the_scanner_waits_the_settling_time_between_driving_a_row_and_reading_it() -> None:
+    """Measured at the pins, in real time: every column is read at least 30 µs after its row
+    was driven low (time.sleep sleeps at least that long), and the columns are polled inputs:
+    no edge callback on them (a DigitalInputDevice sets one, a Python call at every edge)."""
+    factory = MockFactory()
+    matrix = MatrixMock(*PINS_8, factory)
+    with MatrixScanner(*PINS_8, pin_factory=factory) as scanner:
+        matrix.log.clear()
+        scanner.scan()
+        delays = matrix.settle_times()
+        assert len(delays) == 64 and min(delays) >= 30e-6
+        assert all(pin.when_changed is None for pin in matrix.columns)
+        assert all(type(col).__name__ == "InputDevice" for col in scanner._cols)
+
+
+def test_a_slow_column_makes_a_ghost_only_without_the_settling_time() -> None:
+    """A piece on a1 holds column a low while row 1 is scanned; its wire takes 20 µs to rise
+    again (a fake clock: each pin access takes 1 µs). Read at once, a2 is a ghost on every scan."""
+    t = [0.0]
+
+    def clock() -> float:
+        t[0] += 1e-6
+        return t[0]
+
+    def sleep(seconds: float) -> None:
+        t[0] += seconds
+
+    factory = MockFactory()
+    matrix = MatrixMock(*PINS_8, factory, clock=clock, rise=20e-6)
+    matrix.occupied = {(0, 0)}
+    with MatrixScanner(*PINS_8, pin_factory=factory, settle=0, sleep=sleep) as hasty:
+        assert all((1, 0) in hasty.scan() for _ in range(5))  # a ghost on a2, every time
+    with MatrixScanner(*PINS_8, pin_factory=factory, sleep=sleep) as patient:
+        assert all(patient.scan() == {(0, 0)} for _ in range(5))
 
 
 def test_matrix_needs_a_square() -> None:
@@ -383,7 +419,7 @@ def run_selftest(
             sim.set_squares([])
         elif p.kind == "place":
             assert p.square is not None
-            sim.place_cell(actual.cell_of(p.square))
+            sim.place_cell(actual.cell_of(p.square), piece=p.piece)  # the piece asked for (colour boards)
         elif p.kind == "lift":
             assert p.cell is not None
             sim.lift_cell(p.cell)
@@ -399,7 +435,8 @@ def test_selftest_passes_on_a_good_board() -> None:
     res, prompts = run_selftest(Layout("international"))
     assert res.ok and len(res.confirmed) == 50  # type: ignore[attr-defined]
     kinds = [p.kind for p in prompts]
-    assert kinds[0] == "clear" and kinds.count("place") == 50 and kinds[-1] == "done"
+    checked = (0, 2, 4)[default_senses()]  # a colour board: the placement check's pieces first
+    assert kinds[0] == "clear" and kinds.count("place") == 50 + checked and kinds[-1] == "done"
 
 
 def test_selftest_lights_every_led_in_turn() -> None:

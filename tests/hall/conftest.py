@@ -25,6 +25,16 @@ from tests.app.server import free_port
 from tests.conftest import ROOT
 
 
+@pytest.fixture(autouse=True)
+def _no_pairer_left() -> Iterator[None]:
+    """A test that paired from the page (the pairing process) ends it: none is left for the
+    interpreter's exit."""
+    yield
+    from hall.app import stop_pairer
+
+    stop_pairer(wait=True)
+
+
 @pytest.fixture
 def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
     """Mosquitto on a free loopback port (it binds the port itself; a port taken meanwhile is
@@ -42,8 +52,9 @@ def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
 class HallProcess:
     """``damas hall`` in a subprocess (its page on a free port)."""
 
-    def __init__(self, db: Path, broker: str, *extra: str) -> None:
+    def __init__(self, db: Path, broker: str, *extra: str, log: Path | None = None) -> None:
         self.db = db
+        self.log = log  # where its output goes (the test reads it), else the test's own
         self.broker = broker
         self.extra = extra
         self.port = free_port()
@@ -58,7 +69,12 @@ class HallProcess:
         for _attempt in range(5):
             cmd = [sys.executable, "-m", "damas", "-q", "hall", "--broker", self.broker, "--db", str(self.db)]
             cmd += ["--port", str(self.port), "--token", self.token, *self.extra]
-            self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, text=True)
+            err = open(self.log, "a") if self.log is not None else None  # noqa: SIM115 (the child keeps it)
+            try:
+                self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, text=True, stdout=err, stderr=err)
+            finally:
+                if err is not None:
+                    err.close()
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
@@ -94,6 +110,10 @@ class HallProcess:
         with urllib.request.urlopen(self.url + path, timeout=30) as r:
             body = r.read().decode()
             return json.loads(body) if r.headers.get_content_type() == "application/json" else body
+
+    def get_text(self, path: str) -> str:
+        with urllib.request.urlopen(self.url + path, timeout=30) as r:
+            return str(r.read().decode())
 
     def post(self, path: str, body: dict[str, Any], token: str | None = None) -> Any:
         req = urllib.request.Request(

@@ -247,62 +247,73 @@ def test_a_long_poll_in_flight_does_not_hold_up_the_halls_shutdown(tmp_path: Pat
     _serve(tmp_path, body)
 
 
-def test_what_a_board_sends_wrongly_is_ignored_or_named_and_a_setup_survives_a_restart(tmp_path: Path) -> None:
+def test_what_a_board_sends_wrongly_is_refused_once_and_a_setup_survives_a_restart(tmp_path: Path) -> None:
     store = HallStore(tmp_path / "hall.sqlite3")
     try:
         hall = Hall(store, None, token=TOKEN)
         for topic, payload in [
             ("damas/board/7", b"{}"),  # not a board's topic: ignored
             ("other/board/7/game", b"{}"),
+        ]:
+            hall.receive(topic, payload)
+        assert hall.games == {} and hall.alerts() == []
+        for topic, payload in [
             ("damas/board/7/game", b"not json"),
             ("damas/board/7/game", b"[1, 2]"),
             ("damas/board/7/game", json.dumps({"type": "start", "board": "8", "game": 1, "seq": 0}).encode()),
             ("damas/board/7/game", json.dumps({"type": "start", "board": "7", "game": "1", "seq": 0}).encode()),
+            ("damas/board/7/status", json.dumps({"online": True, "games": {"x": 1, "1": None}}).encode()),
         ]:
             hall.receive(topic, payload)
-        assert hall.games == {} and hall.alerts() == []
-        hall.receive("damas/board/7/status", json.dumps({"online": True, "games": {"x": 1, "1": None}}).encode())
-        assert hall.boards["7"]["online"] is True and hall.games == {}  # nothing to ask for
+        assert hall.games == {} and "7" not in hall.boards
+        (alert,) = hall.alerts()  # one alert for the five, counted
+        assert (alert["kind"], alert["count"]) == ("refused", 5) and "not JSON" in alert["message"]
+        assert hall.dismiss("7") == 1 and hall.alerts() == []
         tags = {"White": "Ana", "Black": "Bia"}
         fen = "W:W21,22,31:B10,11"
-        msgs: list[dict[str, Any]] = [
-            {"type": "move", "step": 0, "path": "c3-d4"},  # before the start: named
-            {"type": "start", "variant": "brazilian", "fen": None, "mode": "casual", "tags": tags},
-            {"type": "move", "step": 0, "path": "c3-d4", "move": "c3-d4"},
-            {"type": "setup", "step": 1, "fen": fen},  # the arbiter set a position up
-            {"type": "tags", "tags": {**tags, "Event": "Open"}, "intro": ["set up"]},
-            {"type": "undo", "steps": 2},
-        ]
-        for seq, msg in enumerate(msgs):
+
+        def send(seq: int, msg: dict[str, Any]) -> None:
             hall.receive("damas/board/7/game", json.dumps({**msg, "board": "7", "game": 1, "seq": seq}).encode())
-        g = hall.games[("7", 1)]
-        assert g.error is not None and "message 0" in g.error and "before the game's start" in g.error
+
+        send(0, {"type": "move", "step": 0, "path": "c3-d4"})  # before the start: refused, number 0 stays free
         (alert,) = hall.alerts()
-        assert alert["kind"] == "out-of-sync" and "before the game's start" in alert["message"]
+        assert alert["kind"] == "refused" and "before the game's start" in alert["message"]
+        assert ("7", 1) not in hall.games or hall.games[("7", 1)].next_seq == 0
+        hall.dismiss("7")
+        for seq, msg in enumerate(
+            [
+                {"type": "start", "variant": "brazilian", "fen": None, "mode": "casual", "tags": tags},
+                {"type": "move", "step": 0, "path": "c3-d4", "move": "c3-d4"},
+                {"type": "setup", "step": 1, "fen": fen},  # the arbiter set a position up
+                {"type": "tags", "tags": {**tags, "Event": "Open"}, "intro": ["set up"]},
+            ]
+        ):
+            send(seq, msg)
+        g = hall.games[("7", 1)]
         pdn = g.pdn()
         assert '1. c3-d4 /FEN "W:Wa3,c3,e1:Bd6,f6"/ *' in pdn and '[Event "Open"]' in pdn and "{set up}" in pdn
-        assert g.last_move() == "c3-d4"
-        for seq, msg, error in [
-            (6, {"type": "move", "step": 9, "path": "a3-b4"}, "message 6: step 9 is beyond the 2 steps known"),
-            (7, {"type": "fly"}, "message 7: unknown message type 'fly'"),
+        assert g.last_move() == "c3-d4" and g.next_seq == 4
+        for msg, why in [
+            ({"type": "move", "step": 9, "path": "a3-b4"}, "step 9 does not follow the 2 steps known"),
+            ({"type": "move", "step": 2, "path": "a1-h8"}, "a1-h8"),  # not a move in the position
+            ({"type": "undo", "steps": 2}, "undo to 2 steps of the 2 known"),
+            ({"type": "fly"}, "unknown type 'fly'"),
         ]:
-            hall.receive("damas/board/7/game", json.dumps({**msg, "board": "7", "game": 1, "seq": seq}).encode())
-            assert g.error == f"board 7 game 1 {error}"
-        hall.receive(
-            "damas/board/7/game", json.dumps({"type": "undo", "steps": 1, "board": "7", "game": 1, "seq": 8}).encode()
-        )
+            send(4, msg)
+            assert why in hall.incidents[("7", "refused")]["message"], why
+            hall.dismiss("7")
+            assert g.next_seq == 4 and g.pdn() == pdn  # nothing changed, and message 4 is still to come
+        send(4, {"type": "undo", "steps": 1})
         assert g.last_move() == "c3-d4" and len(g.steps) == 1
-        hall.receive(
-            "damas/board/7/game", json.dumps({"type": "undo", "steps": 0, "board": "7", "game": 1, "seq": 9}).encode()
-        )
+        send(5, {"type": "undo", "steps": 0})
         assert g.last_move() is None and g.steps == []
-        setup = {"type": "setup", "step": 0, "fen": fen, "board": "7", "game": 1, "seq": 10}
-        hall.receive("damas/board/7/game", json.dumps(setup).encode())
+        send(6, {"type": "setup", "step": 0, "fen": fen})
         kept = g.pdn()
+        assert hall.alerts() == []
         store.close()
         store = HallStore(tmp_path / "hall.sqlite3")
         again = Hall(store, None, token=TOKEN).games[("7", 1)]  # the hall restarted: from its snapshot
-        assert again.pdn() == kept and again.steps[0][0] == "setup" and again.next_seq == 11
+        assert again.pdn() == kept and again.steps[0][0] == "setup" and again.next_seq == 7
     finally:
         store.close()
 
@@ -322,8 +333,111 @@ def test_forfeits_over_http_score_as_the_regulation_says_and_the_next_round_pair
         points = {row["name"]: row["points"] for row in hall.table()}
         assert points[names[t1.white]] == 2 and points[names[t1.black]] == 0  # a W.O. is a win for the one present
         assert points[names[t2.white]] == 0 and points[names[t2.black]] == 0  # both absent: both lose
+        # the absentee withdraws: round 2 pairs the three others (one of them has the bye), not them
+        status, data = await _post(client, "/api/player", {"id": t1.black, "withdrawn": True})
+        assert status == 200 and data["withdrawn"] == 2
         assert (await _post(client, "/api/pair", {}))[1] == {"round": 2, "tables": 2}
-        second = {frozenset((p.white, p.black)) for p in hall.store.pairings() if p.round == 2}
-        assert frozenset((t1.white, t1.black)) not in second and frozenset((t2.white, t2.black)) not in second
+        second = [p for p in hall.store.pairings() if p.round == 2]
+        seated = sorted(x for p in second for x in (p.white, p.black) if x is not None)
+        assert seated == sorted(set(names) - {t1.black})
+        assert [p.black for p in second].count(None) == 1
+
+    _serve(tmp_path, body)
+
+
+def test_pairing_runs_off_the_event_loop_the_page_and_the_boards_go_on(tmp_path: Path) -> None:
+    """Issue 29: the pairing engine takes seconds for a big open; it runs in another process, and
+    the page's state and the boards' messages are answered while it runs (the state says so)."""
+
+    async def body(hall: Hall, client: Client) -> None:
+        hall.import_csv("name,rating\n" + "".join(f"P{i},{2000 - i}\n" for i in range(80)))
+        for p in hall.pair_next():
+            if p.black is not None:
+                hall.set_result(p.round, p.table, ("2-0", "1-1", "0-2")[p.table % 3])
+        pairing = asyncio.ensure_future(_post(client, "/api/pair", {}))
+        while hall.pairing is None:
+            await asyncio.sleep(0.01)
+        status, text = await _get(client, "/api/state")
+        assert status == 200 and json.loads(text)["pairing"] == 2 and not pairing.done()
+        _play(hall, "7", 1, {"White": "A", "Black": "B"}, ["c3-d4"])  # a board's messages are folded meanwhile
+        assert hall.games[("7", 1)].plies == 1 and not pairing.done()
+        _one_line_error(*await _post(client, "/api/pair", {}), 400, "being paired")  # one pairing at a time
+        assert (await pairing)[1] == {"round": 2, "tables": 40}
+        assert hall.pairing is None
+
+    _serve(tmp_path, body)
+
+
+def test_the_organiser_s_exports_byes_asked_for_and_a_round_paired_again(tmp_path: Path) -> None:
+    """Issue 29: FIDE TRF, standings / pairings / cross-table as CSV and JSON, blank score sheets
+    before the games exist, lidraughts' per-board feed (``/live/<i>.pdn``), a bye asked for, a
+    round taken back and paired again (not once a game has its result), a player corrected."""
+
+    async def body(hall: Hall, client: Client) -> None:
+        await _post(
+            client, "/api/players", {"csv": "name,rating,club\nAna,1900,Recife\nBia,1800,\nCid,1700,\nDui,1600,\n"}
+        )
+        assert (await _post(client, "/api/player", {"id": 2, "name": "Bia Lima", "club": "Olinda"}))[0] == 200
+        _one_line_error(*await _post(client, "/api/player", {"id": 99, "name": "X"}), 400, "no player 99")
+        _one_line_error(*await _post(client, "/api/bye", {"player": 4, "round": 1, "result": "X"}), 400, "H (worth a")
+        assert (await _post(client, "/api/bye", {"player": 4, "round": 1, "result": "H"}))[0] == 200
+        await _post(client, "/api/pair", {"boards": ["7", "8"]})
+        first = [p for p in hall.store.pairings() if p.round == 1]
+        assert [(p.white, p.result) for p in first if p.black is None] == [(3, None), (4, "H")]  # the PAB, the H
+        assert (await _post(client, "/api/unpair", {"round": 1}))[0] == 200  # taken back: the bye is asked again
+        assert hall.current_round() == 0 and [(b.round, b.white, b.result) for b in hall.store.byes()] == [(1, 4, "H")]
+        await _post(client, "/api/pair", {"boards": ["7", "8"]})
+        sheets = await (await client.get("/pairings/1/sheets")).text()
+        assert sheets.count('<section class="page">') == 1 and "Bia Lima" in sheets and "Ana" in sheets
+        live = await (await client.get("/live/1.pdn")).text()
+        game = next(p for p in hall.store.pairings() if p.round == 1 and p.table == 1)
+        names = {p.id: p.name for p in hall.store.players()}
+        assert f'[White "{names[game.white]}"]' in live and '[Round "1"]' in live
+        assert (await client.get("/live/9.pdn")).status == 404
+        await _post(client, "/api/result", {"round": 1, "table": 1, "result": "2-0"})
+        _one_line_error(*await _post(client, "/api/unpair", {"round": 1}), 400, "results")
+        trf = await (await client.get("/tournament.trf")).text()
+        assert "162  W 2.0" in trf and "0000 - H" in trf and "Bia Lima" in trf and "XXR 7" in trf
+        standings = await (await client.get("/standings.csv")).text()
+        assert standings.splitlines()[0] == "rank,id,name,club,rating,games,points,tiebreak,withdrawn"
+        assert any(line.startswith(f"1,{game.white},") for line in standings.splitlines())
+        assert json.loads(await (await client.get("/standings.json")).text())[0]["id"] == game.white
+        rows = json.loads(await (await client.get("/pairings/1.json")).text())
+        assert [r["table"] for r in rows] == [1, 2, 3] and rows[0]["result"] == "2-0" and rows[2]["black"] is None
+        assert (await (await client.get("/pairings/1.csv")).text()).startswith("round,table,board,white,black,result")
+        cross = await (await client.get("/crosstable.csv")).text()
+        assert cross.splitlines()[0] == "line,rank,name,club,rating,R1,points,tiebreak" and ",H," in cross
+        assert "H" in await (await client.get("/crosstable")).text()
+
+    _serve(tmp_path, body)
+
+
+def test_a_page_gets_only_what_changed_since_its_version_compressed(tmp_path: Path) -> None:
+    """Issue 29 (50 spectators of 100 boards): with ``delta`` (the hall's boot mark from the last
+    state) a page gets the boards that changed since its version, not all of them, gzipped when it
+    accepts it; a mark from another run of the hall (restarted) gets the whole state."""
+
+    async def body(hall: Hall, client: Client) -> None:
+        def start(board: str) -> None:
+            msg = {"board": board, "game": 1, "seq": 0, "type": "start", "variant": "brazilian", "tags": {}}
+            hall.receive(f"damas/board/{board}/game", json.dumps(msg).encode())
+
+        for board in ("7", "8", "9"):
+            start(board)
+        r = await client.get("/api/state", headers={"Accept-Encoding": "gzip"})
+        assert r.headers["Content-Encoding"] == "gzip"
+        full = await r.json()  # (aiohttp's client inflates it)
+        assert [b["board"] for b in full["boards"]] == ["7", "8", "9"] and "delta" not in full
+        move = {"board": "8", "game": 1, "seq": 1, "type": "move", "step": 0, "path": "c3-d4", "move": "c3-d4"}
+        hall.receive("damas/board/8/game", json.dumps(move).encode())
+        delta = await (await client.get(f"/api/state?since={full['version']}&delta={full['boot']}")).json()
+        assert delta["delta"] == full["version"] and delta["board_ids"] == ["7", "8", "9"]
+        assert [b["board"] for b in delta["boards"]] == ["8"] and delta["boards"][0]["game"]["plies"] == 1
+        assert delta["boards"][0]["game"]["moves"] is None  # (the cards need no list of moves)
+        one = await (await client.get(f"/api/state?since={full['version']}&delta={full['boot']}&moves=8")).json()
+        assert one["boards"][0]["game"]["moves"] == ["c3-d4"]  # (one board's page shows them)
+        assert "pairings" not in delta and "geometry" not in delta  # (unchanged: the page keeps them)
+        again = await (await client.get(f"/api/state?since={full['version']}&delta=another-run")).json()
+        assert "delta" not in again and len(again["boards"]) == 3
 
     _serve(tmp_path, body)

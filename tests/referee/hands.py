@@ -270,3 +270,9 @@ def game_log(
         routes.append(hands.play(pos, move, fast))
         pos = pos.apply(move)
     return hands.events, routes
+
+
+def silenced(events: list[Transition], squares: set[int] | frozenset[int]) -> list[Transition]:
+    """What a board whose sensors under ``squares`` are dead reports: none of their events (each
+    keeps the reading it had when the referee started)."""
+    return [ev for ev in events if ev.key not in squares]
