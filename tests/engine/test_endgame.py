@@ -235,3 +235,54 @@ def test_random_positions_of_the_search_agree_with_the_tables(built: Path) -> No
             assert (result, plies) == (-1, max(p for _r, p in outs) + 1)  # type: ignore[misc]
         seen += 1
     assert seen > 100
+
+
+@pytest.mark.parametrize("variant", ["brazilian", "portuguese"])
+def test_three_kings_against_one_win_off_the_long_diagonal_and_draw_on_it(built: Path, variant: str) -> None:
+    # The known result of the 8x8 games with flying kings (Petrov's triangle): three kings beat
+    # a lone king that does not hold the long diagonal, in at most 15 moves; a lone king on the
+    # long diagonal, to move, holds the draw while no king of the other side is on it. Solved
+    # here from the 3-piece tables, as the build does (a class with its mirror).
+    db = open_databases(variant, built)
+    lay = db.layout
+    geo = lay.geo
+    by_diagonal: dict[tuple[str, int], list[int]] = {}
+    for s in geo.squares():
+        f, r = geo.coord(s)
+        by_diagonal.setdefault(("/", f - r), []).append(s)
+        by_diagonal.setdefault(("\\", f + r), []).append(s)
+    long = {s for squares in by_diagonal.values() if len(squares) == 8 for s in squares}
+    assert len(long) == 8
+    three, lone = (3, 0, 1, 0), (1, 0, 3, 0)
+    solver = _Solver(lay, [three, lone], dict(db.tables))
+    solver.prepare()
+    solver.initial()
+    solver.propagate()
+
+    def on_long(bits: int) -> int:
+        return sum(geo.square_of_bit[b] in long for b in range(geo.nbits) if (bits >> b) & 1)
+
+    tally: dict[tuple[str, bool, int], list[int]] = {}
+    for which, mat in enumerate((three, lone)):
+        for i, b in enumerate(solver.vals[which]):
+            if b == HOLE:
+                continue
+            _om, ok, _xm, xk = (lay.padded(x) for x in solver._unrank(mat, i))
+            kings_of_three, king_alone = (ok, xk) if mat == three else (xk, ok)
+            key = ("three" if mat == three else "lone", on_long(king_alone) == 1, on_long(kings_of_three))
+            result, plies = decode(b)
+            t = tally.setdefault(key, [0, 0, 0, 0])
+            t[result + 1] += 1
+            t[3] = max(t[3], plies)
+    # three kings to move, the lone king off the diagonal: won (bar a few tactical draws, a
+    # king that must be given up), never in more than 15 moves
+    off = [tally[("three", False, n)] for n in range(4)]
+    wins, total = sum(t[2] for t in off), sum(t[0] + t[1] + t[2] for t in off)
+    assert wins > 0.99 * total and max(t[3] for t in off) <= 29
+    assert sum(t[0] for t in off) == 0  # never lost
+    # the lone king to move on the diagonal, no other king on it: drawn, bar tactics
+    loss, draw, win, _ = tally[("lone", True, 0)]
+    assert draw > 0.95 * (loss + draw + win)
+    # a wrong value would show: the lone king off the diagonal, the three on it, to move
+    loss, draw, win, _ = tally[("lone", False, 3)]
+    assert loss > draw
