@@ -165,7 +165,8 @@ def sample(
         if last < 0:
             d = ",".join(map(str, depths))
             f.write(
-                f"# {variant} positions from damas self-play (tools/positions.py sample --seed {seed} --depths {d})\n"
+                f"# {variant} positions from damas self-play (tools/positions.py sample --seed {seed} --depths {d}"
+                f" --keep {keep} --children {children})\n"
             )
         for n in range(last + 1, games):
             new = []
