@@ -535,11 +535,18 @@ class Store:
             rows = self._db.execute("PRAGMA quick_check").fetchall()
         except _BROKEN as exc:
             return str(exc)
-        found = [str(r[0]) for r in rows if r[0] != "ok"]
+        # SQLite's words differ between versions ("Page 6: ..." in 3.40, "Tree 6 page 6: ..." in
+        # 3.46); only "ok" is sure. A problem may come after a line naming the database
+        # ("*** in database main ***"), several in one row.
+        found = [str(r[0]).strip() for r in rows if str(r[0]).strip().lower() != "ok"]
         if not found:
             return None
-        # a problem may come after a line naming the database ("*** in database main ***")
-        problems = [line for text in found for line in text.splitlines() if not line.startswith("***")] or found
+        problems = [
+            line.strip()
+            for text in found
+            for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith("***")
+        ] or found
         return problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
 
     # -- games ---------------------------------------------------------------------------

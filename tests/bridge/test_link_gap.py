@@ -304,10 +304,7 @@ def test_moves_made_while_unplugged_are_reconstructed(played: tuple[Emulator, Se
         cwd=ROOT,
     ).stdout
     assert lines.count(RECONSTRUCTED_COMMENT) == 6
-    import sqlite3
-
-    with sqlite3.connect(db) as conn:
-        events = [json.loads(e) for (e,) in conn.execute("SELECT event FROM journal ORDER BY seq")]
+    events = journal_events(db)
     kinds = [e["link"] for e in events if "link" in e]
     assert kinds == ["down", "up", "reconstructed"] * 3
     assert [e["moves"] for e in events if e.get("link") == "reconstructed"] == [
@@ -389,10 +386,7 @@ def test_a_noisy_line_records_the_whole_game_or_asks_for_a_restore(tmp_path: Pat
             journal = server.get(f"/games/{state['game']}.pdn")
         finally:
             server.stop()
-    import sqlite3
-
-    with sqlite3.connect(tmp_path / "g.sqlite3") as conn:
-        ups = [json.loads(e) for (e,) in conn.execute("SELECT event FROM journal") if '"link"' in e]
+    ups = [e for e in journal_events(tmp_path / "g.sqlite3") if "link" in e]
     assert any(u["link"] == "up" and u.get("lost", 0) >= 1 for u in ups)  # frames were lost and reconciled
     lost = emu.stream.written if emu.stream else []
     assert lost  # the firmware did talk
@@ -576,6 +570,8 @@ def test_frame_numbers_reveal_lost_frames(tmp_path: Path) -> None:
 
 
 def journal_events(db: Path) -> list[dict[str, Any]]:
+    """Every event of the database's journal, in order (the connection closed at once: Python
+    3.13 warns of one left to the garbage collector)."""
     import sqlite3
 
     con = sqlite3.connect(db)
