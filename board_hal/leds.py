@@ -26,6 +26,7 @@ class Role(enum.Enum):
     ERROR = "error"
     HINT = "hint"
     TEST = "test"  # the self-test
+    SENSOR = "sensor"  # a square whose sensor does not answer (the game goes on without it)
 
 
 class Pattern(enum.Enum):
@@ -68,6 +69,7 @@ DEFAULT_LOOKS: dict[Role, Look] = {
     Role.ERROR: Look((255, 0, 0), Pattern.FAST),
     Role.HINT: Look((60, 60, 60), Pattern.STEADY),
     Role.TEST: Look((255, 255, 255), Pattern.STEADY),
+    Role.SENSOR: Look((120, 0, 255), Pattern.SLOW),
 }
 
 

@@ -75,8 +75,10 @@ MAX_EVENTS = 256
 @dataclass(frozen=True)
 class Action:
     """Something the players entered: resign (with side), draw, result (with result), new-game;
-    or the app: computer (the side it plays from now, with its level; no side: nobody),
-    computer-move (with the move, ``22-17`` or ``fromxtoxcaptured...``; see referee.expect)."""
+    confirm (on the page, after a ``sensor-confirm`` report: the move played, in square
+    numbers; or a ``square`` whose sensor is broken); or the app: computer (the side it plays
+    from now, with its level; no side: nobody), computer-move (with the move, ``22-17`` or
+    ``fromxtoxcaptured...``; see referee.expect)."""
 
     t: float
     action: ActionName
@@ -84,6 +86,7 @@ class Action:
     result: str | None = None
     move: str | None = None
     level: int | None = None
+    square: int | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,8 @@ class Link:
 
 #: the PDN comment on a move recorded from the occupancy after a link gap
 RECONSTRUCTED_COMMENT = "reconstructed: played while the board was not connected"
+#: the PDN comment on a move read with a sensor that does not answer
+INFERRED_COMMENT = "inferred: the sensor under {square} did not answer"
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,7 @@ class _Raised:
     once: ``what``, the report's kind or one of the referee's own occasions, and the board
     (squares, non-playing cells) it judged."""
 
-    what: ReportKind | Literal["capture", "stopped", "over", "setup", "link-gap"]
+    what: ReportKind | Literal["capture", "stopped", "over", "setup", "link-gap", "sensor"]
     board: frozenset[int] = frozenset()
     cells: frozenset[str] = frozenset()
 
@@ -136,6 +141,8 @@ class Referee:
         settle_time: float = DEFAULT_SETTLE,
         board: Iterable[int] | None = None,
         grace_time: float = DEFAULT_GRACE,
+        suspects: Iterable[int] = (),
+        heard: Iterable[int] = (),
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode: {mode!r} (casual or tournament)")
@@ -150,8 +157,14 @@ class Referee:
         self.cells: set[str] = set()
         self.events: list[Transition] = []  # settled events since the board last matched the game
         self._trimmed = False  # events were dropped since then (MAX_EVENTS)
+        #: squares whose sensor does not answer (the self-test found them, or play showed it): left
+        #: out of every comparison, their changes inferred (``heard``: sensors the self-test confirmed)
+        self.suspects: set[int] = set(suspects)
         #: squares whose sensor has never answered (a dead one hides every change: referee.faults)
-        self._silent: set[int] = set(self.game.position.geometry.squares())
+        self._silent: set[int] = set(self.game.position.geometry.squares()) - set(heard) - self.suspects
+        self._named: set[int] = set(self.suspects)  # suspects already announced (a report each, once)
+        self.inferred: dict[int, int] = {}  # ply -> the square whose change the move's reading inferred
+        self._choices: dict[Move, int | None] = {}  # the moves the page is asked to choose from, with their square
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
         self._fault_cache = CandidateCache()
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
@@ -165,11 +178,11 @@ class Referee:
         self._irregular: Position | None = None
         self._since = 0.0  # time of the last square or cell event: the board has been still since
         self._grace: float | None = None  # when the present state will have held for grace_time
-        self._setup = frozenset(self.occupied) != self.game.position.occupied()
+        self._candidates = CandidateCache(frozenset(self.suspects))
+        self._setup = self._sensed() != self._expect(self.game.position)
         if self._setup:
             self._deadline = -math.inf  # report the set-up at the first tick
         self._touch_noticed: set[int] = set()
-        self._candidates = CandidateCache()
         self.t = 0.0
         self.reconstructed: set[int] = set()  # plies recorded from the occupancy after a link gap
         self._batch: tuple[Move, ...] = ()  # the moves the last reconnect recorded (lit until the next move)
@@ -262,6 +275,106 @@ class Referee:
         self._trimmed = False
         self._readings = None
 
+    @property
+    def _mask(self) -> frozenset[int]:
+        return self._candidates.masked
+
+    def _sensed(self) -> frozenset[int]:
+        """The occupancy the sensors that answer report."""
+        return frozenset(self.occupied) - self._mask
+
+    def _expect(self, pos: Position) -> frozenset[int]:
+        """``pos``'s occupancy as the sensors that answer can see it."""
+        return pos.occupied() - self._mask
+
+    def _suspect(self, square: int, out: list[Verdict]) -> None:
+        """The sensor under ``square`` does not answer: play goes on without it (named once)."""
+        self.suspects.add(square)
+        self._silent.discard(square)
+        self._candidates.mask(frozenset(self.suspects))
+        self._readings = None
+        if square not in self._named:
+            self._named.add(square)
+            self._emit_report(
+                out,
+                ReportKind.SENSOR,
+                (square,),
+                f"the sensor under {self._name(square)} does not answer: the game goes on; have it checked",
+                active=False,
+                params={"square": square},
+            )
+
+    def _infer(self, out: list[Verdict], *, held: bool) -> bool:
+        """Nothing explains the board with every sensor answering. If exactly one reading
+        remains in which one silent square hid a change — the same first move, the same
+        square — record that move (marked inferred) and go on without that sensor: at once
+        when the other side's move after it is complete too; once the board has been still
+        (``held``) when nothing is under way after it."""
+        if self._trimmed or self._setup or self.ended or self.cells:
+            return False
+        r = self._board_readings()
+        found = [x for x in r.found if x.moves or x.under_way]
+        if not r.complete or not found:
+            return False
+        firsts = {(x.moves[0] if x.moves else None, x.hidden) for x in found}
+        if len(firsts) != 1:
+            return False
+        ((move, hidden),) = firsts
+        if move is None or not (
+            all(len(x.moves) >= 2 for x in found) or (held and not any(x.under_way for x in found))
+        ):
+            return False  # a piece in the hand after it may still be put back (a captured piece left, say)
+        if hidden is None and not {move.from_square, move.to_square, *move.captured} & self._mask:
+            return False  # every change seen: the referee's own reading, not an inference
+        landed = min(x.landed[0] for x in found)
+        self._adopt(move, hidden, landed, out)
+        return True
+
+    def _adopt(self, move: Move, hidden: int | None, landed: float, out: list[Verdict]) -> None:
+        """Record ``move``, read with the sensor under ``hidden`` not answering; the events after
+        its landing (``landed``) are the next move's."""
+        later = [ev for ev in self.events if ev.t > landed]
+        self._choices = {}
+        self._commit(self._candidates.find(self.position, move), out, inferred=hidden)
+        if hidden is not None:
+            self._suspect(hidden, out)
+        self._forget(later)
+        self._evaluate(out)
+
+    def _ask(self, out: list[Verdict]) -> bool:
+        """Nothing explains the board and several readings with a silent square remain: ask
+        the page which move was played (``confirm``), naming the squares that may not answer."""
+        r = self._board_readings()
+        if not r.complete:
+            return False
+        choices: dict[Move, int | None] = {}
+        for x in r.found:
+            if x.moves:
+                choices.setdefault(x.moves[0], x.hidden)
+        if len(choices) < 2:
+            return False
+        squares = sorted(
+            {
+                sq
+                for m, h in choices.items()
+                for sq in ({h} if h is not None else {m.from_square, m.to_square, *m.captured} & self._mask)
+            }
+        )
+        texts = [self.position.pdn(m) for m in choices]
+        key = _Raised("sensor", frozenset(self.occupied))
+        if self._reported != key:
+            self._reported = key
+            self._choices = choices
+            self._emit_report(
+                out,
+                ReportKind.SENSOR_CONFIRM,
+                squares,
+                f"the sensor under {self._names(squares)} may not answer: the board cannot tell "
+                f"{' from '.join(texts)}: confirm the move played on the page",
+                params={"choices": texts, "squares": squares},
+            )
+        return True
+
     def _board_readings(self) -> Readings:
         """The readings of the board since it last matched the game, one silent square allowed."""
         if self._readings is None:
@@ -270,6 +383,7 @@ class Referee:
                 self.occupied,
                 self.events,
                 self._silent,
+                self._mask,
                 cache=self._fault_cache,
             )
         return self._readings
@@ -285,13 +399,15 @@ class Referee:
         matched the game (after a clean move it is a coincidence of a sensor that has not
         been heard yet; after a board nothing explained, a sensor that may be dead): then
         the move is recorded once the board has been still for ``settle_time``."""
-        if move is not None and not self._lost:
+        if move is not None and not self._lost and not self._mask:
             return False
         if self._trimmed:
             return True  # what happened since the board matched the game is no longer known
         r = self._board_readings()
         if not r.complete:
             return True
+        if move is not None and not any(x.moves[:1] == (move,) for x in r.found):
+            return True  # the move itself is not a reading of what the sensors saw (in that order)
         pending = False
         for x in r.found:
             other = bool(x.moves) and (move is None or x.moves[0] != move)
@@ -409,6 +525,9 @@ class Referee:
         if a.action in ("computer", "computer-move"):
             self._computer_action(a, out)
             return
+        if a.action == "confirm":
+            self._confirmed(a, out)
+            return
         if a.action == "new-game":
             self.game = Game(self.variant, self.fen)
             self._forget()
@@ -420,7 +539,7 @@ class Referee:
             self.clock.clear()
             self.reconstructed.clear()
             self._expected.clear()
-            self._setup = frozenset(self.occupied) != self.position.occupied()
+            self._setup = self._sensed() != self._expect(self.position)
             self._evaluate(out)
             return
         if self.ended:
@@ -436,6 +555,24 @@ class Referee:
             raise ValueError(f"unknown action: {a.action!r}")
         self._end(out)
 
+    def _confirmed(self, a: Action, out: list[Verdict]) -> None:
+        """The page confirmed the move played among the readings it was asked about, or that
+        the sensor under a square is broken (a set-up it keeps from completing, say)."""
+        if a.square is not None:
+            if a.square in self.position.geometry.squares() and a.square not in self.suspects:
+                self._suspect(a.square, out)
+                self._reported = None
+                self._evaluate(out)
+            return
+        move = None if a.move is None else parse_engine_move(self.position, a.move)
+        if move is None or move not in self._choices or self.ended or self._setup:
+            return  # not a move it was asked about (a log written for another moment): nothing happens
+        hidden = self._choices[move]
+        r = self._board_readings()
+        times = [x.landed[0] for x in r.found if x.moves and x.moves[0] == move and x.landed]
+        self.report = None
+        self._adopt(move, hidden, min(times, default=self.t), out)
+
     def _end(self, out: list[Verdict]) -> None:
         o = self.game.outcome()
         if o is not None:
@@ -445,8 +582,8 @@ class Referee:
     def _evaluate(self, out: list[Verdict]) -> None:
         self._waiting = False
         pos = self.position
-        s = frozenset(self.occupied)
-        e = pos.occupied()
+        s = self._sensed()
+        e = self._expect(pos)
         if self._setup:
             if s == e and not self.cells:
                 self._setup = False
@@ -494,8 +631,12 @@ class Referee:
                 if may_slide_on(c, self._candidates.of(c.base)) and not self._held():
                     self._deadline = None  # a king on its way: the move is read once it stops
                     return
+                if c.dest in self._mask and any(o is not c and o.in_progress(s) for o in cands):
+                    self._deadline = None  # set down where no sensor answers, or still in the hand: wait
+                    return
                 if self._another_reading(c.move):
                     self._deadline = self._since + self.settle_time  # a silent square may have hidden another
+                    self._lost = True
                     return
                 self._commit(c, out)
                 return
@@ -507,7 +648,7 @@ class Referee:
         prev = self._prev()
         if prev is not None:
             last = self.game.move_stack[-1]
-            if s == prev.occupied():
+            if s == self._expect(prev):
                 if self.mode == "casual":
                     if self._another_reading(None):
                         self._deadline = None  # a takeback, or a capture a silent square hid: the next event tells
@@ -559,6 +700,8 @@ class Referee:
                 if piece is not None and piece.color is pos.turn.other and x not in c.captured:
                     lift = [i for i, ev in enumerate(self.events) if ev.key == x and not ev.occupied]
                     landed = [i for i, ev in enumerate(self.events) if ev.key == c.dest and ev.occupied]
+                    if c.dest in self._mask:
+                        landed = [-1]  # set down where no sensor answers: before the reply, as it must
                     if not (lift and landed and landed[-1] < lift[-1]) or self._another_reading(c.move):
                         continue
                     lifted = self.events[lift[-1]]
@@ -592,6 +735,7 @@ class Referee:
             return
         self._lost = True
         self._deadline = self.t + self.settle_time
+        self._infer(out, held=False)
 
     def _slid_on(self, prev: Position, last: Move, c: Candidate) -> bool:
         """Is ``c`` the last move's king slid on along the same line soon after it stopped
@@ -693,8 +837,11 @@ class Referee:
         if notes:
             self._emit_report(out, ReportKind.PROCEDURE, c.captured, "; ".join(notes) + " (INT 4.11)", active=False)
 
-    def _commit(self, c: Candidate, out: list[Verdict], *, again: Move | None = None) -> None:
-        """Record ``c`` (``again``: the move it replaces, whose route it follows up to its last leg)."""
+    def _commit(
+        self, c: Candidate, out: list[Verdict], *, again: Move | None = None, inferred: int | None = None
+    ) -> None:
+        """Record ``c`` (``again``: the move it replaces, whose route it follows up to its last leg;
+        ``inferred``: the square whose change the sensors did not see)."""
         pos = self.position
         route = route_followed(c, _squares(self.events, placed=True))
         if again is not None:
@@ -730,7 +877,11 @@ class Referee:
         self._deadline = None
         self._reported = None
         self._forget()
-        out.append(MoveMade(self.game.ply, route, pdn, self.t))
+        if inferred is None:  # a move over a square known not to answer: that change is inferred too
+            inferred = next(iter(sorted({c.origin, c.dest, *c.captured} & self._mask)), None)
+        if inferred is not None:
+            self.inferred[self.game.ply] = inferred
+        out.append(MoveMade(self.game.ply, route, pdn, self.t, inferred=inferred))
         self._end(out)
 
     def _accept(self, c: Candidate, out: list[Verdict]) -> None:
@@ -755,6 +906,7 @@ class Referee:
         if self.clock:
             self.clock.pop()
         self.reconstructed.discard(ply)
+        self.inferred.pop(ply, None)
         out.append(Takeback(ply, self.t))
         if self.report is not None:
             self._clear_report(out)
@@ -824,8 +976,8 @@ class Referee:
             self._evaluate(out)  # a move held back while another reading was under way
             return
         pos = self.position
-        s = frozenset(self.occupied)
-        e = pos.occupied()
+        s = self._sensed()
+        e = self._expect(pos)
         if self._setup:
             if self._reported != _Raised("setup", s, frozenset(self.cells)):
                 self._reported = _Raised("setup", s, frozenset(self.cells))
@@ -862,10 +1014,13 @@ class Referee:
                 self._reported = key
                 self._emit_report(out, ReportKind.REQUIRED_CAPTURE, squares, msg, params=params)
             return
-        d = classify(pos, s, self.cells, self._candidates.of(pos), tournament=self.mode == "tournament")
+        if self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
+            return
+        shown = s | (pos.occupied() & self._mask)  # a square that cannot answer is taken as the game has it
+        d = classify(pos, shown, self.cells, self._fault_cache.of(pos), tournament=self.mode == "tournament")
         if d.sets_irregular:
             self._irregular = d.irregular
-        self._irregular_report(out, s, d.kind, d.squares, d.message, target=d.target, params=d.params)
+        self._irregular_report(out, shown, d.kind, d.squares, d.message, target=d.target, params=d.params)
 
     # -- LEDs ---------------------------------------------------------------------------------
     def led_intents(self) -> list[LedIntent]:
@@ -874,6 +1029,7 @@ class Referee:
             self.position,
             frozenset(self.occupied),
             self._candidates,
+            masked=self._mask,
             setup=self._setup,
             report=self.report,
             ended=self.ended,
@@ -891,6 +1047,9 @@ class Referee:
         for ply in sorted(self.reconstructed):
             if ply <= len(pg.moves):
                 pg.moves[ply - 1].comments.append(RECONSTRUCTED_COMMENT)
+        for ply, sq in sorted(self.inferred.items()):
+            if ply <= len(pg.moves):
+                pg.moves[ply - 1].comments.append(INFERRED_COMMENT.format(square=self._name(sq)))
         return pg
 
     # -- after a link gap ---------------------------------------------------------------------

@@ -55,6 +55,8 @@ class Reading:
     moves: tuple[Move, ...]
     hidden: int | None
     under_way: bool = False
+    #: when each move's piece landed (as far as the sensors tell: a hidden landing, at its lift)
+    landed: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -140,23 +142,25 @@ def readings(
         """Did ``c``'s piece leave its square after ``ready`` (or a square that cannot be seen)?"""
         return c.origin in hide or first(lifts, c.origin, ready) is not None
 
-    def search(pos: Position, line: tuple[Move, ...], hidden: int | None, left: int, ready: float) -> None:
+    def search(
+        pos: Position, line: tuple[Move, ...], hidden: int | None, left: int, ready: float, times: tuple[float, ...]
+    ) -> None:
         nodes[0] += 1
         if nodes[0] > max_nodes:
             raise _Cut
         hide = known if hidden is None else known | {hidden}
         diff = (pos.occupied() ^ s) - hide
         if not diff:
-            add(Reading(line, hidden))
+            add(Reading(line, hidden, landed=times))
         elif hidden is None and len(diff) == 1 and diff <= quiet:
-            add(Reading(line, next(iter(diff))))
+            add(Reading(line, next(iter(diff)), landed=times))
         options = cands.of(pos)
         for c in options:
             hides = (hidden,) if hidden is not None else (None, *({c.origin} & quiet), *(diff & quiet))
             for h in hides:
                 mask = known if h is None else known | {h}
                 if progress(c, s, mask) and started(c, mask, ready):
-                    add(Reading(line, h, under_way=True))
+                    add(Reading(line, h, under_way=True, landed=times))
         if len(found) >= MAX_READINGS:
             return
         for c in options:
@@ -179,10 +183,10 @@ def readings(
                 continue
             if left == 0:
                 raise _Cut  # the evidence may hold more moves than the search looks at
-            search(pos.apply(c.move), (*line, c.move), h, left - 1, landed)
+            search(pos.apply(c.move), (*line, c.move), h, left - 1, landed, (*times, landed))
 
     try:
-        search(position, (), None, max_plies, -math.inf)
+        search(position, (), None, max_plies, -math.inf, ())
     except _Cut:
         return Readings(tuple(found), complete=False)
     return Readings(tuple(found))

@@ -137,6 +137,8 @@ def event_to_json(ev: LogEvent) -> dict[str, Any]:
             out["move"] = ev.move
         if ev.level is not None:
             out["level"] = ev.level
+        if ev.square is not None:
+            out["square"] = ev.square
         return out
     where = "cell" if isinstance(ev.key, str) else "square"
     return {"t": round(ev.t, 4), where: ev.key, "event": "place" if ev.occupied else "lift"}
@@ -297,12 +299,15 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
         level = obj.get("level")
         if level is not None and (isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10):
             raise LogError(n, f"computer's 'level' must be 1-10, not {shown(level)}", source)
-    if name == "computer-move":
+    square = None
+    if name == "confirm" and "square" in obj:
+        square = obj["square"]
+        if isinstance(square, bool) or not isinstance(square, int) or square < 1:
+            raise LogError(n, f"confirm's 'square' must be a square number, not {shown(square)}", source)
+    elif name in ("computer-move", "confirm"):
         move = obj.get("move")
         if not isinstance(move, str) or not _MOVE.fullmatch(move):
-            raise LogError(
-                n, f"computer-move needs 'move' in square numbers (22-17, 26x17x21), not {shown(move)}", source
-            )
+            raise LogError(n, f"{name} needs 'move' in square numbers (22-17, 26x17x21), not {shown(move)}", source)
     result = None
     if name == "result":
         result = obj.get("result")
@@ -312,7 +317,7 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
             parse_result(result)
         except ValueError:
             raise LogError(n, f"invalid result {shown(result)}", source) from None
-    return Action(t, name, side, result, move, level)
+    return Action(t, name, side, result, move, level, square)
 
 
 def _clock_action(name: ClockActionName, obj: dict[str, Any], t: float, n: int, source: str) -> ClockAction:

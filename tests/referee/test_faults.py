@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import Pipeline, Referee
+from referee import MoveMade, Pipeline, Referee, ReportKind, Role
 from rules import Move, Position
 from tests.conftest import random_game
 from tests.referee.driver import Board
@@ -44,19 +44,29 @@ def used_squares(start: Position, moves: list[Move]) -> list[int]:
 def test_the_reply_after_a_landing_on_a_dead_square_is_not_read_as_another_move() -> None:
     """f6-e5 lands on e5, whose sensor is dead: the board shows f6 lifted and nothing more.
     White answers h4-g5. The board then looks like f6-g5 with h4 lifted for the reply, which
-    the referee used to record; the evidence admits both readings, so it records neither."""
+    the referee used to record; but g5 was set down after h4 was lifted, so the only reading
+    is f6-e5 (e5 unseen) and h4-g5: recorded, f6-e5 marked inferred, e5 named once."""
     board = Board("brazilian")
     board.lift(24).place(20)  # g3-h4
     board.lift(11)  # f6-e5: the landing on e5 is never seen
     board.wait(1.0)
     board.lift(20).place(16)  # h4-g5
     board.wait(2.0)
-    assert board.moves() == ["g3-h4"]
+    assert board.moves() == ["g3-h4", "f6-e5", "h4-g5"]
+    made = [v for v in board.all if isinstance(v, MoveMade)]
+    assert [v.inferred for v in made] == [None, 15, None]
+    assert made[1].to_json()["inferred"] is True and made[1].to_json()["sensor"] == 15
+    (sensor,) = [r for r in board.reports() if r.kind is ReportKind.SENSOR]
+    assert sensor.squares == (15,) and "e5" in sensor.message
+    assert board.kinds() == ["sensor"]
+    assert "{inferred: the sensor under e5 did not answer}" in board.ref.pdn_game().pdn()
+    assert board.lit(Role.SENSOR) == {15}
 
 
 def test_a_board_out_of_step_for_plies_is_not_read_as_the_move_it_happens_to_show() -> None:
     """f4-g5 lands on the dead g5; black captures it f6xh4 (its removal unseen); then g3-f4 and
-    g7-f6 leave a board that is g3-h4's result. The referee used to record g3-h4."""
+    g7-f6 leave a board that is g3-h4's result. The referee used to record g3-h4; now the
+    readings leave one: every move as played, the two over g5 marked inferred."""
     board = Board("brazilian")
     board.lift(23).place(19)  # e3-f4
     board.lift(10).place(14)  # d6-c5
@@ -68,7 +78,9 @@ def test_a_board_out_of_step_for_plies_is_not_read_as_the_move_it_happens_to_sho
     board.wait(1.5)
     board.lift(8).place(11)  # g7-f6
     board.wait(2.0)
-    assert board.moves() == ["e3-f4", "d6-c5"]
+    assert board.moves() == ["e3-f4", "d6-c5", "f4-g5", "f6xh4", "g3-f4", "g7-f6"]
+    assert board.ref.inferred == {3: 16, 4: 16}
+    assert board.kinds() == ["sensor"]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

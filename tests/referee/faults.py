@@ -1,0 +1,99 @@
+"""Games played on a board with broken sensors, through the live pipeline (issue 31).
+
+The hands model plays the game; :func:`tests.referee.hands.faulty` turns its events into
+what a board with a dead, stuck or intermittent reed switch reports; nobody tells the referee
+which square. When the referee asks the page (a ``sensor-confirm`` report, or a set-up that
+cannot complete because a sensor is stuck), the player answers at once with the truth, as a
+person at the board would: the move played, or the square whose sensor is broken.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from referee import Action, Pipeline, Referee, Report, ReportKind, Verdict
+from rules import Move, Position
+from tests.referee.hands import Style, faulty, game_log
+
+
+@dataclass
+class Played:
+    """How the referee did: ``recorded`` (a prefix of the game, or a misrecord), how often it
+    asked the page, and the squares it named as not answering."""
+
+    moves: list[Move]
+    recorded: list[Move]
+    asked: int = 0
+    named: set[int] = field(default_factory=set)
+    inferred: int = 0
+
+    @property
+    def misrecorded(self) -> bool:
+        return self.recorded != self.moves[: len(self.recorded)]
+
+    @property
+    def whole(self) -> bool:
+        return self.recorded == self.moves
+
+
+def engine_text(m: Move) -> str:
+    """``m`` in square numbers, as the page's confirmation sends it."""
+    return (
+        f"{m.from_square}x{m.to_square}x" + "x".join(map(str, m.captured))
+        if m.captured
+        else f"{m.from_square}-{m.to_square}"
+    )
+
+
+def used_squares(moves: list[Move]) -> list[int]:
+    """The squares a game changes (the ones whose broken sensor matters)."""
+    return sorted({sq for m in moves for sq in (m.from_square, m.to_square, *m.captured)})
+
+
+def play_faulty(
+    start: Position,
+    moves: list[Move],
+    seed: int,
+    faults: list[tuple[int, str]],
+    style: Style | None = None,
+    *,
+    answer: bool = True,
+    mode: str = "casual",
+) -> Played:
+    """Play ``moves`` with the sensors of ``faults`` ((square, kind) pairs) broken; ``answer``:
+    the player confirms what the page asks."""
+    events, _ = game_log(start, moves, seed, style)
+    rng = random.Random(seed)
+    board = start.occupied()
+    for sq, kind in faults:
+        events, board = faulty(events, board, sq, kind, rng)
+    ref = Referee(start.variant, start.fen(), board=board, mode=mode)  # type: ignore[arg-type]
+    pipe = Pipeline(ref)
+    played = Played(moves, [])
+    truth = {sq for sq, _ in faults}
+
+    def answered(verdicts: list[Verdict], t: float) -> None:
+        for v in verdicts:
+            if not isinstance(v, Report):
+                continue
+            if v.kind is ReportKind.SENSOR:
+                played.named.update(v.squares)
+            if not answer:
+                continue
+            if v.kind is ReportKind.SENSOR_CONFIRM and ref.game.ply < len(moves):
+                played.asked += 1
+                answered(pipe.feed(Action(t, "confirm", move=engine_text(moves[ref.game.ply]))), t)
+            elif v.kind is ReportKind.SETUP and set(v.squares) <= truth:
+                played.asked += 1  # the set-up names a square whose sensor is stuck: the player says so
+                for sq in v.squares:
+                    answered(pipe.feed(Action(t, "confirm", square=sq)), t)
+
+    for ev in events:
+        answered(pipe.feed(ev), ev.t)
+    t_end = events[-1].t + 10 if events else 10.0
+    answered(pipe.advance(t_end), t_end)
+    answered(pipe.finish(), t_end)
+    played.recorded = list(ref.game.move_stack)
+    played.inferred = len(ref.inferred)
+    return played
