@@ -26,9 +26,10 @@ read again, silently, in both modes.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from board_hal.debounce import Transition
@@ -111,6 +112,33 @@ RECONSTRUCTED_COMMENT = "reconstructed: played while the board was not connected
 INFERRED_COMMENT = "inferred: the sensor under {square} did not answer"
 
 
+@dataclass
+class _Shadow:
+    """A reading the page is asked about (``move``, with the square whose sensor would not
+    answer), played on by a copy of the referee: what it recorded meanwhile, and whether the
+    square answered since."""
+
+    move: Move
+    hidden: int | None
+    ref: Referee
+    verdicts: list[Verdict] = field(default_factory=list)
+    refuted: bool = False
+
+
+#: reports that say the board is not explained (a reading that comes to one is dropped)
+_BLOCKING = frozenset(ReportKind) - {
+    ReportKind.TOUCH_MOVE,
+    ReportKind.PROCEDURE,
+    ReportKind.IRREGULARITY_ACCEPTED,
+    ReportKind.SETUP_OK,
+    ReportKind.RESTORED,
+    ReportKind.GAME_OVER,
+    ReportKind.RECONSTRUCTED,
+    ReportKind.SENSOR,
+    ReportKind.SENSOR_CONFIRM,
+}
+
+
 @dataclass(frozen=True)
 class _Raised:
     """The state a report (or alarm) was last raised for, so that the same state raises it
@@ -170,6 +198,7 @@ class Referee:
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
         self._lost = False  # nothing explained the board at some moment since it last matched the game
         self._doubt = False  # a takeback (or correction) is held while a silent square could have hidden a move
+        self._shadows: list[_Shadow] = []  # while the page is asked: each reading played on (see _follow)
         self.report: Report | None = None  # the active report (an irregular state)
         self.reports: list[Report] = []  # every report, for the record
         self.clock: list[float] = []  # time of each move
@@ -272,6 +301,7 @@ class Referee:
         self.events = list(events)
         self._lost = False
         self._doubt = False
+        self._shadows = []
         self._trimmed = False
         self._readings = None
 
@@ -344,6 +374,8 @@ class Referee:
     def _ask(self, out: list[Verdict]) -> bool:
         """Nothing explains the board and several readings with a silent square remain: ask
         the page which move was played (``confirm``), naming the squares that may not answer."""
+        if self._shadows:
+            return True  # asked already: the readings are being played on (_follow)
         r = self._board_readings()
         if not r.complete:
             return False
@@ -365,6 +397,12 @@ class Referee:
         if self._reported != key:
             self._reported = key
             self._choices = choices
+            self._shadows = []
+            for move, hidden in choices.items():
+                sh = _Shadow(move, hidden, self._clone())
+                times = [x.landed[0] for x in r.found if x.moves[:1] == (move,) and x.landed]
+                sh.ref._adopt(move, hidden, min(times, default=self.t), sh.verdicts)
+                self._shadows.append(sh)
             self._emit_report(
                 out,
                 ReportKind.SENSOR_CONFIRM,
@@ -374,6 +412,49 @@ class Referee:
                 params={"choices": texts, "squares": squares},
             )
         return True
+
+    def _clone(self) -> Referee:
+        """A copy that plays on by itself (a reading followed while the page is asked)."""
+        c = copy.copy(self)
+        c.game = self.game.copy()
+        c.occupied = set(self.occupied)
+        c.cells = set(self.cells)
+        c.events = list(self.events)
+        c.reports = list(self.reports)
+        c.clock = list(self.clock)
+        c.suspects = set(self.suspects)
+        c._silent = set(self._silent)
+        c._named = set(self._named)
+        c.inferred = dict(self.inferred)
+        c._choices = {}
+        c._touch_noticed = set(self._touch_noticed)
+        c.reconstructed = set(self.reconstructed)
+        c._expected = dict(self._expected)
+        c._candidates = CandidateCache(self._mask)
+        c._shadows = []
+        return c
+
+    def _follow(self, out: list[Verdict]) -> None:
+        """The readings the page was asked about, each played on: one whose square answered, or
+        that came to a board it cannot explain, is dropped; when one alone is left, it was the
+        game: the referee takes it up, with the moves it recorded meanwhile."""
+        alive = [
+            sh
+            for sh in self._shadows
+            if not sh.refuted and not any(isinstance(v, Report) and v.kind in _BLOCKING for v in sh.verdicts)
+        ]
+        if len(alive) == len(self._shadows):
+            return
+        if len(alive) != 1:
+            self._shadows = alive
+            return
+        (sh,) = alive
+        emitted = [v for v in sh.verdicts if not (isinstance(v, Report) and v.kind is ReportKind.RESTORED)]
+        self.__dict__.update(sh.ref.__dict__)
+        self._shadows = []
+        if self.report is None:
+            self._emit_report(out, ReportKind.RESTORED, (), "the board matches the game again", active=False)
+        out += emitted
 
     def _board_readings(self) -> Readings:
         """The readings of the board since it last matched the game, one silent square allowed."""
@@ -491,13 +572,19 @@ class Referee:
                 del self.events[: len(self.events) - MAX_EVENTS]
                 self._trimmed = True
         self._evaluate(out)
+        if self._shadows:
+            for sh in self._shadows:
+                if sh.hidden == key:
+                    sh.refuted = True  # the square it took for dead answered
+                sh.verdicts += sh.ref.feed(event)
+            self._follow(out)
         return out
 
     def tick(self, now: float) -> list[Verdict]:
         """Let time pass: a state held for the grace period raises its alarm (or its move),
         a board that has been still long enough gets its report."""
         out: list[Verdict] = []
-        while (due := self.next_deadline()) is not None and now >= due:
+        while (due := self._own_deadline()) is not None and now >= due:
             if due == self._grace:
                 self._grace = None
                 self.t = max(self.t, due)
@@ -506,10 +593,18 @@ class Referee:
             self.t = max(self.t, due if math.isfinite(due) else now)
             self._deadline = None
             self._settled(out)
+        if self._shadows:
+            for sh in self._shadows:
+                sh.verdicts += sh.ref.tick(now)
+            self._follow(out)
         return out
 
-    def next_deadline(self) -> float | None:
+    def _own_deadline(self) -> float | None:
         due = [d for d in (self._grace, self._deadline) if d is not None]
+        return min(due) if due else None
+
+    def next_deadline(self) -> float | None:
+        due = [d for d in (self._own_deadline(), *(sh.ref.next_deadline() for sh in self._shadows)) if d is not None]
         return min(due) if due else None
 
     def _held(self) -> bool:

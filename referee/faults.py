@@ -152,7 +152,7 @@ def readings(
         diff = (pos.occupied() ^ s) - hide
         if not diff:
             add(Reading(line, hidden, landed=times))
-        elif hidden is None and len(diff) == 1 and diff <= quiet:
+        elif hidden is None and line and len(diff) == 1 and diff <= quiet:
             add(Reading(line, next(iter(diff)), landed=times))
         options = cands.of(pos)
         for c in options:
@@ -169,6 +169,11 @@ def readings(
                 unseen.add(c.dest)  # (a circular capture sets its piece down where it started)
             if len(unseen) > 1:
                 continue
+            seen_any = any(sq in lifts for sq in (c.origin, *c.captured) if sq not in known) or (
+                c.dest in places and c.dest not in known
+            )
+            if not seen_any or (unseen and len({c.origin, c.dest, *c.captured} - known - unseen) == 0):
+                continue  # a move nobody saw any part of is not a reading
             h = hidden
             if unseen:
                 (sq,) = unseen
