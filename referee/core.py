@@ -194,6 +194,7 @@ class Referee:
         self.inferred: dict[int, int] = {}  # ply -> the square whose change the move's reading inferred
         self._choices: dict[Move, int | None] = {}  # the moves the page is asked to choose from, with their square
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
+        self._readings_air: Readings | None = None  # the same, and those a piece put back would make
         self._fault_cache = CandidateCache()
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
         self._lost = False  # nothing explained the board at some moment since it last matched the game
@@ -303,7 +304,7 @@ class Referee:
         self._doubt = False
         self._shadows = []
         self._trimmed = False
-        self._readings = None
+        self._readings = self._readings_air = None
 
     @property
     def _mask(self) -> frozenset[int]:
@@ -322,7 +323,7 @@ class Referee:
         self.suspects.add(square)
         self._silent.discard(square)
         self._candidates.mask(frozenset(self.suspects))
-        self._readings = None
+        self._readings = self._readings_air = None
         if square not in self._named:
             self._named.add(square)
             self._emit_report(
@@ -342,7 +343,7 @@ class Referee:
         (``held``) when nothing is under way after it."""
         if self._trimmed or self._setup or self.ended or self.cells:
             return False
-        r = self._board_readings()
+        r = self._board_readings(air=not held)  # a piece lifted a moment ago may be put back
         found = [x for x in r.found if x.moves or x.under_way]
         if not r.complete or not found:
             return False
@@ -354,9 +355,9 @@ class Referee:
             all(len(x.moves) >= 2 for x in found) or (held and not any(x.under_way for x in found))
         ):
             return False  # a piece in the hand after it may still be put back (a captured piece left, say)
-        if hidden is None and not {move.from_square, move.to_square, *move.captured} & self._mask:
-            return False  # every change seen: the referee's own reading, not an inference
-        landed = min(x.landed[0] for x in found)
+        if all(x.disturbed for x in found):
+            return False
+        landed = min(x.landed[0] for x in found if x.landed)
         self._adopt(move, hidden, landed, out)
         return True
 
@@ -456,8 +457,22 @@ class Referee:
             self._emit_report(out, ReportKind.RESTORED, (), "the board matches the game again", active=False)
         out += emitted
 
-    def _board_readings(self) -> Readings:
-        """The readings of the board since it last matched the game, one silent square allowed."""
+    def _board_readings(self, *, air: bool = False) -> Readings:
+        """The readings of the board since it last matched the game, one silent square allowed
+        (``air``: and those that hold if a piece lifted within ``grace_time``, off its square
+        now, is put back)."""
+        if air:
+            if self._readings_air is None:
+                self._readings_air = readings(
+                    self.position,
+                    self.occupied,
+                    self.events,
+                    self._silent,
+                    self._mask,
+                    cache=self._fault_cache,
+                    air=self.t - self.grace_time,
+                )
+            return self._readings_air
         if self._readings is None:
             self._readings = readings(
                 self.position,
@@ -554,7 +569,7 @@ class Referee:
             return out
         key = event.key
         self._since = max(self._since, event.t)
-        self._readings = None
+        self._readings = self._readings_air = None
         self._grace = None
         if isinstance(key, str):
             if event.occupied:
@@ -743,7 +758,7 @@ class Referee:
         prev = self._prev()
         if prev is not None:
             last = self.game.move_stack[-1]
-            if s == self._expect(prev):
+            if s == self._expect(prev) and (last.from_square == last.to_square or self._moved_to(e, s)):
                 if self.mode == "casual":
                     if self._another_reading(None):
                         self._deadline = None  # a takeback, or a capture a silent square hid: the next event tells
@@ -760,6 +775,9 @@ class Referee:
             for c in self._candidates.of(prev):
                 if c.after != s or c.move == last or not self._allowed(c):
                     continue
+                same_travel = c.origin == last.from_square and c.dest == last.to_square
+                if not same_travel and not self._moved_to(e, c.after):
+                    continue  # set down before any piece was lifted: not a change of the last move
                 # the board is the result of another move from the previous position
                 if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
                     if self._another_reading(None):
@@ -796,7 +814,7 @@ class Referee:
                     lift = [i for i, ev in enumerate(self.events) if ev.key == x and not ev.occupied]
                     landed = [i for i, ev in enumerate(self.events) if ev.key == c.dest and ev.occupied]
                     if c.dest in self._mask:
-                        landed = [-1]  # set down where no sensor answers: before the reply, as it must
+                        continue  # set down where no sensor answers: the reply must land to tell (_infer)
                     if not (lift and landed and landed[-1] < lift[-1]) or self._another_reading(c.move):
                         continue
                     lifted = self.events[lift[-1]]
@@ -831,6 +849,13 @@ class Referee:
         self._lost = True
         self._deadline = self.t + self.settle_time
         self._infer(out, held=False)
+
+    def _moved_to(self, before: frozenset[int], after: frozenset[int]) -> bool:
+        """Could a piece have been carried from a square of ``before`` that ``after`` empties to
+        one it fills (set down there after that square was lifted, since the last move)?"""
+        gone, came = before - after, after - before
+        first = [i for i, ev in enumerate(self.events) if ev.key in gone and not ev.occupied]
+        return bool(first) and any(ev.key in came and ev.occupied for ev in self.events[first[0] :])
 
     def _slid_on(self, prev: Position, last: Move, c: Candidate) -> bool:
         """Is ``c`` the last move's king slid on along the same line soon after it stopped
@@ -1201,7 +1226,7 @@ class Referee:
                 )
                 return out
         self.events.extend(changed)
-        self._readings = None
+        self._readings = self._readings_air = None
         self._evaluate(out)
         return out
 

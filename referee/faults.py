@@ -57,6 +57,8 @@ class Reading:
     under_way: bool = False
     #: when each move's piece landed (as far as the sensors tell: a hidden landing, at its lift)
     landed: tuple[float, ...] = ()
+    #: it holds only if a piece lifted now (a sleeve, a wrong piece, an adjustment) is put back
+    disturbed: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,13 +102,16 @@ def readings(
     max_plies: int = MAX_PLIES,
     max_nodes: int = MAX_NODES,
     cache: CandidateCache | None = None,
+    air: float | None = None,
 ) -> Readings:
     """The readings of ``board`` from ``position`` (the last position it matched), given the
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
     origin lifted, destination set down and captured pieces lifted, in turn (a move starts
     after the one before it landed), but for one square of ``silent`` (never heard from),
     whose result matches ``board`` but on that square, or with a move under way after them.
-    ``masked``: squares known not to answer (never compared).
+    ``masked``: squares known not to answer (never compared). ``air``: also the readings
+    that hold if one piece lifted since that time, off its square now, is put back (a sleeve
+    brushing it, say: marked ``disturbed``).
     """
     s = frozenset(board)
     known = frozenset(masked)
@@ -116,6 +121,11 @@ def readings(
     for ev in events:
         if isinstance(ev.key, int):
             (places if ev.occupied else lifts).setdefault(ev.key, []).append(ev.t)
+    last: dict[int, Transition] = {}
+    for ev in events:
+        if isinstance(ev.key, int):
+            last[ev.key] = ev
+    off = frozenset(sq for sq, ev in last.items() if air is not None and not ev.occupied and ev.t >= air) - known
     cands = cache or CandidateCache()
     found: list[Reading] = []
     seen: set[Reading] = set()
@@ -149,11 +159,18 @@ def readings(
         if nodes[0] > max_nodes:
             raise _Cut
         hide = known if hidden is None else known | {hidden}
-        diff = (pos.occupied() ^ s) - hide
+        occ = pos.occupied()
+        diff = (occ ^ s) - hide
         if not diff:
             add(Reading(line, hidden, landed=times))
         elif hidden is None and line and len(diff) == 1 and diff <= quiet:
             add(Reading(line, next(iter(diff)), landed=times))
+        for a in diff & off & occ:  # a piece of this reading is off its square for a moment
+            rest = diff - {a}
+            if not rest:
+                add(Reading(line, hidden, landed=times, disturbed=True))
+            elif hidden is None and line and len(rest) == 1 and rest <= quiet:
+                add(Reading(line, next(iter(rest)), landed=times, disturbed=True))
         options = cands.of(pos)
         for c in options:
             hides = (hidden,) if hidden is not None else (None, *({c.origin} & quiet), *(diff & quiet))
@@ -161,6 +178,10 @@ def readings(
                 mask = known if h is None else known | {h}
                 if progress(c, s, mask) and started(c, mask, ready):
                     add(Reading(line, h, under_way=True, landed=times))
+                else:
+                    for a in (diff & off & occ) - {c.origin} - c.captured:
+                        if progress(c, s, mask | {a}) and started(c, mask, ready):
+                            add(Reading(line, h, under_way=True, landed=times, disturbed=True))
         if len(found) >= MAX_READINGS:
             return
         for c in options:
