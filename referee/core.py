@@ -68,6 +68,9 @@ from rules.variants import Variant
 DEFAULT_SETTLE = 1.0
 #: how long a state must hold before it raises an alarm (or a king's stop counts as its move)
 DEFAULT_GRACE = 1 / 3
+#: how long the board must be still before a move whose landing no sensor saw is taken as made
+#: when nothing else happens (the other side's reply landing tells at once)
+HIDDEN_LANDING = 3.0
 #: settled events kept while the board differs from the game (a move needs a few dozen; a board
 #: left in disarray must not make every event slower than the last)
 MAX_EVENTS = 256
@@ -356,6 +359,10 @@ class Referee:
         ):
             return False  # a piece in the hand after it may still be put back (a captured piece left, say)
         if all(x.disturbed for x in found):
+            return False
+        landing_unseen = len(found) == 1 and len(found[0].moves) == 1 and move.to_square in self._mask | {hidden}
+        if landing_unseen and self.t < self._since + HIDDEN_LANDING:
+            self._deadline = self._since + HIDDEN_LANDING  # the piece may still be in the hand
             return False
         landed = min(x.landed[0] for x in found if x.landed)
         self._adopt(move, hidden, landed, out)
@@ -741,8 +748,11 @@ class Referee:
                 if may_slide_on(c, self._candidates.of(c.base)) and not self._held():
                     self._deadline = None  # a king on its way: the move is read once it stops
                     return
-                if c.dest in self._mask and any(o is not c and o.in_progress(s) for o in cands):
-                    self._deadline = None  # set down where no sensor answers, or still in the hand: wait
+                if c.dest in self._mask:
+                    # set down where no sensor answers, or still in the hand (or about to be put
+                    # back): the reply landing tells, or a board still for long (_infer)
+                    self._lost = True
+                    self._deadline = self._since + HIDDEN_LANDING
                     return
                 if self._another_reading(c.move):
                     self._deadline = self._since + self.settle_time  # a silent square may have hidden another
