@@ -865,6 +865,8 @@ class Referee:
         one it fills (set down there after that square was lifted, since the last move)?"""
         gone, came = before - after, after - before
         first = [i for i, ev in enumerate(self.events) if ev.key in gone and not ev.occupied]
+        if not came:  # set down where no sensor answers
+            return bool(first)
         return bool(first) and any(ev.key in came and ev.occupied for ev in self.events[first[0] :])
 
     def _slid_on(self, prev: Position, last: Move, c: Candidate) -> bool:
