@@ -788,6 +788,10 @@ class Referee:
                 same_travel = c.origin == last.from_square and c.dest == last.to_square
                 if not same_travel and not self._moved_to(e, c.after):
                     continue  # set down before any piece was lifted: not a change of the last move
+                if c.dest in self._mask and not same_travel and not self._slid_on(prev, last, c):
+                    self._lost = True  # set down where no sensor answers, or still in the hand: wait
+                    self._deadline = self._since + HIDDEN_LANDING
+                    return
                 # the board is the result of another move from the previous position
                 if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
                     if self._another_reading(None):
