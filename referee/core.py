@@ -788,9 +788,13 @@ class Referee:
                 same_travel = c.origin == last.from_square and c.dest == last.to_square
                 if not same_travel and not self._moved_to(e, c.after):
                     continue  # set down before any piece was lifted: not a change of the last move
-                if c.dest in self._mask and not same_travel and not self._slid_on(prev, last, c):
-                    self._lost = True  # set down where no sensor answers, or still in the hand: wait
+                # set down where no sensor answers, or still in the hand: a king that slid on is
+                # read again once the board has been still (or the reply started, below)
+                unseen = c.dest in self._mask and not same_travel
+                if unseen and (not self._slid_on(prev, last, c) or self.t < self._since + HIDDEN_LANDING):
+                    self._lost = True
                     self._deadline = self._since + HIDDEN_LANDING
+                    self._waiting = self._slid_on(prev, last, c)
                     return
                 # the board is the result of another move from the previous position
                 if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
@@ -818,6 +822,8 @@ class Referee:
                 else:
                     self._deadline = None
                 return
+        if prev is not None and self._slid_on_unseen(prev, s, out):
+            return
         # a fast reply: the move is complete except that the opponent already lifted a piece
         for c in cands:
             gone = c.after - s
@@ -863,6 +869,28 @@ class Referee:
         self._lost = True
         self._deadline = self.t + self.settle_time
         self._infer(out, held=False)
+
+    def _slid_on_unseen(self, prev: Position, s: frozenset[int], out: list[Verdict]) -> bool:
+        """The last move's king slid on to a square no sensor answers, and the reply has
+        started (one piece of the other side lifted): read the move again, then the reply."""
+        last = self.game.move_stack[-1]
+        for c in self._candidates.of(prev):
+            if c.dest not in self._mask or c.move == last or not self._slid_on(prev, last, c):
+                continue
+            gone = c.after - s
+            if s - c.after or len(gone) != 1:
+                continue
+            (x,) = gone
+            piece = prev.apply(c.move).piece_at(x)
+            if piece is None or piece.color is prev.turn or x in c.captured:
+                continue
+            lift = [ev for ev in self.events if ev.key == x and not ev.occupied]
+            self._takeback(out)
+            self._commit(self._candidates.find(self.position, c.move), out, again=last)
+            self._forget(lift[-1:])
+            self._evaluate(out)
+            return True
+        return False
 
     def _moved_to(self, before: frozenset[int], after: frozenset[int]) -> bool:
         """Could a piece have been carried from a square of ``before`` that ``after`` empties to
