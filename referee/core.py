@@ -174,6 +174,7 @@ class Referee:
         grace_time: float = DEFAULT_GRACE,
         suspects: Iterable[int] = (),
         heard: Iterable[int] = (),
+        sensor_faults: bool = True,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode: {mode!r} (casual or tournament)")
@@ -191,6 +192,9 @@ class Referee:
         #: squares whose sensor does not answer (the self-test found them, or play showed it): left
         #: out of every comparison, their changes inferred (``heard``: sensors the self-test confirmed)
         self.suspects: set[int] = set(suspects)
+        #: weigh the readings in which a sensor did not answer (off: every sensor is trusted, as
+        #: before issue 31; for comparison in benchmarks/referee.py)
+        self.sensor_faults = sensor_faults
         #: squares whose sensor has never answered (a dead one hides every change: referee.faults)
         self._silent: set[int] = set(self.game.position.geometry.squares()) - set(heard) - self.suspects
         self._named: set[int] = set(self.suspects)  # suspects already announced (a report each, once)
@@ -502,7 +506,7 @@ class Referee:
         matched the game (after a clean move it is a coincidence of a sensor that has not
         been heard yet; after a board nothing explained, a sensor that may be dead): then
         the move is recorded once the board has been still for ``settle_time``."""
-        if move is not None and not self._lost and not self._mask:
+        if not self.sensor_faults or (move is not None and not self._lost and not self._mask):
             return False
         if self._trimmed:
             return True  # what happened since the board matched the game is no longer known
@@ -868,27 +872,26 @@ class Referee:
             return
         self._lost = True
         self._deadline = self.t + self.settle_time
-        self._infer(out, held=False)
+        if self.sensor_faults:
+            self._infer(out, held=False)
 
     def _slid_on_unseen(self, prev: Position, s: frozenset[int], out: list[Verdict]) -> bool:
         """The last move's king slid on to a square no sensor answers, and the reply has
-        started (one piece of the other side lifted): read the move again, then the reply."""
+        landed since: read the move again, then the reply."""
         last = self.game.move_stack[-1]
         for c in self._candidates.of(prev):
             if c.dest not in self._mask or c.move == last or not self._slid_on(prev, last, c):
                 continue
-            gone = c.after - s
-            if s - c.after or len(gone) != 1:
+            after = prev.apply(c.move)
+            replies = [r for r in self._candidates.of(after) if r.after == s]
+            if len(replies) != 1:
                 continue
-            (x,) = gone
-            piece = prev.apply(c.move).piece_at(x)
-            if piece is None or piece.color is prev.turn or x in c.captured:
-                continue
-            lift = [ev for ev in self.events if ev.key == x and not ev.occupied]
+            (reply,) = replies
+            seen = self.events
             self._takeback(out)
             self._commit(self._candidates.find(self.position, c.move), out, again=last)
-            self._forget(lift[-1:])
-            self._evaluate(out)
+            self._forget(seen)
+            self._commit(reply, out)
             return True
         return False
 
@@ -1178,7 +1181,7 @@ class Referee:
                 self._reported = key
                 self._emit_report(out, ReportKind.REQUIRED_CAPTURE, squares, msg, params=params)
             return
-        if self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
+        if self.sensor_faults and self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
             return
         shown = s | (pos.occupied() & self._mask)  # a square that cannot answer is taken as the game has it
         d = classify(pos, shown, self.cells, self._fault_cache.of(pos), tournament=self.mode == "tournament")

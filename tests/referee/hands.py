@@ -272,12 +272,6 @@ def game_log(
     return hands.events, routes
 
 
-def silenced(events: list[Transition], squares: set[int] | frozenset[int]) -> list[Transition]:
-    """What a board whose sensors under ``squares`` are dead reports: none of their events (each
-    keeps the reading it had when the referee started)."""
-    return [ev for ev in events if ev.key not in squares]
-
-
 #: how a broken reed switch misreads its square
 FAULT_KINDS = ("dead", "stuck-closed", "stuck-open", "intermittent")
 
