@@ -48,6 +48,7 @@ bench: $(STAMP)
 	@test -d .bench/py-draughts || $(BIN)/python -m pip install --quiet --target .bench/py-draughts py-draughts==1.10.1
 	$(BIN)/python benchmarks/perft.py
 	$(BIN)/python benchmarks/referee.py
+	$(BIN)/python benchmarks/sensors.py --quick
 	$(BIN)/python benchmarks/hal.py
 	$(BIN)/python benchmarks/bridge.py
 	$(BIN)/python benchmarks/app.py

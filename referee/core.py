@@ -515,6 +515,8 @@ class Referee:
             return True
         if move is not None and not any(x.moves[:1] == (move,) for x in r.found):
             return True  # the move itself is not a reading of what the sensors saw (in that order)
+        if move is None:  # a takeback or a board that matches: any move since, or one under way, is another reading
+            return any(x.moves or x.under_way for x in r.found)
         pending = False
         for x in r.found:
             other = bool(x.moves) and (move is None or x.moves[0] != move)

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 from referee import Action, Pipeline, Referee, Report, ReportKind, Verdict
 from rules import Move, Position
+from tests.conftest import random_game
 from tests.referee.hands import Style, faulty, game_log
+from tests.referee.test_campaigns import real_games
 
 
 @dataclass
@@ -97,3 +99,23 @@ def play_faulty(
     played.recorded = list(ref.game.move_stack)
     played.inferred = len(ref.inferred)
     return played
+
+
+VARIANTS = ("brazilian", "international", "portuguese")
+
+
+def campaign(kind: str, n_broken: int, style: Style | None, per_variant: int) -> tuple[int, int, int, int]:
+    """Every real game and ``per_variant`` generated games of each variant, ``n_broken`` sensors
+    of ``kind`` broken in each: (games, recorded whole without help, whole after answers, misrecorded)."""
+    games = [(start, moves) for _name, start, moves in real_games()]
+    for variant in VARIANTS:
+        games += [random_game(variant, 1000 + i, 200, capture_bias=0.7) for i in range(per_variant)]
+    alone = helped = wrong = 0
+    for k, (start, moves) in enumerate(games):
+        broken = [(sq, kind) for sq in random.Random(k).sample(used_squares(moves), n_broken)]
+        first = play_faulty(start, moves, k, broken, style, answer=False)
+        second = play_faulty(start, moves, k, broken, style, answer=True)
+        alone += first.whole
+        helped += second.whole
+        wrong += first.misrecorded or second.misrecorded
+    return len(games), alone, helped, wrong
