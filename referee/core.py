@@ -200,6 +200,7 @@ class Referee:
         self._named: set[int] = set(self.suspects)  # suspects already announced (a report each, once)
         self.inferred: dict[int, int] = {}  # ply -> the square whose change the move's reading inferred
         self._choices: dict[Move, int | None] = {}  # the moves the page is asked to choose from, with their square
+        self._reread: Move | None = None  # the last move as the page may confirm it instead (from the position before)
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
         self._readings_air: Readings | None = None  # the same, and those a piece put back would make
         self._fault_cache = CandidateCache()
@@ -309,6 +310,7 @@ class Referee:
         self.events = list(events)
         self._lost = False
         self._doubt = False
+        self._reread = None
         self._shadows = []
         self._trimmed = False
         self._readings = self._readings_air = None
@@ -391,11 +393,16 @@ class Referee:
         r = self._board_readings()
         if not r.complete:
             return False
-        choices: dict[Move, int | None] = {}
+        hiddens: dict[Move, set[int | None]] = {}
         for x in r.found:
             if x.moves:
-                choices.setdefault(x.moves[0], x.hidden)
-        if len(choices) < 2:
+                hiddens.setdefault(x.moves[0], set()).add(x.hidden)
+        # the square a choice blames, when its readings agree on one (else nobody is blamed)
+        choices = {m: (next(iter(h)) if len(h) == 1 else None) for m, h in hiddens.items()}
+        reread = self._reread if self._doubt else None
+        prev = self._prev()
+        under_way = reread is not None and any(x.under_way for x in r.found)  # or a move under way since
+        if (len(choices) + (reread is not None) < 2 and not under_way) or (reread is not None and prev is None):
             return False
         squares = sorted(
             {
@@ -405,6 +412,8 @@ class Referee:
             }
         )
         texts = [self.position.pdn(m) for m in choices]
+        if reread is not None and prev is not None:
+            texts.insert(0, prev.pdn(reread))  # the last move read again
         key = _Raised("sensor", frozenset(self.occupied))
         if self._reported != key:
             self._reported = key
@@ -419,8 +428,9 @@ class Referee:
                 out,
                 ReportKind.SENSOR_CONFIRM,
                 squares,
-                f"the sensor under {self._names(squares)} may not answer: the board cannot tell "
-                f"{' from '.join(texts)}: confirm the move played on the page",
+                f"the sensor under {self._names(squares) or self._names(self._mask)} may not answer: the board "
+                f"cannot tell {' from '.join(texts) if len(texts) > 1 else texts[0] + ' from a move under way'}: "
+                "confirm the move played on the page",
                 params={"choices": texts, "squares": squares},
             )
         return True
@@ -450,15 +460,18 @@ class Referee:
         """The readings the page was asked about, each played on: one whose square answered, or
         that came to a board it cannot explain, is dropped; when one alone is left, it was the
         game: the referee takes it up, with the moves it recorded meanwhile."""
-        alive = [
-            sh
-            for sh in self._shadows
-            if not sh.refuted and not any(isinstance(v, Report) and v.kind in _BLOCKING for v in sh.verdicts)
+        confused = [
+            sh for sh in self._shadows if any(isinstance(v, Report) and v.kind in _BLOCKING for v in sh.verdicts)
         ]
+        alive = [sh for sh in self._shadows if not sh.refuted and sh not in confused]
         if len(alive) == len(self._shadows):
             return
-        if len(alive) != 1:
-            self._shadows = alive
+        if len(alive) != 1 or any(not sh.refuted for sh in self._shadows if sh is not alive[0]):
+            # only a square that answered rules a reading out: one that merely lost its way may
+            # still be the game, so the page's answer is needed
+            self._shadows = [sh for sh in self._shadows if not sh.refuted]
+            if all(sh in confused for sh in self._shadows):
+                self._shadows = []
             return
         (sh,) = alive
         emitted = [v for v in sh.verdicts if not (isinstance(v, Report) and v.kind is ReportKind.RESTORED)]
@@ -687,6 +700,14 @@ class Referee:
                 self._reported = None
                 self._evaluate(out)
             return
+        prev = self._prev()
+        again = None if a.move is None or prev is None else parse_engine_move(prev, a.move)
+        if self._doubt and again is not None and again == self._reread:
+            last = self.game.move_stack[-1]
+            self.report = None
+            self._takeback(out)
+            self._commit(self._candidates.find(self.position, again), out, again=last)
+            return
         move = None if a.move is None else parse_engine_move(self.position, a.move)
         if move is None or move not in self._choices or self.ended or self._setup:
             return  # not a move it was asked about (a log written for another moment): nothing happens
@@ -792,7 +813,8 @@ class Referee:
                 if c.after != s or c.move == last or not self._allowed(c):
                     continue
                 same_travel = c.origin == last.from_square and c.dest == last.to_square
-                if not same_travel and not self._moved_to(e, c.after):
+                slid_unseen = c.dest in self._mask and self._slid_on(prev, last, c)
+                if not same_travel and not slid_unseen and not self._moved_to(e, c.after):
                     continue  # set down before any piece was lifted: not a change of the last move
                 # set down where no sensor answers, or still in the hand: a king that slid on is
                 # read again once the board has been still (or the reply started, below)
@@ -805,8 +827,10 @@ class Referee:
                 # the board is the result of another move from the previous position
                 if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
                     if self._another_reading(None):
-                        self._deadline = None  # another move, or one a silent square hid: the next event tells
+                        # another move, or one a silent square hid: the next event tells, or the page
+                        self._deadline = self._since + self.settle_time
                         self._doubt = True
+                        self._reread = c.move
                         return
                     self._takeback(out)
                     # read again: the removals and touches were judged with the first reading
@@ -902,8 +926,6 @@ class Referee:
         one it fills (set down there after that square was lifted, since the last move)?"""
         gone, came = before - after, after - before
         first = [i for i, ev in enumerate(self.events) if ev.key in gone and not ev.occupied]
-        if not came:  # set down where no sensor answers
-            return bool(first)
         return bool(first) and any(ev.key in came and ev.occupied for ev in self.events[first[0] :])
 
     def _slid_on(self, prev: Position, last: Move, c: Candidate) -> bool:
@@ -1182,6 +1204,8 @@ class Referee:
             if self._reported != key:
                 self._reported = key
                 self._emit_report(out, ReportKind.REQUIRED_CAPTURE, squares, msg, params=params)
+            return
+        if self.sensor_faults and self._doubt and self._reread is not None and not self.cells and self._ask(out):
             return
         if self.sensor_faults and self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
             return
