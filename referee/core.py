@@ -912,6 +912,10 @@ class Referee:
             replies = [r for r in self._candidates.of(after) if r.after == s]
             if len(replies) != 1:
                 continue
+            lifted = [ev.t for ev in self.events if ev.key == last.to_square and not ev.occupied]
+            if lifted and self.t < lifted[-1] + self.grace_time:
+                self._grace = lifted[-1] + self.grace_time  # a sleeve may put the king back: look again then
+                continue
             (reply,) = replies
             seen = self.events
             self._takeback(out)

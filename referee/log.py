@@ -8,6 +8,8 @@ and what the players entered.
     {"t": 95.00, "action": "resign", "side": "black"}
     {"t": 0.010, "action": "computer", "side": "black", "level": 3}
     {"t": 12.40, "action": "computer-move", "move": "9-13"}
+    {"t": 20.00, "action": "confirm", "move": "21-17"}
+    {"t": 21.00, "action": "confirm", "square": 15}
     {"t": 97.50, "link": "down"}
     {"t": 130.2, "link": "up", "board": [1, 2, 3, 18], "cells": ["b1"]}
     {"t": 130.2, "link": "reconstructed", "moves": ["c3-d4", "f6-e5"]}
@@ -22,6 +24,10 @@ and what the players entered.
 computer's move in the position of that moment (``from-to``, or ``fromxtoxcaptured...`` in
 square numbers); the referee accepts only that move from the hands on the computer's turn
 (``referee.expect``). Readers before these lines refuse them as unknown actions.
+
+``confirm`` lines (issue 31): the page answered a ``sensor-confirm`` report with the move
+played (square numbers, as ``computer-move``), or said that the sensor under ``square`` is
+broken. Readers before these lines refuse them as unknown actions.
 
 ``link`` lines (a board behind a link, e.g. the Pico's serial line): the link went
 ``down``; it is ``up`` again with the whole occupancy then (``board``: occupied squares,
