@@ -2,14 +2,14 @@
 #   make play   runs the main job (damas play on the simulated board, in the browser)
 #   make test   runs the tests
 # Both create .venv and install the project into it the first time (and again
-# whenever pyproject.toml changes).
+# whenever pyproject.toml changes). CI also runs make test-py313.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test test-slow coverage mutation lint bench clean
+.PHONY: play test test-py313 pi-check test-slow coverage mutation lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,17 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# the wheel check (tests/package) and the rules, referee and hardware-layer (board_hal) tests
+# under Debian trixie's own Python 3.13 (Raspberry Pi OS Trixie's), in a Debian root made with
+# debootstrap (needs root; the root is kept in /var/cache/damas). CI runs it after make test.
+test-py313:
+	tools/py313
+
+# the Raspberry Pi install of deploy/README.md, run in arm64 Debian bookworm and trixie roots
+# under qemu (needs root; slow: about half an hour a release; not part of make test or CI)
+pi-check:
+	tools/pi-check
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
@@ -46,16 +57,20 @@ mutation: $(STAMP)
 
 bench: $(STAMP)
 	@test -d .bench/py-draughts || $(BIN)/python -m pip install --quiet --target .bench/py-draughts py-draughts==1.10.1
+	@test -d .bench/caissify || $(BIN)/python -m pip install --quiet --target .bench/caissify caissify-pairings==0.5.0
 	$(BIN)/python benchmarks/perft.py
 	$(BIN)/python benchmarks/referee.py
 	$(BIN)/python benchmarks/sensors.py --quick
 	$(BIN)/python benchmarks/hal.py
 	$(BIN)/python benchmarks/bridge.py
+	$(BIN)/python benchmarks/dgt.py
 	$(BIN)/python benchmarks/app.py
 	$(BIN)/python benchmarks/pdn.py
 	$(BIN)/python benchmarks/engine.py --quick
 	$(BIN)/python benchmarks/clock.py
 	$(BIN)/python benchmarks/hall.py
+	$(BIN)/python benchmarks/pairing.py --peer
+	$(BIN)/python benchmarks/speech.py
 
 clean:
 	rm -rf $(VENV) .bench .mutation .coverage .coverage.* .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info

@@ -1,15 +1,23 @@
 """The tournament hall under load: N boards publishing real games at 10x human speed through a
 real Mosquitto to ``damas hall``; what a hall page sees.
 
-    python benchmarks/hall.py [--boards 10,50,100,200] [--seconds 20] [--pace 1.0]
+    python benchmarks/hall.py [--boards 10,50,100,200] [--seconds 20] [--pace 1.0] [--spectators 1]
+                              [--pairing PLAYERS]
     python benchmarks/hall.py --restart 200 [--before /path/to/an/older/checkout]
 
 Each simulated board is an MQTT client sending what ``damas play --broker`` sends (the same
 messages, QoS 1, its retained status), one ply every ``pace`` seconds (a human plays about one
 ply in 10 s: 1.0 is 10x human speed), games from tests/data replayed one after another. A page
 client long-polls ``/api/state`` as the hall page does and notes, for every ply, the time from
-its publication to the first state that shows it: p50 and p99. The broker's and the hall's CPU
-(share of one core over the run) and memory (RSS at the end) are read from /proc.
+its publication to the first state that shows it: p50 and p99, and the bytes it downloads a
+second (the page's way: only what changed since its version, gzipped); ``--spectators N`` has
+N such pages watching (one of them measured). The broker's and the hall's CPU (share of one core
+over the run) and memory (RSS at the end) are read from /proc.
+
+``--pairing PLAYERS``: meanwhile the arbiter pairs rounds of an open of PLAYERS players, one
+after another (each round's results entered at once), while a prober asks ``/api/state`` and
+``/live.pdn`` every 50 ms: the longest answer, and the longest ply -> page, during the pairings
+(the hall's goal: nothing waits more than 100 ms while a round is paired).
 
 ``--restart N``: the hall's database after N boards have each sent a whole game (with its clock,
 as ``damas play --broker`` sends it); the time a fresh hall process takes to load it — from the
@@ -20,6 +28,8 @@ does once on a database from then); ``--before DIR`` also times the hall of anot
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gzip
 import json
 import os
 import random
@@ -42,6 +52,7 @@ from rules.pdn import load_pdn  # noqa: E402
 
 HZ = os.sysconf("SC_CLK_TCK")
 WORKERS = 4  # processes of simulated boards (the boards' own CPU is not the hall's)
+TOKEN = "bench-token"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -142,20 +153,31 @@ def worker(first: int, n: int, broker_url: str, pace: float, seconds: float, out
     Path(out).write_text(json.dumps([[b, g, p, t] for (b, g, p), t in boards.sent.items()]))
 
 
-def watch(url: str, stop: threading.Event, seen_at: dict[tuple[str, int, int], float]) -> None:
-    """The hall page: long polls, and notes when each board's ply first became visible."""
+def watch(url: str, stop: threading.Event, seen_at: dict[tuple[str, int, int], float] | None, wire: list[int]) -> None:
+    """The hall page: long polls for what changed since its version (gzipped), notes when each
+    board's ply first became visible (``seen_at``), and counts the bytes it downloaded (``wire``)."""
     seen: dict[str, tuple[str, int]] = {}
-    version = -1
+    state: dict[str, object] | None = None
     while not stop.is_set():
+        query = f"since={state['version']}&delta={state['boot']}" if state else ""
+        req = urllib.request.Request(f"{url}/api/state?{query}", headers={"Accept-Encoding": "gzip"})
         try:
-            with urllib.request.urlopen(f"{url}/api/state?since={version}", timeout=30) as r:
-                state = json.loads(r.read())
+            with urllib.request.urlopen(req, timeout=30) as r:
+                raw = r.read()
+                wire[0] += len(raw)
+                got = json.loads(gzip.decompress(raw) if r.headers.get("Content-Encoding") == "gzip" else raw)
         except OSError:
             time.sleep(0.1)
             continue
         now = time.time()
-        version = state["version"]
-        for b in state["boards"]:
+        if "delta" in got and state is not None:  # (as the page merges it)
+            boards = {b["board"]: b for b in state["boards"]}  # type: ignore[attr-defined]
+            boards |= {b["board"]: b for b in got["boards"]}
+            got = {**state, **got, "boards": [boards[i] for i in got["board_ids"] if i in boards]}
+        state = got
+        if seen_at is None:
+            continue
+        for b in got["boards"]:
             g = b["game"]
             if not g:
                 continue
@@ -168,13 +190,61 @@ def watch(url: str, stop: threading.Event, seen_at: dict[tuple[str, int, int], f
             seen[board] = (g["id"], g["plies"])
 
 
-def run(n: int, seconds: float, pace: float, games: list[object]) -> dict[str, float]:
+def _post(url: str, path: str, body: dict[str, object]) -> object:
+    req = urllib.request.Request(
+        url + path, json.dumps(body).encode(), {"Content-Type": "application/json", "X-Hall-Token": TOKEN}
+    )
+    with urllib.request.urlopen(req, timeout=600) as r:
+        return json.loads(r.read())
+
+
+def arbiter(url: str, players: int, stop: threading.Event, windows: list[tuple[float, float]]) -> None:
+    """Pairs round after round of an open of ``players`` (the results entered at once), noting
+    when each pairing ran (until the run ends and the hall goes)."""
+    with contextlib.suppress(OSError):
+        _arbiter(url, players, stop, windows)
+
+
+def _arbiter(url: str, players: int, stop: threading.Event, windows: list[tuple[float, float]]) -> None:
+    rng = random.Random(1)
+    _post(url, "/api/players", {"csv": "name,rating\n" + "".join(f"P{i:03d},{rng.randint(1200, 2400)}\n"
+                                                                for i in range(players))})  # fmt: skip
+    _post(url, "/api/settings", {"rounds": 99})
+    while not stop.is_set():
+        t0 = time.time()
+        _post(url, "/api/pair", {"boards": [f"x{i}" for i in range(players)]})  # (tables on boards nobody plays)
+        windows.append((t0, time.time()))
+        with urllib.request.urlopen(f"{url}/api/state", timeout=30) as r:
+            state = json.loads(r.read())
+        for p in state["pairings"]:
+            if p["black"] is not None:
+                _post(url, "/api/result", {"round": p["round"], "table": p["table"],
+                                           "result": rng.choice(["2-0", "1-1", "0-2"])})  # fmt: skip
+
+
+def probe(url: str, stop: threading.Event, waits: list[tuple[float, float]]) -> None:
+    """A spectator's and a relay's requests every 50 ms: (when asked, seconds to answer)."""
+    while not stop.is_set():
+        for path in ("/api/state", "/live.pdn"):
+            t0 = time.time()
+            try:
+                with urllib.request.urlopen(url + path, timeout=30) as r:
+                    r.read()
+            except OSError:
+                continue
+            waits.append((t0, time.time() - t0))
+        time.sleep(0.05)
+
+
+def run(
+    n: int, seconds: float, pace: float, games: list[object], spectators: int = 1, players: int = 0
+) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="damas-bench-hall-") as tmp:
         broker = Mosquitto(Path(tmp) / "mosquitto").start()
         port = _free_port()
         hall = subprocess.Popen(
             [sys.executable, "-m", "damas", "-qq", "hall", "--broker", broker.url, "--db", f"{tmp}/hall.sqlite3",
-             "--port", str(port)],
+             "--port", str(port), "--token", TOKEN],
             cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
@@ -194,24 +264,40 @@ def run(n: int, seconds: float, pace: float, games: list[object]) -> dict[str, f
             ]  # fmt: skip
             seen_at: dict[tuple[str, int, int], float] = {}
             stop = threading.Event()
-            watcher = threading.Thread(target=watch, args=(url, stop, seen_at), daemon=True)
+            wire = [0]
+            watcher = threading.Thread(target=watch, args=(url, stop, seen_at, wire), daemon=True)
             watcher.start()
+            for _ in range(spectators - 1):
+                threading.Thread(target=watch, args=(url, stop, None, [0]), daemon=True).start()
+            windows: list[tuple[float, float]] = []
+            waits: list[tuple[float, float]] = []
+            if players:
+                threading.Thread(target=arbiter, args=(url, players, stop, windows), daemon=True).start()
+                threading.Thread(target=probe, args=(url, stop, waits), daemon=True).start()
             time.sleep(1.0)  # the boards connect
+            wire0 = wire[0]
             cpu0 = (cpu_seconds(broker.proc.pid), cpu_seconds(hall.pid), time.monotonic())
             time.sleep(seconds - 2.0)
             cpu1 = (cpu_seconds(broker.proc.pid), cpu_seconds(hall.pid), time.monotonic())
+            wire1 = wire[0]
             mem = (rss_mb(broker.proc.pid), rss_mb(hall.pid))
             for w in workers:
                 w.wait(60)
             time.sleep(1.0)  # the last plies reach the page
             stop.set()
             watcher.join(35)
-            latencies = []
+            latencies, during = [], []
+
+            def pairing(t: float) -> bool:
+                return any(a <= t <= b for a, b in windows)
+
             for out in outs[: len(workers)]:
                 for b, g, p, t in json.loads(Path(out).read_text()):
                     seen = seen_at.get((b, g, p))
                     if seen is not None:
                         latencies.append(seen - t)
+                        if pairing(t):
+                            during.append(seen - t)
         finally:
             hall.terminate()
             hall.wait(10)
@@ -227,6 +313,13 @@ def run(n: int, seconds: float, pace: float, games: list[object]) -> dict[str, f
         "hall_cpu": 100 * (cpu1[1] - cpu0[1]) / wall,
         "broker_mb": mem[0],
         "hall_mb": mem[1],
+        "viewer_kbs": (wire1 - wire0) / 1024 / wall,
+        "pairings": len(windows),
+        "pairing_s": max((b - a for a, b in windows), default=0.0),
+        "wait_ms": 1000 * max((w for t, w in waits if pairing(t)), default=0.0),
+        "wait_out_ms": 1000 * max((w for t, w in waits if not pairing(t)), default=0.0),
+        "waits": len([1 for t, _w in waits if pairing(t)]),
+        "ply_during_ms": 1000 * max(during, default=0.0),
     }
 
 
@@ -311,6 +404,8 @@ def main() -> None:
     p.add_argument(
         "--pace", type=float, default=1.0, help="seconds between two plies of a board (default 1: 10x human)"
     )
+    p.add_argument("--spectators", type=int, default=1, help="hall pages watching (default 1)")
+    p.add_argument("--pairing", type=int, default=0, metavar="PLAYERS", help="pair rounds of this open meanwhile")
     p.add_argument("--restart", type=int, metavar="N", help="time a hall restart with N boards' whole games")
     p.add_argument("--before", metavar="DIR", help="with --restart: also time the hall of this checkout")
     p.add_argument("--worker", help=argparse.SUPPRESS)  # FIRST,COUNT: run boards (the benchmark starts these)
@@ -325,18 +420,29 @@ def main() -> None:
     if args.restart:
         restart(args.restart, games, args.before)
         return
-    print(f"hall: boards at one ply per {args.pace:g} s each, {args.seconds:g} s per run; move -> hall page update")
+    print(
+        f"hall: boards at one ply per {args.pace:g} s each, {args.seconds:g} s per run, {args.spectators} "
+        "page(s) watching; move -> hall page update; a page's download (KB/s)"
+    )
     print(
         f"{'boards':>6} {'plies':>6} {'p50 ms':>8} {'p99 ms':>8} {'broker CPU':>11} {'hall CPU':>9} "
-        f"{'broker MB':>10} {'hall MB':>8}"
+        f"{'broker MB':>10} {'hall MB':>8} {'page KB/s':>10}"
     )
     for n in (int(x) for x in args.boards.split(",")):
-        r = run(n, args.seconds, args.pace, games)
+        r = run(n, args.seconds, args.pace, games, args.spectators, args.pairing)
         print(
             f"{r['boards']:>6} {r['plies']:>6} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} {r['broker_cpu']:>10.1f}% "
-            f"{r['hall_cpu']:>8.1f}% {r['broker_mb']:>10.1f} {r['hall_mb']:>8.1f}",
+            f"{r['hall_cpu']:>8.1f}% {r['broker_mb']:>10.1f} {r['hall_mb']:>8.1f} {r['viewer_kbs']:>10.1f}",
             flush=True,
         )
+        if args.pairing:
+            print(
+                f"       {r['pairings']:.0f} rounds of {args.pairing} players paired meanwhile (longest "
+                f"{r['pairing_s']:.1f} s): longest of {r['waits']:.0f} answers to /api/state or /live.pdn "
+                f"{r['wait_ms']:.0f} ms (between pairings {r['wait_out_ms']:.0f} ms), longest ply -> page "
+                f"{r['ply_during_ms']:.0f} ms",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,12 @@ A backend behind a link (the Pico's serial line) reports the link's state: ``lin
 ``"up"`` or ``"down"`` now, and the queue carries a :class:`LinkChange` when it goes down
 and when it is up again (with the whole occupancy then: what changed meanwhile is known
 only as a result). Backends wired directly (the simulated board, GPIO) are always up.
+
+Every sensor backend says what it senses (``senses``, a :class:`~board_hal.squares.Sensing`):
+presence only (reed switches), or also each piece's colour, and its crown. A backend that
+senses more than presence gives every change its square's state (``CellTransition.state``),
+also a change of piece on a square that stays occupied; :meth:`BoardIO.pieces` is the board
+now, piece by piece.
 """
 
 from __future__ import annotations
@@ -17,24 +23,27 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Self
 
 from board_hal.debounce import Transition
 from board_hal.layout import Cell, Layout
 from board_hal.leds import Role
+from board_hal.squares import Sensing, SquareState
 
 Clock = Callable[[], float]
 
 
 @dataclass(frozen=True)
 class CellTransition:
-    """A raw change on one physical cell."""
+    """A raw change on one physical cell (``state``: what a board that senses colour reads
+    there now; None on a presence board)."""
 
     t: float
     cell: Cell
     occupied: bool
+    state: SquareState | None = None
 
 
 @dataclass(frozen=True)
@@ -42,13 +51,15 @@ class LinkChange:
     """The link to a board's sensors went down, or is up again (``cells``: the whole
     occupancy then; ``changes``: how it differs from the last occupancy reported; ``lost``:
     when the line stayed up but frames were lost, how many — the board sends one on every
-    change, so no more changes were missed — else None)."""
+    change, so no more changes were missed — else None; ``states``: a board that senses
+    colour, the state of every occupied cell)."""
 
     t: float
     up: bool
     cells: frozenset[Cell] = frozenset()
     changes: tuple[CellTransition, ...] = ()
     lost: int | None = None
+    states: Mapping[Cell, SquareState] = field(default_factory=dict)
 
 
 SIDES = ("white", "black")
@@ -65,15 +76,29 @@ class ButtonPress:
 
 
 @dataclass(frozen=True)
+class ReadOut:
+    """The read-out gesture, seen at ``t``: both clock buttons down together (``source``
+    ``button`` on the Pi's pins, ``pico`` on the Pico's), or the Pico's read-out button
+    (``pico``). It is never a move nor a clock press: the talking board reads the position
+    aloud (``damas.speech``); it is not journalled (it changes nothing in the game)."""
+
+    t: float
+    source: str = "button"
+    chord: bool = True  # both clock buttons (False: a read-out button of its own)
+
+
+@dataclass(frozen=True)
 class LinkStatus:
     """A :class:`LinkChange` seen through a layout: ``squares`` and non-playing ``cells``
-    (by name) occupied when the link came back; ``lost``: see :class:`LinkChange`)."""
+    (by name) occupied when the link came back; ``lost``: see :class:`LinkChange`;
+    ``pieces``: on a board that senses colour, each occupied square's piece)."""
 
     t: float
     up: bool
     squares: frozenset[int] = frozenset()
     cells: frozenset[str] = frozenset()
     lost: int | None = None
+    pieces: Mapping[int, SquareState] = field(default_factory=dict)
 
 
 def stop_worker(stop: threading.Event, thread: threading.Thread | None, timeout: float = 1.0) -> None:
@@ -99,14 +124,18 @@ class Closable:
 
 
 class SensorBackend(Closable):
-    """Reports which physical cells are occupied, as raw timestamped transitions."""
+    """Reports which physical cells are occupied, as raw timestamped transitions (and, when
+    it senses more than presence, what stands on them)."""
 
     size: int
+    #: what the sensors tell (a backend that senses more sets it, per instance if it depends
+    #: on the hardware found: a Pico's firmware, a DGT board)
+    senses: Sensing = Sensing.PRESENCE
 
     def __init__(self, size: int, clock: Clock = time.monotonic) -> None:
         self.size = size
         self.clock = clock
-        self.transitions: queue.Queue[CellTransition | LinkChange | ButtonPress] = queue.Queue()
+        self.transitions: queue.Queue[CellTransition | LinkChange | ButtonPress | ReadOut] = queue.Queue()
         self._link_up = True
 
     @property
@@ -121,12 +150,19 @@ class SensorBackend(Closable):
         cells: frozenset[Cell] = frozenset(),
         changes: Iterable[Cell] = (),
         lost: int | None = None,
+        states: Mapping[Cell, SquareState] | None = None,
     ) -> None:
         """The link went down, or is up again with ``cells`` occupied (``changes``: the cells
-        that differ from the last occupancy reported)."""
+        that differ from the last occupancy reported; ``states``: what a colour board read on
+        each occupied cell)."""
         self._link_up = up
-        moved = tuple(CellTransition(t, c, c in cells) for c in sorted(changes))
-        self.transitions.put(LinkChange(t, up, frozenset(cells) if up else frozenset(), moved, lost))
+        got = dict(states or {})
+        moved = tuple(
+            CellTransition(t, c, c in cells, got.get(c, SquareState.EMPTY) if states is not None else None)
+            for c in sorted(changes)
+        )
+        kept = {c: s for c, s in got.items() if c in cells} if up else {}
+        self.transitions.put(LinkChange(t, up, frozenset(cells) if up else frozenset(), moved, lost, kept))
 
     def start(self) -> None:
         """Begin reporting (a scanning thread, a serial reader...)."""
@@ -135,8 +171,12 @@ class SensorBackend(Closable):
         """The occupied cells now."""
         raise NotImplementedError
 
-    def _emit(self, cell: Cell, occupied: bool, t: float | None = None) -> None:
-        self.transitions.put(CellTransition(self.clock() if t is None else t, cell, occupied))
+    def states(self) -> dict[Cell, SquareState]:
+        """What stands on each occupied cell now (a presence board: a piece not known)."""
+        return dict.fromkeys(self.snapshot(), SquareState.OCCUPIED)
+
+    def _emit(self, cell: Cell, occupied: bool, t: float | None = None, state: SquareState | None = None) -> None:
+        self.transitions.put(CellTransition(self.clock() if t is None else t, cell, occupied, state))
 
 
 class ScanningSensors(SensorBackend):
@@ -203,6 +243,16 @@ class BoardIO(Closable):
     def start(self) -> None:
         self.sensors.start()
 
+    @property
+    def senses(self) -> Sensing:
+        """What the sensors tell: presence, colour, or colour and crown."""
+        return self.sensors.senses
+
+    def pieces(self) -> dict[int | str, SquareState]:
+        """Every occupied square (and non-playing cell, by name) with what stands on it now
+        (``?`` on a presence board)."""
+        return {self.layout.key_of(*cell): state for cell, state in self.sensors.states().items()}
+
     def occupied(self) -> tuple[set[int], set[str]]:
         """Occupied squares and occupied non-playing cells, now."""
         squares: set[int] = set()
@@ -217,7 +267,7 @@ class BoardIO(Closable):
         """The sensors' link: ``"up"`` or ``"down"`` (always up when wired directly)."""
         return self.sensors.link
 
-    def _drain(self, timeout: float | None) -> list[CellTransition | LinkChange | ButtonPress]:
+    def _drain(self, timeout: float | None) -> list[CellTransition | LinkChange | ButtonPress | ReadOut]:
         try:
             first = self.sensors.transitions.get(timeout=timeout) if timeout else self.sensors.transitions.get_nowait()
         except queue.Empty:
@@ -231,7 +281,7 @@ class BoardIO(Closable):
         return items
 
     def _square_event(self, ct: CellTransition) -> Transition:
-        return Transition(ct.t, self.layout.key_of(*ct.cell), ct.occupied)
+        return Transition(ct.t, self.layout.key_of(*ct.cell), ct.occupied, ct.state)
 
     def poll(self, timeout: float | None = None) -> list[Transition]:
         """Drain the transitions seen so far (waiting up to ``timeout`` for the first).
@@ -246,12 +296,12 @@ class BoardIO(Closable):
                 out.append(self._square_event(item))
         return out
 
-    def poll_events(self, timeout: float | None = None) -> list[Transition | LinkStatus | ButtonPress]:
+    def poll_events(self, timeout: float | None = None) -> list[Transition | LinkStatus | ButtonPress | ReadOut]:
         """Like :meth:`poll`, with the link's changes in their place among the transitions, and
-        the presses of clock buttons wired to the board (the Pico's)."""
-        out: list[Transition | LinkStatus | ButtonPress] = []
+        the presses of clock buttons wired to the board (the Pico's) and its read-out gestures."""
+        out: list[Transition | LinkStatus | ButtonPress | ReadOut] = []
         for item in self._drain(timeout):
-            if isinstance(item, ButtonPress):
+            if isinstance(item, (ButtonPress, ReadOut)):
                 out.append(item)
             elif isinstance(item, LinkChange):
                 squares: set[int] = set()
@@ -262,7 +312,12 @@ class BoardIO(Closable):
                         squares.add(key)
                     else:
                         names.add(key)
-                out.append(LinkStatus(item.t, item.up, frozenset(squares), frozenset(names), item.lost))
+                pieces: dict[int, SquareState] = {}
+                for cell, state in item.states.items():
+                    key = self.layout.key_of(*cell)
+                    if isinstance(key, int):
+                        pieces[key] = state
+                out.append(LinkStatus(item.t, item.up, frozenset(squares), frozenset(names), item.lost, pieces))
             else:
                 out.append(self._square_event(item))
         return out

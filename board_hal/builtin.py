@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from board_hal.config import ConfigError
 from board_hal.registry import Backend, Hardware
+from board_hal.squares import Sensing
 
 if TYPE_CHECKING:
     from board_hal.backends import LedBackend, SensorBackend
@@ -15,17 +17,37 @@ if TYPE_CHECKING:
 
 
 class Simulated(Backend):
-    summary = "the simulated board (no hardware): sensors and LEDs"
+    summary = "the simulated board (no hardware): sensors and LEDs; senses presence, or colour and crowns"
     sensors = True
     leds = True
     leds_need_sensors = True
+    senses = Sensing.CROWN
+
+    def check(self, table: Mapping[str, Any], config: Config) -> Sensing | None:
+        """``[simulated] senses = "presence" | "colour" | "crown"`` (unset: the environment's
+        ``DAMAS_SIMULATED_SENSES``, else presence)."""
+        unknown = set(table) - {"senses"}
+        if unknown:
+            raise ConfigError(f"{config.source}: unknown setting simulated.{sorted(unknown)[0][:40]} (known: senses)")
+        value = table.get("senses")
+        if value is None:
+            return None
+        try:
+            if not isinstance(value, str):
+                raise ValueError
+            return Sensing.named(value)
+        except ValueError:
+            raise ConfigError(
+                f'{config.source}: simulated.senses must be "presence", "colour" or "crown", not {value!r:.40}'
+            ) from None
 
     def open(
         self, config: Config, layout: Layout, hw: Hardware, *, sensors: bool, leds: bool
     ) -> tuple[SensorBackend | None, LedBackend | None]:
         from board_hal.simulated import SimulatedBoard
 
-        board = SimulatedBoard(layout, clock=hw.clock)
+        senses = config.backend_settings.get(self.name)
+        board = SimulatedBoard(layout, clock=hw.clock, senses=senses if isinstance(senses, Sensing) else None)
         return board, (board if leds else None)
 
 

@@ -92,9 +92,10 @@ class Config:
     clock: ClockConfig = field(default_factory=ClockConfig)
     engine: dict[str, Any] = field(default_factory=dict)  # the computer opponent ([engine]; checked by the app)
     hall: dict[str, Any] = field(default_factory=dict)  # publishing to the tournament hall ([hall])
+    speech: dict[str, Any] = field(default_factory=dict)  # the talking board ([speech]; checked by the app)
 
 
-_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock", "engine", "hall"}
+_TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock", "engine", "hall", "speech"}
 _BOARD = {"backend", "rotation", "white_side", "size", "debounce", "leds"}
 _GPIO = {"rows", "columns", "scan_rate", "settle_us", "leds"}
 _GPIO_LEDS = {"data", "clock", "latch"}
@@ -265,6 +266,7 @@ def parse_config(text: str, source: str = "<config>", env: Mapping[str, str] | N
     cfg.clock = _clock(_table(data, "clock", src), src, cfg)
     cfg.engine = _table(data, "engine", src)
     cfg.hall = _hall(_table(data, "hall", src), src)
+    cfg.speech = _table(data, "speech", src)
     return cfg
 
 

@@ -10,6 +10,7 @@ from board_hal import registry
 from board_hal.backends import BoardIO, Clock, LedBackend, SensorBackend
 from board_hal.config import Config, ConfigError
 from board_hal.layout import Layout
+from board_hal.pins import opening_pins
 
 
 def layout_for(config: Config, variant: str) -> Layout:
@@ -34,18 +35,19 @@ def open_board(
     layout = layout_for(config, variant)
     hw = hardware or registry.Hardware(clock=clock, pin_factory=pin_factory)
     try:
-        sensor_backend = registry.get(config.backend)
-        led_name = config.leds_backend
-        same = led_name == config.backend
-        sensors, leds = sensor_backend.open(config, layout, hw, sensors=True, leds=same)
-        if sensors is None:
-            raise ConfigError(f"{config.source}: board.backend: {config.backend} opened no sensors")
-        if not same and led_name != registry.NO_LEDS:
-            try:
-                _, leds = registry.get(led_name).open(config, layout, hw, sensors=False, leds=True)
-            except BaseException:
-                sensors.close()
-                raise
+        with opening_pins(config.source):  # no pin library: one line naming the fix
+            sensor_backend = registry.get(config.backend)
+            led_name = config.leds_backend
+            same = led_name == config.backend
+            sensors, leds = sensor_backend.open(config, layout, hw, sensors=True, leds=same)
+            if sensors is None:
+                raise ConfigError(f"{config.source}: board.backend: {config.backend} opened no sensors")
+            if not same and led_name != registry.NO_LEDS:
+                try:
+                    _, leds = registry.get(led_name).open(config, layout, hw, sensors=False, leds=True)
+                except BaseException:
+                    sensors.close()
+                    raise
     except registry.BackendError as exc:
         raise ConfigError(f"{config.source}: {exc}") from None
     return _board(layout, sensors, leds, f"{config.source}: board.backend: {config.backend}")

@@ -24,6 +24,13 @@ select lets the chain ignore SCLK while a WS2812 strip on the same bus is sent a
 
 A dead chip (unpowered, or its QH not reaching the next) cuts off itself and every chip
 after it in the chain: the self-test says so in one line.
+
+**Colour** (``colour = true``): the two-switch Hall build of ``hardware/wiring-hall.md`` on the
+Pi's own pins: two unipolar Hall switches per square (the *white* one marked side up, the
+*black* one marked side down), each on its own input, in the Pico build's order — bit ``2i``
+of the chain (as read: chip #1's H first) is cell ``i``'s white switch, ``2i + 1`` its black
+one (cell ``i`` = row × columns + column) —, ``ceil(2 n² / 8)`` chips (16 for 8x8, 25 for
+10x10). The board then senses colour (``board_hal.squares``).
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from board_hal import pinmap
 from board_hal.backends import Clock, ScanningSensors, SensorBackend, stop_worker
 from board_hal.layout import Cell
 from board_hal.registry import Backend, Hardware
+from board_hal.squares import Sensing, SquareState
 
 if TYPE_CHECKING:
     from board_hal.backends import LedBackend
@@ -162,6 +170,63 @@ def open_spi(device: str, speed: int = 1_000_000) -> Any:
     return spi
 
 
+class HallPairsScanner(ShiftInScanner):
+    """Two Hall switches per cell on the chain (the module's *Colour*): each cell's colour."""
+
+    senses = Sensing.COLOUR
+    thread_name = "hall-pairs-scan"
+
+    def __init__(
+        self,
+        load: int | str,
+        clock_pin: int | str | None,
+        data: int | str | None,
+        size: int,
+        **kwargs: Any,
+    ) -> None:
+        self._now: dict[Cell, SquareState] = {}
+        super().__init__(load, clock_pin, data, pair_cells(size), size, **kwargs)
+
+    def read_states(self) -> dict[Cell, SquareState]:
+        """One pass over the chain: what stands on each occupied cell (both switches at once:
+        a piece the board cannot read)."""
+        out: dict[Cell, SquareState] = {}
+        entries: list[Any] = self._order  # (cell, pole) pairs here, not cells
+        for entry, high in zip(entries, self.read_bits(), strict=True):
+            if entry is None or high:
+                continue
+            cell, pole = entry
+            state = SquareState.WHITE_MAN if pole == "white" else SquareState.BLACK_MAN
+            out[cell] = SquareState.OCCUPIED if cell in out and out[cell] is not state else state
+        return out
+
+    def scan(self) -> frozenset[Cell]:
+        self._now = self.read_states()
+        return frozenset(self._now)
+
+    def poll_once(self) -> None:
+        now = self.clock()
+        old, new = self._now, self.read_states()
+        for cell in sorted(set(old) | set(new)):
+            if old.get(cell) is not new.get(cell):
+                state = new.get(cell, SquareState.EMPTY)
+                self._emit(cell, state.occupied, now, state)
+        self._now = new
+        self._state = frozenset(new)
+
+    def states(self) -> dict[Cell, SquareState]:
+        return dict(self._now)
+
+
+def pair_cells(size: int) -> list[list[Any]]:
+    """The chain's inputs for the two-switch build: ``[chip][input]`` -> (cell, "white"/"black")."""
+    bits = [((i // size, i % size), pole) for i in range(size * size) for pole in ("white", "black")]
+    chips: list[list[Any]] = [[None] * INPUTS for _ in range(-(-len(bits) // INPUTS))]
+    for k, entry in enumerate(bits):  # bit k is chip k // 8, input 7 - k % 8 (H first)
+        chips[k // INPUTS][INPUTS - 1 - k % INPUTS] = entry
+    return chips
+
+
 @dataclass
 class Settings:
     load: int
@@ -171,6 +236,7 @@ class Settings:
     size: int
     scan_rate: float = 100.0
     spi: str | None = None
+    colour: bool = False  # two Hall switches per cell (hardware/wiring-hall.md)
 
     def gpio_pins(self) -> dict[int, str]:
         if self.spi is not None:
@@ -178,12 +244,16 @@ class Settings:
         return {self.load: "74hc165.load", self.clock: "74hc165.clock", self.data: "74hc165.data"}  # type: ignore[dict-item]
 
 
-_KEYS = {"load", "clock", "data", "chips", "cells", "scan_rate", "spi"}
+_KEYS = {"load", "clock", "data", "chips", "cells", "scan_rate", "spi", "colour"}
 
 
 class Hc165(Backend):
-    summary = "reed switches on a chain of 74HC165 shift registers (8 inputs each), on three GPIOs"
+    summary = (
+        "reed switches on a chain of 74HC165 shift registers (8 inputs each), on three GPIOs; "
+        "or two Hall switches per square (colour = true): colours"
+    )
     sensors = True
+    senses = Sensing.COLOUR
 
     def check(self, table: Mapping[str, Any], config: Config) -> Settings:
         from board_hal.config import ConfigError
@@ -212,17 +282,26 @@ class Hc165(Backend):
             if p in seen:
                 raise fail(f"74hc165.{key}: GPIO {p} is used twice (74hc165.{seen[p]} and 74hc165.{key})")
             seen[p] = key
-        need = -(-n * n // INPUTS)
+        colour = table.get("colour", False)
+        if not isinstance(colour, bool):
+            raise fail(f"74hc165.colour must be true or false, not {pinmap._short(colour)}")
+        if colour and "cells" in table:
+            raise fail("74hc165.cells: not used with 74hc165.colour (the two switches of cell i are bits 2i, 2i + 1)")
+        need = -(-n * n // INPUTS) if not colour else -(-2 * n * n // INPUTS)
+        if colour and table.get("chips", need) != need:
+            raise fail(f"74hc165.chips: the two-switch build of a {n}x{n} board has {need} chips")
         chips = table.get("chips", need)
         if not isinstance(chips, int) or isinstance(chips, bool) or not 1 <= chips <= 64:
             raise fail(f"74hc165.chips must be the number of chips in the chain, not {pinmap._short(chips)}")
-        if "cells" in table:
+        if colour:
+            cells = pair_cells(n)
+        elif "cells" in table:
             cells = pinmap.parse_map(table["cells"], chips, INPUTS, n, "74hc165.cells", fail)
         else:
             pinmap.check_coverage(chips, INPUTS, n, "74hc165.chips", "chips", fail)
             cells = pinmap.default_map(chips, INPUTS, n)
         rate = pinmap.number(table.get("scan_rate", 100.0), 1, 1000, "74hc165.scan_rate", "scans per second", fail)
-        return Settings(pins["load"], pins.get("clock"), pins.get("data"), cells, n, rate, spi)
+        return Settings(pins["load"], pins.get("clock"), pins.get("data"), cells, n, rate, spi, colour)
 
     def open(
         self, config: Config, layout: Layout, hw: Hardware, *, sensors: bool, leds: bool
@@ -234,16 +313,11 @@ class Hc165(Backend):
         if s.spi is not None:
             spi = _open_spi(s.spi, hw, config.source)
         try:
-            scanner = ShiftInScanner(
-                s.load,
-                s.clock,
-                s.data,
-                s.cells,
-                s.size,
-                rate=s.scan_rate,
-                pin_factory=hw.pin_factory,
-                clock=hw.clock,
-                spi=spi,
+            opened: dict[str, Any] = {"rate": s.scan_rate, "pin_factory": hw.pin_factory, "clock": hw.clock, "spi": spi}
+            scanner: ShiftInScanner = (
+                HallPairsScanner(s.load, s.clock, s.data, s.size, **opened)
+                if s.colour
+                else ShiftInScanner(s.load, s.clock, s.data, s.cells, s.size, **opened)
             )
         except Exception as exc:  # gpiozero: no pin factory, pin in use, not a Pi...
             if spi is not None:

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
+from board_hal.squares import Sensing
+
 if TYPE_CHECKING:
     from board_hal.backends import Clock, LedBackend, SensorBackend
     from board_hal.config import Config
@@ -66,6 +68,8 @@ class Backend:
     leds: bool = False
     #: its LEDs work only together with its own sensors (one device does both: the Pico)
     leds_need_sensors: bool = False
+    #: the most its sensors can tell (an opened board says what it does: ``SensorBackend.senses``)
+    senses: Sensing = Sensing.PRESENCE
 
     def check(self, table: Mapping[str, Any], config: Config) -> Any:
         """Validate this backend's table (``[name]``, empty if absent; ``config``: the rest,

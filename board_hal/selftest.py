@@ -16,6 +16,18 @@ each lit square shows where they really are)::
     74HC165 #3 and every chip after it answer nothing (cells a3-h8): check #3's power and its QH
     the LED strip runs the other way: its first LED is at a8, not a1 (set ws2812.first = "a8", ...)
 
+On a board that senses colour (and crowns), a **placement check** comes first: a white man,
+a black man (and a white and a black king) on named squares. It confirms or corrects how
+the board numbers its squares (a backend with ``explain_placement()``: the DGT board's
+field numbering) and how it codes its pieces (``explain_pieces()``: DGT's piece codes), and
+finds a magnet the other way up::
+
+    the white man put on square 50 reads black: its magnet is the other way up (white pieces north up)
+    the DGT board numbers its fields from j1 along columns: set dgt.first = "j1", dgt.along = "columns"
+
+Then the square-by-square pass asks for a white man each time and names a square whose
+sensor reads it as black (a sensor mounted the other way up, or its two switches swapped).
+
 The dialogue goes through one callback (``ask``) that receives a :class:`Prompt`; the
 command line prints it and the user acts, tests act on the simulated board.
 """
@@ -29,6 +41,7 @@ from dataclasses import dataclass, field
 from board_hal.backends import BoardIO
 from board_hal.layout import ROTATIONS, WHITE_SIDES, Cell, Layout, cell_name
 from board_hal.leds import Role
+from board_hal.squares import Sensing, SquareState
 
 
 @dataclass(frozen=True)
@@ -37,6 +50,7 @@ class Prompt:
     text: str
     square: int | None = None
     cell: Cell | None = None
+    piece: SquareState | None = None  # which piece to put down (boards that sense colour)
 
 
 @dataclass
@@ -49,11 +63,15 @@ class SelfTestResult:
     leds_ok: bool | None = None
     wiring: list[str] = field(default_factory=list)  # wiring mistakes found (swapped lines, dead chips)
     led_order: str | None = None  # how the LEDs really lie, when not as configured
+    numbering: str | None = None  # how the board really numbers its squares, when not as configured
+    pieces: list[str] = field(default_factory=list)  # pieces read as another (a magnet the other way up...)
+    fields: dict[SquareState, int] = field(default_factory=dict)  # each piece's field reading, where reported
     messages: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not (self.stuck or self.dead or self.misplaced or self.led_order) and self.leds_ok is not False
+        problems = self.stuck or self.dead or self.misplaced or self.led_order or self.numbering or self.pieces
+        return not problems and self.leds_ok is not False
 
 
 class SelfTest:
@@ -81,6 +99,11 @@ class SelfTest:
 
     def _wait(self, want: bool) -> Cell | None:
         """The first cell that changes to ``want`` (placed / lifted) within the timeout."""
+        got = self._wait_piece(want)
+        return None if got is None else got[0]
+
+    def _wait_piece(self, want: bool) -> tuple[Cell, SquareState | None] | None:
+        """The first cell that changes to ``want`` within the timeout, and what it reads then."""
         deadline = time.monotonic() + self.timeout
         while True:
             left = deadline - time.monotonic()
@@ -88,7 +111,7 @@ class SelfTest:
                 return None
             for tr in self.io.poll(timeout=min(left, 0.2)):
                 if tr.occupied == want:
-                    return self.layout.cell_of_key(tr.key)
+                    return self.layout.cell_of_key(tr.key), tr.piece
 
     def run(self) -> SelfTestResult:
         res = SelfTestResult()
@@ -110,25 +133,42 @@ class SelfTest:
             res.leds_ok = None if answer is None else bool(answer)
             if res.leds_ok is False:
                 res.messages.append("some LEDs did not light: check the LED chain (hardware/wiring.md)")
-        # 3. a piece on every square in turn
+        # 3. a board that senses colour: a piece of each kind on a named square
+        colour = self.io.senses > Sensing.PRESENCE
+        if colour:
+            self._placement(res)
+        # 4. a piece on every square in turn
         self.io.poll()
+        wrong: list[int] = []  # squares that read the white man as black
         for sq in self.squares:
             expected = lay.cell_of(sq)
             if expected in res.stuck:
                 continue
-            self.ask(Prompt("place", f"put a piece on square {self._name(sq)}", sq, expected))
-            got = self._wait(True)
-            if got is None:
+            what = "a white man" if colour else "a piece"
+            piece = SquareState.WHITE_MAN if colour else None
+            self.ask(Prompt("place", f"put {what} on square {self._name(sq)}", sq, expected, piece))
+            placed = self._wait_piece(True)
+            if placed is None:
                 res.dead.append(sq)
                 continue
+            got, read = placed
             if got != expected:
                 res.misplaced[sq] = got
             else:
                 res.confirmed.append(sq)
+            if colour and read is not None and read.colour == "black":
+                wrong.append(sq)
             self.ask(Prompt("lift", f"take the piece off square {self._name(sq)}", sq, got))
             self._wait(False)
+        if wrong and not res.pieces and len(wrong) < len(res.confirmed):
+            for sq in wrong:
+                res.pieces.append(
+                    f"square {self._name(sq)} reads the white man as black: its sensor is mounted the other way up "
+                    "(or its two switches are swapped)"
+                )
+            res.messages.extend(res.pieces)
         self._dead(res)
-        # 4. orientation, or wires swapped
+        # 5. orientation, or wires swapped
         swaps: list[str] = []
         if res.misplaced:
             res.orientation = self._orientation(res)
@@ -143,12 +183,97 @@ class SelfTest:
             res.messages.append(text)
             for sq, cell in list(res.misplaced.items())[1:]:
                 res.messages.append(f"square {sq} answered at cell {cell_name(cell)}")
-        # 5. where the LEDs really are (a strip laid another way than configured)
+        # 6. where the LEDs really are (a strip laid another way than configured)
         explain = getattr(self.io.leds, "explain", None)
         if explain is not None and not res.stuck and not res.dead and not res.misplaced:
             self._led_order(res, explain)
         self.ask(Prompt("done", "self-test passed" if res.ok else "self-test found problems"))
         return res
+
+    def _placement(self, res: SelfTestResult) -> None:
+        """A white man, a black man (and two kings, if crowns are sensed) on named squares: how
+        the board numbers its squares and codes its pieces, and magnets the other way up."""
+        lay = self.layout
+        squares = sorted(lay.geometry.squares())
+        n = len(squares)
+        kinds = [(SquareState.WHITE_MAN, squares[-1]), (SquareState.BLACK_MAN, squares[0])]
+        if self.io.senses >= Sensing.CROWN:
+            kinds += [(SquareState.WHITE_KING, squares[n // 2 - 2]), (SquareState.BLACK_KING, squares[n // 2 + 3])]
+        names = {
+            SquareState.WHITE_MAN: "a white man",
+            SquareState.BLACK_MAN: "a black man",
+            SquareState.WHITE_KING: "a white king (a man with a crown)",
+            SquareState.BLACK_KING: "a black king (a man with a crown)",
+        }
+        self.io.poll()
+        cells: dict[Cell, Cell] = {}
+        read: dict[SquareState, tuple[int, SquareState]] = {}
+        for piece, sq in kinds:
+            expected = lay.cell_of(sq)
+            self.ask(Prompt("place", f"put {names[piece]} on square {self._name(sq)}", sq, expected, piece))
+            answer = self._wait_piece(True)
+            if answer is None:
+                res.messages.append(f"square {self._name(sq)}: no answer to {names[piece]}: placement check stopped")
+                return
+            got, state = answer
+            cells[expected] = got
+            if state is not None:
+                read[piece] = (sq, state)
+            fields = getattr(self.io.sensors, "fields", None)  # a board that reports field strengths
+            if fields is not None and got is not None:
+                strengths = fields()
+                if strengths and got in strengths:
+                    res.fields[piece] = strengths[got]
+            self.ask(Prompt("lift", f"take it off square {self._name(sq)}", sq, got))
+            self._wait(False)
+        sensors = self.io.sensors
+        explain = getattr(sensors, "explain_placement", None)
+        if res.fields:
+            res.messages.append(
+                "field readings: "
+                + ", ".join(f"{_piece_name(p)} {v:+d}" for p, v in res.fields.items())
+                + " (a linear board's thresholds go between its men and its kings: protocol.md, CALIBRATE)"
+            )
+        if explain is not None and any(e != g for e, g in cells.items()):
+            res.numbering = explain(cells)
+            if res.numbering:
+                res.messages.append(res.numbering)
+        self._pieces_read(res, read)
+
+    def _pieces_read(self, res: SelfTestResult, read: dict[SquareState, tuple[int, SquareState]]) -> None:
+        """What each known piece read as: codes to set, or a magnet the other way up."""
+        senses = self.io.senses
+        code_of = getattr(self.io.sensors, "code_of", None)
+        explain = getattr(self.io.sensors, "explain_pieces", None)
+        if explain is not None and code_of is not None and all(s.colour for _, s in read.values()):
+            text = explain({p: code_of(s) for p, (_, s) in read.items()})
+            if text:
+                res.pieces.append(text)
+                res.messages.append(text)
+                return
+        reversed_ = [p for p, (_, s) in read.items() if s.colour is not None and s.colour != p.colour]
+        if reversed_ and len(reversed_) == len(read):
+            res.pieces.append(
+                "every piece reads the other colour: the magnets are all the other way up, or the board's "
+                "poles are swapped (white pieces north up)"
+            )
+        else:
+            for p in reversed_:
+                sq, s = read[p]
+                res.pieces.append(
+                    f"the {_piece_name(p)} put on square {self._name(sq)} reads {s.colour}: its magnet is the other "
+                    f"way up ({p.colour} pieces {'north' if p.colour == 'white' else 'south'} up)"
+                )
+        for p, (sq, s) in read.items():
+            if s is SquareState.OCCUPIED:
+                res.pieces.append(
+                    f"the {_piece_name(p)} put on square {self._name(sq)} was seen, but not its colour: "
+                    "a weak magnet, or too far from the sensor"
+                )
+            elif senses >= Sensing.CROWN and s.colour == p.colour and s.king != p.king:
+                what = "as a man: its crown is not sensed" if p.king else "as a king: a second magnet under it?"
+                res.pieces.append(f"the {_piece_name(p)} put on square {self._name(sq)} reads {what}")
+        res.messages.extend(res.pieces)
 
     def _dead(self, res: SelfTestResult) -> None:
         """One line per dead square, or one per chip none of whose cells answered (on a chain
@@ -261,6 +386,10 @@ class SelfTest:
                         f'is the board rotated {turn}°? (set board.rotation = {rotation}, board.white_side = "{side}")'
                     )
         return None
+
+
+def _piece_name(p: SquareState) -> str:
+    return f"{p.colour} {'king' if p.king else 'man'}"
 
 
 def _line(axis: int, index: int) -> str:

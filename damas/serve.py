@@ -26,7 +26,9 @@ from board_hal.config import ConfigError, load_config
 from board_hal.factory import open_board
 from board_hal.registry import Hardware
 from board_hal.simulated import SimulatedBoard
-from damas.board.loop import PlayApp, reconcile, sim_occupancy
+from board_hal.speech import Speaker, SpeechBackend
+from board_hal.squares import Sensing
+from damas.board.loop import PlayApp, board_pieces, reconcile, set_up, sim_occupancy
 from damas.computer.opponent import EngineSettings, settings_from_config
 from damas.computer.player import computer_tag
 from damas.errors import UserError
@@ -34,12 +36,16 @@ from damas.hall_link.publish import Publisher
 from damas.records.recover import recover
 from damas.records.session import DamagedGame, GameSession
 from damas.records.store import DAMAGED, INTERRUPTED, Store, default_path
+from damas.speech.announcer import Announcer
+from damas.speech.settings import SpeechError, SpeechSettings
+from damas.speech.settings import settings_from_config as speech_from_config
 from damas.web.routes import SERVED, build_app, make_token
 from hall.protocol import Broker, BrokerError
 from referee.clock import ClockError, parse_control
 from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
 from rules import Color, Position, find_variant
 from rules.errors import shown
+from wording import language
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +141,26 @@ def _clock_control(args: argparse.Namespace, config: Any) -> str | None:
     return None if control.none else control.text()
 
 
+def _speech_settings(args: argparse.Namespace, config: Any) -> SpeechSettings:
+    """``[speech]`` with ``--speak``/``--no-speak`` over it (one line per problem)."""
+    try:
+        settings = speech_from_config(config.speech, config.source)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    speak = getattr(args, "speak", None)
+    return settings if speak is None else dataclasses.replace(settings, enabled=speak)
+
+
+def _open_voice(settings: SpeechSettings) -> SpeechBackend | None:
+    """The board's voice when speech is on (a voice that cannot speak: one line, before anything starts)."""
+    if not settings.enabled:
+        return None
+    try:
+        return settings.open_backend()
+    except SpeechError as exc:
+        raise UserError(f"speech: {exc}") from None
+
+
 def _open_buttons(config: Any) -> ClockButtons | None:
     pins = config.clock.buttons
     if pins is None:
@@ -188,9 +214,10 @@ def _open_game(
                     reconcile(session, io, time.time())
                 log.info("resumed game %d (%d moves)", row.id, row.moves)
         if session is None:
-            if sim is not None and args.fen:
-                sim.set_squares(Position.from_fen(args.fen, variant).occupied())
+            if sim is not None and (args.fen or sim.senses > Sensing.PRESENCE):
+                set_up(sim, Position.from_fen(args.fen, variant) if args.fen else Position.start(variant))
             squares, _cells = io.occupied()
+            senses, pieces = board_pieces(io)
             tags = {"Date": datetime.date.today().strftime("%Y.%m.%d")}
             for key, value in (("Event", args.event), ("White", args.white), ("Black", args.black)):
                 if value:
@@ -205,6 +232,8 @@ def _open_game(
                 window=config.debounce,
                 clock=clock,
                 clock_auto=config.clock.auto,
+                senses=senses,
+                pieces=pieces,
             )
             for note in notes:
                 log.warning("%s; started game %d", note, session.row.id)
@@ -265,6 +294,8 @@ def serve(args: argparse.Namespace) -> int:
     clock = _clock_control(args, config)  # a bad time control too
     engine = _engine_settings(args, config)
     hall = _hall_settings(args, config)
+    speech = _speech_settings(args, config)
+    voice = _open_voice(speech)
     # the port first: a program that cannot serve touches no records
     socks = _bind(host, port)
     try:
@@ -285,18 +316,25 @@ def serve(args: argparse.Namespace) -> int:
         store.close()
         raise
     token = None if _loopback(host) else make_token()
+    lang = args.lang or app_cfg.get("language")
+    said = speech.language_for(language(lang), session.row.variant)
+    announcer = Announcer(language=said, speaker=None if voice is None else Speaker(voice), say=speech.say)
+    if voice is not None:
+        log.info("the board speaks %s (%s)", said, voice.name)
     play = PlayApp(
         store,
         io,
         session,
         token=token,
-        language=args.lang or app_cfg.get("language"),
+        language=lang,
         window=config.debounce,
         buttons=buttons,
         low_time=config.clock.low_time,
         clock_presets=config.clock.controls,
         looks=config.looks,
         engine=engine,
+        speech=announcer,
+        chord=speech.chord if speech.enabled else 0.0,
     )
     opponent = getattr(args, "opponent", None) or engine.opponent
     if opponent == "engine" and session.seq == 0:  # a new game (a resumed one knows its players)

@@ -31,9 +31,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from board_hal.backends import Clock, LedBackend, SensorBackend, stop_worker
-from board_hal.buttons import SIDES, ButtonPress
+from board_hal.buttons import SIDES, ButtonPress, ReadOut
 from board_hal.layout import Cell
 from board_hal.leds import DEFAULT_LOOKS, Look, Pattern, Role
+from board_hal.squares import Sensing, SquareState
 from firmware_bridge import link
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,10 @@ class PicoBoard(SensorBackend, LedBackend):
         self.silence = silence
         self.hello_every = hello_every
         self._state: frozenset[Cell] = frozenset()
+        self._read: dict[Cell, SquareState] = {}  # a colour board: what stands on each occupied cell
+        self.fields_read: dict[Cell, int] = {}  # the last FIELDS answer
+        self.accepted_squares: list[bytes] = []  # states of accepted SQUARES (kept for the tests, last 1000)
+        self._fields_came = threading.Event()
         self._serial: Any = None
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
@@ -121,6 +126,7 @@ class PicoBoard(SensorBackend, LedBackend):
         self._lost: int | None = 0  # how many (None: unknown, the board restarted)
         self._reconnected = False  # the next snapshot is the first after a reconnect
         self._presses: tuple[int, int] | None = None  # the clock buttons' press counts last reported
+        self._gestures: tuple[int, int] | None = None  # the read-out presses and chords last reported
         self.accepted: list[bytes] = []  # payloads of accepted snapshots (kept for the tests, last 1000)
         self.connected = threading.Event()
 
@@ -257,14 +263,21 @@ class PicoBoard(SensorBackend, LedBackend):
                 self.squares = states
                 cells = frozenset(divmod(i, cols) for i, state in enumerate(states) if state != link.EMPTY)
                 bits = link.pack_snapshot(rows, cols, [r * cols + c for r, c in cells], 0)
-                self._snapshot(cells, bits)
+                read = {divmod(i, cols): SquareState.from_wire(state) for i, state in enumerate(states) if state}
+                self.accepted_squares.append(payload[6:])
+                del self.accepted_squares[:-1000]
+                self._snapshot(cells, bits, read)
+            elif kind == link.FIELDS:  # the board's answer to a FIELDS request (the self-test)
+                rows, cols, readings, _uptime = link.unpack_fields(payload)
+                self.fields_read = {divmod(i, cols): r for i, r in enumerate(readings)}
+                self._fields_came.set()
             elif kind == link.ERROR:
                 self.last_error = link.unpack_error(payload)
                 if self.last_error[0] == link.FAILED:
                     log.warning("the Pico's firmware on %s failed: %s", self.url, self.last_error[1])
             elif kind == link.BUTTON:
                 white, black, _uptime = link.unpack_button(payload)
-                self._buttons((white, black))
+                self._buttons((white, black), link.button_gestures(payload))
         except ValueError as exc:
             self.stats["bad_payloads"] += 1
             log.debug("the Pico on %s: a bad %s payload ignored (%s)", self.url, link.NAMES.get(kind, kind), exc)
@@ -318,13 +331,18 @@ class PicoBoard(SensorBackend, LedBackend):
         self._seq = seq
         self._watchdog_report(payload)
         if first or seq == 0:  # ours now, or it restarted (its frame counter starts at 0): set it up
+            self._gestures = None  # its read-out and chord counts: taken from its next BUTTON
             if self.version >= 3:  # the row settling time, the strip's layout, the watchdog
                 self._send(link.CONFIG, self._config())
             self._send(link.LEDS, self._leds_payload())  # the LEDs as they should be
 
     def _watchdog_report(self, payload: bytes) -> None:
         """A board its watchdog restarted: said once per start of the board (its HELLOs all say so)."""
-        _features, reset, _armed, uptime = link.hello_board(payload)
+        features, reset, _armed, uptime = link.hello_board(payload)
+        # what the board senses: a colour board (protocol 3's colour feature) tells white from
+        # black, one with the crowns feature kings from men too
+        colour = self.version >= 3 and bool(features & link.COLOUR)
+        self.senses = (Sensing.CROWN if features & link.CROWNS else Sensing.COLOUR) if colour else Sensing.PRESENCE
         if reset != link.RESET_WATCHDOG or uptime is None:
             return
         booted = time.monotonic() - uptime / 1000
@@ -352,24 +370,43 @@ class PicoBoard(SensorBackend, LedBackend):
         n = self.size
         return link.pack_leds(sorted((link.strip_position(i, n, n, self.strip), *rest) for i, *rest in self._entries))
 
-    def _buttons(self, counts: tuple[int, int]) -> None:
+    def _buttons(self, counts: tuple[int, int], gestures: tuple[int, int, int] | None = None) -> None:
         """New press counts: one :class:`ButtonPress` per press not reported yet (the board
-        sends each count twice, and a HELLO repeats them: copies add nothing)."""
+        sends each count twice, and a HELLO repeats them: copies add nothing). With the
+        gestures feature (protocol 3), one :class:`ReadOut` per new chord (both clock buttons
+        down together: its presses are held back by the board loop, board_hal.buttons'
+        ChordFilter) and per new press of the read-out button."""
         before, self._presses = self._presses, counts
-        if before is None:
-            return
         now = self.clock()
-        for side, old, new in zip(SIDES, before, counts, strict=True):
-            for _ in range(min((new - old) & 0xFFFF, 16)):  # more at once is a restart's noise
-                self.transitions.put(ButtonPress(now, side, "pico"))
+        if before is not None:
+            for side, old, new in zip(SIDES, before, counts, strict=True):
+                for _ in range(min((new - old) & 0xFFFF, 16)):  # more at once is a restart's noise
+                    self.transitions.put(ButtonPress(now, side, "pico"))
+        if gestures is None:
+            return
+        held, readouts, chords = gestures
+        if self._gestures is None:  # the first since it started or connected: a gesture under way counts
+            self._gestures = (
+                (readouts - 1) & 0xFFFF if held & 4 else readouts,
+                (chords - 1) & 0xFFFF if held & 3 == 3 else chords,
+            )
+        (old_readouts, old_chords), self._gestures = self._gestures, (readouts, chords)
+        for _ in range(min((chords - old_chords) & 0xFFFF, 16)):
+            self.transitions.put(ReadOut(now, "pico"))
+        for _ in range(min((readouts - old_readouts) & 0xFFFF, 16)):
+            self.transitions.put(ReadOut(now, "pico", chord=False))
 
-    def _snapshot(self, new: frozenset[Cell], payload: bytes) -> None:
+    def _snapshot(self, new: frozenset[Cell], payload: bytes, read: dict[Cell, SquareState] | None = None) -> None:
+        """The board's whole occupancy (and, from a colour board, what stands on each cell:
+        ``read``); what changed is reported (on a colour board, a piece changed too)."""
         self.stats["snapshots"] += 1
         self.accepted.append(payload[6:])
         del self.accepted[:-1000]
         now = self.clock()
         old = self._state
+        before = self._read
         self._state = new
+        self._read = dict(read) if read is not None else {}
         gap, self._gap = self._gap, False
         lost, self._lost = self._lost, 0
         if not self._first.is_set():  # the first snapshot is the starting state, not a change
@@ -377,19 +414,22 @@ class PicoBoard(SensorBackend, LedBackend):
                 self._first.set()
                 late = self._started
             if late:  # start() gave up waiting: the board arrives now
-                self._link_change(True, now, new, old ^ new)
+                self._link_change(True, now, new, old ^ new, states=read)
             else:
                 self._link_up = True
             return
-        if self._reconnected or (gap and old != new):
+        changed = old ^ new
+        if read is not None:  # a colour board: a piece changed on a cell that stays occupied too
+            changed |= {c for c in new & old if before.get(c) != read.get(c)}
+        if self._reconnected or (gap and changed):
             # after a reconnect, or frames lost: the whole occupancy, what happened meanwhile unknown
             # (but on a line that stayed up, each change costs the board a frame: no more
             # changes were missed than frames were lost)
-            self._link_change(True, now, new, old ^ new, lost=None if self._reconnected else lost)
+            self._link_change(True, now, new, changed, lost=None if self._reconnected else lost, states=read)
             self._reconnected = False
             return
-        for cell in sorted(old ^ new):
-            self._emit(cell, cell in new, now)
+        for cell in sorted(changed):
+            self._emit(cell, cell in new, now, None if read is None else read.get(cell, SquareState.EMPTY))
 
     def _send(self, kind: int, payload: bytes = b"") -> bool:
         with self._write_lock:
@@ -406,6 +446,23 @@ class PicoBoard(SensorBackend, LedBackend):
     # -- the backend interfaces -----------------------------------------------------------------
     def snapshot(self) -> frozenset[Cell]:
         return self._state
+
+    def states(self) -> dict[Cell, SquareState]:
+        if self.senses <= Sensing.PRESENCE:
+            return super().states()
+        return dict(self._read)
+
+    def fields(self, timeout: float = 2.0) -> dict[Cell, int] | None:
+        """Each cell's field reading (a board with the *fields* feature: FIELDS), or None if
+        it does not answer in ``timeout`` seconds."""
+        self._fields_came.clear()
+        if self.senses <= Sensing.PRESENCE or not self._send(link.FIELDS):
+            return None
+        return self.fields_read if self._fields_came.wait(timeout) else None
+
+    def calibrate(self, present: int, king: int) -> bool:
+        """A linear-sensor board's thresholds (ADC counts; 0 keeps the board's own)."""
+        return self.senses > Sensing.PRESENCE and self._send(link.CALIBRATE, link.pack_calibrate(present, king))
 
     def show(self, intents: Mapping[Cell, Role]) -> None:
         entries = []

@@ -19,12 +19,12 @@ import sys
 import tempfile
 import threading
 import time
-import tty
 import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from board_hal.pty import plug_pty
 from firmware_bridge import link
 
 
@@ -41,6 +41,11 @@ FIRMWARE_DIR = firmware_dir()
 
 Cell = tuple[int, int]
 BUTTON_PINS = (26, 27)  # the clock's buttons, as hardware/firmware/main.py wires them
+READOUT_PIN = 1  # the talking board's read-out button (protocol 3, gestures)
+LINEAR_BUTTON_PINS = (20, 21)  # a linear Hall board's (GP26 is its ADC)
+PAIRS_PINS = (2, 3, 4)  # a two-switch Hall board's 74HC165 chain: SH/LD, CLK, QH (main.py's PAIRS)
+SELECT_PINS = (2, 3, 4, 5)  # a linear Hall board's multiplexer select lines (main.py's SELECT)
+ADC_PIN = 26
 
 
 class _Matrix:
@@ -60,6 +65,42 @@ class _Matrix:
         # (its pull-up charging the wire: the settling time the firmware must wait; needs clock_us)
         self.rise_us = 0
         self.low_until: dict[int, int] = {}  # column -> when it reads high again
+        # a Hall-sensor board (hardware/wiring-hall.md): what stands on each cell (link.WHITE_MAN...),
+        # and its wiring: ("pairs", load, clock, data) or ("linear", select pins, enable pins, adc pin)
+        self.hall: tuple[Any, ...] | None = None
+        self.cols_n = 0  # the board's columns (a cell's index is row * columns + column)
+        self.pieces: dict[Cell, int] = {}
+        self.upside_down: set[Cell] = set()  # pieces whose magnet is the other way up
+        self.shift: list[bool] = []  # the 74HC165 chain's latched bits (True: a switch sees its pole)
+        self.shifted = 0  # bits clocked out since the load
+        self.noise = 0  # ADC counts of noise on a linear sensor's reading (a seeded random amount)
+        self.rng = random.Random(0)
+
+    def field(self, cell: Cell) -> int:
+        """A linear sensor's reading over ``cell``: ADC counts from the no-field level
+        (hardware/wiring-hall.md: a man about 580, a king about 900; positive: north up)."""
+        state = self.pieces.get(cell, link.EMPTY)
+        size = {link.EMPTY: 0, link.OCCUPIED: 120}.get(
+            state, 900 if state in (link.WHITE_KING, link.BLACK_KING) else 580
+        )
+        sign = 1 if state in (link.WHITE_MAN, link.WHITE_KING, link.OCCUPIED) else -1
+        if cell in self.upside_down:
+            sign = -sign
+        noise = self.rng.randint(-self.noise, self.noise) if self.noise else 0
+        return sign * size + noise if size else noise
+
+    def latch(self) -> None:
+        """The 74HC165s copy their inputs: cell i's white switch is bit 2i, its black switch 2i + 1."""
+        n = len(self.shift) // 2
+        bits = [False] * (2 * n)
+        for (r, c), _state in self.pieces.items():
+            i = r * self.cols_n + c
+            if i < n:
+                f = self.field((r, c))
+                bits[2 * i] = f >= 200  # a white piece (north up): the switch mounted marked side up
+                bits[2 * i + 1] = f <= -200  # a black one: the switch mounted marked side down
+        self.shift = bits
+        self.shifted = 0
 
 
 def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
@@ -83,6 +124,9 @@ def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
                 matrix.cols.append(self)
 
         def value(self, v: int | None = None) -> int:
+            hall = matrix.hall
+            if hall is not None and hall[0] == "pairs" and self.id in hall[1:]:
+                return self._pairs(v)
             if v is not None:
                 was, self._value = self._value, v
                 if matrix.clock_us is not None and self in matrix.rows:
@@ -111,7 +155,49 @@ def fake_modules(matrix: _Matrix) -> dict[str, types.ModuleType]:
                         return 0  # through the closed switch and its diode to the driven row
             return 1
 
+        def _pairs(self, v: int | None) -> int:
+            """The 74HC165 chain of a two-switch Hall board: SH/LD low copies the inputs, a
+            rising CLK moves the next bit to QH; QH reads 0 where a switch sees its pole."""
+            assert matrix.hall is not None
+            _kind, load, clk, data = matrix.hall
+            if v is not None:
+                was, self._value = self._value, v
+                with matrix.lock:
+                    if self.id == load and v == 0:
+                        matrix.latch()
+                    elif self.id == clk and v == 1 and was == 0:
+                        matrix.shifted += 1
+                return v
+            if self.id != data:
+                return self._value
+            with matrix.lock:
+                k = matrix.shifted
+                return 0 if k < len(matrix.shift) and matrix.shift[k] else 1
+
     machine.Pin = Pin  # type: ignore[attr-defined]
+
+    class ADC:
+        """ADC0 of a linear Hall board: the multiplexer enabled (its /E low) and the channel
+        S0-S3 select, read as a 16-bit value (the 12-bit reading shifted up, as MicroPython's)."""
+
+        def __init__(self, pin: Any) -> None:
+            self.pin = pin
+
+        def read_u16(self) -> int:
+            hall = matrix.hall
+            reading = 0
+            if hall is not None and hall[0] == "linear":
+                _kind, select, enable, _adc = hall
+                pins = {p.id: p for p in matrix.rows}  # (outputs register as "rows")
+                on = [m for m, e in enumerate(enable) if e in pins and pins[e]._value == 0]
+                if len(on) == 1:
+                    ch = sum(pins[s]._value << b for b, s in enumerate(select) if s in pins)
+                    i = on[0] * 16 + ch
+                    with matrix.lock:
+                        reading = matrix.field(divmod(i, matrix.cols_n)) if matrix.cols_n else 0
+            return max(0, min(4095, 2048 + reading)) << 4
+
+    machine.ADC = ADC  # type: ignore[attr-defined]
 
     neopixel = types.ModuleType("neopixel")
 
@@ -190,12 +276,14 @@ class FakeWatchdog:
         return bool(self.timeout_ms) and time.monotonic() - self.fed > self.timeout_ms / 1000
 
 
-def load_firmware(modules: dict[str, types.ModuleType], folder: Path = FIRMWARE_DIR) -> types.ModuleType:
-    """board_fw.py of ``folder`` (hardware/firmware), imported with the fakes in place."""
+def load_firmware(
+    modules: dict[str, types.ModuleType], folder: Path = FIRMWARE_DIR, name: str = "board_fw"
+) -> types.ModuleType:
+    """board_fw.py (or another file, ``name``) of ``folder`` (hardware/firmware), imported with the fakes in place."""
     saved = {k: sys.modules.get(k) for k in modules}
     sys.modules.update(modules)
     try:
-        spec = importlib.util.spec_from_file_location("board_fw_emulated", folder / "board_fw.py")
+        spec = importlib.util.spec_from_file_location(f"{name}_emulated", folder / f"{name}.py")
         if spec is None or spec.loader is None:
             raise ImportError(f"no firmware in {folder}")
         mod = importlib.util.module_from_spec(spec)
@@ -279,7 +367,12 @@ class Emulator:
         protocol: int = link.VERSION,
         firmware: Path | None = None,
         watchdog: bool = True,
+        colour: str | None = None,
+        pieces: dict[Cell, int] | None = None,
     ) -> None:
+        if colour not in (None, "pairs", "linear"):
+            raise ValueError(f"colour must be pairs or linear, not {colour!r}")
+        self.colour = colour  # a Hall-sensor board (hardware/wiring-hall.md): "pairs" or "linear"
         self.protocol = protocol  # another: a firmware speaking only that link version
         self.folder = firmware or FIRMWARE_DIR  # another: an older firmware's board_fw.py and link.py
         self.watchdog: FakeWatchdog | None = FakeWatchdog() if watchdog else None
@@ -290,6 +383,12 @@ class Emulator:
         self.settings = (debounce_ms, heartbeat_ms, scan_hz)
         self.matrix = _Matrix()
         self.matrix.closed = set(cells or ())  # the pieces on the board when it is switched on
+        self.matrix.cols_n = self.n_cols
+        if colour is not None:  # a piece on each closed cell: white unless told
+            self.matrix.pieces = (
+                dict(pieces) if pieces is not None else dict.fromkeys(self.matrix.closed, link.WHITE_MAN)
+            )
+            self.matrix.closed = set(self.matrix.pieces)
         self.dir = tempfile.mkdtemp(prefix="damas-emulator-")
         self.port = os.path.join(self.dir, "pico")
         self.resets = 0
@@ -306,15 +405,7 @@ class Emulator:
 
     # -- the cable ---------------------------------------------------------------------------
     def plug(self) -> None:
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        os.set_blocking(master, False)
-        self._fds = (master, slave)
-        tmp = self.port + ".new"
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-        os.symlink(os.ttyname(slave), tmp)
-        os.replace(tmp, self.port)
+        self._fds = plug_pty(self.port)
         self._boot()
 
     def unplug(self) -> None:
@@ -355,7 +446,15 @@ class Emulator:
         assert self._fds is not None
         self.matrix.rows.clear()
         self.matrix.cols.clear()
-        self.matrix.button_pins = BUTTON_PINS
+        buttons = LINEAR_BUTTON_PINS if self.colour == "linear" else BUTTON_PINS
+        self.matrix.button_pins = (*buttons, READOUT_PIN)
+        cells = self.n_rows * self.n_cols
+        if self.colour == "pairs":
+            self.matrix.hall = ("pairs", *PAIRS_PINS)
+            self.matrix.shift = [False] * (2 * cells)
+        elif self.colour == "linear":
+            enable = tuple(range(6, 6 + (cells + 15) // 16))
+            self.matrix.hall = ("linear", SELECT_PINS, enable, ADC_PIN)
         modules = fake_modules(self.matrix)
         if self.protocol != link.VERSION:
             modules["link"] = link_of_version(self.protocol)
@@ -376,9 +475,17 @@ class Emulator:
             if self.watchdog is not None:
                 self.watchdog = FakeWatchdog()
             # (no capacitance on an emulated column: no settling time to wait)
-            extra = {"watchdog": self.watchdog, "reset": why, "sleep_us": lambda us: None}
+            extra = {"watchdog": self.watchdog, "reset": why, "sleep_us": lambda us: None, "readout": READOUT_PIN}
         stop = self._stop
         booted = time.monotonic()
+        if self.colour is not None:
+            hall = load_firmware(modules, self.folder, "hall")
+            if self.colour == "pairs":
+                extra["sensor"] = hall.HallPairs(*PAIRS_PINS, cells)
+            else:
+                extra["sensor"] = hall.LinearHall(SELECT_PINS, self.matrix.hall[2], ADC_PIN, cells)  # type: ignore[index]
+            extra["size"] = (self.n_rows, self.n_cols)
+            rows, cols = [], []
         self.firmware = mod.Firmware(
             rows,
             cols,
@@ -389,7 +496,7 @@ class Emulator:
             heartbeat_ms=heartbeat_ms,
             ticks_ms=lambda: int((time.monotonic() - booted) * 1000),  # since its start, as on the Pico
             sleep_ms=lambda ms: stop.wait(ms / 1000),
-            buttons=BUTTON_PINS,
+            buttons=buttons,
             **extra,
         )
         step = self.firmware.step
@@ -448,13 +555,18 @@ class Emulator:
         self.close()
 
     # -- the switches ----------------------------------------------------------------------------
-    def place(self, cell: Cell) -> None:
+    def place(self, cell: Cell, piece: int | None = None) -> None:
+        """A piece put on ``cell`` (on a Hall board: ``piece``, link.WHITE_MAN ... BLACK_KING;
+        a white man unless told)."""
         with self.matrix.lock:
             self.matrix.closed.add(cell)
+            if self.colour is not None:
+                self.matrix.pieces[cell] = link.WHITE_MAN if piece is None else piece
 
     def lift(self, cell: Cell) -> None:
         with self.matrix.lock:
             self.matrix.closed.discard(cell)
+            self.matrix.pieces.pop(cell, None)
 
     def set_cells(self, cells: set[Cell]) -> None:
         with self.matrix.lock:
@@ -471,8 +583,9 @@ class Emulator:
             time.sleep(step)
 
     def hold(self, side: str, down: bool) -> None:
-        """Hold the clock button of ``side`` (``white``/``black``) down, or let it go."""
-        pin = BUTTON_PINS[0 if side == "white" else 1]
+        """Hold the clock button of ``side`` (``white``/``black``), or the read-out button
+        (``read-out``), down, or let it go."""
+        pin = READOUT_PIN if side == "read-out" else BUTTON_PINS[0 if side == "white" else 1]
         with self.matrix.lock:
             (self.matrix.pressed.add if down else self.matrix.pressed.discard)(pin)
 

@@ -53,6 +53,7 @@ WATCHDOG = 2  # CONFIG's watchdog field arms one
 COLOUR = 4  # the board sends SQUARES instead of SNAPSHOT
 GESTURES = 8  # BUTTON carries held / read-out / chords, and is sent on releases too
 FIELD_READINGS = 16  # the board answers FIELDS and takes CALIBRATE
+CROWNS = 32  # a colour board that tells kings from men (states 3 and 4: linear sensors)
 
 # HELLO's reset (protocol 3): why the board last started
 RESET_POWER = 0  # power-on, or not known

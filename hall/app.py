@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
+import gzip as _gzip
 import json
 import logging
 import multiprocessing
+import os
 import secrets
 import time
 from collections.abc import Callable
@@ -25,11 +28,16 @@ from hall.games import HallGame
 from hall.protocol import PREFIX, Broker, assign_topic, control_topic, new_client
 from hall.store import HallStore
 from hall.tournament import (
+    COLOURS,
     READINGS,
+    REQUESTED,
     Pairing,
     Player,
     TournamentError,
+    absent_from,
     check_round,
+    crosstable,
+    draw_top,
     normalise_result,
     pair_round,
     read_players_csv,
@@ -52,6 +60,11 @@ MAX_GAMES = 500  # games the hall takes from one board (a day of play is a few d
 CLEARS = (None, "setup-ok", "restored", "reconstructed")
 #: the clock's own reports: its alerts come from the clocks' state (paused, a flag), not from these
 CLOCK_STATE = ("clock-paused", "clock-resumed", "clock-adjusted", "flag-fall")
+STALLED = 600.0  # seconds without a word from a board in a game in play (clocks not paused): an alert
+DUPLICATE_WINDOW = 60.0  # seconds: in this time, DUPLICATE_SWITCHES changes of a board's run (``boot``),
+DUPLICATE_SWITCHES = 3  # one of them coming back, are two boards with one id
+#: the page state's sections sent again to a page only when they changed (``Hall.state_answer``)
+SECTIONS = ("pairings", "alerts", "geometry")
 
 
 _PAIRER: concurrent.futures.ProcessPoolExecutor | None = None
@@ -62,14 +75,28 @@ def _pairer() -> concurrent.futures.ProcessPoolExecutor:
     the hall's threads hold locks a fork would copy)."""
     global _PAIRER
     if _PAIRER is None:
-        _PAIRER = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        _PAIRER = concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_behind
+        )
     return _PAIRER
 
 
-def stop_pairer() -> None:
+def _behind() -> None:
+    """The pairing process yields the processor to the hall's (its page, feeds and boards first)."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+def zlib_gzip(data: bytes) -> bytes:
+    """The bytes gzipped (level 6: a state of 100 boards in a few milliseconds)."""
+    return _gzip.compress(data, 6, mtime=0)
+
+
+def stop_pairer(*, wait: bool = False) -> None:
+    """The pairing process ended (``wait``: until it has; else a pairing under way is left to end)."""
     global _PAIRER
     if _PAIRER is not None:
-        _PAIRER.shutdown(wait=False, cancel_futures=True)
+        _PAIRER.shutdown(wait=wait, cancel_futures=True)
         _PAIRER = None
 
 
@@ -96,6 +123,9 @@ class Hall:
         self.resynced: dict[tuple[str, int], float] = {}  # when it was asked for
         self.resync_due: dict[tuple[str, int], float] = {}  # a resync to ask for then (after a conflict)
         self.assigned: dict[str, dict[str, Any]] = {}  # each board's assignment, as the hall published it
+        self.stalled: set[str] = set()  # boards silent in a game in play (``check_gaps``)
+        self.runs: dict[str, list[tuple[float, str]]] = {}  # each board's runs (``boot``) as they came
+        self.archived: dict[str, str] = json.loads(store.get("archived") or "{}")  # <board>.sdN -> board
         self.pairing: int | None = None  # the round being paired (in another process), if any
         self.version = 0
         self.changed = asyncio.Event()
@@ -103,6 +133,11 @@ class Hall:
         self.client: mqtt.Client | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._cache: tuple[int, str] | None = None
+        self._state: dict[str, Any] = {}
+        #: each board's state and each big section, as JSON, with the version it last changed in
+        self._parts: dict[tuple[str, str], tuple[str, int]] = {}
+        self._answers: dict[tuple[int, int, bool, str], bytes] = {}  # this version's answers, by what was asked
+        self.boot = secrets.token_hex(4)  # this run of the hall (versions start again at a restart)
         self.built = 0.0  # when the page's state was last built (time.monotonic)
         self._load()
 
@@ -159,6 +194,11 @@ class Hall:
         return self.store.get("tiebreak", "literal") or "literal"
 
     @property
+    def colours(self) -> str:
+        """Who gives the colours: "fide" (the Dutch allocation) or "lot" (FENACEF Art. 11)."""
+        return self.store.get("colours", "fide") or "fide"
+
+    @property
     def auto_confirm(self) -> bool:
         return self.store.get("auto_confirm", "0") == "1"
 
@@ -181,6 +221,10 @@ class Hall:
             if data["tiebreak"] not in READINGS:
                 raise TournamentError(f"tiebreak must be literal or progressive, not {str(data['tiebreak'])[:20]!r}")
             self.store.set("tiebreak", data["tiebreak"])
+        if "colours" in data:
+            if data["colours"] not in COLOURS:
+                raise TournamentError(f"colours must be fide or lot, not {str(data['colours'])[:20]!r}")
+            self.store.set("colours", data["colours"])
         if "auto_confirm" in data:
             self.store.set("auto_confirm", "1" if data["auto_confirm"] else "0")
         if "event" in data:
@@ -234,7 +278,7 @@ class Hall:
         self.connected = up
         if up:
             self.asked.clear()
-            self._publish_assignments()
+            self._publish_assignments(force=True)
         self.bump()
 
     def publish(self, topic: str, data: dict[str, Any], *, retain: bool = False) -> None:
@@ -278,7 +322,7 @@ class Hall:
             return
         board = parts[2]
         if not BOARD_RE.fullmatch(board):
-            self.report("?", "bad-board", text("en", "alert_bad_board", board=shown(board, 40)))
+            self.report("?", "bad-board", text("en", "alert_bad_board", board=shown(board, 40)), bad=shown(board, 40))
             return
         if not self._known(board):
             self.report(board, "unknown-board", text("en", "alert_unknown_board", board=board))
@@ -299,6 +343,7 @@ class Hall:
 
     def _status(self, board: str, data: dict[str, Any]) -> None:
         now = self.clock()
+        self._identity(board, data, now)
         self.boards[board] = data
         self.seen[board] = now
         self.store.set_status(board, data, now)
@@ -316,6 +361,48 @@ class Hall:
             if g is None or g.next_seq <= last_seq:
                 self._ask(board, game, force=True)
         self.bump()
+
+    def _identity(self, board: str, data: dict[str, Any], now: float) -> None:
+        """Who is behind a board id: its database (``db``) and this run of it (``boot``). A
+        database the hall has not seen from this board (a fresh SD card, numbering its games from 1
+        again): the board's games so far are kept under ``<board>.sdN`` and the new ones come in
+        beside them, with an alert. Runs of two different boards taking turns: one id on two
+        boards (they knock each other off the broker), an alert."""
+        db = data.get("db")
+        if db:
+            known = [x for x in (self.store.get(f"dbs:{board}") or "").split(",") if x]
+            if known and db not in known:
+                alias = self._archive(board)
+                why = text("en", "alert_new_database", board=board, alias=alias)
+                self.report(board, "new-database", why, alias=alias)
+            if not known or known[-1] != db:
+                self.store.set(f"dbs:{board}", ",".join([*[x for x in known if x != db], db][-8:]))
+        boot = data.get("boot")
+        if boot and data.get("online"):
+            runs = self.runs.setdefault(board, [])
+            if not runs or runs[-1][1] != boot:
+                runs.append((now, boot))
+            del runs[: -DUPLICATE_SWITCHES - 1]
+            recent = [b for t, b in runs if now - t <= DUPLICATE_WINDOW]
+            if len(recent) > DUPLICATE_SWITCHES and len(set(recent)) < len(recent):  # a run came back
+                self.report(board, "duplicate-id", text("en", "alert_duplicate_id", board=board))
+
+    def _archive(self, board: str) -> str:
+        """The board's games so far set aside under a name of their own (``<board>.sdN``)."""
+        archived = self.archived
+        k = 1 + sum(1 for a in archived if archived[a] == board)
+        alias = f"{board}.sd{k}"
+        for key in [key for key in self.games if key[0] == board]:
+            g = self.games.pop(key)
+            g.board = alias
+            self.games[(alias, key[1])] = g
+        self.store.rename_board(board, alias)
+        archived[alias] = board
+        self.store.set("archived", json.dumps(archived))
+        for d in (self.asked, self.resyncs, self.resynced, self.resync_due):
+            for key in [key for key in d if key[0] == board]:
+                del d[key]
+        return alias
 
     def _message(self, board: str, msg: dict[str, Any]) -> None:
         game, seq = msg["game"], msg["seq"]
@@ -370,7 +457,9 @@ class Hall:
     def _conflict(self, board: str, game: int, seq: int) -> None:
         """Two different messages with one number: one of them is not the board's. The board is
         asked for its game again (a resync: its answer replaces what the hall has)."""
-        self.report(board, "conflict", text("en", "alert_conflict", board=board, game=game, seq=seq), game=game)
+        self.report(
+            board, "conflict", text("en", "alert_conflict", board=board, game=game, seq=seq), game=game, seq=seq
+        )
         last = self.resynced.get((board, game), -RESYNC_EVERY)
         if self.clock() - last >= RESYNC_EVERY:
             self.resync(board, game)
@@ -431,9 +520,27 @@ class Hall:
         self.asked[(board, game)] = (first, now)
         self.publish(control_topic(board), {"resend": game, "from": first})
 
+    def is_stalled(self, board: str, now: float) -> bool:
+        """A game in play on an online board, its clocks not paused, and no move, start or clock
+        message for ``STALLED`` seconds: a board that hangs, or a game nobody plays."""
+        g = self.current_game(board)
+        if g is None or not g.variant or g.result != "*" or g.seen_at is None:
+            return False
+        if not self.boards.get(board, {}).get("online"):
+            return False  # (offline is its own alert)
+        face = g.faces(now)
+        if face is not None and (face["paused"] or face["flag"] or face["stopped"]):
+            return False
+        return now - g.seen_at >= STALLED
+
     def check_gaps(self) -> None:
-        """Ask again for what is still missing (a resend can be lost too), and for the resyncs due."""
+        """Ask again for what is still missing (a resend can be lost too), and for the resyncs due;
+        note the boards that fell silent in a game in play."""
         now = self.clock()
+        stalled = {b for b in self.board_ids() if self.is_stalled(b, now)}
+        if stalled != self.stalled:
+            self.stalled = stalled
+            self.bump()
         for (board, game), due in list(self.resync_due.items()):
             if due <= now:
                 del self.resync_due[(board, game)]
@@ -453,16 +560,22 @@ class Hall:
 
     def board_ids(self) -> list[str]:
         ids = set(self.boards) | {b for b, _g in self.games} | {p.board for p in self.store.pairings() if p.board}
-        return sorted(ids, key=lambda b: (len(b), b))
+        return sorted(ids - set(self.archived), key=lambda b: (len(b), b))
 
     def game_for(self, p: Pairing) -> HallGame | None:
-        """The game played for a pairing: the latest on its board with its round's tag."""
+        """The game played for a pairing: the latest on its board with its round's tag (from the
+        board's database of now, else from the ones it had before: ``<board>.sdN``)."""
         if p.board is None:
             return None
-        mine = [
-            g for (b, _n), g in self.games.items() if b == p.board and g.tags.get("Round") == str(p.round) and g.variant
-        ]
-        return max(mine, key=lambda g: g.game) if mine else None
+        rnd = str(p.round)
+        aliases = sorted(
+            (a for a, b in self.archived.items() if b == p.board), key=lambda a: -int(a.rsplit("sd", 1)[1])
+        )
+        for board in [p.board, *aliases]:
+            mine = [g for (b, _n), g in self.games.items() if b == board and g.tags.get("Round") == rnd and g.variant]
+            if mine:
+                return max(mine, key=lambda g: g.game)
+        return None
 
     def find(self, key: str) -> HallGame:
         board, _, game = key.rpartition("-")
@@ -533,6 +646,10 @@ class Hall:
                         }
                     )
             out += self._clock_alerts(board, g, now)
+            if board in self.stalled:
+                minutes = int((now - (g.seen_at or now)) // 60)
+                out.append({"board": board, "kind": "stalled", "minutes": minutes,
+                            "message": text("en", "alert_stalled", board=board, minutes=minutes)})  # fmt: skip
         return out + [dict(inc) for inc in self.incidents.values()]
 
     def _clock_alerts(self, board: str, g: HallGame, now: float) -> list[dict[str, Any]]:
@@ -568,11 +685,20 @@ class Hall:
         self.bump()
         return added
 
+    def _top(self) -> str:
+        """The colour of the top player in round 1: drawn by lot at the first pairing, then kept."""
+        top = self.store.get("top")
+        if top not in ("w", "b"):
+            top = draw_top()
+            self.store.set("top", top)
+        return top
+
     def pair_next(self, boards: list[str] | None = None) -> list[Pairing]:
         """The next round paired here and now (the command line, the tests; the page's request
         pairs off the event loop: :meth:`pair_next_async`)."""
         r = self.current_round() + 1
-        return self._paired(pair_round(self.store.players(), self.store.pairings(), r, self.planned), boards)
+        args = (self.store.players(), self.store.pairings(), r, self.planned, self._top(), self.store.byes())
+        return self._paired(pair_round(*args), boards)
 
     async def pair_next_async(self, boards: list[str] | None = None) -> list[Pairing]:
         """The next round paired in another process: the pairing engine takes seconds for a big
@@ -580,13 +706,15 @@ class Hall:
         messages go on meanwhile. One pairing at a time."""
         if self.pairing is not None:
             raise TournamentError.of("err_pairing_running", round=self.pairing)
-        players, pairings, r = self.store.players(), self.store.pairings(), self.current_round() + 1
-        check_round(players, pairings, r, self.planned)  # (refused at once, in the page's language)
+        players, pairings, byes = self.store.players(), self.store.pairings(), self.store.byes()
+        r = self.current_round() + 1
+        check_round(players, pairings, r, self.planned, [b for b in byes if b.round == r])  # (refused at once)
         self.pairing = r
         self.bump()
         try:
             loop = asyncio.get_running_loop()
-            new = await loop.run_in_executor(_pairer(), pair_round, players, pairings, r, self.planned)
+            args = (players, pairings, r, self.planned, self._top(), byes)
+            new = await loop.run_in_executor(_pairer(), pair_round, *args)
         finally:
             self.pairing = None
             self.bump()
@@ -598,10 +726,12 @@ class Hall:
         board_list = boards or self.store_boards()
         for i, p in enumerate(x for x in new if x.black is not None):
             p.board = board_list[i] if i < len(board_list) else str(p.table)
+            if self.colours == "lot" and p.black is not None and secrets.randbelow(2):  # FENACEF Art. 11: by lot
+                p.white, p.black = p.black, p.white
         for p in new:
             if p.black is None:
-                p.result, p.confirmed = None, True  # the bye scores by itself
-            self.store.save_pairing(p)
+                p.confirmed = True  # a bye scores by itself
+        self.store.save_round(new)
         self._publish_assignments()
         self.bump()
         return new
@@ -610,22 +740,31 @@ class Hall:
         text = self.store.get("boards")
         return [b for b in (text or "").split(",") if b]
 
-    def _publish_assignments(self) -> None:
+    def _publish_assignments(self, *, force: bool = False) -> None:
+        """Each board's next game (retained on the broker): the current round's games not yet
+        played. A board whose game has its result, or whose round was taken back, has its
+        assignment cleared, so a board restarted between rounds starts no empty game from it.
+        ``force``: publish them all again (the hall reconnected)."""
         r = self.current_round()
-        if not r:
-            return
         names = {p.id: p.name for p in self.store.players()}
+        due: dict[str, dict[str, Any]] = {}
         for p in self.store.pairings():
-            if p.round == r and p.board and p.black is not None:
-                data = {
+            if p.round == r and p.board and p.black is not None and p.result is None:
+                due[p.board] = {
                     "round": r,
                     "table": p.table,
                     "white": names.get(p.white, "?"),
                     "black": names.get(p.black, "?"),
                     "event": self.event,
                 }
-                self.assigned[p.board] = data
-                self.publish(assign_topic(p.board), data, retain=True)
+        for board in [b for b in self.assigned if b not in due]:
+            del self.assigned[board]
+            if self.client is not None and self.connected:
+                self.client.publish(assign_topic(board), b"", qos=1, retain=True)  # (cleared)
+        for board, data in due.items():
+            if force or self.assigned.get(board) != data:
+                self.assigned[board] = data
+                self.publish(assign_topic(board), data, retain=True)
 
     def _find_pairing(self, round_no: int, table: int) -> Pairing:
         for p in self.store.pairings():
@@ -639,6 +778,7 @@ class Hall:
             raise TournamentError.of("err_bye_result", round=round_no, table=table)
         p.result, p.confirmed, p.origin = normalise_result(result), confirm, "arbiter"
         self.store.save_pairing(p)
+        self._publish_assignments()
         self.bump()
         return p
 
@@ -662,6 +802,68 @@ class Hall:
         self.bump()
         return p
 
+    def _player(self, player: int) -> Player:
+        for pl in self.store.players():
+            if pl.id == player:
+                return pl
+        raise TournamentError.of("err_no_player", player=player)
+
+    def edit_player(self, player: int, data: dict[str, Any]) -> Player:
+        """A player's name, rating or club corrected; ``withdrawn``: the round from which they
+        are no longer paired (true: from the next round on), or null: back in the tournament."""
+        pl = self._player(player)
+        if "name" in data:
+            name = str(data["name"] or "").strip()
+            if not name:
+                raise TournamentError.of("err_player_name")
+            pl.name = name[:100]
+        if "rating" in data:
+            rating = data["rating"] or 0
+            if not isinstance(rating, int) or isinstance(rating, bool) or not 0 <= rating <= 4000:
+                raise TournamentError.of("err_player_rating", value=str(rating)[:20])
+            pl.rating = rating
+        if "club" in data:
+            pl.club = str(data["club"] or "")[:100]
+        if "withdrawn" in data:
+            w = data["withdrawn"]
+            first = self.current_round() + 1
+            if w is True:
+                w = first
+            if w is not None and (not isinstance(w, int) or isinstance(w, bool) or not first <= w <= 99):
+                raise TournamentError.of("err_withdraw_round", value=str(w)[:20], round=first)
+            pl.withdrawn = w
+        self.store.save_player(pl)
+        self.bump()
+        return pl
+
+    def request_bye(self, player: int, round_no: int, result: str | None) -> None:
+        """A bye a player asks for, in a round not yet paired: "H" (a half-point bye, worth a draw),
+        "Z" (worth nothing), or None (taken back)."""
+        self._player(player)
+        if result is not None and result not in REQUESTED:
+            raise TournamentError.of("err_bye_kind", value=str(result)[:20])
+        if not self.current_round() < round_no <= self.planned:
+            raise TournamentError.of("err_bye_round", round=round_no, first=self.current_round() + 1)
+        self.store.set_bye(round_no, player, result)
+        self.bump()
+
+    def unpair(self, round_no: int) -> None:
+        """The last round's pairing taken back, to pair it again (a player came late, a bye was
+        forgotten): only before any of its games has a result. Its byes asked for are asked again."""
+        if round_no != self.current_round() or round_no < 1:
+            raise TournamentError.of("err_unpair_last", round=round_no, last=self.current_round())
+        mine = [p for p in self.store.pairings() if p.round == round_no]
+        if any(p.black is not None and p.result is not None for p in mine):
+            raise TournamentError.of("err_unpair_played", round=round_no)
+        if any(g.plies for p in mine if (g := self.game_for(p)) is not None):
+            raise TournamentError.of("err_unpair_played", round=round_no)
+        self.store.drop_round(round_no)
+        for p in mine:
+            if p.requested:
+                self.store.set_bye(round_no, p.white, p.result)
+        self._publish_assignments()
+        self.bump()
+
     def _result_from_board(self, g: HallGame) -> None:
         """A game's result goes to its pairing: confirmed by the arbiter, or at once
         (``--auto-confirm``). A result the board gave and the arbiter has not confirmed follows the
@@ -675,6 +877,7 @@ class Hall:
                     if p.origin == "board":
                         p.result, p.confirmed, p.origin = None, False, None
                         self.store.save_pairing(p)
+                        self._publish_assignments()
                     return
                 if not (winner is None or isinstance(winner, Color)):
                     return
@@ -683,14 +886,40 @@ class Hall:
                 res = "1-1" if winner is None else "2-0" if (winner is Color.WHITE) != swapped else "0-2"
                 p.result, p.confirmed, p.origin = res, self.auto_confirm, "board"
                 self.store.save_pairing(p)
+                self._publish_assignments()
                 return
 
     def table(self) -> list[dict[str, Any]]:
         rows = standings(self.store.players(), self.store.pairings(), self.planned, self.reading)
         return [
             {"rank": s.rank, "id": s.player.id, "name": s.player.name, "rating": s.player.rating,
-             "club": s.player.club, "points": s.points, "tiebreak": s.tiebreak, "games": s.games}
+             "club": s.player.club, "points": s.points, "tiebreak": s.tiebreak, "games": s.games,
+             "withdrawn": s.player.withdrawn}
             for s in rows
+        ]  # fmt: skip
+
+    def crosstable(self) -> list[dict[str, Any]]:
+        return crosstable(self.store.players(), self.store.pairings(), self.planned, self.reading)
+
+    def trf(self) -> str:
+        """The tournament as FIDE's TRF-2026 (``hall.trf``): who sits the next round out named too."""
+        from hall.trf import write_trf
+
+        players, pairings = self.store.players(), self.store.pairings()
+        top = self.store.get("top")
+        absent = absent_from(players, self.store.byes(), self.current_round() + 1)
+        return write_trf(
+            players, pairings, self.planned, event=self.event, top=top, absent=absent, reading=self.reading
+        )
+
+    def pairings_of(self, round_no: int) -> list[dict[str, Any]]:
+        """A round's pairings as the page and the exports give them (names, board, result)."""
+        names = {p.id: p.name for p in self.store.players()}
+        return [
+            {"round": p.round, "table": p.table, "white": names.get(p.white, "?"),
+             "black": None if p.black is None else names.get(p.black, "?"), "board": p.board,
+             "result": p.result, "confirmed": p.confirmed, "game": (g.key if (g := self.game_for(p)) else None)}
+            for p in self.store.pairings() if p.round == round_no
         ]  # fmt: skip
 
     # -- the page's state ---------------------------------------------------------------------------
@@ -722,20 +951,64 @@ class Hall:
 
     def state_json(self) -> str:
         """The page's state as JSON, built once per version (every page waiting gets the same)."""
-        if self._cache is None or self._cache[0] != self.version:
-            self._cache = (self.version, json.dumps(self.state(), separators=(",", ":")))
-            self.built = time.monotonic()
+        self._build()
+        assert self._cache is not None
         return self._cache[1]
+
+    def _build(self) -> None:
+        if self._cache is not None and self._cache[0] == self.version:
+            return
+        st = self.state()
+        v = self.version
+        parts = [(("board", b["board"]), b) for b in st["boards"]] + [(("section", k), st[k]) for k in SECTIONS]
+        for key, value in parts:
+            text = json.dumps(value, separators=(",", ":"))
+            old = self._parts.get(key)
+            if old is None or old[0] != text:
+                self._parts[key] = (text, v)
+        self._state = st
+        self._cache = (v, json.dumps(st, separators=(",", ":")))
+        self._answers = {}
+        self.built = time.monotonic()
+
+    def state_answer(
+        self, since: int | None, boot: str | None, *, gzip: bool = False, moves: str | None = None
+    ) -> bytes:
+        """What a page gets: the whole state, or (``boot``: this run's mark, as the page's last
+        state said it) only what changed since version ``since`` — the boards whose state changed
+        (without their list of moves, but for board ``moves``: the one the page shows whole) and
+        the big sections (pairings, alerts, geometry) if they did; ``board_ids`` orders them.
+        Each answer is built (and compressed) once per version, whoever asks."""
+        self._build()
+        delta = boot == self.boot and since is not None and 0 <= since <= self.version
+        key = (since if delta and since is not None else -1, int(delta), gzip, (moves or "") if delta else "")
+        out = self._answers.get(key)
+        if out is None:
+            if delta:
+                assert since is not None
+                st = {k: v for k, v in self._state.items() if k not in ("boards", *SECTIONS)}
+                st["delta"] = since
+                st["board_ids"] = [b["board"] for b in self._state["boards"]]
+                st["boards"] = [
+                    b if b["board"] == moves or not b["game"] else {**b, "game": {**b["game"], "moves": None}}
+                    for b in self._state["boards"]
+                    if self._parts[("board", b["board"])][1] > since
+                ]
+                st |= {k: self._state[k] for k in SECTIONS if self._parts[("section", k)][1] > since}
+                text = json.dumps(st, separators=(",", ":"))
+            else:
+                assert self._cache is not None
+                text = self._cache[1]
+            out = text.encode()
+            if gzip:
+                out = zlib_gzip(out)
+            if len(self._answers) < 64:
+                self._answers[key] = out
+        return out
 
     def state(self) -> dict[str, Any]:
         r = self.current_round()
-        names = {p.id: p.name for p in self.store.players()}
-        pairings = [
-            {"round": p.round, "table": p.table, "white": names.get(p.white, "?"),
-             "black": None if p.black is None else names.get(p.black, "?"), "board": p.board,
-             "result": p.result, "confirmed": p.confirmed, "game": (g.key if (g := self.game_for(p)) else None)}
-            for p in self.store.pairings() if p.round == r
-        ]  # fmt: skip
+        pairings = self.pairings_of(r)
         boards = [self.board_state(b) for b in self.board_ids()]
         geometry = {}
         for b in boards:
@@ -745,12 +1018,14 @@ class Hall:
                 geometry[v] = {str(q): list(geo.coord(q)) for q in geo.squares()}
         return {
             "version": self.version,
+            "boot": self.boot,
             "event": self.event,
             "geometry": geometry,
             "connected": self.connected,
             "round": r,
             "rounds": self.planned,
             "tiebreak": self.reading,
+            "colours": self.colours,
             "auto_confirm": self.auto_confirm,
             "pairing": self.pairing,
             "boards": boards,

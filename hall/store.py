@@ -26,6 +26,9 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE TABLE IF NOT EXISTS players (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, rating INTEGER NOT NULL, club TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS byes (
+    round INTEGER NOT NULL, player INTEGER NOT NULL, result TEXT NOT NULL, PRIMARY KEY (round, player)
+);
 CREATE TABLE IF NOT EXISTS pairings (
     round INTEGER NOT NULL, tbl INTEGER NOT NULL, white INTEGER NOT NULL, black INTEGER,
     result TEXT, board TEXT, confirmed INTEGER NOT NULL DEFAULT 0,
@@ -50,6 +53,8 @@ class HallStore:
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(pairings)")}
             if "origin" not in columns:  # (a database from before the hall noted who gave a result)
                 self.db.execute("ALTER TABLE pairings ADD COLUMN origin TEXT")
+            if "withdrawn" not in {row[1] for row in self.db.execute("PRAGMA table_info(players)")}:
+                self.db.execute("ALTER TABLE players ADD COLUMN withdrawn INTEGER")  # (from before withdrawals)
         except (sqlite3.Error, OSError) as exc:
             raise HallStoreError(f"{self.path}: not a usable hall database ({exc})") from None
 
@@ -108,6 +113,13 @@ class HallStore:
             )
         ]
 
+    def rename_board(self, board: str, alias: str) -> None:
+        """A board's games and messages kept under another name (a board with a fresh database)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("UPDATE messages SET board=? WHERE board=?", (alias, board))
+            self.db.execute("UPDATE games SET board=? WHERE board=?", (alias, board))
+
     def set_status(self, board: str, status: dict[str, Any], seen: float) -> None:
         self.db.execute("INSERT OR REPLACE INTO boards VALUES (?, ?, ?)", (board, json.dumps(status), seen))
 
@@ -118,7 +130,41 @@ class HallStore:
 
     # -- the tournament -------------------------------------------------------------------------
     def players(self) -> list[Player]:
-        return [Player(*r) for r in self.db.execute("SELECT id, name, rating, club FROM players ORDER BY id")]
+        rows = self.db.execute("SELECT id, name, rating, club, withdrawn FROM players ORDER BY id")
+        return [Player(*r) for r in rows]
+
+    def save_player(self, p: Player) -> None:
+        self.db.execute(
+            "UPDATE players SET name=?, rating=?, club=?, withdrawn=? WHERE id=?",
+            (p.name, p.rating, p.club, p.withdrawn, p.id),
+        )
+
+    def byes(self) -> list[Pairing]:
+        """The byes players asked for, in rounds not yet paired (``Pairing(round, 0, player, None, result)``)."""
+        return [
+            Pairing(r, 0, player, None, result, confirmed=True, origin="arbiter")
+            for r, player, result in self.db.execute("SELECT round, player, result FROM byes ORDER BY round, player")
+        ]
+
+    def set_bye(self, round_no: int, player: int, result: str | None) -> None:
+        """A bye asked for (``result`` "H" or "Z"), or taken back (None)."""
+        if result is None:
+            self.db.execute("DELETE FROM byes WHERE round=? AND player=?", (round_no, player))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO byes VALUES (?, ?, ?)", (round_no, player, result))
+
+    def save_round(self, new: list[Pairing]) -> None:
+        """A round just paired, in one transaction: its pairings, and the byes asked for it now given."""
+        with self.db:
+            self.db.execute("BEGIN")
+            for p in new:
+                self.save_pairing(p)
+                if p.requested:
+                    self.set_bye(p.round, p.white, None)
+
+    def drop_round(self, round_no: int) -> None:
+        """A round's pairings (the arbiter pairs it again)."""
+        self.db.execute("DELETE FROM pairings WHERE round=?", (round_no,))
 
     def add_player(self, name: str, rating: int = 0, club: str = "") -> Player:
         cur = self.db.execute("INSERT INTO players (name, rating, club) VALUES (?, ?, ?)", (name, rating, club))

@@ -1,6 +1,12 @@
-"""The tournament by the FENACEF regulation (``RULES.md`` §8): Swiss rounds paired by
-caissify-pairings' FIDE Dutch engine, scoring 2/1/0, a bye worth 1 point, a forfeit (W.O.)
-a win for the player present, and the tie-break "Desempenho Individual Progressivo" (Art. 5).
+"""The tournament by the FENACEF regulation (``RULES.md`` §8): Swiss rounds paired by FIDE's
+Dutch system (C.04.3, the rules in force since 1 February 2026: gacrux's engine, by a member of
+FIDE's Systems of Pairings and Programs Commission), scoring 2/1/0, a bye worth 1 point, a
+forfeit (W.O.) a win for the player present, and the tie-break "Desempenho Individual
+Progressivo" (Art. 5). Colours: the engine's allocation by FIDE's rules (byes and forfeits are
+rounds without a colour, skipped as FIDE says), or FENACEF Art. 11's reading, colours by lot
+at each table (the players may agree otherwise: the arbiter swaps them). Players may withdraw,
+enter late (no points for the rounds they missed), or ask for a bye (a half-point bye, worth a
+draw, or one worth nothing) in a round not yet paired.
 
 Pure functions over players and pairings: the hall's store keeps them, this module computes.
 """
@@ -9,7 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
-import warnings
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +27,10 @@ WIN, DRAW, LOSS, BYE = 2, 1, 0, 1  # FENACEF Art. 3: win 2, draw 1, loss 0; the 
 RESULTS = {"2-0": (WIN, LOSS), "1-1": (DRAW, DRAW), "0-2": (LOSS, WIN), "+/-": (WIN, LOSS), "-/+": (LOSS, WIN)}
 FORFEITS = ("+/-", "-/+", "-/-")
 READINGS = ("literal", "progressive")
+#: who gives the colours: FIDE's Dutch allocation, or FENACEF Art. 11 (by lot, unless the players agree)
+COLOURS = ("fide", "lot")
+#: a requested bye's result: "H" the half-point bye (worth a draw: 1), "Z" the zero-point bye
+REQUESTED = {"H": DRAW, "Z": LOSS}
 
 
 class TournamentError(ValueError):
@@ -46,6 +56,7 @@ class Player:
     name: str
     rating: int = 0
     club: str = ""
+    withdrawn: int | None = None  # the first round the player is no longer paired in
 
 
 @dataclass
@@ -53,7 +64,7 @@ class Pairing:
     round: int
     table: int
     white: int
-    black: int | None  # None: the bye
+    black: int | None  # None: a bye (the pairing-allocated one; a requested one: result "H" or "Z")
     result: str | None = None  # None: not played yet; see RESULTS (and "-/-": both absent)
     board: str | None = None  # the board id the game is played on
     confirmed: bool = False
@@ -62,13 +73,18 @@ class Pairing:
     def points(self) -> dict[int, int]:
         """What each player scored (nothing before the result is confirmed)."""
         if self.black is None:
-            return {self.white: BYE}
+            return {self.white: REQUESTED.get(self.result or "", BYE)}
         if self.result is None or not self.confirmed:
             return {}
         if self.result == "-/-":
             return {self.white: LOSS, self.black: LOSS}
         w, b = RESULTS[self.result]
         return {self.white: w, self.black: b}
+
+    @property
+    def requested(self) -> bool:
+        """A bye the player asked for (not the pairing-allocated one)."""
+        return self.black is None and self.result in REQUESTED
 
     @property
     def played(self) -> bool:
@@ -169,7 +185,21 @@ def standings(players: list[Player], pairings: list[Pairing], planned: int, read
 
 
 # -- pairing ----------------------------------------------------------------------------------------
-def check_round(players: list[Player], pairings: list[Pairing], round_no: int, planned: int) -> None:
+def pairing_numbers(players: list[Player]) -> dict[int, int]:
+    """Each player's pairing number: by rating, highest first, then by name (FIDE C.04.2)."""
+    ordered = sorted(players, key=lambda pl: (-pl.rating, pl.name, pl.id))
+    return {pl.id: i for i, pl in enumerate(ordered, start=1)}
+
+
+def absent_from(players: list[Player], requests: list[Pairing], round_no: int) -> list[int]:
+    """Who sits round ``round_no`` out: withdrawn before it, or with a bye asked for it."""
+    out = {pl.id for pl in players if pl.withdrawn is not None and pl.withdrawn <= round_no}
+    return sorted(out | {p.white for p in requests if p.round == round_no})
+
+
+def check_round(
+    players: list[Player], pairings: list[Pairing], round_no: int, planned: int, requests: list[Pairing] | None = None
+) -> None:
     """Can round ``round_no`` be paired now? (:class:`TournamentError` saying why not; at once,
     before the pairing engine runs in its own process.)"""
     if round_no < 1 or round_no > planned:
@@ -181,84 +211,145 @@ def check_round(players: list[Player], pairings: list[Pairing], round_no: int, p
     if unfinished:
         p = unfinished[0]
         raise TournamentError.of("err_unconfirmed", round=p.round, table=p.table)
-    if len(players) < 2:
+    if len(players) - len(absent_from(players, requests or [], round_no)) < 2:
         raise TournamentError.of("err_two_players")
 
 
-def pair_round(players: list[Player], pairings: list[Pairing], round_no: int, planned: int) -> list[Pairing]:
-    """The next round's pairings from caissify-pairings' FIDE Dutch engine (colours by its
-    allocation; the odd player out gets the bye). The engine counts chess points: the hall hands
-    it the FENACEF points halved (the same order, the same score groups)."""
-    from caissify_pairings import generate_pairings  # networkx is slow to import: only when pairing
+def draw_top() -> str:
+    """The colour of the top player in round 1, drawn by lot (FIDE C.04.3: "w" or "b")."""
+    return secrets.choice("wb")
 
-    check_round(players, pairings, round_no, planned)
-    done = [p for p in pairings if p.round < round_no]
-    before: dict[int, dict[int, int]] = {}  # round -> score before it, by player
-    score = {pl.id: 0 for pl in players}
-    for r in range(1, round_no):
-        before[r] = dict(score)
-        for p in done:
-            if p.round == r:
-                for who, pts in p.points().items():
-                    score[who] = score.get(who, 0) + pts
-    data: list[dict[str, Any]] = []
-    ordered = sorted(players, key=lambda pl: (-pl.rating, pl.name))
-    for number, pl in enumerate(ordered, start=1):
-        colours: list[str] = []
-        floats: list[str] = []
-        byes = forfeit_wins = 0
-        for r in range(1, round_no):
-            mine = [p for p in done if p.round == r and pl.id in (p.white, p.black)]
-            if not mine:
-                colours.append("none")
-                floats.append("none")
-                continue
-            p = mine[0]
-            if p.black is None:
-                byes += 1
-                colours.append("none")
-                floats.append("down")
-                continue
-            if not p.played:
-                colours.append("none")
-                floats.append("none")
-                if (p.result == "+/-" and p.white == pl.id) or (p.result == "-/+" and p.black == pl.id):
-                    forfeit_wins += 1
-                continue
-            colours.append("white" if p.white == pl.id else "black")
-            opp = p.black if p.white == pl.id else p.white
-            mine_before, theirs_before = before[r].get(pl.id, 0), before[r].get(opp, 0)
-            floats.append("down" if mine_before > theirs_before else "up" if mine_before < theirs_before else "none")
-        data.append(
-            {
-                "id": pl.id,
-                "name": pl.name,
-                "score": score[pl.id] / 2,
-                "rating": pl.rating,
-                "starting_number": number,
-                "color_hist": colours,
-                "float_history": floats,
-                "bye_count": byes,
-                "forfeit_win_count": forfeit_wins,
-            }
-        )
-    previous = {(min(p.white, p.black), max(p.white, p.black)) for p in done if p.black is not None and p.played}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the engine's advice on float history: we pass it
-        result = generate_pairings(
-            system="dutch", players=data, previous_pairings=previous, round_number=round_no, total_rounds=planned
-        )
-    out: list[Pairing] = []
-    for item in sorted(result, key=lambda x: x.get("table") or 10**6):
-        white, black = item.get("white_id"), item.get("black_id")
-        if white is None:
-            white, black = black, None
-        if white is None:
-            continue
-        out.append(Pairing(round_no, len(out) + 1, int(white), None if black is None else int(black)))
-    paired = [p for p in out if p.black is not None]
-    byes_out = [p for p in out if p.black is None]
-    out = [*paired, *byes_out]  # the byes after the games, numbered on
+
+def _engine(
+    players: list[Player], before: list[Pairing], round_no: int, planned: int, top: str, absent: list[int]
+) -> list[tuple[int, int]] | None:
+    """gacrux's Dutch pairing of the round, as (white, black) pairing numbers (black 0: the
+    pairing-allocated bye), or None when the rules admit none."""
+    from gacrux.gacruxexeptions import GacruxNoLegalPairing  # networkx is slow to import: only when pairing
+    from gacrux.pairingchecker import pairingchecker
+
+    from hall.trf import write_trf
+
+    engine = pairingchecker()
+    engine.params = {
+        "input_file": "@", "output_file": "-", "input_format": "TRF", "output_format": "JSON", "encoding": "",
+        "tournament_number": "1", "current_round": round_no, "number_of_rounds": 0, "delimiter": None,
+        "check": 0, "pairing": 1, "analysis": 0, "experimental": [], "verbose": 0, "exchange": [],
+        "jch": write_trf(players, before, planned, top=top, absent=absent), "unpaired": [], "top_color": top,
+        "maxmeets": "0", "method": ["dutch"],
+    }  # fmt: skip
+    try:
+        engine.read_input_file()
+        engine.prepare_tournament()
+        engine.do_checker()
+    except GacruxNoLegalPairing:
+        return None
+    found = engine.chessfile.result.get("roundpairing") or []
+    if engine.chessfile.chessjson["status"].get("code", 0) or not found or not found[0]["pairs"]:
+        return None
+    return [(int(w), int(b)) for w, b in found[0]["pairs"]]
+
+
+def _bye_by_hand(
+    players: list[Player], before: list[Pairing], round_no: int, planned: int, top: str, absent: list[int]
+) -> list[tuple[int, int]] | None:
+    """No pairing by the rules, with an odd number present, when every one of them has had the
+    pairing-allocated bye or won by forfeit (C.04.1 leaves none eligible): the bye goes to the
+    one who had the fewest (then the lowest score, then the lowest ranked), the others are paired
+    by the rules. None: that does not help either (the arbiter decides)."""
+    present = [pl for pl in players if pl.id not in absent]
+    if len(present) % 2 == 0:
+        return None
+    numbers = pairing_numbers(players)
+    score = {pl.id: sum(round_points(pl.id, before).values()) for pl in present}
+
+    def had(pl: Player) -> tuple[int, int, int, int]:
+        byes = sum(1 for p in before if p.black is None and not p.requested and p.white == pl.id)
+        wins = sum(1 for p in before if (p.result, p.white) == ("+/-", pl.id) or (p.result, p.black) == ("-/+", pl.id))
+        return byes, wins, score[pl.id], -numbers[pl.id]
+
+    for pl in sorted(present, key=had)[:5]:
+        pairs = _engine(players, before, round_no, planned, top, [*absent, pl.id])
+        if pairs is not None:
+            return [*pairs, (numbers[pl.id], 0)]
+    return None
+
+
+def pair_round(
+    players: list[Player],
+    pairings: list[Pairing],
+    round_no: int,
+    planned: int,
+    top: str = "w",
+    requests: list[Pairing] | None = None,
+) -> list[Pairing]:
+    """The next round's pairings by FIDE's Dutch system: the tournament as a TRF (``hall.trf``,
+    ``top`` the colour drawn for the top player in round 1) to gacrux's engine, its pairing back
+    as tables, the pairing-allocated bye after the games and the byes asked for last. Players
+    withdrawn or with a bye asked for (``requests``: byes, ``Pairing(round, 0, player, None, "H"
+    or "Z")``) sit the round out; the others are paired, each once."""
+    asked = [p for p in requests or [] if p.round == round_no]
+    check_round(players, pairings, round_no, planned, asked)
+    absent = absent_from(players, asked, round_no)
+    before = [p for p in pairings if p.round < round_no]
+    pairs = _engine(players, before, round_no, planned, top, absent)
+    if pairs is None:
+        pairs = _bye_by_hand(players, before, round_no, planned, top, absent)
+    if pairs is None:
+        raise TournamentError.of("err_no_pairing", round=round_no)
+    by_number = {n: i for i, n in pairing_numbers(players).items()}
+    out = [Pairing(round_no, 0, by_number[w], by_number[b] if b else None) for w, b in pairs]
+    out.sort(key=lambda p: p.black is None)  # (the games in the engine's board order, then the bye)
+    gone = {pl.id for pl in players if pl.withdrawn is not None and pl.withdrawn <= round_no}
+    for q in sorted(asked, key=lambda q: q.white):
+        if q.white not in gone:  # (a withdrawn player's bye is no longer asked for)
+            out.append(Pairing(round_no, 0, q.white, None, q.result, confirmed=True, origin="arbiter"))
     for i, p in enumerate(out, start=1):
         p.table = i
     return out
+
+
+# -- what the organiser hands out -------------------------------------------------------------------
+def crosstable(
+    players: list[Player], pairings: list[Pairing], planned: int, reading: str = "literal"
+) -> list[dict[str, Any]]:
+    """The standings with every round of each player: the opponent (by their line in this table),
+    the colour, and the points scored ("+"/"-" a forfeit; a bye: "bye", or "H"/"Z" asked for)."""
+    rows = standings(players, pairings, planned, reading)
+    line = {s.player.id: i for i, s in enumerate(rows, start=1)}
+    last = max((p.round for p in pairings), default=0)
+    out: list[dict[str, Any]] = []
+    for i, s in enumerate(rows, start=1):
+        rounds: list[dict[str, Any]] = []
+        for r in range(1, last + 1):
+            mine = next((p for p in pairings if p.round == r and s.player.id in (p.white, p.black)), None)
+            cell: dict[str, Any] = {"round": r, "opponent": None, "colour": None, "points": None, "kind": "absent"}
+            if mine is not None and mine.black is None:
+                cell |= {"kind": mine.result if mine.requested else "bye", "points": mine.points().get(s.player.id)}
+            elif mine is not None:
+                white = mine.white == s.player.id
+                opp = mine.black if white else mine.white
+                assert opp is not None
+                kind = "game" if mine.played else "forfeit"
+                cell |= {"opponent": line.get(opp), "colour": "w" if white else "b", "kind": kind}
+                cell["points"] = mine.points().get(s.player.id)
+            rounds.append(cell)
+        out.append({"line": i, "rank": s.rank, "id": s.player.id, "name": s.player.name, "rating": s.player.rating,
+                    "club": s.player.club, "withdrawn": s.player.withdrawn, "points": s.points,
+                    "tiebreak": s.tiebreak, "rounds": rounds})  # fmt: skip
+    return out
+
+
+def cell_text(cell: dict[str, Any]) -> str:
+    """One round of a cross-table line, as printed: ``12w2`` (a game: opponent's line, colour,
+    points), ``+5b`` / ``-5b`` (a forfeit won or lost), ``bye``, ``H`` / ``Z`` (a bye asked for)."""
+    kind = cell["kind"]
+    if kind == "absent":
+        return ""
+    if kind in ("bye", *REQUESTED):
+        return str(kind)
+    if cell["points"] is None:
+        return f"{cell['opponent']}{cell['colour']}"
+    if kind == "forfeit":
+        return f"{'+' if cell['points'] else '-'}{cell['opponent']}{cell['colour']}"
+    return f"{cell['opponent']}{cell['colour']}{cell['points']}"

@@ -1,6 +1,6 @@
 """The schematics of the plugged-in designs, as text: ``python hardware/schematics.py``
-writes ``schematic-pico.svg``, ``schematic-mcp23017.svg``, ``schematic-74hc165.svg`` and
-``schematic-ws2812.svg``.
+writes ``schematic-pico.svg``, ``schematic-mcp23017.svg``, ``schematic-74hc165.svg``,
+``schematic-ws2812.svg``, ``schematic-hall-pairs.svg`` and ``schematic-hall-linear.svg``.
 
 Drawn with schemdraw like ``schematic.py`` (the direct-GPIO build), so a change to a
 circuit is a change to this file that can be reviewed in a diff. Each shows the first
@@ -256,7 +256,111 @@ def draw_pico() -> bytes:
     return bytes(d.get_imagedata("svg"))
 
 
+def _hall(d: schemdraw.Drawing, at: tuple[float, float], part: str, how: str) -> elm.Ic:
+    """A 3-pin Hall sensor (VCC, GND, OUT) at ``at``, its supply and ground drawn."""
+    ic = (
+        elm.Ic(
+            pins=[
+                # (no pin numbers: the packages differ; the datasheet's pin table has them)
+                elm.IcPin(name="OUT", side="L"),
+                elm.IcPin(name="GND", side="R"),
+                elm.IcPin(name="VCC", side="R"),
+            ],
+            edgepadW=1.0,
+            pinspacing=1.0,
+            size=(2.2, 2.2),
+        )
+        .at(at)
+        .theta(0)  # whatever way the last line went
+        .label(f"{part}\n{how}", loc="top", fontsize=9)
+    )
+    d += ic
+    d += elm.Line().at(ic.VCC).right(0.8)
+    d += elm.Vdd().label("3V3", fontsize=9)
+    d += elm.Line().at(ic.GND).right(1.6)
+    d += elm.Ground(lead=False)
+    return ic
+
+
+def draw_hall_pairs() -> bytes:
+    d = _drawing("Hall build, two switches per square (wiring-hall.md): cell a1 shown")
+    reg = (
+        elm.Ic(
+            pins=[
+                elm.IcPin(name="SER", side="L", pin="10"),
+                elm.IcPin(name="QH", side="L", pin="9"),
+                elm.IcPin(name="CLK INH", side="L", pin="15"),
+                elm.IcPin(name="CLK", side="L", pin="2"),
+                elm.IcPin(name="SH/~LD", side="L", pin="1"),
+                elm.IcPin(name="F", side="R", pin="4"),
+                elm.IcPin(name="G", side="R", pin="5"),
+                elm.IcPin(name="H", side="R", pin="6"),
+            ],
+            edgepadW=1.5,
+            pinspacing=2.0,
+            size=(3.5, 10),
+        )
+        .at((8, 0))
+        .label("74HC165 #1 (VCC 3V3)", loc="top")
+    )
+    d += reg
+    d += elm.Line().at(getattr(reg, "SH/~LD")).left(4).label("SH/LD (Pico GP2)", loc="left")
+    d += elm.Line().at(reg.CLK).left(4).label("CLK (Pico GP3)", loc="left")
+    d += elm.Line().at(getattr(reg, "CLK INH")).left(1.0)
+    d += elm.Ground(lead=False)
+    d += elm.Line().at(reg.QH).left(4).label("QH (Pico GP4)", loc="left")
+    d += elm.Line().at(reg.SER).left(1.5)
+    d += elm.Label().label("QH of #2 (last chip: SER to GND)", loc="left")
+    white = _hall(d, (17, 8.0), "DRV5032DU", "marked side UP: white pieces")
+    black = _hall(d, (17, 1.5), "DRV5032DU", "marked side DOWN: black pieces")
+    d += elm.Line().at(reg.H).to(white.OUT).label("bit 0: a1 white", fontsize=9, loc="top")
+    d += elm.Line().at(reg.G).to(black.OUT).label("bit 1: a1 black", fontsize=9, loc="bottom")
+    d += elm.Line().at(reg.F).right(1.0)
+    d += elm.Label().label("F, E…: b1's pair, and so on", loc="right", fontsize=9)
+    d += elm.Label().label(" ").at((26, 0))
+    return bytes(d.get_imagedata("svg"))
+
+
+def draw_hall_linear() -> bytes:
+    d = _drawing("Hall build, a linear sensor per square (wiring-hall.md): cells a1, b1 shown")
+    mux = (
+        elm.Ic(
+            pins=[
+                elm.IcPin(name="~E", side="L", pin="15"),
+                elm.IcPin(name="Z", side="L", pin="1"),
+                elm.IcPin(name="S3", side="L", pin="13"),
+                elm.IcPin(name="S2", side="L", pin="14"),
+                elm.IcPin(name="S1", side="L", pin="11"),
+                elm.IcPin(name="S0", side="L", pin="10"),
+                elm.IcPin(name="Y15", side="R", pin="16"),
+                elm.IcPin(name="Y1", side="R", pin="8"),
+                elm.IcPin(name="Y0", side="R", pin="9"),
+            ],
+            edgepadW=1.5,
+            pinspacing=1.5,
+            size=(3.5, 10),
+        )
+        .at((8, 0))
+        .label("CD74HC4067 #1 (VCC 3V3)", loc="top")
+    )
+    d += mux
+    for pin, label in (("S0", "GP2"), ("S1", "GP3"), ("S2", "GP4"), ("S3", "GP5")):
+        d += elm.Line().at(getattr(mux, pin)).left(4).label(f"{pin} (Pico {label}, every chip)", loc="left")
+    d += elm.Line().at(mux.Z).left(4).label("Z (Pico GP26 = ADC0, every chip)", loc="left")
+    d += elm.Line().at(getattr(mux, "~E")).left(4).label("~E (Pico GP6; chip #2 GP7...)", loc="left")
+    a1 = _hall(d, (17, 6.0), "DRV5055A3", "a1, marked side up")
+    b1 = _hall(d, (17, 0.5), "DRV5055A3", "b1, marked side up")
+    d += elm.Line().at(mux.Y0).to(a1.OUT).label("cell 0", fontsize=9, loc="top")
+    d += elm.Line().at(mux.Y1).to(b1.OUT).label("cell 1", fontsize=9, loc="bottom")
+    d += elm.Line().at(mux.Y15).right(1.0)
+    d += elm.Label().label("Y15: cell 15", loc="right", fontsize=9)
+    d += elm.Label().label(" ").at((26, 0))
+    return bytes(d.get_imagedata("svg"))
+
+
 DRAWINGS: dict[str, Callable[[], bytes]] = {
+    "schematic-hall-pairs.svg": draw_hall_pairs,
+    "schematic-hall-linear.svg": draw_hall_linear,
     "schematic-pico.svg": draw_pico,
     "schematic-mcp23017.svg": draw_mcp23017,
     "schematic-74hc165.svg": draw_74hc165,

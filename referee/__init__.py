@@ -9,6 +9,7 @@
 """
 
 from referee.clock import ClockAction, ClockKeeper, TimeControl, parse_control
+from referee.colour import ColourReferee, make_referee
 from referee.core import Action, Link, Referee
 from referee.log import LogError, LogHeader, dump_log, parse_log
 from referee.pipeline import Pipeline
@@ -47,6 +48,7 @@ __all__ = [
     "ClockAction",
     "ClockActionName",
     "ClockKeeper",
+    "ColourReferee",
     "GameEnd",
     "LedIntent",
     "Link",
@@ -66,6 +68,7 @@ __all__ = [
     "Verdict",
     "dump_log",
     "known",
+    "make_referee",
     "parse_control",
     "parse_log",
     "reconstruct",

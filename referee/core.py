@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from board_hal.debounce import Transition
+from board_hal.squares import SquareState
 from referee.candidates import (
     Candidate,
     CandidateCache,
@@ -107,6 +108,8 @@ class Link:
     cells: tuple[str, ...] = ()
     moves: tuple[str, ...] = ()
     lost: int | None = None
+    #: a board that senses colour: what stood on each square of ``board`` (square, state)
+    pieces: tuple[tuple[int, SquareState], ...] = ()
 
 
 #: the PDN comment on a move recorded from the occupancy after a link gap

@@ -49,6 +49,21 @@ The header is optional. An optional header field ``board`` lists the occupied sq
 when the log starts (default: the start position, already set up). A malformed log
 raises :class:`LogError` naming the line.
 
+**Format 2** (a board that senses colour, ``referee/colour.py``; readers of format 1 refuse
+it as an unsupported format, and a board that senses presence only still writes format 1):
+
+    {"format": 2, "variant": "brazilian", "senses": "crown", "pieces": {"w": [21, 22], "b": [1, 2]}}
+    {"t": 3.210, "square": 22, "event": "lift"}
+    {"t": 3.905, "square": 18, "event": "place", "piece": "w"}
+    {"t": 9.000, "square": 18, "event": "place", "piece": "W"}     a crown put on: 18 stays occupied
+    {"t": 130.2, "link": "up", "board": [1, 18], "pieces": {"b": [1], "W": [18]}}
+
+The header's ``senses`` says what the board tells (``colour``, or ``crown``: colour and
+crown) and ``pieces`` what stood where when the log began (by piece letter: ``w``/``b``
+men, ``W``/``B`` kings, ``?`` a piece the board could not read). A ``place`` carries the
+piece put down (``piece``), also a change of piece on a square that stays occupied; a
+``link`` ``up`` line the pieces then.
+
 What a reader refuses (one line each, naming the line): a line longer than 64 KiB; text
 that is not JSON, including numbers of more than 4300 digits and nesting too deep for
 the parser; ``NaN`` and ``Infinity`` anywhere (JSON has no such numbers; the recorder
@@ -59,6 +74,7 @@ board, in events and in the header's ``board``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -67,6 +83,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from board_hal.debounce import Transition
+from board_hal.squares import CODES, SquareState
 from referee.clock import MAX_CLOCK_SECONDS, SOURCES, ClockAction, ClockError, parse_control
 from referee.core import Action, Link
 from referee.vocabulary import ACTIONS, CLOCK_ACTIONS, LINK_STATES, MODES, ClockActionName, Mode, known
@@ -74,6 +91,10 @@ from rules import Color, DraughtsError, Geometry, Position, find_variant, geomet
 from rules.errors import shown
 
 LOG_FORMAT = 1
+#: the format of a log of a board that senses colour (pieces on its places and in its header)
+COLOUR_FORMAT = 2
+FORMATS = (LOG_FORMAT, COLOUR_FORMAT)
+SENSES = ("colour", "crown")
 _MOVE = re.compile(r"[0-9]{1,2}(-[0-9]{1,2}|(x[0-9]{1,2}){2,})")
 MAX_LINE = 64 * 1024  # characters of one line of a log
 
@@ -105,15 +126,47 @@ class LogHeader:
     mode: Mode | None = None
     board: list[int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: format 2: what the board senses (``colour`` or ``crown``), and the pieces when the log began
+    senses: str | None = None
+    pieces: dict[int, SquareState] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"format": self.format}
-        for key in ("variant", "fen", "mode", "board"):
+        out: dict[str, Any] = {"format": COLOUR_FORMAT if self.senses else self.format}
+        for key in ("variant", "fen", "mode", "board", "senses"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
+        if self.pieces is not None:
+            out["pieces"] = pieces_to_json(self.pieces)
         out.update(self.extra)
         return out
+
+
+def pieces_to_json(pieces: dict[int, SquareState]) -> dict[str, list[int]]:
+    """Pieces by letter (``{"w": [21, 22], "B": [3]}``), as format 2 writes them."""
+    out: dict[str, list[int]] = {}
+    for sq, state in sorted(pieces.items()):
+        if state.occupied:
+            out.setdefault(state.code, []).append(sq)
+    return out
+
+
+def _pieces(obj: Any, count: int, n: int, source: str, where: str) -> dict[int, SquareState]:
+    if not isinstance(obj, dict):
+        raise LogError(n, f"'{where}' must be pieces by letter (w, b, W, B, ?), not {shown(obj)}", source)
+    out: dict[int, SquareState] = {}
+    for code, squares in obj.items():
+        if code not in CODES or code == ".":
+            raise LogError(n, f"'{where}': {shown(code)} is not a piece letter (w, b, W, B, ?)", source)
+        if not isinstance(squares, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= count for x in squares
+        ):
+            raise LogError(n, f"'{where}': {code} must list square numbers (1-{count}), not {shown(squares)}", source)
+        for sq in squares:
+            if sq in out:
+                raise LogError(n, f"'{where}' puts two pieces on square {sq}", source)
+            out[sq] = SquareState.from_code(code)
+    return out
 
 
 LogEvent = Transition | Action | Link | ClockAction
@@ -130,6 +183,8 @@ def event_to_json(ev: LogEvent) -> dict[str, Any]:
                 link["cells"] = sorted(ev.cells)
             if ev.lost is not None:
                 link["lost"] = ev.lost
+            if ev.pieces:
+                link["pieces"] = pieces_to_json(dict(ev.pieces))
         if ev.state == "reconstructed":
             link["moves"] = list(ev.moves)
         return link
@@ -147,7 +202,10 @@ def event_to_json(ev: LogEvent) -> dict[str, Any]:
             out["square"] = ev.square
         return out
     where = "cell" if isinstance(ev.key, str) else "square"
-    return {"t": round(ev.t, 4), where: ev.key, "event": "place" if ev.occupied else "lift"}
+    out = {"t": round(ev.t, 4), where: ev.key, "event": "place" if ev.occupied else "lift"}
+    if ev.piece is not None and ev.occupied:
+        out["piece"] = ev.piece.code
+    return out
 
 
 def dump_log(header: LogHeader | None, events: Iterable[LogEvent]) -> str:
@@ -181,7 +239,7 @@ def parse_log(
         if not isinstance(obj, dict):
             raise LogError(n, f"expected a JSON object, got {text[:60]!r}", source)
         if "t" not in obj:
-            if events or (n > 1 and header.format != LOG_FORMAT):
+            if events or (n > 1 and header.format not in FORMATS):
                 raise LogError(n, f"line without a time 't': {text[:60]!r}", source)
             header = _header(obj, n, source)
             continue
@@ -198,6 +256,8 @@ def parse_log(
             squares = _geometry(variant or header.variant, n, source)
             if header.board is not None:
                 _check_board(header.board, squares.count, n, source)
+            if header.pieces is not None:
+                _check_board(sorted(header.pieces), squares.count, n, source)
         clock_action = known(obj.get("action"), CLOCK_ACTIONS)
         if clock_action is not None:
             events.append(_clock_action(clock_action, obj, float(t), n, source))
@@ -206,7 +266,13 @@ def parse_log(
             events.append(_action(obj, float(t), n, source))
             continue
         if "link" in obj:
-            events.append(_link(obj, float(t), n, source, squares))
+            link = _link(obj, float(t), n, source, squares)
+            if "pieces" in obj and header.senses and link.state == "up":
+                got = _pieces(obj["pieces"], squares.count, n, source, "pieces")
+                if set(got) != set(link.board):
+                    raise LogError(n, "'pieces' must name the squares of 'board'", source)
+                link = dataclasses.replace(link, pieces=tuple(sorted(got.items())))
+            events.append(link)
             continue
         ev = obj.get("event")
         if ev not in ("lift", "place"):
@@ -215,7 +281,7 @@ def parse_log(
             sq = obj["square"]
             if not isinstance(sq, int) or isinstance(sq, bool) or not 1 <= sq <= squares.count:
                 raise LogError(n, f"square out of range: {shown(sq)} (1-{squares.count})", source)
-            events.append(Transition(float(t), sq, ev == "place"))
+            events.append(Transition(float(t), sq, ev == "place", _piece(obj, ev == "place", header, n, source)))
         elif "cell" in obj:
             name = _cell(squares, obj["cell"], n, source, "give its number as 'square'")
             events.append(Transition(float(t), name, ev == "place"))
@@ -224,6 +290,25 @@ def parse_log(
     if squares is None and header.board is not None:  # a header without events
         _check_board(header.board, _geometry(variant or header.variant, 1, source).count, 1, source)
     return header, events
+
+
+def _piece(obj: dict[str, Any], placed: bool, header: LogHeader, n: int, source: str) -> SquareState | None:
+    """A square event's piece: in a format-2 log a place names it (a lift empties the square);
+    in format 1 there is none."""
+    code = obj.get("piece")
+    if not header.senses:
+        if code is not None:
+            raise LogError(n, "'piece' in a log of a board that senses presence only (format 1)", source)
+        return None
+    if not placed:
+        if code is not None:
+            raise LogError(n, "a lift names no 'piece'", source)
+        return SquareState.EMPTY
+    if code is None:
+        return SquareState.OCCUPIED  # a place the board could not read
+    if not isinstance(code, str) or code not in CODES or code == ".":
+        raise LogError(n, f"'piece' must be a piece letter (w, b, W, B, ?), not {shown(code)}", source)
+    return SquareState.from_code(code)
 
 
 def _geometry(name: str | None, n: int, source: str) -> Geometry:
@@ -244,8 +329,9 @@ def _check_board(board: list[int], count: int, n: int, source: str) -> None:
 def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
     h = LogHeader()
     fmt = obj.get("format", LOG_FORMAT)
-    if fmt != LOG_FORMAT or isinstance(fmt, bool):
-        raise LogError(n, f"unsupported log format {shown(fmt)} (this is format {LOG_FORMAT})", source)
+    if fmt not in FORMATS or isinstance(fmt, bool):
+        raise LogError(n, f"unsupported log format {shown(fmt)} (this reads formats 1 and 2)", source)
+    h.format = fmt
     variant = obj.get("variant")
     if variant is not None:
         if not isinstance(variant, str):
@@ -281,7 +367,19 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
         if not isinstance(board, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in board):
             raise LogError(n, f"'board' must be a list of square numbers, not {shown(board)}", source)
         h.board = list(board)
-    h.extra = {k: v for k, v in obj.items() if k not in ("format", "variant", "fen", "mode", "board")}
+    senses = obj.get("senses")
+    if fmt == COLOUR_FORMAT:
+        if senses not in SENSES:
+            raise LogError(n, f"a format-2 log needs 'senses': 'colour' or 'crown', not {shown(senses)}", source)
+        h.senses = senses
+        if "pieces" in obj:
+            count = _geometry(h.variant, n, source).count
+            h.pieces = _pieces(obj["pieces"], count, n, source, "pieces")
+    elif senses is not None or "pieces" in obj:
+        raise LogError(n, "'senses' and 'pieces' belong to format 2 (a board that senses colour)", source)
+    h.extra = {
+        k: v for k, v in obj.items() if k not in ("format", "variant", "fen", "mode", "board", "senses", "pieces")
+    }
     return h
 
 

@@ -27,7 +27,7 @@ class Pipeline:
         self.clock = clock
         initial: dict[int | str, bool] = {sq: True for sq in referee.occupied}
         initial.update({c: True for c in referee.cells})
-        self.debouncer = Debouncer(window, initial)
+        self.debouncer = Debouncer(window, initial, getattr(referee, "sensed", None))
 
     def advance(self, now: float) -> list[Verdict]:
         """Deliver what has settled by ``now`` and let the referee's timers run.
@@ -60,8 +60,18 @@ class Pipeline:
             if due is None or due > now:
                 break
             for tr in self.debouncer.flush(due):
-                out += self._judged(self.referee.feed(tr))
+                out += self._square(tr)
         return out
+
+    def _square(self, tr: Transition) -> list[Verdict]:
+        """A settled square event to the referee; a change of piece on a square that stays
+        occupied (only a board that senses colour reports one) is not a lift or a place: a
+        referee that reads pieces (``referee.colour``) takes it apart, any other ignores it."""
+        now = tr.key in self.referee.cells if isinstance(tr.key, str) else tr.key in self.referee.occupied
+        if tr.piece is not None and tr.occupied == now:
+            piece_changed = getattr(self.referee, "piece_changed", None)
+            return [] if piece_changed is None else self._judged(piece_changed(tr))
+        return self._judged(self.referee.feed(tr))
 
     def _judged(self, verdicts: list[Verdict]) -> list[Verdict]:
         """The referee's verdicts as the clock sees them (moves stamped, its notices added)."""
@@ -87,7 +97,7 @@ class Pipeline:
             out += self._judged(self.referee.feed(event))
         else:
             for tr in self.debouncer.feed(event):  # only with a zero window: the rest came via advance()
-                out += self._judged(self.referee.feed(tr))
+                out += self._square(tr)
         return out
 
     def finish(self, now: float | None = None) -> list[Verdict]:
@@ -100,7 +110,10 @@ class Pipeline:
         settling (the board debounces too), and the referee reconciles."""
         initial: dict[int | str, bool] = {sq: True for sq in link.board}
         initial.update({c: True for c in link.cells})
-        self.debouncer = Debouncer(self.debouncer.window, initial)
+        self.debouncer = Debouncer(self.debouncer.window, initial, dict(link.pieces) or None)
+        sense_all = getattr(self.referee, "sense_all", None)
+        if sense_all is not None and link.pieces:  # a colour board: what stands where, after the gap
+            sense_all(dict(link.pieces))
         plies = MAX_PLIES if link.lost is None else min(MAX_PLIES, link.lost)
         return self._judged(self.referee.resync(link.board, link.t, link.cells, max_plies=plies))
 

@@ -104,6 +104,12 @@ class ReportKind(enum.Enum):
     # a sensor that does not answer (referee.faults)
     SENSOR = "sensor"  # a notice: the sensor under a square does not answer; the game goes on
     SENSOR_CONFIRM = "sensor-confirm"  # a sensor may not answer and two readings remain: confirm the move
+    # a board that senses colour (referee/colour.py): the pieces on the board are not the game's
+    WRONG_PIECE = "wrong-piece"  # a piece of the other colour stands where the game has a piece
+    PIECES_SWAPPED = "pieces-swapped"  # two pieces stand on each other's squares
+    CROWN = "crown"  # a notice: a man that became a king has no crown yet
+    LOST_CROWN = "lost-crown"  # a king's crown is off
+    EXTRA_CROWN = "extra-crown"  # a man wears a crown
 
 
 @dataclass(frozen=True)

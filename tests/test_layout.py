@@ -17,8 +17,9 @@ OUTSIDE_THE_APP = frozenset(PACKAGES) - {"damas"}
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "rules": frozenset(),
     "engine": frozenset({"rules"}),
-    "referee": frozenset({"rules", "board_hal.debounce", "board_hal.leds"}),
+    "referee": frozenset({"rules", "board_hal.debounce", "board_hal.leds", "board_hal.squares"}),
     "board_hal": frozenset({"rules"}),
+    "board_hal.speech": frozenset(),  # the voice: says phrases, composes none (imports nothing of ours)
     "firmware_bridge": frozenset({"board_hal"}),
     "wording": frozenset(),  # every word, in each language: the hall's and the app's
     "hall": frozenset({"rules", "referee", "engine", "wording"}),  # never board_hal, firmware_bridge, the app
@@ -29,8 +30,11 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "damas.errors": frozenset({"damas.records"}),
     "damas.records": frozenset(),
     "damas.computer": frozenset(),
+    "damas.speech": frozenset({"damas.records"}),  # what the board says: composed from the game's verdicts
     "damas.hall_link": frozenset({"damas.records", "damas.sentences"}),
-    "damas.board": frozenset({"damas.records", "damas.computer", "damas.hall_link", "damas.sentences", "damas.log"}),
+    "damas.board": frozenset(
+        {"damas.records", "damas.computer", "damas.hall_link", "damas.sentences", "damas.log", "damas.speech"}
+    ),
     "damas.web": frozenset({"damas.board"}),
     "damas.serve": ANY,
     "damas.cli": ANY,
@@ -139,16 +143,18 @@ def test_a_broken_rule_is_named(tmp_path: Path) -> None:
             "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from damas.records.session import GameSession\n"
         ),
         "damas/board/__init__.py": "from damas.web.routes import build_app\nfrom damas.records import store\n",
-        "damas/speech/__init__.py": "",
+        "damas/sound/__init__.py": "",
+        "board_hal/speech.py": "from board_hal.leds import Role\n",  # the voice imports nothing of ours
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     assert sorted(problems(tmp_path)) == [
+        "board_hal/speech.py:1: board_hal.speech may not import board_hal.leds (board_hal)",
         "damas/board/__init__.py:1: damas.board may not import damas.web.routes (damas.web)",
         "damas/computer/player.py:2: damas.computer may not import damas.records.store (damas.records)",
         "damas/records/store.py:1: damas.records may not import damas.web.routes (damas.web)",
-        "damas/speech/__init__.py: damas.speech has no place in the map (tests/test_layout.py MAY_IMPORT)",
+        "damas/sound/__init__.py: damas.sound has no place in the map (tests/test_layout.py MAY_IMPORT)",
         "damas/web/routes.py:3: damas.web may not import damas.records.session (damas.records)",
         "hall/__init__.py:1: hall may not import firmware_bridge.link (firmware_bridge)",
         "referee/core.py:2: referee may not import board_hal.simulated (board_hal)",

@@ -4,6 +4,10 @@ package): a key missing in a language or one English lacks, an empty text, a tra
 in pt-BR, a Brazilian one in pt-PT. ``tests/wording`` runs it over every domain; a domain is a
 module of this package with a ``TABLES`` dict (name -> language -> key -> text), and, for the
 tables whose English is said elsewhere (the referee's own sentence), ``ENGLISH_ELSEWHERE``.
+
+A domain that must hold no English word in its Portuguese (the talking board's phrases: a
+voice reads every word aloud) names the few words both languages share in ``SHARED_WORDS``;
+any other word of a table's English texts found in its pt-BR or pt-PT texts is a problem.
 """
 
 from __future__ import annotations
@@ -40,8 +44,19 @@ def fields(text: str) -> set[str]:
     return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
 
 
-def problems(domain: str, tables: Mapping[str, Table], english_elsewhere: Collection[str] = ()) -> list[str]:
-    """One line per problem in a domain's tables (none: the tables are whole)."""
+def words_of(text: str) -> set[str]:
+    """The words a text says (lower case; its ``{placeholders}`` left out)."""
+    return set(re.findall(r"[^\W\d_]+", re.sub(r"\{[^}]*\}", "", text).lower()))
+
+
+def problems(
+    domain: str,
+    tables: Mapping[str, Table],
+    english_elsewhere: Collection[str] = (),
+    shared_words: Collection[str] | None = None,
+) -> list[str]:
+    """One line per problem in a domain's tables (none: the tables are whole); with
+    ``shared_words``, also every English word (beyond those) in a Portuguese text."""
     out: list[str] = []
     for name, table in tables.items():
         where = f"{domain}.{name}"
@@ -77,20 +92,40 @@ def problems(domain: str, tables: Mapping[str, Table], english_elsewhere: Collec
                 said = [w for w in foreign if re.search(rf"\b{re.escape(w)}", text)]
                 if said:
                     out.append(f"{domain}.{name}[{lang}][{key}] says {', '.join(map(repr, said))}: {text!r}")
+    if shared_words is not None:
+        shared = {w.lower() for w in shared_words}
+        for name, table in tables.items():
+            english = set().union(*map(words_of, table.get("en", {}).values())) - shared
+            for lang in ("pt-BR", "pt-PT"):
+                for key, text in table.get(lang, {}).items():
+                    said = sorted(words_of(text) & english)
+                    if said:
+                        out.append(
+                            f"{domain}.{name}[{lang}][{key}] says English {', '.join(map(repr, said))}: {text!r}"
+                        )
     return out
 
 
-def domains() -> dict[str, tuple[Mapping[str, Table], Collection[str]]]:
-    """Every domain of this package: its tables and those whose English is said elsewhere."""
-    found: dict[str, tuple[Mapping[str, Table], Collection[str]]] = {}
+def domains() -> dict[str, tuple[Mapping[str, Table], Collection[str], Collection[str] | None]]:
+    """Every domain of this package: its tables, those whose English is said elsewhere, and the
+    words its English and Portuguese may share (None: not checked)."""
+    found: dict[str, tuple[Mapping[str, Table], Collection[str], Collection[str] | None]] = {}
     for info in pkgutil.iter_modules(wording.__path__):
         module = importlib.import_module(f"wording.{info.name}")
         tables = getattr(module, "TABLES", None)
         if isinstance(tables, dict):
-            found[info.name] = (tables, getattr(module, "ENGLISH_ELSEWHERE", frozenset()))
+            found[info.name] = (
+                tables,
+                getattr(module, "ENGLISH_ELSEWHERE", frozenset()),
+                getattr(module, "SHARED_WORDS", None),
+            )
     return found
 
 
 def all_problems() -> list[str]:
     """The check over every domain."""
-    return [line for name, (tables, elsewhere) in domains().items() for line in problems(name, tables, elsewhere)]
+    return [
+        line
+        for name, (tables, elsewhere, shared) in domains().items()
+        for line in problems(name, tables, elsewhere, shared)
+    ]

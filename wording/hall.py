@@ -134,6 +134,36 @@ _EN = {
     "dismiss": "dismiss",
     "resync": "resync",
     "err_pairing_running": "round {round} is being paired: wait for it",
+    "alert_new_database": "board {board} has a new database (a new SD card?): its games so far are kept as board "
+    "{alias}, its new ones come in beside them",
+    "alert_stalled": "board {board}: no move for {minutes} minutes in a game in play (a board that hangs?)",
+    "alert_duplicate_id": "two boards use the id {board}: they knock each other off the broker (give one another id)",
+    "err_no_player": "no player {player}",
+    "err_withdraw_round": "withdrawn must be a round from {round} on (or true: the next round), not {value!r}",
+    "err_bye_kind": "a bye asked for is H (worth a draw) or Z (worth nothing), not {value!r}",
+    "err_bye_round": "a bye can be asked for round {first} or later (a round not yet paired), not round {round}",
+    "err_unpair_last": "only the last round paired ({last}) can be paired again, not round {round}",
+    "err_unpair_played": "round {round} has games begun or results: it cannot be paired again",
+    "colours": "colours",
+    "colours_fide": "FIDE Dutch allocation",
+    "colours_lot": "by lot (FENACEF Art. 11)",
+    "colours_note_fide": "Colours: FIDE's Dutch allocation (C.04.3; byes and W.O.s count as rounds without a colour); "
+    "the players may agree otherwise (FENACEF Art. 11).",
+    "colours_note_lot": "Colours: drawn by lot at each table (FENACEF Art. 11); the players may agree otherwise.",
+    "withdraw": "withdraw",
+    "reinstate": "back in",
+    "bye_half": "bye (½) next round",
+    "bye_zero": "bye (0) next round",
+    "repair": "pair this round again",
+    "withdrawn": "withdrawn",
+    "bye_requested_H": "bye (1 point, asked for)",
+    "bye_requested_Z": "bye (0 points, asked for)",
+    "sheets_link": "blank score sheets",
+    "exports": "exports",
+    "crosstable_link": "cross-table",
+    "crosstable_title": "{event}: cross-table after round {round} of {rounds}",
+    "err_no_pairing": "round {round} cannot be paired by the Dutch rules (C.04.3 art. 1.9.3): the arbiter decides, "
+    "e.g. a bye asked for by one player",
     "pairing_now": "pairing round {round}…",
 }
 
@@ -253,6 +283,38 @@ _BR = {
     "dismiss": "dispensar",
     "resync": "ressincronizar",
     "err_pairing_running": "a rodada {round} está sendo emparceirada: aguarde",
+    "alert_new_database": "o tabuleiro {board} tem um banco de dados novo (um cartão SD novo?): as partidas de antes "
+    "ficam como tabuleiro {alias}, as novas chegam ao lado",
+    "alert_stalled": "tabuleiro {board}: nenhum lance há {minutes} minutos numa partida em curso (travou?)",
+    "alert_duplicate_id": "dois tabuleiros usam o id {board}: um derruba o outro do broker (dê outro id a um deles)",
+    "err_no_player": "não há jogador {player}",
+    "err_withdraw_round": "a desistência vale a partir da rodada {round} (ou true: a próxima), não {value!r}",
+    "err_bye_kind": "um bye pedido é H (vale um empate) ou Z (não vale pontos), não {value!r}",
+    "err_bye_round": "um bye pode ser pedido para a rodada {first} ou seguintes (ainda não emparceiradas), não a "
+    "{round}",
+    "err_unpair_last": "só a última rodada emparceirada ({last}) pode ser emparceirada de novo, não a {round}",
+    "err_unpair_played": "a rodada {round} tem partidas começadas ou resultados: não pode ser emparceirada de novo",
+    "colours": "cores",
+    "colours_fide": "alocação holandesa da FIDE",
+    "colours_lot": "por sorteio (FENACEF Art. 11)",
+    "colours_note_fide": "Cores: alocação do sistema holandês da FIDE (C.04.3; byes e W.O. contam como rodadas sem "
+    "cor); "
+    "os jogadores podem acordar outras (FENACEF Art. 11).",
+    "colours_note_lot": "Cores: sorteadas em cada mesa (FENACEF Art. 11); os jogadores podem acordar outras.",
+    "withdraw": "desistência",
+    "reinstate": "de volta",
+    "bye_half": "bye (½) na próxima rodada",
+    "bye_zero": "bye (0) na próxima rodada",
+    "repair": "emparceirar esta rodada de novo",
+    "withdrawn": "desistiu",
+    "bye_requested_H": "bye (1 ponto, pedido)",
+    "bye_requested_Z": "bye (0 pontos, pedido)",
+    "sheets_link": "súmulas em branco",
+    "exports": "exportar",
+    "crosstable_link": "tabela cruzada",
+    "crosstable_title": "{event}: tabela cruzada após a rodada {round} de {rounds}",
+    "err_no_pairing": "a rodada {round} não pode ser emparceirada pelo sistema holandês (C.04.3 art. 1.9.3): o "
+    "árbitro decide, p. ex. um bye pedido por um jogador",
     "pairing_now": "emparceirando a rodada {round}…",
 }
 
@@ -308,6 +370,27 @@ _PT = {
     "dismiss": "dispensar",
     "resync": "ressincronizar",
     "err_pairing_running": "a ronda {round} está a ser emparelhada: aguarde",
+    "alert_new_database": "o tabuleiro {board} tem uma base de dados nova (um cartão SD novo?): os jogos de antes "
+    "ficam como tabuleiro {alias}, os novos chegam ao lado",
+    "alert_stalled": "tabuleiro {board}: nenhum lance há {minutes} minutos num jogo em curso (bloqueou?)",
+    "alert_duplicate_id": "dois tabuleiros usam o id {board}: um deita o outro abaixo do broker "
+    "(dê outro id a um deles)",
+    "err_withdraw_round": "a desistência vale a partir da ronda {round} (ou true: a próxima), não {value!r}",
+    "err_bye_round": "um bye pode ser pedido para a ronda {first} ou seguintes (ainda não emparelhadas), não a {round}",
+    "err_unpair_last": "só a última ronda emparelhada ({last}) pode ser emparelhada de novo, não a {round}",
+    "err_unpair_played": "a ronda {round} tem jogos começados ou resultados: não pode ser emparelhada de novo",
+    "colours_fide": "atribuição holandesa da FIDE",
+    "colours_note_fide": "Cores: atribuição do sistema holandês da FIDE (C.04.3; byes e faltas de comparência contam "
+    "como "
+    "rondas sem cor); os jogadores podem acordar outras (FENACEF Art. 11).",
+    "colours_note_lot": "Cores: sorteadas em cada mesa (FENACEF Art. 11); os jogadores podem acordar outras.",
+    "bye_half": "bye (½) na próxima ronda",
+    "bye_zero": "bye (0) na próxima ronda",
+    "repair": "emparelhar esta ronda de novo",
+    "sheets_link": "boletins em branco",
+    "crosstable_title": "{event}: tabela cruzada após a ronda {round} de {rounds}",
+    "err_no_pairing": "a ronda {round} não pode ser emparelhada pelo sistema holandês (C.04.3 art. 1.9.3): o árbitro "
+    "decide, p. ex. um bye pedido por um jogador",
     "pairing_now": "a emparelhar a ronda {round}…",
 }
 

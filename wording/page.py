@@ -91,6 +91,12 @@ _UI_EN = {
     "resolved": "resolved",
     "open": "still open",
     "no_moves": "No moves yet",
+    "said": "What the board says",
+    "speak": "Speak on this device",
+    "read_out": "Read the position",
+    "nothing_said": "Nothing said yet",
+    "said_hint": "Each move and report is announced to screen readers as it is said. "
+    "R reads the position, the last move and the clocks; on the board the arrow keys go from square to square.",
     "vs_computer": "Against the computer",
     "opponent": "Opponent",
     "opponent_human": "a person",
@@ -185,6 +191,12 @@ _UI_BR = {
     "resolved": "resolvido",
     "open": "pendente",
     "no_moves": "Nenhum lance ainda",
+    "said": "O que o tabuleiro diz",
+    "speak": "Falar neste aparelho",
+    "read_out": "Ler a posição",
+    "nothing_said": "Nada foi dito ainda",
+    "said_hint": "Cada lance e aviso é anunciado aos leitores de tela assim que é dito. "
+    "R lê a posição, o último lance e os relógios; no tabuleiro as setas vão de casa em casa.",
     "vs_computer": "Contra o computador",
     "opponent": "Adversário",
     "opponent_human": "uma pessoa",
@@ -279,6 +291,12 @@ _UI_PT = {
     "resolved": "resolvido",
     "open": "por resolver",
     "no_moves": "Ainda sem lances",
+    "said": "O que o tabuleiro diz",
+    "speak": "Falar neste dispositivo",
+    "read_out": "Ler a posição",
+    "nothing_said": "Ainda nada foi dito",
+    "said_hint": "Cada lance e aviso é anunciado aos leitores de ecrã assim que é dito. "
+    "R lê a posição, o último lance e os relógios; no tabuleiro as setas vão de casa em casa.",
     "vs_computer": "Contra o computador",
     "opponent": "Adversário",
     "opponent_human": "uma pessoa",
@@ -338,6 +356,11 @@ KINDS: dict[str, dict[str, str]] = {
         "clock-resumed": "clocks running",
         "clock-adjusted": "clocks set",
         "computer-move": "not the computer's move",
+        "wrong-piece": "wrong piece on the board",
+        "pieces-swapped": "pieces swapped",
+        "crown": "crown the new king",
+        "lost-crown": "a king lost its crown",
+        "extra-crown": "a man wears a crown",
     },
     "pt-BR": {
         "setup": "arrumação",
@@ -372,6 +395,11 @@ KINDS: dict[str, dict[str, str]] = {
         "clock-resumed": "relógios correndo",
         "clock-adjusted": "relógios ajustados",
         "computer-move": "lance do computador",
+        "wrong-piece": "peça errada no tabuleiro",
+        "pieces-swapped": "peças trocadas",
+        "crown": "coroe a nova dama",
+        "lost-crown": "dama sem coroa",
+        "extra-crown": "peça coroada",
     },
     "pt-PT": {
         "setup": "arrumação",
@@ -406,6 +434,11 @@ KINDS: dict[str, dict[str, str]] = {
         "clock-resumed": "relógios a correr",
         "clock-adjusted": "relógios acertados",
         "computer-move": "lance do computador",
+        "wrong-piece": "peça errada no tabuleiro",
+        "pieces-swapped": "peças trocadas",
+        "crown": "coroe a nova dama",
+        "lost-crown": "dama sem coroa",
+        "extra-crown": "pedra coroada",
     },
 }
 
@@ -438,6 +471,12 @@ REPORTS: dict[str, dict[str, str]] = {
         "capture-continues": "Continue a captura a partir de {at}: próximo salto para {next}",
         "computer-move": "Faça o lance do computador {move}: devolva as peças para {missing}; retire as de {extra}",
         "computer-wait": "Espere o lance do computador: devolva as peças para {missing}; retire as de {extra}",
+        "wrong-piece": "Há uma peça da outra cor em {squares}: coloque ali a peça do jogo",
+        "pieces-swapped": "As peças em {squares} estão trocadas: destroque-as",
+        "crown": "Coroe a peça em {squares}: ela virou dama",
+        "lost-crown": "A dama em {squares} perdeu a coroa: recoloque-a",
+        "extra-crown": "A peça em {squares} está coroada: tire a coroa (só vira dama a peça que termina o lance "
+        "na última fileira)",
     },
     "pt-PT": {
         "setup": "Arrume a posição: coloque peças em {missing}; retire as peças de {extra}",
@@ -466,6 +505,12 @@ REPORTS: dict[str, dict[str, str]] = {
         "capture-continues": "Continue a captura a partir de {at}: próximo salto para {next}",
         "computer-move": "Faça o lance do computador {move}: devolva as peças a {missing}; retire as de {extra}",
         "computer-wait": "Espere pelo lance do computador: devolva as peças a {missing}; retire as de {extra}",
+        "wrong-piece": "Há uma peça da outra cor em {squares}: ponha lá a peça do jogo",
+        "pieces-swapped": "As peças em {squares} estão trocadas: troque-as de volta",
+        "crown": "Coroe a pedra em {squares}: passou a dama",
+        "lost-crown": "A dama em {squares} perdeu a coroa: reponha-a",
+        "extra-crown": "A pedra em {squares} está coroada: tire a coroa (só passa a dama a pedra que acaba o lance "
+        "na última fila)",
     },
 }
 

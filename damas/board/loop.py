@@ -1,4 +1,6 @@
-"""``damas play``: the board (real or simulated), the live game, the records, the page."""
+"""``damas play``'s board loop: what the board (real or simulated) saw and what the players
+entered, journalled and judged, lit on the LEDs and pushed to the pages (``PlayApp``). What the
+page is shown is built in ``page_state``; what the page may ask is checked in ``requests``."""
 
 from __future__ import annotations
 
@@ -6,38 +8,39 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import wording
-from board_hal.backends import BoardIO, LinkStatus
-from board_hal.buttons import ButtonPress, ClockButtons
+from board_hal.backends import BoardIO, LinkStatus, ReadOut
+from board_hal.buttons import ButtonPress, ChordFilter, ClockButtons
 from board_hal.debounce import Transition
 from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
-from damas.computer.analysis import GameAnalysis, Mark
+from board_hal.squares import Sensing, SquareState
+from damas.board.page_state import MoveList, page_state
+from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, valid_tag
+from damas.computer.analysis import GameAnalysis
 from damas.computer.opponent import EngineSettings, open_engine
-from damas.computer.player import Computer, computer_tag, is_computer_tag, side_of
+from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
 from damas.records.session import GameSession, export_game
 from damas.records.store import Store, StoreError
-from damas.sentences import kind_of, message
+from damas.speech.announcer import Announcer, Seen
+from damas.speech.phrases import spoken
 from engine import Limits
 from referee import Action, ClockAction
-from referee.clock import MAX_CLOCK_SECONDS, ClockError, duration_text, parse_control
-from referee.vocabulary import CLOCK_ACTIONS, MODES, ClockActionName, Mode, ReportKind, known
+from referee.clock import parse_control
+from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
 from rules import Color, DraughtsError, Position, find_variant, parse_result
-from rules.errors import PdnTagError, shown
-from rules.pdn import check_tag, write_pdn
-from rules.variants import VARIANTS
-from wording import LANGUAGES, NATIVE, language
-from wording.page import CLOCK_WORDS, KINDS, LEGEND, RECORDS_ERROR, TERMINATIONS, UI, PageError
+from rules.errors import shown
+from rules.pdn import write_pdn
+from wording import language
+from wording.page import RECORDS_ERROR, PageError
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +66,8 @@ class PlayApp:
         looks: dict[LedRole, Look] | None = None,
         engine: EngineSettings | None = None,
         computer: Computer | None = None,
+        speech: Announcer | None = None,
+        chord: float = 0.0,
     ) -> None:
         self.store = store
         self.io = io
@@ -85,13 +90,16 @@ class PlayApp:
         self._alive: tuple[Any, ...] | None = None  # what the clock showed when last written as alive
         self.pending: deque[Transition | LinkStatus | ButtonPress] = deque()  # what could not be journaled yet
         self.write_error: str | None = None  # why the records cannot be written (the board is paused)
-        self._hist_key: tuple[int, Position] | None = None
-        self._hist: list[tuple[object, dict[str, Any]]] = []
+        self.moves = MoveList()  # the page's move list, kept between pushes
         self._retry_at = 0.0
         self.engine_settings = engine or EngineSettings()
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
         self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
+        # what the board says (its voice, if it has one, and the page's live region)
+        self.speech = speech or Announcer(language=language or "en")
+        # the clock buttons, the Pi's and the Pico's: a press waits ``chord`` s for the other (the read-out)
+        self.gestures = ChordFilter(chord)
         session.listeners.append(self._changed)
 
     @property
@@ -141,11 +149,18 @@ class PlayApp:
         """Feed what the board saw (journalled first: see ``_feed_pending``), then let time pass;
         whenever that changes what is shown, a new version is due (``broadcast``, in the same
         turn, lights it and pushes it)."""
-        seen: list[Transition | LinkStatus | ButtonPress] = list(self.io.poll_events())  # squares, link, Pico buttons
+        seen: list[Transition | LinkStatus | ButtonPress | ReadOut] = list(self.io.poll_events())  # + Pico buttons
         if self.buttons is not None:
             seen += self.buttons.poll()
             seen.sort(key=lambda ev: ev.t)  # (stable: the board's own events keep their order)
-        self.pending.extend(seen)
+        now = self.clock()
+        for ev in seen:
+            if isinstance(ev, (ButtonPress, ReadOut)):
+                self.gestures.feed(ev)
+                self._take_gestures(now)
+            else:
+                self.pending.append(ev)
+        self._take_gestures(now)
         self._feed_pending()
         if not self.pending:  # time passes for the referee only once every earlier event is in
             self.session.tick(self.clock())
@@ -155,6 +170,14 @@ class PlayApp:
         if view != self._shown:
             self._mark(view)
             self._still_alive(view[-1])
+
+    def _take_gestures(self, now: float) -> None:
+        """The presses that count by now go to the journal; a read-out is said, never journalled."""
+        for ev in self.gestures.take(now):
+            if isinstance(ev, ReadOut):
+                self.speech.read_out_asked()
+            else:
+                self.pending.append(ev)
 
     def _still_alive(self, clock_shown: tuple[Any, ...] | None) -> None:
         """While the game clock runs, note when what it shows changed (a resume after a power
@@ -225,7 +248,8 @@ class PlayApp:
         window or a settle timer ends before it (the page then updates without waiting)."""
         pipe = self.session.pipeline
         flag = pipe.clock.next_deadline() if pipe.clock is not None else None
-        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag) if d is not None]
+        chord = self.gestures.next_deadline()  # a press waiting for the other button
+        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag, chord) if d is not None]
         if not due:
             return TICK
         return min(TICK, max(0.0, min(due) - self.clock()) + 0.001)
@@ -235,8 +259,31 @@ class PlayApp:
         on the LEDs and on every page."""
         self.pump()
         await self.flush()
+        if self.speech.update(self.session, self._seen()):  # after the LEDs: the voice never holds them up
+            self._mark()
+            await self.flush()
         if self.publisher is not None:  # after the page and the LEDs: the hall comes second
             self.publisher.poll(self.session, self.version)
+
+    def _seen(self) -> Seen:
+        """What the talking board reads besides the verdicts (damas.speech)."""
+        ref = self.session.referee
+        return Seen(
+            self.clock(),
+            ref.expected(),
+            self.computer.hint_move(ref),
+            self.io.link,
+            self.write_error,
+            self.computer.error,
+            self.low_time,
+        )
+
+    def read_out(self, lang: str) -> dict[str, str]:
+        """The position, the last move and both clocks, read out in ``lang`` (the page's key):
+        ``text``, and ``say``, the same as a voice should read it."""
+        lang = language(lang) or "en"
+        text = self.speech.read_out_text(self.session, lang, self.clock())
+        return {"text": text, "say": spoken(text, lang)}
 
     async def flush(self) -> None:
         """Light and push what changed since the last push, if anything did (the board loop and
@@ -313,32 +360,8 @@ class PlayApp:
         name = data.get("action")
         now = self.clock()
         if name == "new-game":
-            fen = _text_or_none(data, "fen")
-            variant = _text_or_none(data, "variant")
-            asked = _text_or_none(data, "mode")
-            mode = known(asked, MODES)
-            if asked is not None and mode is None:
-                raise PageError("bad-mode", mode=shown(asked))
-            tags = data.get("tags")
-            if tags is not None:
-                _check_tags(tags)
-            control = _text_or_none(data, "clock")
-            if control is not None:
-                try:
-                    parse_control(control, self.clock_presets)
-                except ClockError as exc:
-                    raise ValueError(str(exc)) from None
-            opponent = _text_or_none(data, "opponent") or "human"
-            if opponent not in ("human", "engine"):
-                raise ValueError(f"unknown opponent {shown(opponent)} (human or engine)")
-            computer_side = side_of(_text_or_none(data, "side"), self.engine_settings.side)
-            level = data.get("level", self.engine_settings.level)
-            if isinstance(level, str) and level.isdigit():
-                level = int(level)
-            if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
-                raise ValueError(f"level must be 1-10, not {shown(level)}")
-            computer = (computer_side, level) if opponent == "engine" else None
-            self.new_game(fen, variant, mode, tags, control, computer=computer)
+            asked = new_game_request(data, self.engine_settings, self.clock_presets)
+            self.new_game(asked.fen, asked.variant, asked.mode, asked.tags, asked.clock, computer=asked.computer)
             return
         clock_action = known(name, CLOCK_ACTIONS)
         if clock_action is not None and clock_action != "flag":  # a flag is the clock's own note
@@ -375,7 +398,7 @@ class PlayApp:
                 raise ValueError(f"clock needs side: white or black, not {shown(side)}")
             self._enter(ClockAction(now, "clock", Color(side), "page"))
         elif name == "clock-adjust":
-            white, black = (_clock_seconds(data.get(k), k) for k in ("white", "black"))
+            white, black = (clock_seconds(data.get(k), k) for k in ("white", "black"))
             if white is None and black is None:
                 raise ValueError("clock-adjust needs white or black: the time to show (seconds or m:ss)")
             self._enter(ClockAction(now, name, None, "arbiter", white, black))
@@ -396,7 +419,7 @@ class PlayApp:
 
     def _result(self, value: Any) -> str:
         """A result in the game's variant style (``1-1`` for an international draw...)."""
-        winner = parse_result(_check_result(value))
+        winner = parse_result(check_result(value))
         if winner == "*":
             return "*"
         white, draw, black = self.session.referee.variant.results
@@ -435,7 +458,7 @@ class PlayApp:
             if self.sim is not None:
                 squares = set(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
             carried = ("Event", "Site", "White", "Black")
-            kept = {k: val for k, val in old.tags().items() if k in carried and _valid_tag(k, val)}
+            kept = {k: val for k, val in old.tags().items() if k in carried and valid_tag(k, val)}
             # the computer's name does not carry over to a game between people
             kept = {k: val for k, val in kept.items() if not is_computer_tag(val)}
             kept.update({k: val for k, val in (tags or {}).items() if val})
@@ -443,6 +466,11 @@ class PlayApp:
                 kept[computer[0].value.capitalize()] = computer_tag(self.computer.name, computer[1])
             h = old.row.header
             control = h.get("clock") if clock is None else parse_control(clock, self.clock_presets).text()
+            if self.sim is not None:  # the simulated hands set the pieces up at once
+                set_up(self.sim, Position.from_fen(fen, v) if fen else Position.start(v))
+                while not self.sim.transitions.empty():
+                    self.sim.transitions.get_nowait()
+            senses, pieces = board_pieces(self.io)
             session = GameSession.start(
                 self.store,
                 v,
@@ -453,14 +481,11 @@ class PlayApp:
                 window=self.window,
                 clock=control,
                 clock_auto=bool(h.get("clock_auto", False)),
+                senses=senses,
+                pieces=pieces,
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
-        sim = self.sim
-        if sim is not None:  # the simulated hands set the pieces up at once
-            sim.set_squares(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
-            while not sim.transitions.empty():
-                sim.transitions.get_nowait()
         self.session = session
         self.session.listeners.append(self._changed)
         self._alive = None
@@ -504,10 +529,11 @@ class PlayApp:
         self._mark()
 
     def close(self) -> None:
-        """Stop the engines (the computer's and an analysis under way)."""
+        """Stop the engines (the computer's and an analysis under way) and the voice."""
         if self.analysis is not None:
             self.analysis.cancel()
         self.computer.close()
+        self.speech.close()
 
     def start_computer(self, side: Color, level: int) -> None:
         """The computer plays ``side`` at ``level`` in the game in play (journalled, so a resumed
@@ -519,7 +545,7 @@ class PlayApp:
         the players' entry (journaled): referee, records, page and export agree; ``*`` leaves it
         going. A bad tag or result is a ``ValueError`` naming it, and nothing is changed."""
         if tags is not None:
-            _check_tags(tags)
+            check_tags(tags)
         if result is not None:
             result = self._result(result)
             if game_id == self.session.row.id and not self.session.ended:
@@ -545,7 +571,7 @@ class PlayApp:
             "Event": data.get("event"),
         }
         tags = {k: str(v) for k, v in given.items() if v not in (None, "")}
-        _check_tags(tags)
+        check_tags(tags)
         current = self.session.tags()
         if all(current.get(k) == v for k, v in tags.items()):
             return  # already this game
@@ -572,272 +598,42 @@ class PlayApp:
                 games.append(export_game(self.store, row.id))
         return write_pdn(games[: recent + 1])
 
-    def _history(self) -> list[dict[str, Any]]:
-        """The moves and set-ups of the game in play, each with the position after it (the page's
-        history): kept between pushes, as only the end of a game changes."""
-        game = self.session.referee.game
-        key = (self.session.row.id, game.start)
-        if self._hist_key != key:
-            self._hist_key, self._hist = key, []
-        steps = game.steps()
-        positions = game.positions()[1:]
-        kept = self._hist
-        n = 0
-        while n < min(len(kept), len(steps)) and kept[n][0] is steps[n][1]:
-            n += 1
-        del kept[n:]
-        for i in range(n, len(steps)):
-            p, entry = steps[i]
-            after = positions[i] if len(positions) == len(steps) else None
-            if isinstance(entry, Position):
-                item: dict[str, Any] = {"setup": entry.fen(), "fen": entry.fen()}
-            else:
-                after = after or p.apply(entry)
-                item = {
-                    "pdn": p.pdn(entry),
-                    "white": p.turn is Color.WHITE,
-                    "fen": after.fen(),
-                    "path": list(entry.path),
-                    "captured": list(entry.captured),
-                }
-            kept.append((entry, item))
-        return [item for _entry, item in kept]
-
     def state(self, lang: str) -> dict[str, Any]:
-        lang = language(lang) or "en"  # (pt: pt-BR)
-        s = self.session
-        ref = s.referee
-        pos = ref.position
-        geo = pos.geometry
-        words = wording.words(UI, lang)
-
-        def names(squares: tuple[int, ...]) -> str:
-            return ", ".join(pos.square_text(q) for q in sorted(squares))
-
-        moves = [dict(m) for m in self._history()]  # (copies: the clock's times and the marks are added below)
-        stamps = s.clock.stamps if s.clock is not None else []
-        marks = self._marks()
-        ply = 0
-        for item in moves:
-            if "pdn" in item:
-                if ply < len(stamps):
-                    item["clock"] = stamps[ply].to_json()
-                    item["took"] = duration_text(stamps[ply].took)
-                ply += 1
-                mark = marks.get(ply)
-                if mark is not None and mark.played == item["pdn"]:
-                    item.update(mark=mark.symbol, better=mark.better, kind=mark.kind)
-        outcome = ref.game.outcome()
-        row = self.store.game(s.row.id)
-        result = row.result if (row.result_locked or outcome is not None) else "*"
-        kinds = wording.words(KINDS, lang)
-        reports = fold_reports(
-            {
-                "kind": r.kind.value,
-                "label": kinds.get(kind_of(r), r.kind.value),
-                "message": message(r, lang, names),
-                "t": r.t,
-                "squares": list(r.squares),
-            }
-            for r in s.reports()[-40:]
-        )
-        active = ref.report
-        if active is not None and reports and reports[-1]["kind"] == active.kind.value:
-            reports[-1]["active"] = True
-        legend = wording.words(LEGEND, lang)
-        last = moves[-1] if moves and "pdn" in moves[-1] else None
-        return {
-            "version": self.version,
-            "lang": lang,
-            "ui": words,
-            "variant": pos.variant.name,
-            "title": words.get(f"variant_{pos.variant.name}", pos.variant.title),
-            "size": geo.size,
-            "mode": ref.mode,
-            "game": s.row.id,
-            "squares": {str(q): list(geo.coord(q)) for q in geo.squares()},
-            "names": {str(q): pos.square_text(q) for q in geo.squares()},
-            "pieces": {str(q): piece.symbol for q, piece in pos.pieces().items()},
-            "occupied": sorted(s.raw),
-            "cells": sorted(s.raw_cells),
-            "leds": {str(q): role.value for q, role in self.led_intents()},
-            "moves": moves,
-            "pdn": s.pdn_game().pdn(),
-            "reports": reports,
-            "active": None
-            if active is None
-            else {
-                "kind": active.kind.value,
-                "label": kinds.get(kind_of(active), active.kind.value),
-                "message": message(active, lang, names),
-            },
-            "last": None if last is None else {"path": last["path"], "captured": last["captured"]},
-            "fen": pos.fen(),
-            "start": ref.game.start.fen(),
-            "legend": [
-                {
-                    "role": role,
-                    "colour": "#{:02x}{:02x}{:02x}".format(*self.looks[LedRole(role)].colour),
-                    "pattern": self.looks[LedRole(role)].pattern.value,
-                    "text": text,
-                }
-                for role, text in legend.items()
-            ],
-            "languages": [[code, NATIVE[code]] for code in LANGUAGES],
-            "variants": [
-                {"name": v.name, "title": words.get(f"variant_{v.name}", v.title), "example": FEN_EXAMPLES[v.name]}
-                for v in VARIANTS.values()
-            ],
-            "board_size": None if self.sim is not None else self.io.sensors.size,
-            "turn": pos.turn.value,
-            "result": result,
-            "termination": None
-            if outcome is None
-            else wording.words(TERMINATIONS, lang).get(outcome.termination.value, outcome.termination.value),
-            "tags": row.tags,
-            "simulated": self.sim is not None,
-            "link": {"state": self.io.link, "since": s.link_since if s.link == self.io.link else None},
-            "token_required": bool(self.token),
-            "computer": self._computer_state(lang),
-            "analysis": self._analysis_state(lang),
-            "write_error": None
-            if self.write_error is None
-            else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=self.write_error),
-            "clock": None if s.clock is None else {**s.clock.face(self.clock()), "low": self.low_time},
-            "clock_words": wording.words(CLOCK_WORDS, lang),
-        }
-
-    def _marks(self) -> dict[int, Mark]:
-        """The analysis' marks of the game in play, by ply (once the analysis has finished)."""
-        a = self.analysis
-        if a is None or a.game_id != self.session.row.id or not a.finished:
-            return {}
-        return {m.ply: m for m in a.marks}
-
-    def _analysis_state(self, lang: str) -> dict[str, Any] | None:
-        a = self.analysis
-        if a is None or a.game_id != self.session.row.id:
-            return None
-        words = wording.words(UI, lang)
-        lines = [
-            f"{m.number} {m.played}{m.symbol} {words['mark_' + m.kind]}: {words['better']} {m.number} {m.better}"
-            for m in a.marks
-        ]
-        return {"done": a.done, "total": a.total, "finished": a.finished, "error": a.error, "lines": lines}
-
-    def _computer_state(self, lang: str) -> dict[str, Any]:
-        """The computer's side of the page: who it plays, its move to execute, a hint, a failure."""
-        ref = self.session.referee
-        c = self.computer
-        pos = ref.position
-        expected = ref.expected()
-        hint = c.hint_move(ref)
-        words = wording.words(UI, lang)
-        return {
-            "side": None if ref.computer is None else ref.computer.value,
-            "level": ref.computer_level,
-            "name": c.name,
-            "thinking": c.thinking(ref),
-            "move": None if expected is None else pos.pdn(expected),
-            "hint": None if hint is None else pos.pdn(hint),
-            "hint_pending": c.hint_pending(ref),
-            "hints": self.engine_settings.allows_hint(ref.mode),
-            "error": None if c.error is None else words["engine_failed"].format(error=c.error),
-        }
+        """What the page shows in ``lang``: ``/api/state`` and every push (``damas.board.page_state``)."""
+        return page_state(self, lang)
 
 
 ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
 
-#: the reports a restored board does not end (a set-up ends with setup-ok; tournament notices stand)
-_KEPT = (ReportKind.RESTORED, ReportKind.SETUP, ReportKind.SETUP_OK, ReportKind.TOUCH_MOVE, ReportKind.PROCEDURE)
-#: a report kind that ends an earlier one, and which kinds it ends (shown on that report)
-RESOLVES = {
-    ReportKind.RESTORED.value: frozenset(KINDS["en"]) - {kind.value for kind in _KEPT},
-    ReportKind.SETUP_OK.value: frozenset({ReportKind.SETUP.value}),
-}
 
-
-def fold_reports(reports: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The page's list of reports: a report that ends an earlier one (``restored``, ``setup-ok``)
-    is shown on the latest report it ends, as its ``resolved`` (kind, message, time), not as a
-    line of its own; every other report has ``resolved`` None."""
-    out: list[dict[str, Any]] = []
-    for r in reports:
-        ends = RESOLVES.get(r["kind"], frozenset())
-        earlier = next((x for x in reversed(out) if x["resolved"] is None and x["kind"] in ends), None)
-        if earlier is not None:
-            earlier["resolved"] = {"kind": r["kind"], "message": r["message"], "t": r["t"]}
-            continue
-        out.append({**r, "resolved": None})
-    return out
-
-
-#: the new-game form's FEN example per variant (valid: tests/app/test_page_form.py reads each)
-FEN_EXAMPLES = {
-    "brazilian": "W:Wc3,e3,Kg1:Bb6,d6,f8",
-    "international": "W:W31-50:B1-20",
-    "portuguese": "W:W1-12:B21-32",
-}
-
-#: the results a player may enter or correct: any variant's style (the writer gives the variant's)
-RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*")
-MAX_TAGS = 64  # tags in one request
-
-
-def _text_or_none(data: dict[str, Any], key: str) -> str | None:
-    value = data.get(key)
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        raise ValueError(f"{key} must be text, not {shown(value)}")
-    return value
-
-
-def _clock_seconds(value: Any, key: str) -> float | None:
-    """A time the arbiter sets: seconds, or ``m:ss`` / ``h:mm:ss`` text."""
-    if value is None or value == "":
-        return None
-    seconds: float
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        seconds = float(value)
-    elif isinstance(value, str) and re.fullmatch(r"\d{1,3}(:\d{1,2}){0,2}(\.\d{1,3})?", value.strip()):
-        seconds = 0.0
-        for part in value.strip().split(":"):
-            seconds = seconds * 60 + float(part)
+def set_up(sim: SimulatedBoard, pos: Position) -> None:
+    """The simulated hands set up ``pos``: its pieces, coloured and crowned, wherever the board can tell."""
+    if sim.senses > Sensing.PRESENCE:
+        sim.set_pieces({sq: SquareState.of(p.color.value, p.king) for sq, p in pos.pieces().items()})
     else:
-        raise ValueError(f"{key} must be a time (seconds, m:ss or h:mm:ss), not {shown(value)}")
-    if not 0 <= seconds <= MAX_CLOCK_SECONDS:
-        raise ValueError(f"{key} must be between 0 and {MAX_CLOCK_SECONDS // 3600} hours, not {shown(value)}")
-    return seconds
+        sim.set_squares(pos.occupied())
 
 
-def _check_result(result: Any) -> str:
-    if not isinstance(result, str) or result.strip() not in RESULTS:
-        raise ValueError(f"invalid result {shown(result)} (one of {', '.join(RESULTS)})")
-    return result.strip()
-
-
-def _check_tags(tags: Any) -> None:
-    """Tags from the page: an object of PDN tag names and text values (``""`` removes one)."""
-    if not isinstance(tags, dict):
-        raise ValueError("tags must be an object of tag names and values")
-    if len(tags) > MAX_TAGS:
-        raise ValueError(f"too many tags ({len(tags)}; at most {MAX_TAGS})")
-    for key, value in tags.items():
-        check_tag(key, value, strict=True)
-
-
-def _valid_tag(key: str, value: Any) -> bool:
-    try:
-        check_tag(key, value, strict=True)
-    except PdnTagError:
-        return False
-    return True
+def board_pieces(io: BoardIO) -> tuple[str | None, dict[int, SquareState] | None]:
+    """What a board that senses colour tells (``colour``/``crown``) and the pieces it reads
+    now, for a new game's journal; (None, None) for a board that senses presence only."""
+    if io.senses <= Sensing.PRESENCE:
+        return None, None
+    return io.senses.name.lower(), {k: s for k, s in io.pieces().items() if isinstance(k, int)}
 
 
 def sim_occupancy(session: GameSession, sim: SimulatedBoard) -> None:
-    """After a resume, the simulated board holds what the journal says it held."""
+    """After a resume, the simulated board holds what the journal says it held (on a board that
+    senses colour, the game's pieces where the game has them)."""
     sim.set_squares(session.raw)
+    if sim.senses > Sensing.PRESENCE:
+        pos = session.referee.position
+        sim.set_pieces(
+            {
+                sq: SquareState.of(p.color.value, p.king) if (p := pos.piece_at(sq)) else SquareState.OCCUPIED
+                for sq in session.raw
+            }
+        )
     for name in session.raw_cells:
         f, r = sim.layout.geometry.parse_cell(name)
         sim.place_cell(sim.layout.physical(f, r))

@@ -42,6 +42,9 @@ def files() -> dict[str, tuple[Path, str]]:
         "hardware": (hardware / "README.md", "building the board: the builds, which doc says what"),
         "firmware": (firmware / "README.md", "the Pico firmware, putting it on the Pico"),
     }
+    for f in sorted(deploy.glob("*.service")):  # other units beside the board's (the hall's)
+        if f.name != "damas.service":
+            found[f.stem] = (f, "systemd unit, for /etc/systemd/system/" + f.name)
     for f in sorted(hardware.iterdir()):
         if f.suffix == ".toml":
             found[f.stem] = (f, "example configuration, for /etc/damas/board.toml")

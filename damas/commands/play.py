@@ -57,6 +57,15 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--side", choices=["white", "black"], help="the side the computer plays (default: engine.side, else black)"
     )
+    speak = p.add_mutually_exclusive_group()
+    speak.add_argument(
+        "--speak",
+        dest="speak",
+        action="store_true",
+        default=None,
+        help="the board speaks: every move, report and clock warning aloud (espeak-ng; see [speech])",
+    )
+    speak.add_argument("--no-speak", dest="speak", action="store_false", help="the board stays silent")
     p.add_argument("--broker", help="publish the games to the tournament hall: mqtt://host:1883 (default: [hall])")
     p.add_argument("--board-id", help="this board's id in the hall (default: [hall] board_id)")
     p.set_defaults(func=run)

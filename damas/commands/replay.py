@@ -12,8 +12,9 @@ from typing import IO, Any
 
 from damas.commands.common import GAME_ID, MAX_DEBOUNCE, command, game_id, open_store, variants_help
 from damas.errors import UserError
-from referee import ClockKeeper, GameEnd, MoveMade, Pipeline, Referee, Report, Takeback, Verdict, parse_log
+from referee import ClockKeeper, GameEnd, MoveMade, Pipeline, Report, Takeback, Verdict, parse_log
 from referee.clock import ClockError
+from referee.colour import make_referee
 from referee.log import MAX_LINE, event_to_json
 from referee.vocabulary import DEFAULT_MODE, MODES
 from rules import Position, find_variant
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     if fen:
         Position.from_fen(fen, variant)  # a bad FEN is a user error, reported as such
     mode = args.mode or header.mode or DEFAULT_MODE
-    ref = Referee(variant, fen, mode=mode, board=header.board)
+    ref = make_referee(variant.name, fen, mode=mode, board=header.board, senses=header.senses, pieces=header.pieces)
     try:
         keeper = ClockKeeper.from_header(header.to_json(), ref)  # the log's game clock: the same times
     except ClockError as exc:

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
             if p.kind == "clear":
                 sim.set_squares([])
             elif p.kind == "place" and p.square is not None:
-                sim.place(p.square)
+                sim.place(p.square, piece=p.piece)
             elif p.kind == "lift" and p.square is not None:
                 sim.lift(p.square)
             elif p.kind == "point":

@@ -18,9 +18,11 @@ Topics (``PREFIX`` = ``damas``; the board's id is its MQTT user name in producti
   (result, termination), ``report`` (kind, message, squares, t, texts); ``tags`` and ``result``
   also come after the game when its record is corrected on the board. Every field is described
   in ``docs/hall.md`` (a public contract: fields are only added).
-- ``damas/board/<id>/status`` (QoS 1, retained): ``{"board", "online", "t", "game", "games"}`` (``t``: when
-  the board last published, its last event; ``game``: the game in play)
-  (``games``: the last seq of each recent game); the last will is the same with ``online`` false.
+- ``damas/board/<id>/status`` (QoS 1, retained): ``{"board", "online", "t", "game", "games", "db",
+  "boot"}`` (``t``: when the board last published, its last event; ``game``: the game in play;
+  ``games``: the last seq of each recent game; ``db``: the board's database's own id, ``boot``:
+  this run's); the last will is the same with ``online`` false. Every game message also carries
+  ``uid``: ``<db>-<game>``, the game's id across databases (a fresh SD card numbers from 1 again).
 - ``damas/control/<id>`` (from the hall): ``{"resend": game, "from": seq}``;
   ``damas/control/<id>/assign`` (retained): the next game's players, colours, round and event.
 
@@ -34,6 +36,7 @@ import json
 import logging
 import math
 import queue
+import secrets
 import sqlite3
 import threading
 import time
@@ -58,6 +61,8 @@ log = logging.getLogger(__name__)
 RECENT = 5  # games named in the status message (the hall asks for any it has not finished)
 RESEND_EVERY = 1.0  # seconds: the same resend request is answered once in this time
 
+KEEPALIVE = 5  # seconds: the broker tells the hall a board is gone after 1.5 times this without a word
+_META = "CREATE TABLE IF NOT EXISTS hall_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 _OUTBOX = """
 CREATE TABLE IF NOT EXISTS hall_outbox (
     game_id INTEGER NOT NULL,
@@ -129,6 +134,15 @@ class Publisher:
         self.clock = clock
         self.db = store.db
         self.db.execute(_OUTBOX)
+        self.db.execute(_META)
+        row = self.db.execute("SELECT value FROM hall_meta WHERE key='db'").fetchone()
+        if row is None:  # this database's own id: a fresh one (a new SD card) is told from the old
+            row = (secrets.token_urlsafe(12),)
+            with self.db:
+                self.db.execute("INSERT OR IGNORE INTO hall_meta VALUES ('db', ?)", row)
+            row = self.db.execute("SELECT value FROM hall_meta WHERE key='db'").fetchone()
+        self.db_id = str(row[0])
+        self.boot = secrets.token_urlsafe(9)  # this run of the board (two boards with one id differ in it)
         self.games: dict[int, Published] = {}
         self._version: tuple[int, int] | None = None
         self.assignment: dict[str, Any] | None = None  # the hall's next game, until the board takes it
@@ -161,6 +175,8 @@ class Publisher:
         self.connected.clear()
 
     def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
+        if not msg.payload:  # (the hall cleared an assignment: its game was played, or its round taken back)
+            return
         try:
             data = validate.load(bytes(msg.payload), validate.MAX_STATUS)
         except BadMessage as exc:
@@ -173,7 +189,7 @@ class Publisher:
 
     # -- the board loop ---------------------------------------------------------------------------
     def start(self) -> None:
-        self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=KEEPALIVE)
         self.client.loop_start()
 
     def close(self) -> None:
@@ -353,7 +369,7 @@ class Publisher:
             return False
         rows = []
         for i, msg in enumerate(news):
-            msg.update(board=self.board, game=game, seq=p.seq + i)
+            msg.update(board=self.board, game=game, seq=p.seq + i, uid=f"{self.db_id}-{game}")
             rows.append((game, msg["seq"], json.dumps(msg, separators=(",", ":"))))
         with self.db:  # one transaction: the messages are durable before they go out
             self.db.execute("BEGIN")
@@ -377,7 +393,8 @@ class Publisher:
                 "SELECT game_id, MAX(seq) FROM hall_outbox GROUP BY game_id ORDER BY game_id DESC LIMIT ?", (RECENT,)
             ).fetchall()
         }
-        status = {"board": self.board, "online": True, "t": self.clock(), "game": current, "games": games}
+        status = {"board": self.board, "online": True, "t": self.clock(), "game": current, "games": games,
+                  "db": self.db_id, "boot": self.boot}  # fmt: skip
         self.client.publish(board_topic(self.board, "status"), json.dumps(status), qos=1, retain=True)
 
     def _resend(self, game: int, first: int, mark: str | None = None) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 from board_hal.backends import LinkStatus
 from board_hal.buttons import ButtonPress
 from board_hal.debounce import DEFAULT_WINDOW, Transition
+from board_hal.squares import SquareState
 from damas.records.store import GameRow, Store, StoreError
 from referee import (
     Action,
@@ -32,7 +33,8 @@ from referee import (
     Verdict,
 )
 from referee.clock import ClockError, parse_control
-from referee.log import LogError, LogEvent, LogHeader, event_to_json, parse_log
+from referee.colour import make_referee, pieces_from_json
+from referee.log import COLOUR_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
 from referee.vocabulary import Mode
 from rules import Color, Move
 from rules.pdn import PdnGame
@@ -104,13 +106,25 @@ class GameSession:
         window: float = 0.05,
         clock: str | None = None,
         clock_auto: bool = False,
+        senses: str | None = None,
+        pieces: dict[int, SquareState] | None = None,
     ) -> GameSession:
         """A new game; ``clock``: its time control (None or ``none``: no clock), ``clock_auto``:
-        in casual mode, a recorded move presses the clock."""
+        in casual mode, a recorded move presses the clock; ``senses``: what a board that
+        senses colour tells (``colour``, ``crown``), ``pieces``: what it read (its journal is
+        then of format 2, and its referee reads pieces: ``referee.colour``)."""
         extra: dict[str, Any] = {}
         if clock is not None and not parse_control(clock).none:
             extra = {"clock": clock, "clock_auto": clock_auto}
-        header = LogHeader(variant=variant, fen=fen, mode=mode, board=sorted(board), extra=extra).to_json()
+        header = LogHeader(
+            variant=variant,
+            fen=fen,
+            mode=mode,
+            board=sorted(board),
+            extra=extra,
+            senses=senses or None,
+            pieces=pieces if senses else None,
+        ).to_json()
         tags = {"Date": datetime.date.today().strftime("%Y.%m.%d"), **tags}  # every new game has its date
         game_id = store.new_game(variant, fen, mode, header, tags)
         return cls(store, store.game(game_id), window=window)
@@ -184,6 +198,8 @@ class GameSession:
         t = max(round(ev.t, 4), self.last_t)
         if t != ev.t:  # the same event at the journal's time (every field kept: a computer's level, a move)
             ev = dataclasses.replace(ev, t=t)
+        if isinstance(ev, Transition) and ev.piece is not None and not self.row.header.get("senses"):
+            ev = dataclasses.replace(ev, piece=None)  # a game begun as presence only stays so (format 1)
         self.store.append(self.row.id, self.seq, event_to_json(ev))
         self.seq += 1
         self.last_t = t
@@ -195,7 +211,10 @@ class GameSession:
         reconnect the referee reconciles, and the moves it recorded are noted too."""
         t = max(status.t, self.last_t)
         if status.up:
-            ev = Link(t, "up", tuple(sorted(status.squares)), tuple(sorted(status.cells)), lost=status.lost)
+            pieces = tuple(sorted(status.pieces.items())) if self.row.header.get("senses") else ()
+            ev = Link(
+                t, "up", tuple(sorted(status.squares)), tuple(sorted(status.cells)), lost=status.lost, pieces=pieces
+            )
         else:
             ev = Link(t, "down")
         self.store.append(self.row.id, self.seq, event_to_json(ev))
@@ -307,7 +326,16 @@ def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:
     """A stored game's pipeline before its first event, as live play, a resume and an export
     all replay its journal through it: the referee its row asks for (variant, start position,
     mode, the board as the log began) and the game clock its header names."""
-    referee = Referee(row.variant, row.fen, mode=row.mode, board=row.header.get("board"))
+    h = row.header
+    senses = h.get("senses") if h.get("format") == COLOUR_FORMAT else None
+    referee = make_referee(
+        row.variant,
+        row.fen,
+        mode=row.mode,
+        board=h.get("board"),
+        senses=senses if senses in ("colour", "crown") else None,
+        pieces=pieces_from_json(h.get("pieces")),
+    )
     return Pipeline(referee, window, _keeper(row.header, referee))
 
 

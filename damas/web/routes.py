@@ -5,6 +5,9 @@ Routes:
 * ``GET /`` the page; ``GET /ws`` a WebSocket pushing the state after every change (the newest
   only: a page that stops taking them is disconnected, see ``damas.web.viewers``);
 * ``GET /api/state`` the same state as JSON (``?lang=pt``);
+* ``GET /api/read-out`` the position (men and kings of each side by square), the last move and
+  both clocks read out in ``?lang=``: ``{"text": ..., "say": ...}`` (``say``: as a voice reads
+  it; the page's read-out key; the board's own voice reads it on the read-out gesture);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
 * ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game"|"hint"|"analyze", ...}``
@@ -213,6 +216,10 @@ def build_app(play: PlayApp) -> web.Application:
     @routes.get("/api/state")
     async def state(request: web.Request) -> web.StreamResponse:
         return web.json_response(play.state(lang_of(request)))
+
+    @routes.get("/api/read-out")
+    async def read_out(request: web.Request) -> web.StreamResponse:
+        return web.json_response(play.read_out(lang_of(request)))
 
     @routes.get("/ws")
     async def ws(request: web.Request) -> web.StreamResponse:

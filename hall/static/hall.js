@@ -32,6 +32,7 @@ async function loadLanguage() {
     for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
     for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
     $("standingslink").href = `/standings?lang=${data.lang}`;
+    $("crosstablelink").href = `/crosstable?lang=${data.lang}`;
     render();
   } catch (e) { /* the hall restarts: the words come with the next try */ }
 }
@@ -42,8 +43,28 @@ function alertText(a) { // an alert in the page's language (the board's own word
     case "out-of-sync": return a.error ? t("alert_sync_error", a) : t("alert_sync_wait", a);
     case "flag": return t(`alert_flag_${a.side}`, a);
     case "clock-paused": return a.by ? t("alert_paused_by", { ...a, by: t(`by_${a.by}`) }) : t("alert_paused", a);
+    case "refused": return t("alert_refused", a);
+    case "conflict": return t("alert_conflict", a);
+    case "unknown-board": return t("alert_unknown_board", a);
+    case "assignment": return t("alert_assignment", a);
+    case "flood": return t("alert_flood", a);
+    case "new-database": return t("alert_new_database", a);
+    case "duplicate-id": return t("alert_duplicate_id", a);
+    case "stalled": return t("alert_stalled", a);
+    case "bad-board": return t("alert_bad_board", { board: a.bad });
     default: return t("alert_report", { ...a, message: (a.texts && a.texts[document.documentElement.lang]) || a.report || a.message });
   }
+}
+
+const RESYNC = new Set(["out-of-sync", "conflict", "refused"]); // trouble a resync of the board's games mends
+
+function alertLine(a) { // an alert; the arbiter's buttons: dismiss what the hall counted, resync a board
+  const count = a.count > 1 ? ` <span class="count">${esc(t("alert_count", a))}</span>` : "";
+  const game = a.game === undefined ? "" : ` data-game="${esc(a.game)}"`;
+  const buttons = !token ? "" :
+    (RESYNC.has(a.kind) && state.boards.some((b) => b.board === a.board) ? `<button data-alert="resync" data-board="${esc(a.board)}"${game}>${esc(t("resync"))}</button>` : "") +
+    (a.count !== undefined ? `<button data-alert="dismiss" data-board="${esc(a.board)}" data-kind="${esc(a.kind)}">${esc(t("dismiss"))}</button>` : "");
+  return `<p class="alert ${esc(a.kind)}" data-board="${esc(a.board)}"><span>${esc(alertText(a))}${count}</span>${buttons ? `<span class="arbiter">${buttons}</span>` : ""}</p>`;
 }
 
 function esc(s) { return String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`); }
@@ -117,7 +138,7 @@ function render() {
   $("broker").textContent = t(state.connected ? "broker_up" : "broker_down");
   $("broker").className = "pill" + (state.connected ? "" : " down");
   $("pairingslink").href = `/pairings/${state.round || 1}?lang=${code}`;
-  $("alerts").innerHTML = state.alerts.map((a) => `<p class="alert ${esc(a.kind)}" data-board="${esc(a.board)}">${esc(alertText(a))}</p>`).join("");
+  $("alerts").innerHTML = state.alerts.map(alertLine).join("");
   const alerting = new Set(state.alerts.map((a) => a.board));
   if (only === null) {
     $("boards").innerHTML = state.boards.map((b) => card(b, alerting.has(b.board))).join("");
@@ -140,9 +161,10 @@ function render() {
   $("pairings").hidden = !state.pairings.length && !token;
   if (token && !$("settingsform").contains(document.activeElement)) {
     $("srounds").value = state.rounds; $("stiebreak").value = state.tiebreak; $("sauto").checked = state.auto_confirm;
+    $("scolours").value = state.colours;
   }
   $("pairingrows").innerHTML = state.pairings.map((p) => {
-    const result = p.black === null ? t("bye") : p.result ? `${p.result}${p.confirmed ? "" : " " + t("unconfirmed")}` : "";
+    const result = p.black === null ? (p.result === "H" ? t("bye_requested_H") : p.result === "Z" ? t("bye_requested_Z") : t("bye")) : p.result ? `${p.result}${p.confirmed ? "" : " " + t("unconfirmed")}` : "";
     const actions = p.black === null ? "" :
       `<button data-act="swap" data-table="${p.table}">${esc(t("swap"))}</button>` +
       (p.result && !p.confirmed ? `<button data-act="confirm" data-table="${p.table}">${esc(t("confirm"))}</button>` : "") +
@@ -161,12 +183,22 @@ function tick() { // the clocks of the games in play, between two states
   }
 }
 
+function merge(old, got) { // a delta (only what changed since our version) laid over the state we have
+  if (got.delta === undefined || !old) return got;
+  const boards = new Map(old.boards.map((b) => [b.board, b]));
+  for (const b of got.boards) boards.set(b.board, b);
+  const out = { ...old, ...got };
+  out.boards = got.board_ids.map((id) => boards.get(id)).filter(Boolean);
+  return out;
+}
+
 async function poll() {
   for (;;) {
     try {
-      const r = await fetch(`/api/state?since=${version}`, { cache: "no-store" });
+      const delta = state ? `&delta=${encodeURIComponent(state.boot)}${only === null ? "" : `&moves=${encodeURIComponent(only)}`}` : "";
+      const r = await fetch(`/api/state?since=${version}${delta}`, { cache: "no-store" });
       if (r.ok) {
-        state = await r.json();
+        state = merge(state, await r.json());
         version = state.version;
         received = Date.now();
         if (!words.hall) await loadLanguage(); // (the hall was not there when the page came)
@@ -185,6 +217,14 @@ async function act(path, body) {
   return r.ok;
 }
 
+$("alerts").addEventListener("click", (e) => {
+  const b = e.target.closest("button[data-alert]");
+  if (!b) return;
+  const body = { board: b.dataset.board };
+  if (b.dataset.alert === "dismiss") body.kind = b.dataset.kind;
+  else if (b.dataset.game !== undefined) body.game = Number(b.dataset.game);
+  act(`/api/${b.dataset.alert}`, body);
+});
 $("pairingrows").addEventListener("click", (e) => {
   const b = e.target.closest("button[data-act]");
   if (b) act(`/api/${b.dataset.act}`, { round: state.round, table: Number(b.dataset.table) });
@@ -205,10 +245,30 @@ $("playerform").addEventListener("submit", (e) => {
 $("csvform").addEventListener("submit", (e) => { e.preventDefault(); act("/api/players", { csv: $("csv").value }); });
 $("settingsform").addEventListener("submit", (e) => {
   e.preventDefault();
-  const body = { tiebreak: $("stiebreak").value, auto_confirm: $("sauto").checked };
+  const body = { tiebreak: $("stiebreak").value, auto_confirm: $("sauto").checked, colours: $("scolours").value };
   if ($("srounds").value) body.rounds = Number($("srounds").value);
   act("/api/settings", body);
 });
+async function loadPlayers() { // the arbiter's list of players (by standing), for withdrawals and byes
+  const r = await fetch("/standings.json", { cache: "no-store" });
+  if (!r.ok) return;
+  const keep = $("eplayer").value;
+  $("eplayer").innerHTML = (await r.json()).map((p) => `<option value="${p.id}">${esc(p.name)}${p.withdrawn ? ` (${esc(t("withdrawn"))})` : ""}</option>`).join("");
+  if (keep) $("eplayer").value = keep;
+}
+$("eplayer").addEventListener("focus", loadPlayers);
+$("playeredit").addEventListener("click", async (e) => {
+  const b = e.target.closest("button[data-player]");
+  if (!b || !state) return;
+  const id = Number($("eplayer").value);
+  if (!id) return;
+  const what = b.dataset.player;
+  const ok = what === "withdraw" ? await act("/api/player", { id, withdrawn: true })
+    : what === "reinstate" ? await act("/api/player", { id, withdrawn: null })
+    : await act("/api/bye", { player: id, round: state.round + 1, result: what });
+  if (ok) loadPlayers();
+});
+$("repair").addEventListener("click", () => { if (state && state.round) act("/api/unpair", { round: state.round }); });
 $("lang").addEventListener("change", (e) => {
   lang = e.target.value;
   localStorage.setItem("hall-lang", lang);
@@ -220,3 +280,4 @@ $("lang").addEventListener("change", (e) => {
 });
 setInterval(tick, 200);
 loadLanguage().then(poll);
+if (token) loadPlayers();

@@ -1,14 +1,16 @@
 """The damas firmware for the Raspberry Pi Pico (MicroPython).
 
-Scans the reed-switch diode matrix (waiting a settling time after driving each row),
-debounces every cell, sends the whole occupancy on every change and as a heartbeat,
+Scans the reed-switch diode matrix (waiting a settling time after driving each row) — or,
+on a board with Hall-effect sensors, reads every cell's piece, its colour and crown
+(hall.py) —, debounces every cell, sends the whole occupancy on every change and as a heartbeat,
 reports the game clock's two push buttons (press counts, sent at each press and once more
-a moment later), and drives WS2812/SK6812 LEDs with the built-in ``neopixel`` module —
-laid under the board in the strip order the host configures, written only when what they
-show changes — over the USB serial line (the protocol: hardware/protocol.md; the codec:
-link.py, the same file the host uses). It speaks link protocols 3 and 2: the one of the
-host's HELLO. A host may arm a watchdog (``watchdog``: main.py's, for the chip), which the
-REPL hand-over stops.
+a moment later) and, in protocol 3, the talking board's gestures (a read-out button, both
+clock buttons down together, which buttons are held: sent at every press and release), and
+drives WS2812/SK6812 LEDs with the built-in ``neopixel`` module — laid under the board in
+the strip order the host configures, written only when what they show changes — over the
+USB serial line (the protocol: hardware/protocol.md; the codec: link.py, the same file the
+host uses). It speaks link protocols 3 and 2: the one of the host's HELLO. A host may arm a
+watchdog (``watchdog``: main.py's, for the chip), which the REPL hand-over stops.
 
 The logic is plain MicroPython and runs unchanged under CPython in the tests and in the
 emulator (``damas emulator``), and under MicroPython's unix port in the tests, with small
@@ -22,7 +24,7 @@ import machine
 import micropython
 import neopixel
 
-FIRMWARE = (3, 0)
+FIRMWARE = (3, 1)  # 3.1: the talking board's gestures
 BUTTON_REPEAT_MS = 100  # each BUTTON frame goes out twice (the host counts presses, so a copy is harmless)
 SETTLE_US = 30  # after driving a row low, before reading the columns (protocol.md, Board behaviour)
 
@@ -55,11 +57,17 @@ class Firmware:
         sleep_us=None,
         watchdog=None,
         reset=link.RESET_POWER,
+        readout=None,
+        sensor=None,
+        size=None,
     ):
+        # a Hall-sensor board (hall.py: colour, crowns) reads each cell's state through its
+        # ``sensor`` on a board of ``size`` (rows, columns); a reed board scans its matrix
+        self.sensor = sensor
         self.rows = [machine.Pin(p, machine.Pin.OUT, value=1) for p in rows]
         self.cols = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in cols]
-        self.n_rows = len(rows)
-        self.n_cols = len(cols)
+        self.n_rows = len(rows) if sensor is None else size[0]
+        self.n_cols = len(cols) if sensor is None else size[1]
         self.cells = self.n_rows * self.n_cols
         self.led_count = led_count or self.cells
         self.np = neopixel.NeoPixel(machine.Pin(led_pin), self.led_count)
@@ -80,6 +88,7 @@ class Firmware:
         self.stable = [False] * self.cells  # debounced state
         self.raw_since = [0] * self.cells  # when the raw reading last differed from stable
         self.pending = [False] * self.cells
+        self.pending_raw = [None] * self.cells  # what each pending cell reads
         self.leds = {}  # LED index as the host sent it -> (r, g, b, pattern)
         self.strip = None  # ((first row, first col), along, order); None: strip position = index
         self.where = list(range(self.led_count))  # index -> position on the strip
@@ -92,19 +101,26 @@ class Firmware:
         self.frames_in = 0
         self.bad_in = 0
         self.stable = self.scan()  # at power-up the first reading is the truth: nothing to debounce
-        # the clock's buttons (white's, black's): to ground, with pull-ups (pressed reads 0)
-        self.buttons = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in (buttons or ())]
+        # the clock's buttons (white's, black's), then the read-out button: to ground, with
+        # pull-ups (pressed reads 0)
+        pins = tuple(buttons or ()) + ((readout,) if readout is not None else ())
+        self.buttons = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in pins]
         self.button_down = [b.value() == 0 for b in self.buttons]
         self.button_pending = [False] * len(self.buttons)
         self.button_since = [0] * len(self.buttons)
         self.presses = [0, 0]
+        self.readouts = 0  # read-out button presses (protocol 3, gestures)
+        self.chords = 0  # times both clock buttons were down together, counted when the second went down
         self.button_repeat_at = None  # when the last BUTTON frame goes out again
 
     # -- sensing --------------------------------------------------------------------------
     def scan(self):
-        """One pass: the raw reading of every cell (True = closed switch). After driving a row
-        low it waits ``settle_us`` before reading: a column a closed switch on the row before
-        held low rises only through its pull-up and the wire's capacitance."""
+        """One pass: the raw reading of every cell (True = closed switch; on a Hall-sensor board
+        its state, link.EMPTY ... link.OCCUPIED). After driving a row low it waits ``settle_us``
+        before reading: a column a closed switch on the row before held low rises only through
+        its pull-up and the wire's capacitance."""
+        if self.sensor is not None:
+            return self.sensor.read()
         out = [False] * self.cells
         n = self.n_cols
         settle = self.settle_us
@@ -119,13 +135,16 @@ class Firmware:
         return out
 
     def debounce(self, raw, now):
-        """A cell changes once its raw reading has differed for ``debounce_ms``."""
+        """A cell changes once its raw reading has differed for ``debounce_ms`` — the same
+        reading all along (a Hall board's state as a whole: white, then black, starts again)."""
         changed = False
+        pending_raw = self.pending_raw
         for i in range(self.cells):
             if raw[i] == self.stable[i]:
                 self.pending[i] = False
-            elif not self.pending[i]:
+            elif not self.pending[i] or raw[i] != pending_raw[i]:
                 self.pending[i] = True
+                pending_raw[i] = raw[i]
                 self.raw_since[i] = now
             elif ticks_diff(now, self.raw_since[i]) >= self.debounce_ms:
                 self.stable[i] = raw[i]
@@ -134,7 +153,8 @@ class Firmware:
         return changed
 
     def read_buttons(self, now):
-        """Debounce the buttons like the cells; True when one was pressed (counted)."""
+        """Debounce the buttons like the cells; True when one was pressed (counted) — and, in
+        protocol 3, released too (the host sees which are held)."""
         pressed = False
         for i, pin in enumerate(self.buttons):
             down = pin.value() == 0
@@ -146,13 +166,26 @@ class Firmware:
             elif ticks_diff(now, self.button_since[i]) >= self.debounce_ms:
                 self.button_down[i] = down
                 self.button_pending[i] = False
-                if down:
+                if down and i < 2:
                     self.presses[i] = (self.presses[i] + 1) & 0xFFFF
-                    pressed = True
+                    if len(self.button_down) > 1 and self.button_down[1 - i]:
+                        self.chords = (self.chords + 1) & 0xFFFF  # the other clock button is down too
+                elif down:
+                    self.readouts = (self.readouts + 1) & 0xFFFF
+                pressed = pressed or down or self.version >= 3
         return pressed
 
     def send_buttons(self, now):
-        self.send(link.BUTTON, link.pack_button(self.presses[0], self.presses[1], now))
+        if self.version < 3:
+            self.send(link.BUTTON, link.pack_button(self.presses[0], self.presses[1], now))
+            return
+        held = 0
+        for i, down in enumerate(self.button_down):
+            if down:
+                held |= 1 << i
+        self.send(
+            link.BUTTON, link.pack_button(self.presses[0], self.presses[1], now, held, self.readouts, self.chords)
+        )
 
     # -- the serial line ---------------------------------------------------------------------
     def send(self, kind, payload=b""):
@@ -160,12 +193,18 @@ class Firmware:
         self.seq = (self.seq + 1) & 0xFFFF
 
     def send_snapshot(self, now):
-        occupied = [i for i in range(self.cells) if self.stable[i]]
-        self.send(link.SNAPSHOT, link.pack_snapshot(self.n_rows, self.n_cols, occupied, now))
+        if self.sensor is not None and self.version >= 3:  # each cell's state: SQUARES
+            self.send(link.SQUARES, link.pack_squares(self.n_rows, self.n_cols, self.stable, now))
+        else:  # a reed board, or an old host: the occupancy
+            occupied = [i for i in range(self.cells) if self.stable[i]]
+            self.send(link.SNAPSHOT, link.pack_snapshot(self.n_rows, self.n_cols, occupied, now))
         self.last_sent = now
 
     def features(self):
-        return link.STRIP_ORDER | (link.WATCHDOG if self.watchdog is not None else 0)
+        out = link.STRIP_ORDER | link.GESTURES | (link.WATCHDOG if self.watchdog is not None else 0)
+        if self.sensor is not None:
+            out |= link.COLOUR | link.FIELD_READINGS | (link.CROWNS if self.sensor.crowns else 0)
+        return out
 
     def hello_payload(self, protocol):
         return link.pack_hello(
@@ -234,6 +273,14 @@ class Firmware:
             self.dirty = True
         elif kind == link.CONFIG:
             self.configure(payload)
+        elif kind == link.FIELDS:
+            if self.sensor is None:
+                raise ValueError("no field readings on a reed board")
+            self.send(link.FIELDS, link.pack_fields(self.n_rows, self.n_cols, self.sensor.fields(), now))
+        elif kind == link.CALIBRATE:
+            if self.sensor is not None:  # (a reed board ignores it)
+                present, king = link.unpack_calibrate(payload)
+                self.sensor.calibrate(present, king)
         elif kind == link.REPL:
             # give the line back: the watchdog stopped, Ctrl-C works again, mpremote can talk to the REPL
             if self.watchdog is not None and self.watchdog_ms:

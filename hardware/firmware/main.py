@@ -16,7 +16,33 @@ ROWS = tuple(range(2, 2 + SIZE))  # GP2-GP9 (GP2-GP11 on 10x10), driven low one 
 COLS = tuple(range(12, 12 + SIZE))  # GP12-GP19 (GP12-GP21), inputs with pull-ups
 LED_PIN = 22  # WS2812 data in, through the 74AHCT125 level shifter and a 330 ohm resistor
 BUTTONS = (26, 27)  # the clock's push buttons, white's and black's, each to GND
+READOUT = 1  # the talking board's read-out button, to GND (protocol 3, gestures)
 ESCAPE_PIN = 28  # to GND at start-up: the firmware does not start
+
+# The sensors (hardware/wiring-hall.md): "reed" (the diode matrix above), or Hall-effect
+# sensors that see colours: "pairs" (two unipolar switches per square on a 74HC165 chain:
+# colour) or "linear" (a linear sensor per square through CD74HC4067 multiplexers into ADC0:
+# colour and crowns).
+SENSOR = "reed"
+PAIRS = (2, 3, 4)  # "pairs": SH/LD, CLK, QH of the 74HC165 chain
+SELECT = (2, 3, 4, 5)  # "linear": S0-S3 of every multiplexer
+ENABLE = tuple(range(6, 6 + (SIZE * SIZE + 15) // 16))  # "linear": /E of multiplexer 1, 2, ...
+ADC_PIN = 26  # "linear": ADC0, the multiplexers' common outputs
+LINEAR_BUTTONS = (20, 21)  # "linear": the clock's buttons (GP26 is the ADC)
+
+
+def sensor():
+    """The Hall sensor reader SENSOR names (None: the reed matrix), and the clock's buttons."""
+    if SENSOR == "reed":
+        return None, BUTTONS
+    import hall
+
+    if SENSOR == "pairs":
+        return hall.HallPairs(PAIRS[0], PAIRS[1], PAIRS[2], SIZE * SIZE), BUTTONS
+    import time
+
+    return hall.LinearHall(SELECT, ENABLE, ADC_PIN, SIZE * SIZE, time.sleep_us), LINEAR_BUTTONS
+
 
 # The chip's watchdog block (RP2040 datasheet §4.7, RP2350 datasheet §12.9): CTRL at the base
 # (bit 30 ENABLE: "when not enabled the watchdog timer is paused"), REASON at +0x08 (bit 0: a
@@ -107,7 +133,24 @@ def main():
         return
     from board_fw import Firmware
 
-    Firmware(ROWS, COLS, LED_PIN, UsbStream(), buttons=BUTTONS, watchdog=watchdog, reset=reset).run()
+    reader, buttons = sensor()
+    if reader is None:
+        Firmware(
+            ROWS, COLS, LED_PIN, UsbStream(), buttons=buttons, watchdog=watchdog, reset=reset, readout=READOUT
+        ).run()
+    else:
+        Firmware(
+            (),
+            (),
+            LED_PIN,
+            UsbStream(),
+            buttons=buttons,
+            watchdog=watchdog,
+            reset=reset,
+            readout=READOUT,
+            sensor=reader,
+            size=(SIZE, SIZE),
+        ).run()
 
 
 if __name__ == "__main__":  # the Pico runs main.py as __main__ at start-up; the tests import it

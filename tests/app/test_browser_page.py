@@ -30,9 +30,12 @@ def sq(name: str, variant: str = "brazilian") -> int:
 
 
 @contextmanager
-def opened(browser: Any, url: str, **context: Any) -> Iterator[Any]:
-    """A page in a fresh context; console errors, page errors and failed requests fail the test."""
+def opened(browser: Any, url: str, init_script: str | None = None, **context: Any) -> Iterator[Any]:
+    """A page in a fresh context (``init_script`` run in it before the page's own); console
+    errors, page errors and failed requests fail the test."""
     ctx = browser.new_context(**{**DESKTOP, "locale": "en-US", **context})
+    if init_script is not None:
+        ctx.add_init_script(init_script)
     page = ctx.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)

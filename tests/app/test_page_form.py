@@ -17,7 +17,8 @@ from board_hal.gpio import MatrixScanner
 from board_hal.layout import Layout
 from board_hal.mockpins import MatrixMock
 from board_hal.simulated import SimulatedBoard
-from damas.board.loop import FEN_EXAMPLES, PlayApp, fold_reports
+from damas.board.loop import PlayApp
+from damas.board.page_state import FEN_EXAMPLES, fold_reports
 from damas.records.session import GameSession
 from damas.records.store import Store
 from rules import DraughtsError, Position

@@ -39,7 +39,7 @@ def test_hands_to_board_events_through_a_pty(emulator: Emulator) -> None:
     board = PicoBoard(emulator.port, 8)
     with BoardIO(LAYOUT, board, board) as io:
         io.start()
-        assert board.info == (link.VERSION, (3, 0), 8, 8, 64)
+        assert board.info == (link.VERSION, (3, 1), 8, 8, 64)
         assert io.occupied() == (set(Position.start("brazilian").occupied()), set())
         emulator.lift(LAYOUT.cell_of(22))
         emulator.bounce(LAYOUT.cell_of(22))  # chatter: the firmware debounces it

@@ -334,7 +334,7 @@ def test_the_watchdog_is_armed_when_the_host_asks_fed_every_loop_and_stopped_at_
     steps(fw, clock, 100)
     assert dog.timeout_ms == 0 and dog.feeds == 0  # not armed before the host asks
     hello = next(link.hello_board(p) for k, _s, p in stream.frames() if k == link.HELLO)
-    assert hello[:3] == (link.STRIP_ORDER | link.WATCHDOG, link.RESET_POWER, 0)
+    assert hello[:3] == (link.STRIP_ORDER | link.WATCHDOG | link.GESTURES, link.RESET_POWER, 0)
     stream.inbox = config3(watchdog_ms=20_000)  # more than the chip can: its longest
     steps(fw, clock, 100)
     assert dog.timeout_ms == 8388 and dog.feeds == 19  # fed at every loop after the one that armed it
@@ -361,7 +361,7 @@ def test_a_short_watchdog_is_a_second_and_a_board_without_one_says_so() -> None:
     stream.inbox = config3(watchdog_ms=4000) + link.encode(link.HELLO, 0)
     steps(fw, clock, 10)
     hello = next(link.hello_board(p) for k, _s, p in stream.frames() if k == link.HELLO)
-    assert hello[:3] == (link.STRIP_ORDER, link.RESET_POWER, 0) and fw.watchdog_ms == 0
+    assert hello[:3] == (link.STRIP_ORDER | link.GESTURES, link.RESET_POWER, 0) and fw.watchdog_ms == 0
 
 
 def test_a_failing_firmware_says_what_failed_before_it_stops() -> None:

@@ -121,15 +121,17 @@ def test_the_firmware_runs_byte_for_byte_alike_under_micropython_and_cpython(tmp
     v2 = link.Deframer(2).feed(data)
     assert len(v3) + len(v2) == data.count(0) // 2  # every frame it wrote decodes, in one version or the other
     hello = v3[0][2]
-    assert link.unpack_hello(hello) == (3, (3, 0), 8, 8, 64)
-    assert link.hello_board(hello)[:3] == (link.STRIP_ORDER | link.WATCHDOG, link.RESET_POWER, 0)
+    assert link.unpack_hello(hello) == (3, (3, 1), 8, 8, 64)
+    assert link.hello_board(hello)[:3] == (link.STRIP_ORDER | link.WATCHDOG | link.GESTURES, link.RESET_POWER, 0)
     snapshots = [link.unpack_snapshot(p)[2] for k, _s, p in v3 if k == link.SNAPSHOT]
     start = [r * 8 + c for r in range(3) for c in range(8) if (r + c) % 2 == 0]
     assert snapshots[0] == start
     moved = sorted({*start, 27} - {18})
     assert snapshots[-1] == moved and moved in snapshots  # c3 -> d4, once debounced
-    presses = [link.unpack_button(p)[:2] for k, _s, p in v3 if k == link.BUTTON]
-    assert presses == [(1, 0), (1, 0)]  # the press, and its copy 100 ms later
+    buttons = [p for k, _s, p in v3 if k == link.BUTTON]
+    presses = [link.unpack_button(p)[:2] for p in buttons]
+    assert presses == [(1, 0), (1, 0), (1, 0)]  # the press, the release (gestures), its copy 100 ms later
+    assert [link.button_gestures(p) for p in buttons] == [(1, 0, 0), (0, 0, 0), (0, 0, 0)]  # white's held, then not
     errors = [link.unpack_error(p) for k, _s, p in v3 if k == link.ERROR]
     assert errors == [(link.BAD_FRAME, "bad leds: leds size does not match its count")]
     old_hello = next(p for k, _s, p in v2 if k == link.HELLO)
@@ -199,7 +201,7 @@ def test_a_host_plays_through_a_pty_with_the_firmware_under_micropython() -> Non
         with BoardIO(layout, board, board) as io:
             board.start(wait=10.0)
             wait_until(lambda: io.link == "up", 10, "the link up")
-            assert board.version == 3 and board.info is not None and board.info[1] == (3, 0)
+            assert board.version == 3 and board.info is not None and board.info[1] == (3, 1)
             assert len(io.occupied()[0]) == 24
             c3 = layout.cell_of(22)
             (state / "closed").write_text("".join(f"{r} {c}\n" for r, c in sorted(cells - {c3})))

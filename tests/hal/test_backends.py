@@ -42,6 +42,7 @@ BUILT_IN = {
     "mcp23017": "board_hal.mcp23017:BACKEND",
     "74hc165": "board_hal.hc165:BACKEND",
     "ws2812": "board_hal.ws2812:BACKEND",
+    "dgt": "board_hal.dgt:BACKEND",
 }
 
 
@@ -525,7 +526,10 @@ def hands_for(layout: Layout, place: Callable[[Cell], None], lift: Callable[[Cel
         if p.kind == "clear":
             clear()
         elif p.kind == "place" and p.square is not None:
-            place(layout.cell_of(p.square))
+            if p.piece is not None:  # a board that senses colour asks for a given piece (a simulated one)
+                place(layout.cell_of(p.square), piece=p.piece)  # type: ignore[call-arg]
+            else:
+                place(layout.cell_of(p.square))
         elif p.kind == "lift" and p.cell is not None:
             lift(layout.cell_of(p.square) if p.square is not None else p.cell)  # where the piece was put
         elif p.kind == "point":
@@ -702,6 +706,8 @@ def test_schematics_are_drawn_from_their_text_source() -> None:
         "schematic-mcp23017.svg": ("MCP23017 (0x20)", "SDA (GPIO 2, pin 3)", "GPB6", "output-only: not connected"),
         "schematic-74hc165.svg": ("74HC165 #1", "LOAD (GPIO 22, pin 15)", "DATA (GPIO 17, pin 11)", "10 kΩ"),
         "schematic-ws2812.svg": ("74AHCT125", "MOSI (GPIO 10, pin 19)", "LED 0 (a1)", "1000 µF"),
+        "schematic-hall-pairs.svg": ("DRV5032DU", "marked side UP: white pieces", "marked side DOWN: black pieces"),
+        "schematic-hall-linear.svg": ("CD74HC4067 #1", "DRV5055A3", "Z (Pico GP26 = ADC0, every chip)"),
     }
     assert set(module.DRAWINGS) == set(labels)
     for name, draw in module.DRAWINGS.items():

@@ -19,7 +19,7 @@ from board_hal.layout import ROTATIONS, WHITE_SIDES, Layout
 from board_hal.leds import DEFAULT_LOOKS, Pattern, Role, lit, looks_from_config, render_rgb
 from board_hal.mockpins import MatrixMock, ShiftRegisterMock
 from board_hal.selftest import Prompt, SelfTest
-from board_hal.simulated import SimulatedBoard
+from board_hal.simulated import SimulatedBoard, default_senses
 from tests.conftest import ROOT
 
 PINS_8 = ([2, 3, 4, 5, 6, 7, 8, 9], [10, 11, 12, 13, 14, 15, 16, 17])
@@ -419,7 +419,7 @@ def run_selftest(
             sim.set_squares([])
         elif p.kind == "place":
             assert p.square is not None
-            sim.place_cell(actual.cell_of(p.square))
+            sim.place_cell(actual.cell_of(p.square), piece=p.piece)  # the piece asked for (colour boards)
         elif p.kind == "lift":
             assert p.cell is not None
             sim.lift_cell(p.cell)
@@ -435,7 +435,8 @@ def test_selftest_passes_on_a_good_board() -> None:
     res, prompts = run_selftest(Layout("international"))
     assert res.ok and len(res.confirmed) == 50  # type: ignore[attr-defined]
     kinds = [p.kind for p in prompts]
-    assert kinds[0] == "clear" and kinds.count("place") == 50 and kinds[-1] == "done"
+    checked = (0, 2, 4)[default_senses()]  # a colour board: the placement check's pieces first
+    assert kinds[0] == "clear" and kinds.count("place") == 50 + checked and kinds[-1] == "done"
 
 
 def test_selftest_lights_every_led_in_turn() -> None:

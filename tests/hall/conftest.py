@@ -25,6 +25,16 @@ from tests.app.server import free_port
 from tests.conftest import ROOT
 
 
+@pytest.fixture(autouse=True)
+def _no_pairer_left() -> Iterator[None]:
+    """A test that paired from the page (the pairing process) ends it: none is left for the
+    interpreter's exit."""
+    yield
+    from hall.app import stop_pairer
+
+    stop_pairer(wait=True)
+
+
 @pytest.fixture
 def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
     """Mosquitto on a free loopback port (it binds the port itself; a port taken meanwhile is

@@ -42,7 +42,7 @@ def _same(a: Hall, b: Hall) -> None:
         h = b.games[key]
         assert h.pdn() == g.pdn() and h.position() == g.position() and h.next_seq == g.next_seq
         assert (h.pending, h.faces(300.0), h.reports, h.tags) == (g.pending, g.faces(300.0), g.reports, g.tags)
-    assert a.state() | {"version": 0} == b.state() | {"version": 0}
+    assert a.state() | {"version": 0, "boot": ""} == b.state() | {"version": 0, "boot": ""}
 
 
 def test_a_restart_reads_the_games_as_they_stand_without_replaying(tmp_path: Path) -> None:

@@ -1,6 +1,9 @@
-"""The tournament by the FENACEF regulation: Swiss pairings through caissify-pairings' Dutch
-engine (no repeated pairing, the bye, colours), scoring 2/1/0 with the bye worth 1 point and a
-W.O. a win, and the Art. 5 tie-break in both readings against hand-worked examples."""
+"""The tournament by the FENACEF regulation: Swiss pairings by FIDE's Dutch system through gacrux
+(no repeated pairing, the bye by FIDE's rule even with forfeits, colours across byes and W.O.s),
+withdrawals, late entries, byes asked for, a round paired again, the TRF export read back by
+gacrux's own reader; scoring 2/1/0 with the bye worth 1 point and a W.O. a win, and the Art. 5
+tie-break in both readings against hand-worked examples. (``benchmarks/pairing.py --bbp`` checks
+every round against bbpPairings, FIDE's endorsed engine, where it is built.)"""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from hall.tournament import (
     Pairing,
     Player,
     TournamentError,
+    crosstable,
     desempenho,
     normalise_result,
     pair_round,
@@ -24,19 +28,30 @@ from hall.tournament import (
 )
 
 
-def _swiss(n_players: int, rounds: int, seed: int) -> tuple[list[Player], list[Pairing]]:
+def _swiss(
+    n_players: int, rounds: int, seed: int, results: tuple[str, ...] = ("2-0", "1-1", "0-2")
+) -> tuple[list[Player], list[Pairing]]:
     rng = random.Random(seed)
     players = [Player(i, f"P{i}", 2400 - 37 * i) for i in range(1, n_players + 1)]
     pairings: list[Pairing] = []
     for r in range(1, rounds + 1):
-        new = pair_round(players, pairings, r, rounds)
+        new = pair_round(players, pairings, r, rounds, top="w")
         for p in new:
             if p.black is not None:
-                p.result, p.confirmed = rng.choice(["2-0", "1-1", "0-2"]), True
+                p.result, p.confirmed = rng.choice(results), True
             else:
                 p.confirmed = True
         pairings += new
     return players, pairings
+
+
+def _colours(pl: int, pairings: list[Pairing]) -> str:
+    """A player's colours in the games played (FIDE: byes and forfeits are skipped)."""
+    return "".join(
+        "w" if p.white == pl else "b"
+        for p in sorted(pairings, key=lambda p: p.round)
+        if p.played and pl in (p.white, p.black)
+    )
 
 
 @pytest.mark.parametrize(("n_players", "rounds", "seed"), [(9, 5, 1), (12, 6, 2), (7, 5, 3)])
@@ -55,12 +70,7 @@ def test_swiss_rounds_never_repeat_a_pairing_give_one_bye_and_alternate_colours(
     byes = Counter(p.white for p in pairings if p.black is None)
     assert all(n == 1 for n in byes.values()), "a player got the bye twice"
     for pl in players:
-        colours = [
-            "w" if p.white == pl.id else "b"
-            for p in sorted(pairings, key=lambda p: p.round)
-            if p.black is not None and pl.id in (p.white, p.black)
-        ]
-        text = "".join(colours)
+        text = _colours(pl.id, pairings)
         assert "www" not in text and "bbb" not in text, f"{pl.name} had one colour three times running: {text}"
         assert abs(text.count("w") - text.count("b")) <= 2, f"{pl.name}'s colours: {text}"
 
@@ -193,3 +203,77 @@ def _json(data: dict[str, object]) -> bytes:
     import json
 
     return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_bye_never_goes_twice_while_another_player_can_have_it_even_with_forfeits(seed: int) -> None:
+    """Issue 29: a forfeit win made the old engine pick anyone (one player got the bye in rounds
+    3, 5 and 6 of a 9-player event). FIDE C.04.1: no pairing-allocated bye to a player who had
+    one or won by forfeit, while another can have it; colours never three times running across
+    the byes and W.O.s between games (issue 29: White in rounds 2, 4 and 5 around a bye)."""
+    results = ("2-0", "1-1", "0-2", "2-0", "0-2", "1-1", "2-0", "0-2", "+/-", "-/+")
+    players, pairings = _swiss(9, 7, 100 + seed, results)
+    had: set[int] = set()  # a bye, or a forfeit win
+    for r in range(1, 8):
+        this = [p for p in pairings if p.round == r]
+        (bye,) = [p.white for p in this if p.black is None]
+        eligible = {pl.id for pl in players} - had
+        assert bye in eligible or not eligible, f"round {r}: the bye to {bye}, while {sorted(eligible)} could have it"
+        had.add(bye)
+        had |= {p.white for p in this if p.result == "+/-"} | {p.black for p in this if p.result == "-/+" and p.black}
+    for pl in players:
+        text = _colours(pl.id, pairings)
+        assert "www" not in text and "bbb" not in text, f"{pl.name}: {text}"
+
+
+def test_a_withdrawn_player_sits_out_a_late_entry_and_byes_asked_for_count_as_the_arbiter_set_them() -> None:
+    players = [Player(i, f"P{i}", 2000 - 10 * i) for i in range(1, 9)]
+    pairings = pair_round(players, [], 1, 5, top="b")
+    for p in pairings:
+        p.result, p.confirmed = "1-1", True
+    players[7].withdrawn = 2  # P8 withdraws after round 1
+    players.append(Player(9, "Late", 2100))  # a late entry, rated highest: no points for round 1
+    byes = [Pairing(2, 0, 1, None, "H"), Pairing(2, 0, 2, None, "Z")]  # asked for round 2
+    second = pair_round(players, pairings, 2, 5, top="b", requests=byes)
+    games = [p for p in second if p.black is not None]
+    seated = sorted(x for p in games for x in (p.white, p.black) if x is not None)
+    assert seated == [3, 4, 5, 6, 7, 9] and len(second) == 5  # 3 games, the two byes asked for, no other bye
+    assert [(p.white, p.result) for p in second[-2:]] == [(1, "H"), (2, "Z")]
+    for p in games:
+        p.result, p.confirmed = "2-0", True
+    points = {s.player.id: s.points for s in standings(players, pairings + second, 5)}
+    assert points[1] == 1 + 1 and points[2] == 1 + 0 and points[8] == 1  # H worth a draw, Z nothing
+    assert points[9] in (0, 2)  # the late entry: nothing for round 1
+    line = {row["id"]: row for row in crosstable(players, pairings + second, 5)}
+    assert [c["kind"] for c in line[1]["rounds"]] == ["game", "H"]
+    assert [c["kind"] for c in line[9]["rounds"]] == ["absent", "game"]
+    assert [c["kind"] for c in line[8]["rounds"]] == ["game", "absent"]
+    with pytest.raises(TournamentError, match="round 2 is already paired"):
+        pair_round(players, pairings + second, 2, 5)
+
+
+def test_the_trf_export_is_read_back_by_gacrux_with_the_regulation_s_points() -> None:
+    """FIDE's TRF-2026 (hall.trf): gacrux's reader checks every player's points against the score
+    system the file states (record 162: win 2, draw 1, the bye 1) and refuses a file where they
+    differ; forfeits, byes (allocated, asked for) and a withdrawal are all in it."""
+    from gacrux.trf2json import trf2json
+
+    from hall.trf import write_trf
+
+    players, pairings = _swiss(9, 3, 5, ("2-0", "1-1", "0-2", "+/-"))
+    players[3].withdrawn = 4
+    pairings.append(Pairing(3, 99, 1, None, None, confirmed=True))  # (not a real round: only a bye to read)
+    pairings = [p for p in pairings if not (p.round == 3 and p.table == 99)]
+    text = write_trf(players, pairings, 5, event="Open do Recife", top="w", absent=[4])
+    assert text.startswith("012 Open do Recife\n") and "XXR 5" in text and "XXZ" in text
+    reader = trf2json()
+    reader.parse_file(text, 0)
+    assert reader.chessjson["status"]["code"] == 0, reader.chessjson["status"]
+    (event,) = reader.chessjson["event"]["tournaments"]
+    assert len(event["competitors"]) == 9 and event["numRounds"] == 5
+    points = {s.player.name: s.points for s in standings(players, pairings, 5)}
+    read = {c["cid"]: float(c["gamePoints"]) for c in event["competitors"]}
+    from hall.tournament import pairing_numbers
+
+    numbers = pairing_numbers(players)
+    assert {pl.name: read[numbers[pl.id]] for pl in players} == {k: float(v) for k, v in points.items()}

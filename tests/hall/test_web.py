@@ -333,9 +333,14 @@ def test_forfeits_over_http_score_as_the_regulation_says_and_the_next_round_pair
         points = {row["name"]: row["points"] for row in hall.table()}
         assert points[names[t1.white]] == 2 and points[names[t1.black]] == 0  # a W.O. is a win for the one present
         assert points[names[t2.white]] == 0 and points[names[t2.black]] == 0  # both absent: both lose
+        # the absentee withdraws: round 2 pairs the three others (one of them has the bye), not them
+        status, data = await _post(client, "/api/player", {"id": t1.black, "withdrawn": True})
+        assert status == 200 and data["withdrawn"] == 2
         assert (await _post(client, "/api/pair", {}))[1] == {"round": 2, "tables": 2}
-        second = {frozenset((p.white, p.black)) for p in hall.store.pairings() if p.round == 2}
-        assert frozenset((t1.white, t1.black)) not in second and frozenset((t2.white, t2.black)) not in second
+        second = [p for p in hall.store.pairings() if p.round == 2]
+        seated = sorted(x for p in second for x in (p.white, p.black) if x is not None)
+        assert seated == sorted(set(names) - {t1.black})
+        assert [p.black for p in second].count(None) == 1
 
     _serve(tmp_path, body)
 
@@ -359,5 +364,80 @@ def test_pairing_runs_off_the_event_loop_the_page_and_the_boards_go_on(tmp_path:
         _one_line_error(*await _post(client, "/api/pair", {}), 400, "being paired")  # one pairing at a time
         assert (await pairing)[1] == {"round": 2, "tables": 40}
         assert hall.pairing is None
+
+    _serve(tmp_path, body)
+
+
+def test_the_organiser_s_exports_byes_asked_for_and_a_round_paired_again(tmp_path: Path) -> None:
+    """Issue 29: FIDE TRF, standings / pairings / cross-table as CSV and JSON, blank score sheets
+    before the games exist, lidraughts' per-board feed (``/live/<i>.pdn``), a bye asked for, a
+    round taken back and paired again (not once a game has its result), a player corrected."""
+
+    async def body(hall: Hall, client: Client) -> None:
+        await _post(
+            client, "/api/players", {"csv": "name,rating,club\nAna,1900,Recife\nBia,1800,\nCid,1700,\nDui,1600,\n"}
+        )
+        assert (await _post(client, "/api/player", {"id": 2, "name": "Bia Lima", "club": "Olinda"}))[0] == 200
+        _one_line_error(*await _post(client, "/api/player", {"id": 99, "name": "X"}), 400, "no player 99")
+        _one_line_error(*await _post(client, "/api/bye", {"player": 4, "round": 1, "result": "X"}), 400, "H (worth a")
+        assert (await _post(client, "/api/bye", {"player": 4, "round": 1, "result": "H"}))[0] == 200
+        await _post(client, "/api/pair", {"boards": ["7", "8"]})
+        first = [p for p in hall.store.pairings() if p.round == 1]
+        assert [(p.white, p.result) for p in first if p.black is None] == [(3, None), (4, "H")]  # the PAB, the H
+        assert (await _post(client, "/api/unpair", {"round": 1}))[0] == 200  # taken back: the bye is asked again
+        assert hall.current_round() == 0 and [(b.round, b.white, b.result) for b in hall.store.byes()] == [(1, 4, "H")]
+        await _post(client, "/api/pair", {"boards": ["7", "8"]})
+        sheets = await (await client.get("/pairings/1/sheets")).text()
+        assert sheets.count('<section class="page">') == 1 and "Bia Lima" in sheets and "Ana" in sheets
+        live = await (await client.get("/live/1.pdn")).text()
+        game = next(p for p in hall.store.pairings() if p.round == 1 and p.table == 1)
+        names = {p.id: p.name for p in hall.store.players()}
+        assert f'[White "{names[game.white]}"]' in live and '[Round "1"]' in live
+        assert (await client.get("/live/9.pdn")).status == 404
+        await _post(client, "/api/result", {"round": 1, "table": 1, "result": "2-0"})
+        _one_line_error(*await _post(client, "/api/unpair", {"round": 1}), 400, "results")
+        trf = await (await client.get("/tournament.trf")).text()
+        assert "162  W 2.0" in trf and "0000 - H" in trf and "Bia Lima" in trf and "XXR 7" in trf
+        standings = await (await client.get("/standings.csv")).text()
+        assert standings.splitlines()[0] == "rank,id,name,club,rating,games,points,tiebreak,withdrawn"
+        assert any(line.startswith(f"1,{game.white},") for line in standings.splitlines())
+        assert json.loads(await (await client.get("/standings.json")).text())[0]["id"] == game.white
+        rows = json.loads(await (await client.get("/pairings/1.json")).text())
+        assert [r["table"] for r in rows] == [1, 2, 3] and rows[0]["result"] == "2-0" and rows[2]["black"] is None
+        assert (await (await client.get("/pairings/1.csv")).text()).startswith("round,table,board,white,black,result")
+        cross = await (await client.get("/crosstable.csv")).text()
+        assert cross.splitlines()[0] == "line,rank,name,club,rating,R1,points,tiebreak" and ",H," in cross
+        assert "H" in await (await client.get("/crosstable")).text()
+
+    _serve(tmp_path, body)
+
+
+def test_a_page_gets_only_what_changed_since_its_version_compressed(tmp_path: Path) -> None:
+    """Issue 29 (50 spectators of 100 boards): with ``delta`` (the hall's boot mark from the last
+    state) a page gets the boards that changed since its version, not all of them, gzipped when it
+    accepts it; a mark from another run of the hall (restarted) gets the whole state."""
+
+    async def body(hall: Hall, client: Client) -> None:
+        def start(board: str) -> None:
+            msg = {"board": board, "game": 1, "seq": 0, "type": "start", "variant": "brazilian", "tags": {}}
+            hall.receive(f"damas/board/{board}/game", json.dumps(msg).encode())
+
+        for board in ("7", "8", "9"):
+            start(board)
+        r = await client.get("/api/state", headers={"Accept-Encoding": "gzip"})
+        assert r.headers["Content-Encoding"] == "gzip"
+        full = await r.json()  # (aiohttp's client inflates it)
+        assert [b["board"] for b in full["boards"]] == ["7", "8", "9"] and "delta" not in full
+        move = {"board": "8", "game": 1, "seq": 1, "type": "move", "step": 0, "path": "c3-d4", "move": "c3-d4"}
+        hall.receive("damas/board/8/game", json.dumps(move).encode())
+        delta = await (await client.get(f"/api/state?since={full['version']}&delta={full['boot']}")).json()
+        assert delta["delta"] == full["version"] and delta["board_ids"] == ["7", "8", "9"]
+        assert [b["board"] for b in delta["boards"]] == ["8"] and delta["boards"][0]["game"]["plies"] == 1
+        assert delta["boards"][0]["game"]["moves"] is None  # (the cards need no list of moves)
+        one = await (await client.get(f"/api/state?since={full['version']}&delta={full['boot']}&moves=8")).json()
+        assert one["boards"][0]["game"]["moves"] == ["c3-d4"]  # (one board's page shows them)
+        assert "pairings" not in delta and "geometry" not in delta  # (unchanged: the page keeps them)
+        again = await (await client.get(f"/api/state?since={full['version']}&delta=another-run")).json()
+        assert "delta" not in again and len(again["boards"]) == 3
 
     _serve(tmp_path, body)

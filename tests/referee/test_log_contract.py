@@ -29,9 +29,11 @@ def test_the_header_and_player_actions_are_written_as_the_format_says_and_read_b
     assert read_header.to_json() == header.to_json() and read_events == events
 
 
-@pytest.mark.parametrize("fmt", [2, 0, "1", True])
+@pytest.mark.parametrize(
+    "fmt", [3, 0, "1", True]
+)  # (format 2: a board that senses colour, tests/referee/test_colour.py)
 def test_a_log_of_another_format_is_refused_naming_it(fmt: object) -> None:
-    with pytest.raises(LogError, match=r"^game\.jsonl:1: unsupported log format .* \(this is format 1\)$"):
+    with pytest.raises(LogError, match=r"^game\.jsonl:1: unsupported log format .* \(this reads formats 1 and 2\)$"):
         parse_log([json.dumps({"format": fmt, "variant": "brazilian"})], "game.jsonl")
     # no format at all is format 1 (logs written before the field)
     assert parse_log([json.dumps({"variant": "brazilian"})], "game.jsonl")[0].variant == "brazilian"

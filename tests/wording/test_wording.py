@@ -4,6 +4,7 @@ tables (the page's, the hall's, and each one added to the package)."""
 from __future__ import annotations
 
 import wording
+import wording.speech
 from wording import say, words
 from wording.check import all_problems, domains, problems
 from wording.hall import UI as HALL
@@ -13,8 +14,32 @@ from wording.page import UI as PAGE
 def test_every_table_of_every_domain_is_whole() -> None:
     """Every key in every language with the same placeholders, no empty text, no European word
     in pt-BR and no Brazilian one in pt-PT: the page's tables and the hall's, in one check."""
-    assert {"page", "hall"} <= set(domains())
+    assert {"page", "hall", "speech"} <= set(domains())
     assert all_problems() == []
+
+
+def test_no_english_word_is_said_in_portuguese() -> None:
+    """The talking board's phrases (a voice reads every word): an English word left in a
+    Portuguese phrase is named; the page's and the hall's tables (FEN, PDN, broker) are not held
+    to it."""
+    assert domains()["speech"][2] == {"a", "no"} and domains()["page"][2] is None
+    tables = {
+        "SPEECH": {
+            "en": {"move": "{side}: {move}.", "takes": "{a} takes {b}", "turn": "{side} to move."},
+            "pt-BR": {"move": "{side}: {move}.", "takes": "{a} takes {b}", "turn": "Vez das {side}."},
+            "pt-PT": {"move": "{side} move: {move}.", "takes": "{a} toma {b}", "turn": "Jogam as {side}."},
+        }
+    }
+    assert problems("speech", tables, shared_words={"a"}) == [
+        "speech.SPEECH[pt-BR][takes] says English 'takes': '{a} takes {b}'",
+        "speech.SPEECH[pt-PT][move] says English 'move': '{side} move: {move}.'",
+    ]
+    assert problems("speech", tables) == []  # (a domain that does not ask for it)
+    broken = {lang: dict(texts) for lang, texts in wording.speech.SPEECH.items()}
+    broken["pt-PT"]["promoted"] = "promoted a dama"
+    assert problems("speech", {"SPEECH": broken}, shared_words=wording.speech.SHARED_WORDS) == [
+        "speech.SPEECH[pt-PT][promoted] says English 'promoted': 'promoted a dama'"
+    ]
 
 
 def test_the_check_names_each_problem() -> None:

@@ -16,6 +16,8 @@ let resultChoice = null; // the Result picked in the form and not saved yet: { g
 let view = null; // the history entry shown (an index into state.moves, -1: the start), null: live
 let formGame = null; // the game the new-game form was filled for
 let focusCell = null; // the board's keyboard focus (roving tabindex), a cell's name: "d4"
+let lastSaid = null; // the newest phrase announced (its id); null: none seen yet (the past is not announced)
+let speakOn = localStorage.getItem("damas-speak") === "1"; // the page speaks too (Web Speech API)
 const CYCLE = [undefined, "w", "W", "b", "B"];
 const SYMBOLS = {
   from: "↑", to: "↓", path: "•", hint: "•", "must-capture": "!", capturable: "◇",
@@ -215,6 +217,7 @@ function render() {
     active.dataset.kind = state.active.kind;
   } else { active.style.display = "none"; active.dataset.kind = ""; }
   renderHistory();
+  renderSaid();
   renderAnalysis();
   $("download").href = `/games/${state.game}.pdn`;
   renderReports();
@@ -351,6 +354,67 @@ function renderReports() {
   }
 }
 
+// -- what the board says: the log, and each new phrase announced (live regions, and the voice) --
+function renderSaid() {
+  const said = state.spoken || [];
+  const list = $("said");
+  const key = state.lang + said.map((u) => `${u.id}${u.withdrawn ? "x" : ""}`).join();
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    for (const li of list.querySelectorAll("li:not(.local)")) li.remove();
+    if (!said.length && !list.children.length) {
+      const li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = ui("nothing_said");
+      list.appendChild(li);
+    } else {
+      for (const li of list.querySelectorAll("li.muted")) li.remove();
+    }
+    for (const u of said) {
+      const li = document.createElement("li");
+      li.dataset.id = u.id;
+      li.className = (u.urgent ? "urgent" : "") + (u.withdrawn ? " withdrawn" : "");
+      li.textContent = u.text;
+      list.appendChild(li);
+    }
+    list.scrollTop = 1e6;
+  }
+  const newest = said.length ? said[said.length - 1].id : 0;
+  if (lastSaid === null || newest < lastSaid) { lastSaid = newest; return; } // the page just opened (or the board restarted)
+  for (const u of said) {
+    if (u.id <= lastSaid) continue;
+    lastSaid = u.id;
+    if (!u.withdrawn) announce(u.text, u.say, u.urgent);
+  }
+}
+
+function announce(text, spoken, urgent) {
+  const region = $(urgent ? "announce-urgent" : "announce");
+  const p = document.createElement("p");
+  p.textContent = text;
+  region.appendChild(p);
+  while (region.children.length > 12) region.firstChild.remove();
+  if (speakOn && "speechSynthesis" in window) {
+    if (urgent) speechSynthesis.cancel(); // what is wrong goes first
+    const u = new SpeechSynthesisUtterance(spoken || text);
+    u.lang = state.lang;
+    speechSynthesis.speak(u);
+  }
+}
+
+function readOut() {
+  if (!state) return;
+  fetch(`/api/read-out?lang=${encodeURIComponent(state.lang)}`).then((r) => r.json()).then((j) => {
+    const li = document.createElement("li");
+    li.className = "local";
+    li.textContent = j.text;
+    $("said").appendChild(li);
+    while ($("said").querySelectorAll("li.local").length > 3) $("said").querySelector("li.local").remove();
+    $("said").scrollTop = 1e6;
+    announce(j.text, j.say, false);
+  });
+}
+
 // -- the move history: one function draws it (moves, the shown one, the FEN box, the view bar) --
 function renderHistory() {
   const box = $("moves");
@@ -363,7 +427,10 @@ function renderHistory() {
     else if (first) parts.push({ text: `${number}...`, cls: "num" });
     // with a clock: the time the move took; after an analysis its ? or ?? (the lines below say why)
     const text = m.pdn + (m.mark || "");
-    parts.push({ text: m.took ? `${text} (${m.took})` : text, cls: "mv", index: i });
+    const shown = m.took ? `${text} (${m.took})` : text;
+    // its name: what is shown, then the move as the board says it ("c3-d4 — 1. White: c3 to d4.")
+    const said = m.said ? `${shown} — ${number}. ${m.said}` : null;
+    parts.push({ text: shown, cls: "mv", index: i, said });
     if (!m.white) number++;
     first = false;
   });
@@ -386,6 +453,7 @@ function renderHistory() {
         el.tabIndex = -1;
         el.dataset.index = p.index;
         el.setAttribute("aria-current", String(view === p.index || (view === null && p.index === state.moves.length - 1)));
+        if (p.said) el.setAttribute("aria-label", p.said);
       } else {
         el = document.createElement("span");
         if (p.cls === "setup") el.dataset.index = p.index;
@@ -697,6 +765,7 @@ board.addEventListener("keydown", (ev) => {
     activate(cell);
     return;
   }
+  if (ev.key === "r" || ev.key === "R") { ev.preventDefault(); readOut(); return; }
   const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   if (!moves[ev.key]) return;
   ev.preventDefault();
@@ -731,6 +800,13 @@ for (const b of document.querySelectorAll("[data-action]")) {
   b.onclick = () => post("/api/action", { action: b.dataset.action, side: b.dataset.side });
 }
 $("hint").onclick = () => post("/api/action", { action: "hint" });
+$("readout").onclick = readOut;
+$("speak").checked = speakOn;
+$("speak").onchange = (e) => {
+  speakOn = e.target.checked;
+  localStorage.setItem("damas-speak", speakOn ? "1" : "0");
+  if (!speakOn && "speechSynthesis" in window) speechSynthesis.cancel();
+};
 $("analyze").onclick = () => post("/api/action", { action: "analyze" });
 $("setupmode").onclick = () => setSetup(true);
 $("setupcancel").onclick = () => setSetup(false);
@@ -760,7 +836,10 @@ document.addEventListener("keydown", (ev) => {
   if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
   const t = ev.target;
   if (t.closest && (t.closest("input, select, textarea, #board") || t.isContentEditable)) return;
-  const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => showEntry(-1), End: () => showEntry(null) };
+  const keys = {
+    ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => showEntry(-1), End: () => showEntry(null),
+    r: readOut, R: readOut,
+  };
   if (keys[ev.key]) { ev.preventDefault(); keys[ev.key](); }
 });
 $("copyfen").onclick = () => {
