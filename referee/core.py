@@ -44,7 +44,7 @@ from referee.candidates import (
     stopped_mid_chain,
 )
 from referee.diagnose import capture_goes_on, classify, names, required_capture
-from referee.expect import expected_message, parse_engine_move
+from referee.expect import engine_text, expected_message, parse_engine_move
 from referee.faults import Readings, readings
 from referee.leds import led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
@@ -415,8 +415,10 @@ class Referee:
             }
         )
         texts = [self.position.pdn(m) for m in choices]
+        answers = [engine_text(m) for m in choices]  # what the page sends back (``confirm``)
         if reread is not None and prev is not None:
             texts.insert(0, prev.pdn(reread))  # the last move read again
+            answers.insert(0, engine_text(reread))
         key = _Raised("sensor", frozenset(self.occupied))
         if self._reported != key:
             self._reported = key
@@ -434,7 +436,7 @@ class Referee:
                 f"the sensor under {self._names(squares) or self._names(self._mask)} may not answer: the board "
                 f"cannot tell {' from '.join(texts) if len(texts) > 1 else texts[0] + ' from a move under way'}: "
                 "confirm the move played on the page",
-                params={"choices": texts, "squares": squares},
+                params={"choices": texts, "moves": answers, "squares": squares},
             )
         return True
 

@@ -117,6 +117,9 @@ _UI_EN = {
     "mark_game": "loses the game",
     "mark_win": "lets the win go",
     "better": "better",
+    "confirm_played": "Which move was played?",
+    "sensor_broken": "The sensor under {square} is broken",
+    "inferred": "read without the sensor under {square}",
 }
 
 _UI_BR = {
@@ -217,6 +220,9 @@ _UI_BR = {
     "mark_game": "perde a partida",
     "mark_win": "deixa escapar a vitória",
     "better": "melhor",
+    "confirm_played": "Qual lance foi jogado?",
+    "sensor_broken": "O sensor de {square} está com defeito",
+    "inferred": "lido sem o sensor de {square}",
 }
 
 _UI_PT = {
@@ -317,6 +323,9 @@ _UI_PT = {
     "mark_game": "perde a partida",
     "mark_win": "deixa escapar a vitória",
     "better": "melhor",
+    "confirm_played": "Que lance foi jogado?",
+    "sensor_broken": "O sensor de {square} está avariado",
+    "inferred": "lido sem o sensor de {square}",
 }
 
 UI: dict[str, dict[str, str]] = {"en": _UI_EN, "pt-BR": _UI_BR, "pt-PT": _UI_PT}
@@ -361,6 +370,8 @@ KINDS: dict[str, dict[str, str]] = {
         "crown": "crown the new king",
         "lost-crown": "a king lost its crown",
         "extra-crown": "a man wears a crown",
+        "sensor": "sensor not answering",
+        "sensor-confirm": "confirm the move",
     },
     "pt-BR": {
         "setup": "arrumação",
@@ -400,6 +411,8 @@ KINDS: dict[str, dict[str, str]] = {
         "crown": "coroe a nova dama",
         "lost-crown": "dama sem coroa",
         "extra-crown": "peça coroada",
+        "sensor": "sensor sem resposta",
+        "sensor-confirm": "confirme o lance",
     },
     "pt-PT": {
         "setup": "arrumação",
@@ -439,6 +452,8 @@ KINDS: dict[str, dict[str, str]] = {
         "crown": "coroe a nova dama",
         "lost-crown": "dama sem coroa",
         "extra-crown": "pedra coroada",
+        "sensor": "sensor sem resposta",
+        "sensor-confirm": "confirme o lance",
     },
 }
 
@@ -477,6 +492,9 @@ REPORTS: dict[str, dict[str, str]] = {
         "lost-crown": "A dama em {squares} perdeu a coroa: recoloque-a",
         "extra-crown": "A peça em {squares} está coroada: tire a coroa (só vira dama a peça que termina o lance "
         "na última fileira)",
+        "sensor": "O sensor de {squares} não responde: a partida continua; mande verificá-lo",
+        "sensor-confirm": "O sensor de {squares} pode não estar respondendo e o tabuleiro não distingue os lances "
+        "possíveis: confirme na página o lance jogado",
     },
     "pt-PT": {
         "setup": "Arrume a posição: coloque peças em {missing}; retire as peças de {extra}",
@@ -511,6 +529,9 @@ REPORTS: dict[str, dict[str, str]] = {
         "lost-crown": "A dama em {squares} perdeu a coroa: reponha-a",
         "extra-crown": "A pedra em {squares} está coroada: tire a coroa (só passa a dama a pedra que acaba o lance "
         "na última fila)",
+        "sensor": "O sensor de {squares} não responde: a partida continua; mande-o verificar",
+        "sensor-confirm": "O sensor de {squares} pode não estar a responder e o tabuleiro não distingue os lances "
+        "possíveis: confirme na página o lance jogado",
     },
 }
 
@@ -527,6 +548,7 @@ LEGEND: dict[str, dict[str, str]] = {
         "missing": "put a piece back here",
         "extra": "take this piece off (wrong square)",
         "error": "the move is not allowed",
+        "sensor": "this square's sensor does not answer",
     },
     "pt-BR": {
         "from": "a peça levantada",
@@ -539,6 +561,7 @@ LEGEND: dict[str, dict[str, str]] = {
         "missing": "recoloque uma peça aqui",
         "extra": "retire esta peça (casa errada)",
         "error": "o lance não é permitido",
+        "sensor": "o sensor desta casa não responde",
     },
     "pt-PT": {
         "from": "a peça levantada",
@@ -551,6 +574,7 @@ LEGEND: dict[str, dict[str, str]] = {
         "missing": "reponha uma peça aqui",
         "extra": "retire esta peça (casa errada)",
         "error": "o lance não é permitido",
+        "sensor": "o sensor desta casa não responde",
     },
 }
 

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -384,9 +385,26 @@ class PlayApp:
             self._enter(Action(now, "draw"))
         elif name == "result":
             self._enter(Action(now, "result", result=self._result(data.get("result"))))
+        elif name == "confirm":
+            self._enter(self._confirm(data, now))
         else:
             raise ValueError(f"unknown action {shown(name)}")
         self._mark()
+
+    def _confirm(self, data: dict[str, Any], now: float) -> Action:
+        """The page's answer to a ``sensor-confirm`` report (``move``: the move played, in square
+        numbers) or to a set-up a stuck sensor keeps from completing (``square``: its sensor is
+        broken). The referee takes it only if it asked about it (referee/README.md)."""
+        move, square = data.get("move"), data.get("square")
+        if isinstance(move, str) and re.fullmatch(r"\d{1,2}([-x]\d{1,2})+", move.strip()):
+            return Action(now, "confirm", move=move.strip())
+        if isinstance(square, int) and not isinstance(square, bool):
+            if square not in self.session.referee.position.geometry.squares():
+                raise ValueError(f"confirm: there is no square {square} on this board")
+            return Action(now, "confirm", square=square)
+        raise ValueError(
+            f"confirm needs move (square numbers, e.g. 21-17) or square (a number), not {shown(move or square)}"
+        )
 
     def _clock_action(self, name: ClockActionName, data: dict[str, Any], now: float) -> None:
         """A press on the page, or the arbiter's pause, resume or adjustment (journaled)."""

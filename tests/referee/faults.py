@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 
 from referee import Action, Pipeline, Referee, Report, ReportKind, Verdict
+from referee.expect import engine_text
 from rules import Move, Position
 from tests.conftest import random_game
 from tests.referee.hands import Style, faulty, game_log
@@ -37,15 +38,6 @@ class Played:
     @property
     def whole(self) -> bool:
         return self.recorded == self.moves
-
-
-def engine_text(m: Move) -> str:
-    """``m`` in square numbers, as the page's confirmation sends it."""
-    return (
-        f"{m.from_square}x{m.to_square}x" + "x".join(map(str, m.captured))
-        if m.captured
-        else f"{m.from_square}-{m.to_square}"
-    )
 
 
 def used_squares(moves: list[Move]) -> list[int]:
@@ -83,9 +75,14 @@ def play_faulty(
                 played.named.update(v.squares)
             if not answer:
                 continue
-            if v.kind is ReportKind.SENSOR_CONFIRM and ref.game.ply < len(moves):
+            if v.kind is ReportKind.SENSOR_CONFIRM:
                 played.asked += 1
-                answered(pipe.feed(Action(t, "confirm", move=engine_text(moves[ref.game.ply]))), t)
+                # the move played, among those the page offers (the last one, read again; or the next)
+                ply = ref.game.ply
+                asked_about = [engine_text(moves[i]) for i in (ply - 1, ply) if 0 <= i < len(moves)]
+                offered = [m for m in reversed(asked_about) if m in v.params["moves"]]
+                if offered:
+                    answered(pipe.feed(Action(t, "confirm", move=offered[0])), t)
             elif v.kind is ReportKind.SETUP and set(v.squares) <= truth:
                 played.asked += 1  # the set-up names a square whose sensor is stuck: the player says so
                 for sq in v.squares:
