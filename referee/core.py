@@ -405,7 +405,14 @@ class Referee:
         reread = self._reread if self._doubt else None
         prev = self._prev()
         under_way = reread is not None and any(x.under_way for x in r.found)  # or a move under way since
-        if (len(choices) + (reread is not None) < 2 and not under_way) or (reread is not None and prev is None):
+        # a move set down on a square known not to answer, or its piece still in the hand: after
+        # a still board, the page is asked (no reply may follow: the game's last move, say)
+        in_hand = any(x.under_way and not x.moves for x in r.found) and all(
+            h is None and m.to_square in self.suspects for m, h in choices.items()
+        )
+        if (len(choices) + (reread is not None) < 2 and not under_way and not in_hand) or (
+            reread is not None and prev is None
+        ):
             return False
         squares = sorted(
             {
@@ -419,6 +426,7 @@ class Referee:
         if reread is not None and prev is not None:
             texts.insert(0, prev.pdn(reread))  # the last move read again
             answers.insert(0, engine_text(reread))
+        still = "a piece still in the hand" if in_hand and reread is None else "a move under way"
         key = _Raised("sensor", frozenset(self.occupied))
         if self._reported != key:
             self._reported = key
@@ -434,11 +442,19 @@ class Referee:
                 ReportKind.SENSOR_CONFIRM,
                 squares,
                 f"the sensor under {self._names(squares) or self._names(self._mask)} may not answer: the board "
-                f"cannot tell {' from '.join(texts) if len(texts) > 1 else texts[0] + ' from a move under way'}: "
+                f"cannot tell {' from '.join(texts) if len(texts) > 1 else texts[0] + ' from ' + still}: "
                 "confirm the move played on the page",
                 params={"choices": texts, "moves": answers, "squares": squares},
             )
         return True
+
+    def _told_apart_never(self) -> bool:
+        """Two readings or more, each with the other side's move after its first one complete
+        and nothing under way: more play will not choose between them before the search can
+        no longer hold them (the page is asked then, without waiting for a still board)."""
+        r = self._board_readings()
+        firsts = {x.moves[0] for x in r.found if x.moves}
+        return r.complete and len(firsts) >= 2 and all(len(x.moves) >= 2 and not x.under_way for x in r.found)
 
     def _clone(self) -> Referee:
         """A copy that plays on by itself (a reading followed while the page is asked)."""
@@ -478,7 +494,10 @@ class Referee:
             if all(sh in confused for sh in self._shadows):
                 self._shadows = []
             return
-        (sh,) = alive
+        self._take_up(alive[0], out)
+
+    def _take_up(self, sh: _Shadow, out: list[Verdict]) -> None:
+        """``sh``'s reading was the game: the referee becomes its copy, moves recorded meanwhile and all."""
         emitted = [v for v in sh.verdicts if not (isinstance(v, Report) and v.kind is ReportKind.RESTORED)]
         self.__dict__.update(sh.ref.__dict__)
         self._shadows = []
@@ -716,6 +735,11 @@ class Referee:
         move = None if a.move is None else parse_engine_move(self.position, a.move)
         if move is None or move not in self._choices or self.ended or self._setup:
             return  # not a move it was asked about (a log written for another moment): nothing happens
+        shadow = next((sh for sh in self._shadows if sh.move == move), None)
+        if shadow is not None:  # that reading was played on meanwhile: with the moves made since
+            self.report = None
+            self._take_up(shadow, out)
+            return
         hidden = self._choices[move]
         r = self._board_readings()
         times = [x.landed[0] for x in r.found if x.moves and x.moves[0] == move and x.landed]
@@ -903,8 +927,8 @@ class Referee:
             return
         self._lost = True
         self._deadline = self.t + self.settle_time
-        if self.sensor_faults:
-            self._infer(out, held=False)
+        if self.sensor_faults and not self._infer(out, held=False) and self._told_apart_never():
+            self._ask(out)  # the game goes on while two readings stand: ask now, before they outgrow the search
 
     def _slid_on_unseen(self, prev: Position, s: frozenset[int], out: list[Verdict]) -> bool:
         """The last move's king slid on to a square no sensor answers, and the reply has

@@ -105,6 +105,38 @@ def test_a_stuck_sensor_that_keeps_the_set_up_from_completing_is_confirmed_on_th
     assert board.kinds() == ["setup", "sensor", "setup-ok"]
 
 
+def test_a_move_set_down_on_a_known_dead_square_with_no_reply_is_asked_about() -> None:
+    """g5's sensor is known not to answer, every other one answered the self-test. f6-g5 as the
+    game's last move: the board shows f6 lifted and nothing else, and no reply comes. The piece
+    may be on g5, or in the hand on its way to e5: after a still board the page is asked (it
+    used to say "put back the piece on f6"), and the confirmed move is recorded."""
+    board = Board("brazilian", "B:W21,22:B11", suspects={16}, heard=set(range(1, 33)) - {16})
+    board.lift(11)  # f6-g5, on the dead g5
+    board.wait(4.0)
+    ask = board.last(ReportKind.SENSOR_CONFIRM)
+    assert ask.params["moves"] == ["11-16"] and "a piece still in the hand" in ask.message
+    assert "own-piece-removed" not in board.kinds() and board.moves() == []
+    board.all += board.pipe.feed(Action(board.t + 0.5, "confirm", move="11-16"))
+    assert board.moves() == ["f6-g5"] and board.ref.inferred == {1: 16}
+
+
+def test_two_readings_while_play_goes_on_are_asked_about_at_once() -> None:
+    """a3's sensor is dead: a3-b4 shows as b4 filling, which c3-b4 would show too (c3 has not
+    answered yet). The players go on at once, never leaving the board still: the page is asked
+    as soon as Black's reply lands (later, the readings would outgrow what the referee can
+    weigh, and it could only stall), and the answer records the moves played meanwhile."""
+    board = Board("brazilian")
+    board.place(17)  # a3-b4, a3 never answers
+    board.move(11, 15)  # f6-e5
+    assert board.last(ReportKind.SENSOR_CONFIRM).params["moves"] in (["21-17", "22-17"], ["22-17", "21-17"])
+    board.move(24, 20)  # g3-h4
+    board.move(8, 11)  # g7-f6: four plies since the board last matched
+    board.all += board.pipe.feed(Action(board.t + 0.1, "confirm", move="21-17"))
+    board.wait(3.0)
+    assert board.moves() == ["a3-b4", "f6-e5", "g3-h4", "g7-f6"]
+    assert board.ref.inferred == {1: 21}
+
+
 def test_the_confirm_action_survives_the_event_log() -> None:
     from referee import dump_log, parse_log
 
