@@ -46,7 +46,9 @@ replay derives it from the times). The header's ``clock`` names the time control
 mode) whether a recorded move presses the clock by itself (such presses are not logged).
 
 The header is optional. An optional header field ``board`` lists the occupied squares
-when the log starts (default: the start position, already set up). A malformed log
+when the log starts (default: the start position, already set up); ``broken`` (issue 31) the
+squares whose sensor ``damas selftest`` found broken when the game started (the referee plays
+around them from the first move; readers before it ignore it, as any unknown header field). A malformed log
 raises :class:`LogError` naming the line.
 
 **Format 2** (a board that senses colour, ``referee/colour.py``; readers of format 1 refuse
@@ -129,10 +131,12 @@ class LogHeader:
     #: format 2: what the board senses (``colour`` or ``crown``), and the pieces when the log began
     senses: str | None = None
     pieces: dict[int, SquareState] | None = None
+    #: squares whose sensor the self-test found broken (the referee plays around them: issue 31)
+    broken: list[int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": COLOUR_FORMAT if self.senses else self.format}
-        for key in ("variant", "fen", "mode", "board", "senses"):
+        for key in ("variant", "fen", "mode", "board", "senses", "broken"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -377,8 +381,18 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
             h.pieces = _pieces(obj["pieces"], count, n, source, "pieces")
     elif senses is not None or "pieces" in obj:
         raise LogError(n, "'senses' and 'pieces' belong to format 2 (a board that senses colour)", source)
+    broken = obj.get("broken")
+    if broken is not None:
+        count = _geometry(h.variant, n, source).count
+        if not isinstance(broken, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= count for x in broken
+        ):
+            raise LogError(n, f"'broken' must be a list of square numbers (1-{count}), not {shown(broken)}", source)
+        h.broken = list(broken)
     h.extra = {
-        k: v for k, v in obj.items() if k not in ("format", "variant", "fen", "mode", "board", "senses", "pieces")
+        k: v
+        for k, v in obj.items()
+        if k not in ("format", "variant", "fen", "mode", "board", "senses", "pieces", "broken")
     }
     return h
 

@@ -120,6 +120,7 @@ _UI_EN = {
     "confirm_played": "Which move was played?",
     "sensor_broken": "The sensor under {square} is broken",
     "inferred": "read without the sensor under {square}",
+    "led_dark": "its LED does not light: shown only here",
 }
 
 _UI_BR = {
@@ -223,6 +224,7 @@ _UI_BR = {
     "confirm_played": "Qual lance foi jogado?",
     "sensor_broken": "O sensor de {square} está com defeito",
     "inferred": "lido sem o sensor de {square}",
+    "led_dark": "o LED desta casa não acende: só aparece aqui",
 }
 
 _UI_PT = {
@@ -326,6 +328,7 @@ _UI_PT = {
     "confirm_played": "Que lance foi jogado?",
     "sensor_broken": "O sensor de {square} está avariado",
     "inferred": "lido sem o sensor de {square}",
+    "led_dark": "o LED desta casa não acende: só aparece aqui",
 }
 
 UI: dict[str, dict[str, str]] = {"en": _UI_EN, "pt-BR": _UI_BR, "pt-PT": _UI_PT}

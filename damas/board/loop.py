@@ -17,6 +17,7 @@ from typing import Any
 from board_hal.backends import BoardIO, LinkStatus, ReadOut
 from board_hal.buttons import ButtonPress, ChordFilter, ClockButtons
 from board_hal.debounce import Transition
+from board_hal.health import BoardHealth
 from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
@@ -69,8 +70,10 @@ class PlayApp:
         computer: Computer | None = None,
         speech: Announcer | None = None,
         chord: float = 0.0,
+        health: BoardHealth | None = None,
     ) -> None:
         self.store = store
+        self.health = health  # what damas selftest found broken (board_hal.health): sensors, LEDs
         self.io = io
         self.session = session
         self.token = token
@@ -501,6 +504,7 @@ class PlayApp:
                 clock_auto=bool(h.get("clock_auto", False)),
                 senses=senses,
                 pieces=pieces,
+                broken=self.broken()[0],
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
@@ -512,6 +516,13 @@ class PlayApp:
         if computer is not None:
             self.start_computer(*computer)
         self._mark()
+
+    def broken(self) -> tuple[set[int], set[int]]:
+        """The squares whose sensor, and those whose LED, the self-test found broken (none
+        without a self-test: board_hal.health)."""
+        if self.health is None:
+            return set(), set()
+        return self.health.squares(self.io.layout)
 
     def _layout_for(self, variant: str) -> Layout | None:
         """The board's layout for another variant (None: the same one). The simulated board takes

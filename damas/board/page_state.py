@@ -104,6 +104,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
             "confirm": _confirm(active, pos),
         },
         "sensors": sorted(getattr(ref, "suspects", ())),  # squares whose sensor does not answer
+        "dead_leds": sorted(app.broken()[1]),  # squares whose LED does not light (the page shows their role)
         "last": None if last is None else {"path": last["path"], "captured": last["captured"]},
         "fen": pos.fen(),
         "start": ref.game.start.fen(),

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from board_hal.health import BoardHealth
+from board_hal.layout import Layout
 from tests.app.server import Server
 
 
@@ -41,3 +43,35 @@ def test_the_page_confirms_a_move_the_board_cannot_tell_and_the_move_is_marked(t
         assert [m["pdn"] for m in state["moves"]] == ["a3-b4", "f6-e5"] and state["sensors"] == [21]
     finally:
         again.stop()
+
+
+def test_what_the_selftest_found_broken_is_played_around_and_shown(tmp_path: Path) -> None:
+    """board-health.json beside the database (damas selftest's): e5's sensor and a1's LED are
+    broken. The game knows e5 from the start (a move there is read without naming it again),
+    and the page marks a1's role as one the board cannot light."""
+    lay = Layout("brazilian")
+    BoardHealth(8, {lay.cell_of(16)}, {lay.cell_of(29)}, "2026-11-26 07:00").save(tmp_path / "board-health.json")
+    server = Server(tmp_path / "g.sqlite3").start()
+    try:
+        state = server.get("/api/state")
+        assert state["sensors"] == [16] and state["dead_leds"] == [29]
+        server.move(22, 18)  # c3-d4
+        server.sim("lift", 11)  # f6-g5: g5 shows nothing
+        server.wait_for(lambda s: s["leds"].get("11") == "from")
+        server.sim("lift", 23)  # e3-f4: the reply lands, f6-g5 is read
+        server.wait_for(lambda s: "11" not in s["leds"])
+        server.sim("place", 19)
+        state = server.wait_for(lambda s: len(s["moves"]) == 3)
+        assert [m["pdn"] for m in state["moves"]] == ["c3-d4", "f6-g5", "e3-f4"]
+        assert state["moves"][1]["inferred"] == "g5"
+        assert "sensor" not in [r["kind"] for r in state["reports"]]  # known already: not named again
+    finally:
+        server.stop()
+    assert "the self-test of 2026-11-26 07:00 found the sensors at g5 and the LEDs at a1 broken" in server.output
+    (tmp_path / "board-health.json").write_text("{")
+    server = Server(tmp_path / "g2.sqlite3").start()
+    try:
+        assert server.get("/api/state")["sensors"] == []
+    finally:
+        server.stop()
+    assert "board-health.json: Expecting" in server.output and "ignored (run damas selftest again)" in server.output

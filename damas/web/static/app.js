@@ -21,7 +21,7 @@ let speakOn = localStorage.getItem("damas-speak") === "1"; // the page speaks to
 const CYCLE = [undefined, "w", "W", "b", "B"];
 const SYMBOLS = {
   from: "↑", to: "↓", path: "•", hint: "•", "must-capture": "!", capturable: "◇",
-  remove: "×", missing: "+", extra: "−", error: "✗", test: "■",
+  remove: "×", missing: "+", extra: "−", error: "✗", test: "■", sensor: "⊘",
 };
 // for the benchmark and the tests: when the page first drew a board, and each state it drew
 window.damasDrawn = [];
@@ -322,10 +322,15 @@ function renderBoard() {
         said = sensed && shown ? pieceName(shown) : sensed ? ui("unknown_piece") : "";
       }
       const role = sq && state.leds[sq];
+      // a LED that does not light (the self-test's): its role is shown here, marked, as the board cannot
+      const dark = sq && (state.dead_leds || []).includes(Number(sq));
       if (role) {
-        div.appendChild(ledMark(role));
+        const mark = ledMark(role);
+        if (dark) mark.classList.add("dark");
+        div.appendChild(mark);
         const meaning = state.legend.find((l) => l.role === role);
         said += (said ? "; " : "") + (meaning ? meaning.text : role);
+        if (dark) said += ` (${ui("led_dark")})`;
       }
     }
     if (sq && lastSquares.has(sq)) said += (said ? "; " : "") + ui("last_move");
