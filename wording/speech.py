@@ -114,8 +114,8 @@ _EN = {
     "report_crown": "Crown the piece on {squares}: it became a king.",
     "report_lost-crown": "The king on {squares} lost its crown: put it back.",
     "report_extra-crown": "The man on {squares} wears a crown: take it off.",
-    "report_sensor": "The square {squares} does not answer: the game goes on. Have its switch checked.",
-    "report_sensor-confirm": "The square {squares} may not answer: confirm on the page which move was played.",
+    "report_sensor": "The board does not see {squares}: the game goes on. Have it checked.",
+    "report_sensor-confirm": "The board may not see {squares}: confirm on the page which move was played.",
     # the board itself
     "link_down": "The board is disconnected.",
     "link_up": "The board is connected again.",

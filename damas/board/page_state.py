@@ -44,6 +44,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
             item["said"] = item["said"][lang]  # the move as the board says it (a screen reader's label)
     stamps = s.clock.stamps if s.clock is not None else []
     marks = _marks(app)
+    suspects: set[int] = set(getattr(ref, "suspects", ()))
     inferred: dict[int, int] = getattr(ref, "inferred", {})  # ply -> the square whose sensor did not answer
     ply = 0
     for item in moves:
@@ -89,7 +90,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "squares": {str(q): list(geo.coord(q)) for q in geo.squares()},
         "names": {str(q): pos.square_text(q) for q in geo.squares()},
         "pieces": {str(q): piece.symbol for q, piece in pos.pieces().items()},
-        "occupied": sorted(s.raw),
+        # a square whose sensor does not answer shows what the game has there, not its stale reading
+        "occupied": sorted((s.raw - suspects) | (pos.occupied() & suspects)),
         "cells": sorted(s.raw_cells),
         "leds": {str(q): role.value for q, role in app.led_intents()},
         "moves": moves,
