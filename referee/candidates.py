@@ -62,9 +62,10 @@ class CandidateCache:
     """The candidates of the positions the referee looks at, computed once each (``masked``:
     squares left out of their occupancies, see :func:`candidates`)."""
 
-    def __init__(self, masked: frozenset[int] = frozenset()) -> None:
+    def __init__(self, masked: frozenset[int] = frozenset(), size: int = CACHE_SIZE) -> None:
         self._cache: dict[Position, list[Candidate]] = {}
         self.masked = masked
+        self.size = size
 
     def mask(self, masked: frozenset[int]) -> None:
         if masked != self.masked:
@@ -74,7 +75,7 @@ class CandidateCache:
     def of(self, pos: Position) -> list[Candidate]:
         c = self._cache.get(pos)
         if c is None:
-            if len(self._cache) > CACHE_SIZE:
+            if len(self._cache) > self.size:
                 self._cache.clear()
             c = self._cache[pos] = candidates(pos, self.masked)
         return c

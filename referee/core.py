@@ -72,6 +72,8 @@ DEFAULT_GRACE = 1 / 3
 #: how long the board must be still before a move whose landing no sensor saw is taken as made
 #: when nothing else happens (the other side's reply landing tells at once)
 HIDDEN_LANDING = 3.0
+#: positions whose candidates the readings' search keeps (it visits up to faults.MAX_NODES of them)
+FAULT_CACHE_SIZE = 1024
 #: settled events kept while the board differs from the game (a move needs a few dozen; a board
 #: left in disarray must not make every event slower than the last)
 MAX_EVENTS = 256
@@ -206,7 +208,7 @@ class Referee:
         self._reread: Move | None = None  # the last move as the page may confirm it instead (from the position before)
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
         self._readings_air: Readings | None = None  # the same, and those a piece put back would make
-        self._fault_cache = CandidateCache()
+        self._fault_cache = CandidateCache(size=FAULT_CACHE_SIZE)  # the readings' search: a few hundred positions
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
         self._lost = False  # nothing explained the board at some moment since it last matched the game
         self._doubt = False  # a takeback (or correction) is held while a silent square could have hidden a move
@@ -452,9 +454,10 @@ class Referee:
         """Two readings or more, each with the other side's move after its first one complete
         and nothing under way: more play will not choose between them before the search can
         no longer hold them (the page is asked then, without waiting for a still board)."""
-        r = self._board_readings()
-        firsts = {x.moves[0] for x in r.found if x.moves}
-        return r.complete and len(firsts) >= 2 and all(len(x.moves) >= 2 and not x.under_way for x in r.found)
+        r = self._board_readings(air=True)  # (the search _infer just made: its undisturbed readings)
+        found = [x for x in r.found if not x.disturbed]
+        firsts = {x.moves[0] for x in found if x.moves}
+        return r.complete and len(firsts) >= 2 and all(len(x.moves) >= 2 and not x.under_way for x in found)
 
     def _clone(self) -> Referee:
         """A copy that plays on by itself (a reading followed while the page is asked)."""
