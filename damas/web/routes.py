@@ -8,6 +8,8 @@ Routes:
 * ``GET /api/read-out`` the position (men and kings of each side by square), the last move and
   both clocks read out in ``?lang=``: ``{"text": ..., "say": ...}`` (``say``: as a voice reads
   it; the page's read-out key; the board's own voice reads it on the read-out gesture);
+  ``?part=last`` (the turn and the last move), ``clocks`` or ``position`` (the turn and the
+  pieces) reads one of them only (the page's L, C and P keys);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
 * ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game"|"hint"|"analyze", ...}``
@@ -140,6 +142,7 @@ def check_request(request: web.Request, served: frozenset[str], token_mode: bool
 
 
 MAX_BODY = 64 * 1024  # bytes of a request body: the page's requests are a few hundred
+RESPONSE_TIMEOUT = 30.0  # seconds a client has to take an answer (a page or a PDN): then it is cut
 _GAME_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits only: int() also takes ' 1', '+1' and '١'
 
 
@@ -169,7 +172,18 @@ def build_app(play: PlayApp) -> web.Application:
         refused = check_request(request, request.app.get(SERVED, frozenset()), bool(play.token))
         if refused is not None:
             return web.json_response({"error": refused[1]}, status=refused[0])
-        return await handler(request)
+        response = await handler(request)
+        if not isinstance(response, web.Response) or response.prepared:
+            return response  # (a page, a PDN, an answer: not a file, which aiohttp writes itself, nor a WebSocket)
+        # the answer written here, within a time: a client that stops reading is cut, never waited on
+        try:
+            async with asyncio.timeout(RESPONSE_TIMEOUT):
+                await response.prepare(request)
+                await response.write_eof()
+        except TimeoutError:
+            if request.transport is not None:
+                request.transport.abort()
+        return response
 
     app = web.Application(middlewares=[guard])
     viewers = Viewers()  # the pages watching: the board loop pushes each state to them
@@ -180,7 +194,8 @@ def build_app(play: PlayApp) -> web.Application:
         async def check(request: web.Request) -> web.StreamResponse:
             if play.token:
                 given = request.headers.get("X-Damas-Token") or request.query.get("token")
-                if not given or not secrets.compare_digest(given, play.token):
+                # (compared as bytes: compare_digest refuses text that is not ASCII, with a 500)
+                if not given or not secrets.compare_digest(given.encode("utf-8", "replace"), play.token.encode()):
                     lang = lang_of(request) if "lang" in request.query else "en"
                     return web.json_response({"error": PageError("token").text(lang)}, status=403)
             return await handler(request)
@@ -221,7 +236,11 @@ def build_app(play: PlayApp) -> web.Application:
 
     @routes.get("/api/read-out")
     async def read_out(request: web.Request) -> web.StreamResponse:
-        return web.json_response(play.read_out(lang_of(request)))
+        try:
+            said = play.read_out(lang_of(request), request.query.get("part", "all")[:40])
+        except ValueError as exc:  # a part the read-out does not have
+            raise _json_error(str(exc)) from None
+        return web.json_response(said)
 
     @routes.get("/ws")
     async def ws(request: web.Request) -> web.StreamResponse:
