@@ -126,6 +126,7 @@ class Hall:
         self.stalled: set[str] = set()  # boards silent in a game in play (``check_gaps``)
         self.runs: dict[str, list[tuple[float, str]]] = {}  # each board's runs (``boot``) as they came
         self.archived: dict[str, str] = json.loads(store.get("archived") or "{}")  # <board>.sdN -> board
+        self.claims: dict[str, tuple[str, int]] = {}  # (database, game) said to be a board's, until it answers
         self.pairing: int | None = None  # the round being paired (in another process), if any
         self.version = 0
         self.changed = asyncio.Event()
@@ -364,19 +365,17 @@ class Hall:
 
     def _identity(self, board: str, data: dict[str, Any], now: float) -> None:
         """Who is behind a board id: its database (``db``) and this run of it (``boot``). A
-        database the hall has not seen from this board (a fresh SD card, numbering its games from 1
-        again): the board's games so far are kept under ``<board>.sdN`` and the new ones come in
-        beside them, with an alert. Runs of two different boards taking turns: one id on two
-        boards (they knock each other off the broker), an alert."""
+        status naming another database than the board's game in the hall is only a claim (anyone
+        who can write the board's status can say it): the hall asks the board for that game again
+        (:meth:`_claim`), and only the board's own answer moves anything. Runs of two different
+        boards taking turns: one id on two boards (they knock each other off the broker), an
+        alert."""
         db = data.get("db")
-        if db:
-            known = [x for x in (self.store.get(f"dbs:{board}") or "").split(",") if x]
-            if known and db not in known:
-                alias = self._archive(board)
-                why = text("en", "alert_new_database", board=board, alias=alias)
-                self.report(board, "new-database", why, alias=alias)
-            if not known or known[-1] != db:
-                self.store.set(f"dbs:{board}", ",".join([*[x for x in known if x != db], db][-8:]))
+        number = data.get("game")
+        g = self.games.get((board, number)) if isinstance(number, int) else None
+        g = g or self.current_game(board)
+        if db and g is not None and (mine := validate.database(self._uid(g))) is not None and mine != db:
+            self._claim(board, g.game, db)
         boot = data.get("boot")
         if boot and data.get("online"):
             runs = self.runs.setdefault(board, [])
@@ -387,16 +386,39 @@ class Hall:
             if len(recent) > DUPLICATE_SWITCHES and len(set(recent)) < len(recent):  # a run came back
                 self.report(board, "duplicate-id", text("en", "alert_duplicate_id", board=board))
 
-    def _archive(self, board: str) -> str:
-        """The board's games so far set aside under a name of their own (``<board>.sdN``)."""
+    def _uid(self, g: HallGame) -> str | None:
+        """A game's ``uid`` (its start's; from its first stored message for a snapshot older than
+        the uids)."""
+        if g.uid is None and g.variant is not None and g.next_seq > 0:
+            first = self.store.message(g.board, g.game, 0)
+            g.uid = first.get("uid") if first is not None else None
+        return g.uid
+
+    def _claim(self, board: str, game: int, db: str) -> None:
+        """Something on the board's topics says the board has another database than its game
+        ``game`` in the hall (a fresh SD card numbering its games from 1 again, or a forgery):
+        nothing is kept of it, and the board is asked for that game again with a resync mark
+        (its control topic: under the production ACL only the board's own login reads it). The
+        board's answer decides (:meth:`_message`): from the other database, the board's games
+        so far are set aside (``<board>.sdN``); from the one the hall has, the claim was not the
+        board's (an alert). Asked again every ``RESYNC_EVERY`` seconds until it answers
+        (:meth:`check_gaps`: a board off the broker then misses the question)."""
+        self.claims[board] = (db, game)
+        self._recheck(board, game)
+
+    def _archive(self, board: str, db: str) -> str:
+        """The board's games from database ``db`` (and any from before the uids) set aside under a
+        name of their own (``<board>.sdN``)."""
         archived = self.archived
         k = 1 + sum(1 for a in archived if archived[a] == board)
         alias = f"{board}.sd{k}"
-        for key in [key for key in self.games if key[0] == board]:
+        mine = [key for key in self.games if key[0] == board]
+        keys = [key for key in mine if validate.database(self._uid(self.games[key])) in (db, None)]
+        for key in keys:
             g = self.games.pop(key)
             g.board = alias
             self.games[(alias, key[1])] = g
-        self.store.rename_board(board, alias)
+        self.store.rename_board(board, alias, [game for _b, game in keys])
         archived[alias] = board
         self.store.set("archived", json.dumps(archived))
         for d in (self.asked, self.resyncs, self.resynced, self.resync_due):
@@ -413,6 +435,24 @@ class Hall:
         g = self._game(board, game)
         nonce = msg.get("resync")
         first = nonce is not None and self.resyncs.get((board, game)) == nonce
+        mine, kept = validate.database(msg.get("uid")), validate.database(self._uid(g))
+        if mine is not None and kept is not None and mine != kept:  # another database than the game's
+            if not first:
+                self._claim(board, game, mine)  # (asked of the board; nothing kept meanwhile)
+                return
+            self.claims.pop(board, None)  # the board's own answer: its database is another now...
+            others = {validate.database(self._uid(x)) for (b, n), x in self.games.items() if b == board and n != game}
+            if mine in others and kept not in others:  # ...than this game's alone: its start was forged
+                self.report(board, "identity", text("en", "alert_identity", board=board, db=kept), db=kept)
+            else:  # ...than the games the hall has from it (a fresh SD card): those are set aside
+                alias = self._archive(board, kept)
+                why = text("en", "alert_new_database", board=board, alias=alias)
+                self.report(board, "new-database", why, alias=alias)
+                g = self._game(board, game)
+        elif first and board in self.claims and mine is not None and mine == kept:
+            claimed, _n = self.claims.pop(board)  # the board answered from the database the hall has
+            why = text("en", "alert_identity", board=board, db=claimed)
+            self.report(board, "identity", why, db=claimed)
         rebuilt = first and (seq == 0 or (seq < g.next_seq and self._differs(board, game, seq, msg)))
         if rebuilt:
             g = self._rebuild(board, game, seq)  # the board's answer to a resync wins over what came before
@@ -460,6 +500,10 @@ class Hall:
         self.report(
             board, "conflict", text("en", "alert_conflict", board=board, game=game, seq=seq), game=game, seq=seq
         )
+        self._recheck(board, game)
+
+    def _recheck(self, board: str, game: int) -> None:
+        """A resync of the game asked for now, or (a flood) when the last is ``RESYNC_EVERY`` old."""
         last = self.resynced.get((board, game), -RESYNC_EVERY)
         if self.clock() - last >= RESYNC_EVERY:
             self.resync(board, game)
@@ -544,6 +588,9 @@ class Hall:
         for (board, game), due in list(self.resync_due.items()):
             if due <= now:
                 del self.resync_due[(board, game)]
+                self.resync(board, game)
+        for board, (_db, game) in list(self.claims.items()):
+            if (board, game) not in self.resync_due and now - self.resynced.get((board, game), 0.0) >= RESYNC_EVERY:
                 self.resync(board, game)
         for (board, game), g in self.games.items():
             if g.gap:

@@ -57,6 +57,7 @@ class HallGame:
     control: str | None = None  # the game clock's time control (None: the game has no clock)
     face: dict[str, Any] | None = None  # the clocks as the board last said: seconds left, whose runs, paused...
     face_t: float | None = None  # the board's time of ``face``
+    uid: str | None = None  # ``<db>-<game>`` as its start said (None: a board from before the uids)
     _pos: Position | None = None  # the position after the steps (cached until the next fold)
     _before: Position | None = None  # the position before the last move (a withdrawn move goes back to it)
 
@@ -163,6 +164,7 @@ class HallGame:
             self.tags = dict(m["tags"])
             self.intro = list(m.get("intro", []))
             self.started = m.get("started")
+            self.uid = m.get("uid")
             self.steps, self.times = [], []
             self.control = str(m["control"]) if m.get("control") else None
             self.face, self.face_t = None, None
@@ -314,6 +316,7 @@ class HallGame:
             "control": self.control,
             "face": self.face,
             "face_t": self.face_t,
+            "uid": self.uid,
         }
 
     @classmethod
@@ -337,6 +340,7 @@ class HallGame:
         g.times, g.clock, g.result, g.termination = d["times"], d["clock"], d["result"], d["termination"]
         g.reports, g.started, g.last_t, g.error = d["reports"], d["started"], d["last_t"], d["error"]
         g.seen_at, g.control, g.face, g.face_t = d["seen_at"], d["control"], d["face"], d["face_t"]
+        g.uid = d.get("uid")  # (a snapshot from before the uids has none)
         return g
 
 

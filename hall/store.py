@@ -113,12 +113,14 @@ class HallStore:
             )
         ]
 
-    def rename_board(self, board: str, alias: str) -> None:
-        """A board's games and messages kept under another name (a board with a fresh database)."""
+    def rename_board(self, board: str, alias: str, games: list[int]) -> None:
+        """A board's games (these) and their messages kept under another name (a board with a
+        fresh database)."""
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("UPDATE messages SET board=? WHERE board=?", (alias, board))
-            self.db.execute("UPDATE games SET board=? WHERE board=?", (alias, board))
+            for game in games:
+                self.db.execute("UPDATE messages SET board=? WHERE board=? AND game=?", (alias, board, game))
+                self.db.execute("UPDATE games SET board=? WHERE board=? AND game=?", (alias, board, game))
 
     def set_status(self, board: str, status: dict[str, Any], seen: float) -> None:
         self.db.execute("INSERT OR REPLACE INTO boards VALUES (?, ?, ?)", (board, json.dumps(status), seen))

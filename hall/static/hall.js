@@ -49,6 +49,7 @@ function alertText(a) { // an alert in the page's language (the board's own word
     case "assignment": return t("alert_assignment", a);
     case "flood": return t("alert_flood", a);
     case "new-database": return t("alert_new_database", a);
+    case "identity": return t("alert_identity", a);
     case "duplicate-id": return t("alert_duplicate_id", a);
     case "stalled": return t("alert_stalled", a);
     case "bad-board": return t("alert_bad_board", { board: a.bad });
