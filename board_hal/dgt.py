@@ -353,7 +353,7 @@ class DgtBoard(SensorBackend):
         dump: int = 100,
         dark_squares: bool = True,
         dump_every: float = 5.0,
-        silence: float = 2.0,
+        silence: float = 3.0,
         baudrate: int = BAUDRATE,
         clock: Clock = time.monotonic,
         backoff: tuple[float, float] = (0.1, 2.0),

@@ -10,13 +10,13 @@ import time
 
 import pytest
 
-from board_hal.backends import BoardIO
+from board_hal.backends import BoardIO, LinkStatus
 from board_hal.debounce import Transition
 from board_hal.dgt import DgtBoard
 from board_hal.dgt_emulator import DgtEmulator
 from board_hal.layout import Layout
 from board_hal.squares import SquareState
-from referee import MoveMade, Pipeline, Referee
+from referee import Link, MoveMade, Pipeline, Referee
 from rules import Move, Position
 from tests.conftest import random_game
 from tests.referee.colour_hands import colour_game_log, piece_of
@@ -44,9 +44,18 @@ def play_through_dgt(
             io.start()
 
             def pump() -> None:
-                for tr in io.poll():
-                    seen.append(tr)
-                    made.extend(v.move for v in pipe.feed(tr) if isinstance(v, MoveMade))
+                for ev in io.poll_events():  # as the app: a link that came back is a resync
+                    if isinstance(ev, LinkStatus):
+                        pieces = tuple(sorted(ev.pieces.items()))
+                        link = (
+                            Link(ev.t, "up", tuple(sorted(ev.squares)), pieces=pieces) if ev.up else Link(ev.t, "down")
+                        )
+                        made.extend(v.move for v in pipe.feed(link) if isinstance(v, MoveMade))
+                        continue
+                    if not isinstance(ev, Transition):
+                        continue
+                    seen.append(ev)
+                    made.extend(v.move for v in pipe.feed(ev) if isinstance(v, MoveMade))
                 made.extend(v.move for v in pipe.advance(time.monotonic()) if isinstance(v, MoveMade))
 
             last = events[0].t if events else 0.0
