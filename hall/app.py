@@ -123,6 +123,7 @@ class Hall:
         self.resynced: dict[tuple[str, int], float] = {}  # when it was asked for
         self.resync_due: dict[tuple[str, int], float] = {}  # a resync to ask for then (after a conflict)
         self.assigned: dict[str, dict[str, Any]] = {}  # each board's assignment, as the hall published it
+        self._assign_sent: dict[str, list[bytes]] = {}  # the last few payloads the hall published to each
         self.stalled: set[str] = set()  # boards silent in a game in play (``check_gaps``)
         self.runs: dict[str, list[tuple[float, str]]] = {}  # each board's runs (``boot``) as they came
         self.archived: dict[str, str] = json.loads(store.get("archived") or "{}")  # <board>.sdN -> board
@@ -541,18 +542,31 @@ class Hall:
         return g
 
     def _assignment_seen(self, board: str, payload: bytes, retained: bool) -> None:
-        """An assignment on the broker: one the hall did not publish is put right (and, when someone
-        published it while the hall listened, reported)."""
-        if not payload or board not in self.assigned:
-            return
+        """An assignment on the broker: one the hall did not publish is put right — the hall's own
+        put back, or cleared where the hall assigns the board nothing (a clear lost when the hall
+        stopped, a database restored: a board restarted would start a game from it) — and, when
+        someone published it while the hall listened, reported."""
+        if not payload or payload in self._assign_sent.get(board, ()):
+            return  # (nothing, or the hall's own, heard back)
         try:
             data = validate.load(payload, validate.MAX_STATUS)
         except BadMessage:
             data = {}
-        if data != self.assigned[board]:
+        mine = self.assigned.get(board)
+        if data != mine:
             if not retained:
                 self.report(board, "assignment", text("en", "alert_assignment", board=board))
-            self.publish(assign_topic(board), self.assigned[board], retain=True)
+            self._assign(board, mine)
+
+    def _assign(self, board: str, data: dict[str, Any] | None) -> None:
+        """Publish a board's next game (retained), or clear it (None)."""
+        if self.client is None or not self.connected:
+            return
+        payload = b"" if data is None else json.dumps(data).encode()
+        sent = self._assign_sent.setdefault(board, [])
+        sent.append(payload)
+        del sent[:-4]  # (what the hall hears back of its own is among its last few)
+        self.client.publish(assign_topic(board), payload, qos=1, retain=True)
 
     def _ask(self, board: str, game: int, *, force: bool = False) -> None:
         g = self.games.get((board, game))
@@ -806,12 +820,11 @@ class Hall:
                 }
         for board in [b for b in self.assigned if b not in due]:
             del self.assigned[board]
-            if self.client is not None and self.connected:
-                self.client.publish(assign_topic(board), b"", qos=1, retain=True)  # (cleared)
+            self._assign(board, None)  # (cleared)
         for board, data in due.items():
             if force or self.assigned.get(board) != data:
                 self.assigned[board] = data
-                self.publish(assign_topic(board), data, retain=True)
+                self._assign(board, data)
 
     def _find_pairing(self, round_no: int, table: int) -> Pairing:
         for p in self.store.pairings():

@@ -167,7 +167,9 @@ class Publisher:
         self.connected.clear()
 
     def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
-        if not msg.payload:  # (the hall cleared an assignment: its game was played, or its round taken back)
+        if not msg.payload:  # the hall cleared an assignment (its game was played, or its round taken back)
+            if msg.topic == assign_topic(self.board):
+                self._requests.put(("assign", None))  # (one waiting for the game in play is dropped too)
             return
         try:
             data = validate.load(bytes(msg.payload), validate.MAX_STATUS)
