@@ -20,6 +20,9 @@ machine are not the hall's.
 and pairing) against the hall of another checkout (e.g. ``git worktree add /tmp/before <commit>``;
 its own ``.venv``'s Python if it has one, for its own dependencies), printed beneath it.
 
+``unseen``: plies published (before the run's last two seconds) that no page had shown by its end
+(a hall that stops answering shows none of them: they are in no percentile).
+
 ``--pairing PLAYERS``: meanwhile the arbiter pairs rounds of an open of PLAYERS players, one
 after another (each round's results entered at once), while a prober asks ``/api/state`` and
 ``/live.pdn`` every 50 ms: the longest answer, and ply -> page (p50, p99, longest) of the plies
@@ -253,14 +256,15 @@ def hall_python(root: Path) -> str:
 
 def run(
     n: int, seconds: float, pace: float, games: list[object], spectators: int = 1, players: int = 0,
-    root: Path = ROOT,
+    root: Path = ROOT, profile: str | None = None,
 ) -> dict[str, float]:  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="damas-bench-hall-") as tmp:
         broker = Mosquitto(Path(tmp) / "mosquitto").start()
         port = _free_port()
+        profiled = ["-m", "cProfile", "-o", profile] if profile else []
         hall = subprocess.Popen(
-            [hall_python(root), "-m", "damas", "-qq", "hall", "--broker", broker.url, "--db", f"{tmp}/hall.sqlite3",
-             "--port", str(port), "--token", TOKEN],
+            [hall_python(root), *profiled, "-m", "damas", "-qq", "hall", "--broker", broker.url,
+             "--db", f"{tmp}/hall.sqlite3", "--port", str(port), "--token", TOKEN],
             cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
@@ -306,6 +310,7 @@ def run(
                 w[1] = min(w[1], end)
             watcher.join(35)
             latencies, during, between = [], [], []
+            missed = missed_during = 0  # plies sent that no page showed by the end of the run
 
             def pairing(t: float) -> bool:
                 return any(a <= t <= b for a, b in windows)
@@ -313,6 +318,9 @@ def run(
             for out in outs[: len(workers)]:
                 for b, g, p, t in json.loads(Path(out).read_text()):
                     seen = seen_at.get((b, g, p))
+                    if seen is None and t < end - 2.0:  # (the last two seconds' may still be on their way)
+                        missed += 1
+                        missed_during += pairing(t)
                     if seen is not None:
                         latencies.append(seen - t)
                         (during if pairing(t) else between).append(seen - t)
@@ -328,6 +336,8 @@ def run(
     return {
         "boards": n,
         "plies": len(latencies),
+        "missed": missed,
+        "missed_during": missed_during,
         "p50_ms": _pct(latencies, 0.5),
         "p99_ms": _pct(latencies, 0.99),
         "during_plies": len(during),
@@ -447,6 +457,7 @@ def main() -> None:
     p.add_argument("--pairing", type=int, default=0, metavar="PLAYERS", help="pair rounds of this open meanwhile")
     p.add_argument("--restart", type=int, metavar="N", help="time a hall restart with N boards' whole games")
     p.add_argument("--before", metavar="DIR", help="also run the hall of this checkout (with --restart: time it)")
+    p.add_argument("--profile", metavar="FILE", help="run this hall under cProfile, its statistics to FILE")
     p.add_argument("--worker", help=argparse.SUPPRESS)  # FIRST,COUNT: run boards (the benchmark starts these)
     p.add_argument("--broker", help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
@@ -466,15 +477,16 @@ def main() -> None:
         + "".join(f"\n  {name}: {root} (git {_commit(root)})" for name, root in halls)
     )
     print(
-        f"{'hall':>6} {'boards':>6} {'plies':>6} {'p50 ms':>8} {'p99 ms':>8} {'broker CPU':>11} {'hall CPU':>9} "
-        f"{'broker MB':>10} {'hall MB':>8} {'page KB/s':>10}  load average before"
+        f"{'hall':>6} {'boards':>6} {'plies':>6} {'unseen':>6} {'p50 ms':>8} {'p99 ms':>8} {'broker CPU':>11} "
+        f"{'hall CPU':>9} {'broker MB':>10} {'hall MB':>8} {'page KB/s':>10}  load average before"
     )
     for n in (int(x) for x in args.boards.split(",")):
         for name, root in halls:
             load = loadavg()
-            r = run(n, args.seconds, args.pace, games, args.spectators, args.pairing, root)
+            profile = args.profile if name == "this" else None
+            r = run(n, args.seconds, args.pace, games, args.spectators, args.pairing, root, profile)
             print(
-                f"{name:>6} {r['boards']:>6} {r['plies']:>6} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} "
+                f"{name:>6} {r['boards']:>6} {r['plies']:>6} {r['missed']:>6} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} "
                 f"{r['broker_cpu']:>10.1f}% {r['hall_cpu']:>8.1f}% {r['broker_mb']:>10.1f} {r['hall_mb']:>8.1f} "
                 f"{r['viewer_kbs']:>10.1f}  {load}",
                 flush=True,
@@ -482,7 +494,8 @@ def main() -> None:
             if args.pairing:
                 print(
                     f"{'':>14}{r['pairings']:.0f} rounds of {args.pairing} players begun, {r['pairings_done']:.0f} "
-                    f"paired (longest {r['pairing_s']:.1f} s); {r['during_plies']:.0f} plies sent while pairing: "
+                    f"paired (longest {r['pairing_s']:.1f} s); {r['during_plies']:.0f} plies sent while pairing shown "
+                    f"({r['missed_during']:.0f} never): "
                     f"ply -> page p50 {r['during_p50_ms']:.0f} ms, p99 {r['during_p99_ms']:.0f} ms (between "
                     f"pairings p99 {r['between_p99_ms']:.0f} ms), longest {r['ply_during_ms']:.0f} ms; longest of "
                     f"{r['waits']:.0f} answers to /api/state or /live.pdn {r['wait_ms']:.0f} ms (between pairings "

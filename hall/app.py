@@ -134,7 +134,13 @@ class Hall:
         self.connected = False
         self.client: mqtt.Client | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._cache: tuple[int, str] | None = None
+        self._cache: tuple[int, str] | None = None  # the whole state as JSON, for its version (made when asked)
+        self._built = -1  # the version the page's state was last built for
+        self._texts: dict[str, tuple[str, str]] = {}  # each board's state as JSON: whole, without its moves
+        self._board_cache: dict[str, tuple[tuple[Any, ...], dict[str, Any], str, str]] = {}  # (see _board_part)
+        self._latest_mark: tuple[int, int] = (-1, -1)
+        self._latest_index: dict[str, int] = {}  # each board's highest game number (current_game)
+        self._moved = 0  # games renamed (archived): the index is made again
         self._state: dict[str, Any] = {}
         #: each board's state and each big section, as JSON, with the version it last changed in
         self._parts: dict[tuple[str, str], tuple[str, int]] = {}
@@ -356,6 +362,7 @@ class Hall:
                 late = [seq for seq in g.pending if seq > last_seq]  # numbers the board never sent
                 for seq in late:
                     del g.pending[seq]
+                    g.touch()
                     why = f"game {game} message {seq}: the board's last is {last_seq}"
                     self.report(board, "refused", text("en", "alert_refused", board=board, why=why), why=why)
                 if late:
@@ -420,6 +427,7 @@ class Hall:
             g.board = alias
             self.games[(alias, key[1])] = g
         self.store.rename_board(board, alias, [game for _b, game in keys])
+        self._moved += 1
         archived[alias] = board
         self.store.set("archived", json.dumps(archived))
         for d in (self.asked, self.resyncs, self.resynced, self.resync_due):
@@ -616,8 +624,19 @@ class Hall:
         game = status.get("game")
         if isinstance(game, int) and (board, game) in self.games:
             return self.games[(board, game)]
-        mine = [g for (b, _n), g in self.games.items() if b == board]
-        return max(mine, key=lambda g: g.game) if mine else None
+        n = self._latest().get(board)
+        return None if n is None else self.games[(board, n)]
+
+    def _latest(self) -> dict[str, int]:
+        """Each board's highest game number (made again only when games came or were renamed)."""
+        mark = (len(self.games), self._moved)
+        if mark != self._latest_mark:
+            latest: dict[str, int] = {}
+            for b, n in self.games:
+                if n > latest.get(b, -1):
+                    latest[b] = n
+            self._latest_index, self._latest_mark = latest, mark
+        return self._latest_index
 
     def board_ids(self) -> list[str]:
         ids = set(self.boards) | {b for b, _g in self.games} | {p.board for p in self.store.pairings() if p.board}
@@ -984,17 +1003,28 @@ class Hall:
 
     # -- the page's state ---------------------------------------------------------------------------
     def board_state(self, board: str) -> dict[str, Any]:
+        return self._board_part(board, self.clock())[0]
+
+    def _board_part(self, board: str, now: float) -> tuple[dict[str, Any], str, str]:
+        """A board's state for the page at the hall's time ``now``, and as JSON: whole, and without
+        its list of moves (what a page that does not show that board gets). What changes only with
+        the board's messages is built once per change of its game (``HallGame.rev``); the clocks,
+        which run on between messages, every time."""
         g = self.current_game(board)
-        status = self.boards.get(board, {})
-        out: dict[str, Any] = {"board": board, "online": bool(status.get("online")), "game": None}
-        if g is not None and g.variant:
+        online = bool(self.boards.get(board, {}).get("online"))
+        if g is None or not g.variant:
+            out: dict[str, Any] = {"board": board, "online": online, "game": None}
+            text = json.dumps(out, separators=(",", ":"))
+            return out, text, text
+        key = (g.key, g.rev)
+        cached = self._board_cache.get(board)
+        if cached is None or cached[0] != key:
             pos = g.position()
-            geo = pos.geometry
-            out["game"] = {
+            static = {
                 "id": g.key,
                 "variant": g.variant,
                 "title": find_variant(g.variant).title,
-                "size": geo.size,
+                "size": pos.geometry.size,
                 "pieces": {str(q): p.symbol for q, p in pos.pieces().items()},
                 "white": g.tags.get("White", "?"),
                 "black": g.tags.get("Black", "?"),
@@ -1003,31 +1033,49 @@ class Hall:
                 "last": g.last_move(),
                 "moves": [t for k, _w, _c, t in g.steps if k == "move"],
                 "turn": pos.turn.value,
-                "clock": g.faces(self.clock()),
                 "result": g.result,
                 "sync": not g.gap,
             }
-        return out
+            whole = json.dumps(static, separators=(",", ":"))
+            brief = json.dumps({**static, "moves": None}, separators=(",", ":"))
+            cached = self._board_cache[board] = (key, static, whole, brief)
+        _key, static, whole, brief = cached
+        clock = g.faces(now)
+        head = f'{{"board":{json.dumps(board)},"online":{"true" if online else "false"},"game":'
+        tail = f',"clock":{json.dumps(clock, separators=(",", ":"))}}}}}'
+        out = {"board": board, "online": online, "game": {**static, "clock": clock}}
+        return out, head + whole[:-1] + tail, head + brief[:-1] + tail
 
     def state_json(self) -> str:
         """The page's state as JSON, built once per version (every page waiting gets the same)."""
         self._build()
-        assert self._cache is not None
+        if self._cache is None or self._cache[0] != self.version:
+            rest = json.dumps({k: v for k, v in self._state.items() if k != "boards"}, separators=(",", ":"))
+            boards = ",".join(self._texts[b["board"]][0] for b in self._state["boards"])
+            self._cache = (self.version, f'{rest[:-1]},"boards":[{boards}]}}')
         return self._cache[1]
 
     def _build(self) -> None:
-        if self._cache is not None and self._cache[0] == self.version:
+        if self._built == self.version:
             return
-        st = self.state()
+        now = self.clock()
         v = self.version
-        parts = [(("board", b["board"]), b) for b in st["boards"]] + [(("section", k), st[k]) for k in SECTIONS]
-        for key, value in parts:
-            text = json.dumps(value, separators=(",", ":"))
-            old = self._parts.get(key)
+        ids = self.board_ids()
+        parts = [self._board_part(b, now) for b in ids]
+        st = self.state([p[0] for p in parts])
+        self._texts = {}
+        for b, (_d, whole, brief) in zip(ids, parts, strict=True):
+            self._texts[b] = (whole, brief)
+            old = self._parts.get(("board", b))
+            if old is None or old[0] != whole:
+                self._parts[("board", b)] = (whole, v)
+        for k in SECTIONS:
+            text = json.dumps(st[k], separators=(",", ":"))
+            old = self._parts.get(("section", k))
             if old is None or old[0] != text:
-                self._parts[key] = (text, v)
+                self._parts[("section", k)] = (text, v)
         self._state = st
-        self._cache = (v, json.dumps(st, separators=(",", ":")))
+        self._built = v
         self._answers = {}
         self.built = time.monotonic()
 
@@ -1049,16 +1097,16 @@ class Hall:
                 st = {k: v for k, v in self._state.items() if k not in ("boards", *SECTIONS)}
                 st["delta"] = since
                 st["board_ids"] = [b["board"] for b in self._state["boards"]]
-                st["boards"] = [
-                    b if b["board"] == moves or not b["game"] else {**b, "game": {**b["game"], "moves": None}}
-                    for b in self._state["boards"]
-                    if self._parts[("board", b["board"])][1] > since
-                ]
                 st |= {k: self._state[k] for k in SECTIONS if self._parts[("section", k)][1] > since}
-                text = json.dumps(st, separators=(",", ":"))
+                changed = [
+                    self._texts[b][0 if b == moves else 1]
+                    for b in st["board_ids"]
+                    if self._parts[("board", b)][1] > since
+                ]
+                rest = json.dumps(st, separators=(",", ":"))
+                text = f'{rest[:-1]},"boards":[{",".join(changed)}]}}'
             else:
-                assert self._cache is not None
-                text = self._cache[1]
+                text = self.state_json()
             out = text.encode()
             if gzip:
                 out = zlib_gzip(out)
@@ -1066,10 +1114,13 @@ class Hall:
                 self._answers[key] = out
         return out
 
-    def state(self) -> dict[str, Any]:
+    def state(self, boards: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The page's state (``boards``: each board's, if built already)."""
         r = self.current_round()
         pairings = self.pairings_of(r)
-        boards = [self.board_state(b) for b in self.board_ids()]
+        if boards is None:
+            now = self.clock()
+            boards = [self._board_part(b, now)[0] for b in self.board_ids()]
         geometry = {}
         for b in boards:
             v = b["game"] and b["game"]["variant"]

@@ -10,6 +10,7 @@ same tags, set-ups, moves, comments and result, so the two are equal.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ MAX_STEPS = 4000  # moves and set-ups of one game (a long game has a few hundred
 MAX_REPORTS = 100  # the referee's reports kept per game (the latest)
 MAX_AHEAD = 1000  # how far past the next message one may come early (behind a gap)
 MAX_CANDIDATES = 3  # different messages kept for one number that has not come in order yet
+_REVISIONS = itertools.count(1)  # (every change of every game takes the next: no two are alike)
 
 
 @dataclass
@@ -58,6 +60,7 @@ class HallGame:
     face: dict[str, Any] | None = None  # the clocks as the board last said: seconds left, whose runs, paused...
     face_t: float | None = None  # the board's time of ``face``
     uid: str | None = None  # ``<db>-<game>`` as its start said (None: a board from before the uids)
+    rev: int = field(default_factory=lambda: next(_REVISIONS))  # changes with anything the page shows
     _pos: Position | None = None  # the position after the steps (cached until the next fold)
     _before: Position | None = None  # the position before the last move (a withdrawn move goes back to it)
 
@@ -98,6 +101,7 @@ class HallGame:
             waiting.append(msg)
         else:
             out.refused.append((seq, f"more than {MAX_CANDIDATES} different messages numbered {seq}"))
+        self.touch()
         while self.next_seq in self.pending:
             candidates = self.pending.pop(self.next_seq)
             chosen = None
@@ -117,6 +121,10 @@ class HallGame:
             out.folded.append(chosen)
             self.next_seq += 1
         return out
+
+    def touch(self) -> None:
+        """Note a change (what the hall's page shows of the game is built again)."""
+        self.rev = next(_REVISIONS)
 
     def position(self) -> Position:
         if self._pos is None:
