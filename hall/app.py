@@ -399,8 +399,8 @@ class Hall:
         the uids)."""
         if g.uid is None and g.variant is not None and g.next_seq > 0:
             first = self.store.message(g.board, g.game, 0)
-            g.uid = first.get("uid") if first is not None else None
-        return g.uid
+            g.uid = str(first.get("uid") or "") if first is not None else ""  # ("": looked, none)
+        return g.uid or None
 
     def _claim(self, board: str, game: int, db: str) -> None:
         """Something on the board's topics says the board has another database than its game
