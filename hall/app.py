@@ -554,15 +554,15 @@ class Hall:
         put back, or cleared where the hall assigns the board nothing (a clear lost when the hall
         stopped, a database restored: a board restarted would start a game from it) — and, when
         someone published it while the hall listened, reported."""
-        if not payload or payload in self._assign_sent.get(board, ()):
-            return  # (nothing, or the hall's own, heard back)
-        try:
-            data = validate.load(payload, validate.MAX_STATUS)
-        except BadMessage:
-            data = {}
+        data: dict[str, Any] | None = None  # (an empty message: cleared)
+        if payload:
+            try:
+                data = validate.load(payload, validate.MAX_STATUS)
+            except BadMessage:
+                data = {}
         mine = self.assigned.get(board)
         if data != mine:
-            if not retained:
+            if not retained and payload not in self._assign_sent.get(board, ()):  # (not the hall's own, late)
                 self.report(board, "assignment", text("en", "alert_assignment", board=board))
             self._assign(board, mine)
 

@@ -49,6 +49,8 @@ def test_a_finished_or_taken_back_game_leaves_no_assignment_on_the_broker(tmp_pa
         hall.post("/api/players", {"csv": "name\nAna\nBia\nCid\nDui\n"})
         hall.post("/api/pair", {"boards": ["7", "8"]})
         wait_until(lambda: hall.get("/api/state")["connected"], timeout=10, what="the hall on the broker")
+        wait_until(lambda: retained(mosquitto.port, "damas/control/7/assign") is not None, timeout=10,
+                   what="board 7's assignment")  # fmt: skip
         first = retained(mosquitto.port, "damas/control/7/assign")
         assert first is not None and first["round"] == 1 and first["table"] == 1
         hall.post("/api/result", {"round": 1, "table": 1, "result": "2-0"})
@@ -138,6 +140,16 @@ def test_an_assignment_for_a_board_in_a_game_waits_for_its_end_and_one_taken_bac
         hall.stop()
 
 
+def clear(port: int, board: str) -> None:
+    """A board's retained assignment cleared by another client."""
+    c = new_client(Broker("127.0.0.1", port), "broker-admin")
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    c.publish(f"damas/control/{board}/assign", b"", qos=1, retain=True).wait_for_publish(5)
+    c.disconnect()
+    c.loop_stop()
+
+
 def test_a_hall_restarted_with_assignments_pending_publishes_them_again_and_clears_stale_ones(
     tmp_path: Path, mosquitto: Mosquitto
 ) -> None:
@@ -166,16 +178,14 @@ def test_a_hall_restarted_with_assignments_pending_publishes_them_again_and_clea
         hall.post("/api/result", {"round": 2, "table": 1, "result": "1-1"})
         wait_until(lambda: assigned("7") is None, timeout=10, what="board 7's assignment cleared")
         hall.stop()  # board 8's game still to be played; and while the hall is down its retained
-        gone = new_client(Broker("127.0.0.1", mosquitto.port), "broker-admin")  # assignment is lost
-        gone.connect("127.0.0.1", mosquitto.port)
-        gone.loop_start()
-        gone.publish("damas/control/8/assign", b"", qos=1, retain=True).wait_for_publish(5)
-        gone.disconnect()
-        gone.loop_stop()
+        clear(mosquitto.port, "8")  # assignment is lost
         assert assigned("8") is None
         hall.start()  # the hall restarted with board 8's assignment pending: published again
         wait_until(lambda: assigned("8") == pending, timeout=10, what="board 8's pending assignment again")
         assert assigned("7") is None
+        clear(mosquitto.port, "8")  # someone clears it while the hall listens: put back, reported
+        wait_until(lambda: assigned("8") == pending, timeout=10, what="board 8's assignment put back")
+        assert [a["board"] for a in hall.get("/api/state")["alerts"] if a["kind"] == "assignment"] == ["8"]
         hall.stop()
         for f in tmp_path.glob("hall.sqlite3*"):
             f.unlink()
