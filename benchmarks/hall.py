@@ -11,7 +11,8 @@ ply in 10 s: 1.0 is 10x human speed), games from tests/data replayed one after a
 client long-polls ``/api/state`` as the hall page does and notes, for every ply, the time from
 its publication to the first state that shows it: p50 and p99, and the bytes it downloads a
 second (the page's way: only what changed since its version, gzipped); ``--spectators N`` has
-N such pages watching (one of them measured). The broker's and the hall's CPU (share of one core
+N such pages watching (one of them measured; the others in a process of their own, as other
+browsers are). The broker's and the hall's CPU (share of one core
 over the run) and memory (RSS at the end) are read from /proc. The machine's load average
 (/proc/loadavg, as ``uptime`` shows it) is printed before each run: figures taken on a busy
 machine are not the hall's.
@@ -44,6 +45,7 @@ import gzip
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -164,6 +166,28 @@ def worker(first: int, n: int, broker_url: str, pace: float, seconds: float, out
     Path(out).write_text(json.dumps([[b, g, p, t] for (b, g, p), t in boards.sent.items()]))
 
 
+_VERSION = re.compile(rb'"version":\s*(\d+)')
+_BOOT = re.compile(rb'"boot":\s*"([0-9a-f]*)"')
+
+
+def follow(url: str) -> None:
+    """Another page watching (until the process is ended): it asks what the hall page asks, and
+    reads only the version it got (a browser elsewhere parses the rest: not this machine's work)."""
+    since = boot = b""
+    while True:
+        query = f"since={since.decode()}&delta={boot.decode()}" if since else ""
+        req = urllib.request.Request(f"{url}/api/state?{query}", headers={"Accept-Encoding": "gzip"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                raw = r.read()
+                text = gzip.decompress(raw) if r.headers.get("Content-Encoding") == "gzip" else raw
+        except OSError:
+            time.sleep(0.1)
+            continue
+        version, run = _VERSION.search(text), _BOOT.search(text)
+        since, boot = (version.group(1) if version else b""), (run.group(1) if run else b"")
+
+
 def watch(url: str, stop: threading.Event, seen_at: dict[tuple[str, int, int], float] | None, wire: list[int]) -> None:
     """The hall page: long polls for what changed since its version (gzipped), notes when each
     board's ply first became visible (``seen_at``), and counts the bytes it downloaded (``wire``)."""
@@ -268,6 +292,7 @@ def run(
             cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
+        others: subprocess.Popen[bytes] | None = None
         try:
             _wait(url)
             assert broker.proc is not None
@@ -287,8 +312,9 @@ def run(
             wire = [0]
             watcher = threading.Thread(target=watch, args=(url, stop, seen_at, wire), daemon=True)
             watcher.start()
-            for _ in range(spectators - 1):
-                threading.Thread(target=watch, args=(url, stop, None, [0]), daemon=True).start()
+            if spectators > 1:  # the other pages, in a process of their own (browsers elsewhere: the measured
+                # page shares no interpreter with them)
+                others = subprocess.Popen([sys.executable, __file__, "--pages", f"{url},{spectators - 1}"], cwd=ROOT)
             windows: list[list[float]] = []
             waits: list[tuple[float, float]] = []
             if players:
@@ -325,6 +351,9 @@ def run(
                         latencies.append(seen - t)
                         (during if pairing(t) else between).append(seen - t)
         finally:
+            if others is not None:
+                others.terminate()
+                others.wait(10)
             hall.terminate()
             try:
                 hall.wait(10)
@@ -460,8 +489,14 @@ def main() -> None:
     p.add_argument("--profile", metavar="FILE", help="run this hall under cProfile, its statistics to FILE")
     p.add_argument("--worker", help=argparse.SUPPRESS)  # FIRST,COUNT: run boards (the benchmark starts these)
     p.add_argument("--broker", help=argparse.SUPPRESS)
+    p.add_argument("--pages", help=argparse.SUPPRESS)  # URL,COUNT: pages watching (until terminated)
     p.add_argument("--out", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.pages:
+        url, count = args.pages.rsplit(",", 1)
+        for _ in range(int(count)):
+            threading.Thread(target=follow, args=(url,), daemon=True).start()
+        threading.Event().wait()
     if args.worker:
         first, count = (int(x) for x in args.worker.split(","))
         worker(first, count, args.broker, args.pace, args.seconds, args.out)

@@ -142,8 +142,9 @@ class Hall:
         self._latest_index: dict[str, int] = {}  # each board's highest game number (current_game)
         self._moved = 0  # games renamed (archived): the index is made again
         self._state: dict[str, Any] = {}
-        #: each board's state and each big section, as JSON, with the version it last changed in
-        self._parts: dict[tuple[str, str], tuple[str, int]] = {}
+        #: each board's state (what it changes with) and each big section (as JSON), with the version it
+        #: last changed in
+        self._parts: dict[tuple[str, str], tuple[Any, int]] = {}
         self._answers: dict[tuple[int, int, bool, str], bytes] = {}  # this version's answers, by what was asked
         self.boot = secrets.token_hex(4)  # this run of the hall (versions start again at a restart)
         self.built = 0.0  # when the page's state was last built (time.monotonic)
@@ -1005,17 +1006,18 @@ class Hall:
     def board_state(self, board: str) -> dict[str, Any]:
         return self._board_part(board, self.clock())[0]
 
-    def _board_part(self, board: str, now: float) -> tuple[dict[str, Any], str, str]:
-        """A board's state for the page at the hall's time ``now``, and as JSON: whole, and without
-        its list of moves (what a page that does not show that board gets). What changes only with
-        the board's messages is built once per change of its game (``HallGame.rev``); the clocks,
-        which run on between messages, every time."""
+    def _board_part(self, board: str, now: float) -> tuple[dict[str, Any], str, str, Any]:
+        """A board's state for the page at the hall's time ``now``, as JSON (whole, and without its
+        list of moves: what a page that does not show that board gets), and what it changes with:
+        the board's messages, not the running clock counting down (a page counts that down itself
+        from when it got the board). What changes only with the board's messages is built once per
+        change of its game (``HallGame.rev``); the clocks' faces every time."""
         g = self.current_game(board)
         online = bool(self.boards.get(board, {}).get("online"))
         if g is None or not g.variant:
             out: dict[str, Any] = {"board": board, "online": online, "game": None}
             text = json.dumps(out, separators=(",", ":"))
-            return out, text, text
+            return out, text, text, text
         key = (g.key, g.rev)
         cached = self._board_cache.get(board)
         if cached is None or cached[0] != key:
@@ -1044,7 +1046,8 @@ class Hall:
         head = f'{{"board":{json.dumps(board)},"online":{"true" if online else "false"},"game":'
         tail = f',"clock":{json.dumps(clock, separators=(",", ":"))}}}}}'
         out = {"board": board, "online": online, "game": {**static, "clock": clock}}
-        return out, head + whole[:-1] + tail, head + brief[:-1] + tail
+        mark = (key, online, g.control, json.dumps(g.face), g.face_t, g.seen_at)
+        return out, head + whole[:-1] + tail, head + brief[:-1] + tail, mark
 
     def state_json(self) -> str:
         """The page's state as JSON, built once per version (every page waiting gets the same)."""
@@ -1064,11 +1067,11 @@ class Hall:
         parts = [self._board_part(b, now) for b in ids]
         st = self.state([p[0] for p in parts])
         self._texts = {}
-        for b, (_d, whole, brief) in zip(ids, parts, strict=True):
+        for b, (_d, whole, brief, mark) in zip(ids, parts, strict=True):
             self._texts[b] = (whole, brief)
             old = self._parts.get(("board", b))
-            if old is None or old[0] != whole:
-                self._parts[("board", b)] = (whole, v)
+            if old is None or old[0] != mark:  # (a clock that only ran on: the page counts it down)
+                self._parts[("board", b)] = (mark, v)
         for k in SECTIONS:
             text = json.dumps(st[k], separators=(",", ":"))
             old = self._parts.get(("section", k))
@@ -1086,7 +1089,8 @@ class Hall:
         state said it) only what changed since version ``since`` — the boards whose state changed
         (without their list of moves, but for board ``moves``: the one the page shows whole) and
         the big sections (pairings, alerts, geometry) if they did; ``board_ids`` orders them.
-        Each answer is built (and compressed) once per version, whoever asks."""
+        A board whose clock only ran on since is not sent again: the page counts it down from when
+        it got that board. Each answer is built (and compressed) once per version, whoever asks."""
         self._build()
         delta = boot == self.boot and since is not None and 0 <= since <= self.version
         key = (since if delta and since is not None else -1, int(delta), gzip, (moves or "") if delta else "")
