@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import dataclasses
 import gzip as _gzip
 import json
 import logging
@@ -140,6 +141,7 @@ class Hall:
         self._board_cache: dict[str, tuple[tuple[Any, ...], dict[str, Any], str, str]] = {}  # (see _board_part)
         self._latest_mark: tuple[int, int] = (-1, -1)
         self._latest_index: dict[str, int] = {}  # each board's highest game number (current_game)
+        self._numbers_index: dict[str, list[int]] = {}  # each board's game numbers (game_for)
         self._moved = 0  # games renamed (archived): the index is made again
         self._state: dict[str, Any] = {}
         #: each board's state (what it changes with) and each big section (as JSON), with the version it
@@ -629,15 +631,20 @@ class Hall:
         return None if n is None else self.games[(board, n)]
 
     def _latest(self) -> dict[str, int]:
-        """Each board's highest game number (made again only when games came or were renamed)."""
+        """Each board's highest game number."""
+        self._numbers()
+        return self._latest_index
+
+    def _numbers(self) -> dict[str, list[int]]:
+        """Each board's game numbers, in order (made again only when games came or were renamed)."""
         mark = (len(self.games), self._moved)
         if mark != self._latest_mark:
-            latest: dict[str, int] = {}
-            for b, n in self.games:
-                if n > latest.get(b, -1):
-                    latest[b] = n
-            self._latest_index, self._latest_mark = latest, mark
-        return self._latest_index
+            numbers: dict[str, list[int]] = {}
+            for b, n in sorted(self.games):
+                numbers.setdefault(b, []).append(n)
+            self._numbers_index, self._latest_index = numbers, {b: ns[-1] for b, ns in numbers.items()}
+            self._latest_mark = mark
+        return self._numbers_index
 
     def board_ids(self) -> list[str]:
         ids = set(self.boards) | {b for b, _g in self.games} | {p.board for p in self.store.pairings() if p.board}
@@ -653,9 +660,10 @@ class Hall:
             (a for a, b in self.archived.items() if b == p.board), key=lambda a: -int(a.rsplit("sd", 1)[1])
         )
         for board in [p.board, *aliases]:
-            mine = [g for (b, _n), g in self.games.items() if b == board and g.tags.get("Round") == rnd and g.variant]
-            if mine:
-                return max(mine, key=lambda g: g.game)
+            for n in reversed(self._numbers().get(board, [])):
+                g = self.games[(board, n)]
+                if g.tags.get("Round") == rnd and g.variant:
+                    return g
         return None
 
     def find(self, key: str) -> HallGame:
@@ -849,7 +857,7 @@ class Hall:
     def _find_pairing(self, round_no: int, table: int) -> Pairing:
         for p in self.store.pairings():
             if p.round == round_no and p.table == table:
-                return p
+                return dataclasses.replace(p)  # (a copy to change: the store's are read by everyone)
         raise TournamentError.of("err_no_table", round=round_no, table=table)
 
     def set_result(self, round_no: int, table: int, result: str, *, confirm: bool = True) -> Pairing:
@@ -1016,7 +1024,7 @@ class Hall:
         online = bool(self.boards.get(board, {}).get("online"))
         if g is None or not g.variant:
             out: dict[str, Any] = {"board": board, "online": online, "game": None}
-            text = json.dumps(out, separators=(",", ":"))
+            text = f'{{"board":{json.dumps(board)},"online":{"true" if online else "false"},"game":null}}'
             return out, text, text, text
         key = (g.key, g.rev)
         cached = self._board_cache.get(board)

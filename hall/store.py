@@ -44,6 +44,7 @@ class HallStoreError(Exception):
 class HallStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._pairings: list[Pairing] | None = None  # (read once per change: the page reads them often)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -166,6 +167,7 @@ class HallStore:
 
     def drop_round(self, round_no: int) -> None:
         """A round's pairings (the arbiter pairs it again)."""
+        self._pairings = None
         self.db.execute("DELETE FROM pairings WHERE round=?", (round_no,))
 
     def add_player(self, name: str, rating: int = 0, club: str = "") -> Player:
@@ -174,14 +176,20 @@ class HallStore:
         return Player(cur.lastrowid, name, rating, club)
 
     def pairings(self) -> list[Pairing]:
-        return [
-            Pairing(r, t, w, b, res, board, bool(c), origin)
-            for r, t, w, b, res, board, c, origin in self.db.execute(
-                "SELECT round, tbl, white, black, result, board, confirmed, origin FROM pairings ORDER BY round, tbl"
-            )
-        ]
+        """Every pairing, by round and table (read from the database once per change: change one
+        only to save it, :meth:`save_pairing`)."""
+        if self._pairings is None:
+            self._pairings = [
+                Pairing(r, t, w, b, res, board, bool(c), origin)
+                for r, t, w, b, res, board, c, origin in self.db.execute(
+                    "SELECT round, tbl, white, black, result, board, confirmed, origin FROM pairings"
+                    " ORDER BY round, tbl"
+                )
+            ]
+        return list(self._pairings)
 
     def save_pairing(self, p: Pairing) -> None:
+        self._pairings = None
         self.db.execute(
             "INSERT OR REPLACE INTO pairings (round, tbl, white, black, result, board, confirmed, origin) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
