@@ -893,7 +893,7 @@ class Hall:
     def _player(self, player: int) -> Player:
         for pl in self.store.players():
             if pl.id == player:
-                return pl
+                return dataclasses.replace(pl)  # (a copy to change: the store's are read by everyone)
         raise TournamentError.of("err_no_player", player=player)
 
     def edit_player(self, player: int, data: dict[str, Any]) -> Player:

@@ -45,6 +45,7 @@ class HallStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._pairings: list[Pairing] | None = None  # (read once per change: the page reads them often)
+        self._players: list[Player] | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -133,10 +134,14 @@ class HallStore:
 
     # -- the tournament -------------------------------------------------------------------------
     def players(self) -> list[Player]:
-        rows = self.db.execute("SELECT id, name, rating, club, withdrawn FROM players ORDER BY id")
-        return [Player(*r) for r in rows]
+        """Every player, by id (read once per change, as the pairings)."""
+        if self._players is None:
+            rows = self.db.execute("SELECT id, name, rating, club, withdrawn FROM players ORDER BY id")
+            self._players = [Player(*r) for r in rows]
+        return list(self._players)
 
     def save_player(self, p: Player) -> None:
+        self._players = None
         self.db.execute(
             "UPDATE players SET name=?, rating=?, club=?, withdrawn=? WHERE id=?",
             (p.name, p.rating, p.club, p.withdrawn, p.id),
@@ -171,6 +176,7 @@ class HallStore:
         self.db.execute("DELETE FROM pairings WHERE round=?", (round_no,))
 
     def add_player(self, name: str, rating: int = 0, club: str = "") -> Player:
+        self._players = None
         cur = self.db.execute("INSERT INTO players (name, rating, club) VALUES (?, ?, ?)", (name, rating, club))
         assert cur.lastrowid is not None
         return Player(cur.lastrowid, name, rating, club)
