@@ -379,9 +379,8 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
     senses = obj.get("senses")
     if fmt == COLOUR_FORMAT or (fmt == UID_FORMAT and (senses is not None or "pieces" in obj)):
         if senses not in SENSES:
-            raise LogError(
-                n, f"a format-{fmt} colour log needs 'senses': 'colour' or 'crown', not {shown(senses)}", source
-            )
+            what = "log" if fmt == COLOUR_FORMAT else "colour log"
+            raise LogError(n, f"a format-{fmt} {what} needs 'senses': 'colour' or 'crown', not {shown(senses)}", source)
         h.senses = senses
         if "pieces" in obj:
             count = _geometry(h.variant, n, source).count

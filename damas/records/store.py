@@ -401,16 +401,23 @@ class Store:
         databases is ``<database id>-<game id>`` (its journal's header, event-log format 3; the
         tournament hall's messages). A database whose hall link made one before (its table
         ``hall_meta``) keeps that one."""
+        own = self._own_id()
+        if own is None:
+            self._tx([("INSERT OR IGNORE INTO meta VALUES ('uid', ?)", (self._new_id(),))])
+            own = self._own_id()
+        assert own is not None
+        return own
+
+    def _own_id(self) -> str | None:
         rows = self._query("SELECT value FROM meta WHERE key='uid'")
-        if rows:
-            return str(rows[0][0])
+        return str(rows[0][0]) if rows else None
+
+    def _new_id(self) -> str:
         try:
             old = self._db.execute("SELECT value FROM hall_meta WHERE key='db'").fetchone()
         except sqlite3.OperationalError:  # (no such table: no hall link ever ran on it)
             old = None
-        made = str(old[0]) if old else secrets.token_urlsafe(12)
-        self._tx([("INSERT OR IGNORE INTO meta VALUES ('uid', ?)", (made,))])
-        return str(self._query("SELECT value FROM meta WHERE key='uid'")[0][0])
+        return str(old[0]) if old else secrets.token_urlsafe(12)
 
     # -- games ---------------------------------------------------------------------------
     def new_game(
@@ -428,7 +435,11 @@ class Store:
         """A new game's row and journal copy; ``uid``: its header names the game's id across
         databases (``<database id>-<game id>``, event-log format 3)."""
         started = time.time() if started is None else started
-        db_id = self.database_id() if uid else None
+        db_id = made = None
+        if uid:  # (a database's first game makes its id, in the game's own transaction)
+            db_id = self._own_id()
+            if db_id is None:
+                db_id = made = self._new_id()
 
         def start_copy(new_id: int | None) -> None:  # in the row's transaction: a game without its copy is not started
             assert new_id is not None
@@ -439,7 +450,8 @@ class Store:
             self._start_copy(new_id, {**head, "game": new_id, "tags": tags})
 
         new_id = self._tx(
-            [
+            [("INSERT OR IGNORE INTO meta VALUES ('uid', ?)", (made,))] * (made is not None)
+            + [
                 (
                     "INSERT INTO games (id, variant, fen, mode, tags, started, header) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game_id, variant, fen, mode, json.dumps(tags), started, json.dumps(header)),
