@@ -685,6 +685,14 @@ class Store:
         self._tx([("UPDATE games SET ended=NULL, status=NULL WHERE id=? AND status=?", (game_id, DAMAGED))])
         self.save_record(game_id)
 
+    def reopen_unfinished(self, game_id: int) -> None:
+        """A game left unfinished (abandoned or interrupted, never damaged) is in play again."""
+        row = self.game(game_id)
+        if row.state not in (ABANDONED, INTERRUPTED):
+            raise StoreError(f"{self.path}: game {game_id} is {row.state}: only an unfinished game can be resumed")
+        self._tx([("UPDATE games SET ended=NULL, status=NULL, termination=NULL WHERE id=?", (game_id,))])
+        self.save_record(game_id)
+
     def correct(self, game_id: int, tags: dict[str, str] | None = None, result: str | None = None) -> None:
         """Correct a recorded game's tags and result afterwards."""
         row = self.game(game_id)
