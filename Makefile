@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# options for damas play: make play ARGS="--variant international --port 8081"
+ARGS ?=
 play: $(STAMP)
-	$(BIN)/damas play
+	$(BIN)/damas play $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -64,6 +66,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bridge.py
 	$(BIN)/python benchmarks/dgt.py
 	$(BIN)/python benchmarks/app.py
+	$(BIN)/python benchmarks/journal.py
 	$(BIN)/python benchmarks/pdn.py
 	$(BIN)/python benchmarks/engine.py --quick
 	$(BIN)/python benchmarks/clock.py

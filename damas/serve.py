@@ -29,6 +29,7 @@ from board_hal.simulated import SimulatedBoard
 from board_hal.speech import Speaker, SpeechBackend
 from board_hal.squares import Sensing
 from damas.board.loop import PlayApp, board_pieces, reconcile, set_up, sim_occupancy
+from damas.board.requests import preset_name
 from damas.computer.opponent import EngineSettings, settings_from_config
 from damas.computer.player import computer_tag
 from damas.errors import UserError
@@ -43,7 +44,7 @@ from damas.web.routes import SERVED, build_app, make_token
 from hall.protocol import Broker, BrokerError
 from referee.clock import ClockError, parse_control
 from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
-from rules import Color, Position, find_variant
+from rules import Color, DraughtsError, Position, find_variant
 from rules.errors import shown
 from wording import language
 
@@ -81,7 +82,7 @@ def _loopback(host: str) -> bool:
 
 def _ask_resume(row_id: int, moves: int) -> bool:
     try:
-        answer = input(f"resume the unfinished game {row_id} ({moves} moves)? [Y/n] ")
+        answer = input(f"resume the unfinished game {row_id} ({moves} {'ply' if moves == 1 else 'plies'})? [Y/n] ")
     except EOFError:
         return True
     return not answer.strip().lower().startswith("n")
@@ -204,15 +205,17 @@ def _open_game(
         if row is not None:
             try:
                 session = GameSession.resume(store, row, window=config.debounce)
-            except DamagedGame as exc:  # never a crash loop: that game is kept aside, play goes on
+            except (DamagedGame, DraughtsError, ValueError, TypeError, KeyError) as exc:
+                # records the referee cannot take: never a crash loop, that game is kept aside, play goes on
                 store.abandon(row.id, DAMAGED)
-                notes.append(f"{exc}: game {row.id} is marked damaged and not resumed")
+                why = str(exc) if isinstance(exc, DamagedGame) else f"game {row.id}: {type(exc).__name__}: {exc}"
+                notes.append(f"{why[:300]}: game {row.id} is marked damaged and not resumed")
             else:
                 if sim is not None:
                     sim_occupancy(session, sim)
                 else:
                     reconcile(session, io, time.time())
-                log.info("resumed game %d (%d moves)", row.id, row.moves)
+                log.info("resumed game %d (%d plies)", row.id, row.moves)
         if session is None:
             if sim is not None and (args.fen or sim.senses > Sensing.PRESENCE):
                 set_up(sim, Position.from_fen(args.fen, variant) if args.fen else Position.start(variant))
@@ -232,6 +235,7 @@ def _open_game(
                 window=config.debounce,
                 clock=clock,
                 clock_auto=config.clock.auto,
+                clock_name=preset_name(getattr(args, "clock", None) or config.clock.control, config.clock.controls),
                 senses=senses,
                 pieces=pieces,
             )
@@ -288,7 +292,7 @@ def serve(args: argparse.Namespace) -> int:
     variant = find_variant(args.variant or config.variant or app_cfg.get("variant") or "brazilian").name
     mode = _mode(args, config)
     host = args.host or app_cfg.get("host") or "127.0.0.1"
-    port = int(args.port or app_cfg.get("port") or 8080)
+    port = args.port if args.port is not None else int(app_cfg.get("port") or 8080)  # (both 1-65535: checked)
     if args.fen:
         Position.from_fen(args.fen, variant)  # a bad FEN: one line, before anything starts
     clock = _clock_control(args, config)  # a bad time control too
@@ -375,15 +379,24 @@ def _engine_settings(args: argparse.Namespace, config: Any) -> EngineSettings:
         changes["level"] = args.level
     if getattr(args, "side", None) is not None:
         changes["side"] = Color(args.side)
+    if getattr(args, "move_time", None) is not None:
+        if not 0.05 <= args.move_time <= 600:
+            raise UserError(f"--move-time must be 0.05-600 seconds, not {args.move_time:g}")
+        changes["move_time"] = args.move_time
     return dataclasses.replace(settings, **changes)
 
 
 def _start_computer(play: PlayApp, settings: EngineSettings) -> None:
     """The computer plays the configured side of the new game; its name goes in that side's tag."""
     tag = settings.side.value.capitalize()
-    play.store.correct(play.session.row.id, {tag: computer_tag(play.computer.name, settings.level)}, None)
+    name = computer_tag(play.computer.name, settings.level, settings.move_time)
+    play.store.correct(play.session.row.id, {tag: name}, None)
     play.start_computer(settings.side, settings.level)
     log.info("the computer (%s) plays %s at level %d", play.computer.name, settings.side.value, settings.level)
+
+
+SHUTDOWN_TIMEOUT = 1.0  # seconds the connections still busy get when the server stops
+STOP_WITHIN = 4.0  # seconds after SIGTERM (or Ctrl-C) by which the program has exited, whatever holds it
 
 
 async def _run(
@@ -399,10 +412,13 @@ async def _run(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    # a connection still busy when the server stops (a client that stopped reading its answers)
+    # is cut after SHUTDOWN_TIMEOUT: the stop is bounded whatever the clients do
+    runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
     await runner.setup()
+    cap = _connection_cap()
     for sock in socks:  # bound before the records were opened (_bind)
-        await web.SockSite(runner, sock).start()
+        await _CappedSite(runner, sock, cap).start()
     board = "the simulated board" if play.sim is not None else "the board"
     log.info("%s, game %d, on %s: %s", play.session.referee.variant.title, play.session.row.id, board, url)
     if play.token:
@@ -411,6 +427,76 @@ async def _run(
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     try:
         await stop.wait()
+        _stop_within(STOP_WITHIN)
     finally:
         await runner.cleanup()
         log.info("stopped")
+
+
+def _stop_within(seconds: float) -> None:
+    """The last guard of a bounded stop: whatever still holds the program ``seconds`` after it
+    was asked to stop (an engine, a broker, a board that does not answer), it exits then. Every
+    acknowledged event is durable already: this costs nothing a power cut would not."""
+
+    def now() -> None:
+        log.warning("did not stop within %g s: exiting now", seconds)
+        logging.shutdown()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, now)
+    timer.daemon = True
+    timer.start()
+
+
+class _Refused(asyncio.Protocol):
+    """A connection beyond the cap: told so, and closed at once (its descriptor freed)."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        transport.close()
+
+
+class _CappedSite(web.SockSite):
+    """A listening socket whose connections beyond ``cap`` are refused, so that held
+    connections never take the file descriptors the records, the board and the engine need."""
+
+    def __init__(self, runner: web.AppRunner, sock: socket.socket, cap: int) -> None:
+        super().__init__(runner, sock)
+        self._cap = cap
+
+    async def start(self) -> None:
+        server = self._runner.server
+        assert server is not None
+        await web.BaseSite.start(self)  # (registered with its runner, as SockSite.start does; then its own server)
+        cap = self._cap
+
+        def protocol() -> asyncio.BaseProtocol:
+            return _Refused() if len(server.connections) >= cap else server()
+
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(protocol, sock=self._sock, backlog=self._backlog)
+
+
+# file descriptors kept from the connections: for the records, the board, the engine, the broker
+# (64), and for the connections accepted in one turn of the loop (its backlog, 128) before those
+# beyond the cap are closed
+FILES_KEPT = 64 + 128
+
+
+def _connection_cap() -> int:
+    """How many connections the server holds at most: the open-file limit (its soft limit
+    raised to the hard one first: a Pi's usual 1,024 is soon reached) less what the rest of
+    the program needs."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            want = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+            if want > soft:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+                soft = want
+    except (ImportError, OSError, ValueError):
+        return 1024 - FILES_KEPT
+    return max(16, soft - FILES_KEPT)

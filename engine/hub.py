@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from engine import LEVELS, MATE_BOUND, Engine, Limits, SearchInfo, SearchResult
+from engine.endgame import VARIANTS as ENDGAME_VARIANTS
+from engine.endgame import open_databases
 from rules import DraughtsError, Game, Move, Position, find_variant
 from rules.variants import Color
 
@@ -24,6 +27,8 @@ AUTHOR = "The damas developers"
 #: Hub variant names (Scan's ``normal`` is International) and ours for 8x8
 HUB_VARIANTS = {"normal": "international", "brazilian": "brazilian", "portuguese": "portuguese"}
 DEFAULT_TT_MB = 64
+MAX_LINE = 64 * 1024  # characters of a line from the GUI (a pos line of a long game is a few thousand)
+MAX_MESSAGE = 200  # characters of an error message (what it quotes of a bad line is cut short)
 
 
 class HubError(ValueError):
@@ -216,6 +221,7 @@ class Hub:
             "level": str(level),
             "tt-size": str(tt_mb),
             "seed": "-1",
+            "endgames": "",
         }
         self.engine: Engine | None = None
         self.game = Game(self.variant_name)
@@ -235,6 +241,9 @@ class Hub:
             self.out.flush()
 
     def error(self, message: str) -> None:
+        """An ``error`` line; what it quotes of the GUI's line is cut short, never echoed whole."""
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 3] + "..."
         self.send(format_line("error", message=message))
 
     @property
@@ -293,6 +302,7 @@ class Hub:
         self.send(format_line("param", name="level", value=self.params["level"], type="int", min=1, max=len(LEVELS)))
         self.send(format_line("param", name="tt-size", value=self.params["tt-size"], type="int", min=1, max=4096))
         self.send(format_line("param", name="seed", value=self.params["seed"], type="int", min=-1, max=2**31 - 1))
+        self.send(format_line("param", name="endgames", value=self.params["endgames"], type="string"))
         self.send("wait")
 
     def cmd_set_param(self, values: dict[str, str], flags: list[str]) -> None:
@@ -306,6 +316,10 @@ class Hub:
                 self.params["variant"] = value
                 self.engine = None
                 self.game = Game(self.variant_name)
+        elif name == "endgames":
+            # a directory of 8x8 endgame databases (python -m engine.endgame build), opened by init
+            self.params["endgames"] = value
+            self.engine = None
         elif name in ("level", "tt-size", "seed"):
             try:
                 n = int(value)
@@ -324,12 +338,16 @@ class Hub:
     def ensure_engine(self) -> Engine:
         if self.engine is None:
             seed = int(self.params["seed"])
+            databases = None
+            if self.params["endgames"] and self.variant_name in ENDGAME_VARIANTS:
+                databases = open_databases(self.variant_name, Path(self.params["endgames"]))
             self.engine = Engine(
                 self.variant_name,
                 level=int(self.params["level"]),
                 seed=None if seed < 0 else seed,
                 tt_mb=int(self.params["tt-size"]),
             )
+            self.engine.set_databases(databases)
         return self.engine
 
     def cmd_init(self, values: dict[str, str], flags: list[str]) -> None:
@@ -427,10 +445,15 @@ def run(
     """Serve one GUI on ``stdin``/``stdout`` until ``quit`` or the end of its input."""
     hub = Hub(stdout, variant=variant, level=level, tt_mb=tt_mb, version=version)
     while True:
-        line = stdin.readline()
+        line = stdin.readline(MAX_LINE + 1)
         if not line:  # the GUI is gone
             hub.stop.set()
             return 0
+        if len(line) > MAX_LINE and not line.endswith("\n"):  # read on to its end, never held whole
+            while (rest := stdin.readline(MAX_LINE)) and not rest.endswith("\n"):
+                pass
+            hub.error(f"line longer than {MAX_LINE // 1024} KiB: ignored")
+            continue
         if not hub.handle(line):
             if hub.thread is not None:
                 hub.thread.join(timeout=1.0)

@@ -46,9 +46,10 @@ class HallStore:
         self.path = Path(path)
         self._pairings: list[Pairing] | None = None  # (read once per change: the page reads them often)
         self._players: list[Player] | None = None
+        db: sqlite3.Connection | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db = db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # (the boards keep the truth: a lost tail is resent)
             self.db.executescript(_SCHEMA)
@@ -58,6 +59,8 @@ class HallStore:
             if "withdrawn" not in {row[1] for row in self.db.execute("PRAGMA table_info(players)")}:
                 self.db.execute("ALTER TABLE players ADD COLUMN withdrawn INTEGER")  # (from before withdrawals)
         except (sqlite3.Error, OSError) as exc:
+            if db is not None:
+                db.close()  # (not left to the garbage collector)
             raise HallStoreError(f"{self.path}: not a usable hall database ({exc})") from None
 
     def close(self) -> None:

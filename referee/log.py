@@ -37,7 +37,8 @@ program stopped); ``clock-adjust`` (``white``/``black``: the seconds each clock 
 then on, either may be left out); ``flag``, a note that ``side``'s time ran out then (the
 replay derives it from the times). The header's ``clock`` names the time control
 (``"21"``, ``"5+3"``, ``"40/90,30+30"``...; none: no clock) and ``clock_auto`` (casual
-mode) whether a recorded move presses the clock by itself (such presses are not logged).
+mode) whether a recorded move presses the clock by itself (such presses are not logged);
+``clock_name``, when the control was chosen by a name (``"fenacef"``), that name.
 
 The header is optional. An optional header field ``board`` lists the occupied squares
 when the log starts (default: the start position, already set up). A malformed log

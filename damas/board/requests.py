@@ -10,16 +10,17 @@ from typing import Any
 
 from damas.computer.opponent import EngineSettings
 from damas.computer.player import side_of
-from referee.clock import MAX_CLOCK_SECONDS, ClockError, parse_control
+from referee.clock import MAX_CLOCK_SECONDS, PRESETS, ClockError, parse_control
 from referee.vocabulary import MODES, Mode, known
 from rules import Color
 from rules.errors import PdnTagError, shown
-from rules.pdn import check_tag
+from rules.pdn import check_tag, standard_tag_name
 from wording.page import PageError
 
 #: the results a player may enter or correct: any variant's style (the writer gives the variant's)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*")
 MAX_TAGS = 64  # tags in one request
+GAME_TAGS = ("FEN", "GameType", "Result")  # written from the game itself, never from its tags
 
 
 def text_or_none(data: dict[str, Any], key: str) -> str | None:
@@ -49,6 +50,13 @@ def clock_seconds(value: Any, key: str) -> float | None:
     return seconds
 
 
+def preset_name(text: str | None, presets: dict[str, str]) -> str | None:
+    """The name of the time control ``text`` names (``fenacef``, or one of ``[clock.controls]``),
+    kept with the game so the page says it ("FENACEF, 21 min"); None for a control written out."""
+    name = (text or "").strip().lower()
+    return name if (name in PRESETS and name != "none") or name in presets else None
+
+
 def check_result(result: Any) -> str:
     if not isinstance(result, str) or result.strip() not in RESULTS:
         raise ValueError(f"invalid result {shown(result)} (one of {', '.join(RESULTS)})")
@@ -63,6 +71,11 @@ def check_tags(tags: Any) -> None:
         raise ValueError(f"too many tags ({len(tags)}; at most {MAX_TAGS})")
     for key, value in tags.items():
         check_tag(key, value, strict=True)
+        if value != "" and standard_tag_name(key) in GAME_TAGS:
+            raise ValueError(
+                f"tag {key} is the game's own (FEN: its start position, GameType: its variant, Result: "
+                "its result): it cannot be set as a tag; a result is given as result"
+            )
 
 
 def valid_tag(key: str, value: Any) -> bool:
@@ -83,6 +96,7 @@ class NewGame:
     tags: dict[str, str] | None
     clock: str | None  # a time control
     computer: tuple[Color, int] | None  # the side the computer plays and its level
+    move_time: float | None = None  # against the computer: its time a move instead of the level's
 
 
 def new_game_request(data: dict[str, Any], engine: EngineSettings, presets: dict[str, str]) -> NewGame:
@@ -113,4 +127,12 @@ def new_game_request(data: dict[str, Any], engine: EngineSettings, presets: dict
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
         raise ValueError(f"level must be 1-10, not {shown(level)}")
     computer = (computer_side, level) if opponent == "engine" else None
-    return NewGame(fen, variant, mode, tags, control, computer)
+    move_time = data.get("move_time")
+    if move_time is not None and (
+        isinstance(move_time, bool) or not isinstance(move_time, (int, float)) or not 0.05 <= move_time <= MAX_MOVE_TIME
+    ):
+        raise ValueError(f"move_time must be seconds a move, 0.05-{MAX_MOVE_TIME:g}, not {shown(move_time)}")
+    return NewGame(fen, variant, mode, tags, control, computer, None if move_time is None else float(move_time))
+
+
+MAX_MOVE_TIME = 600.0  # seconds: the computer's longest time a move

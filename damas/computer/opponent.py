@@ -13,10 +13,14 @@ Two implementations of one small interface (:class:`Opponent`), both off the boa
   engine and 15/27 ms with the engine in its own process (a loaded 2-core machine). That is
   why ``damas play`` runs even our own engine in a process of its own.
 
-An engine that cannot start, crashes, hangs, or answers nonsense or an illegal move is a
-:class:`EngineFailed` with one line saying so; the engine is then closed for good and
-:meth:`poll` hands the message over once (the app shows it, and the game goes on between
-the players).
+An engine that cannot start, crashes, hangs, answers nonsense or an illegal move, or writes
+more than a Hub engine would (a line longer than ``MAX_LINE``, more than ``RATE`` bytes a
+second: its output is read in bounded pieces, never held whole) is a
+:class:`EngineFailed` with one line saying so; the engine is then closed for good (killed
+with every process it started: it runs in a process group of its own) and :meth:`poll`
+hands the message over once (the app shows it, and the game goes on between the players).
+Its memory is bounded too (``[engine] memory``; by default half the machine's): an engine
+that wants more fails its allocation, and so the game, not the board.
 """
 
 from __future__ import annotations
@@ -24,8 +28,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
 import queue
+import resource
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -51,7 +58,14 @@ DEFAULT_TIMEOUT = 10.0  # seconds beyond the expected time before an engine coun
 DEPTH_TIME = 30.0  # seconds a depth-limited search is expected to take at most
 STOP_TIMEOUT = 5.0  # seconds an engine has to answer ``stop``
 HINT_TIME = 1.0  # seconds for a hint
+# what an engine may write: its lines are a few hundred bytes, a few a second
+MAX_LINE = 16 * 1024  # bytes of one line (a longer one fails the engine)
+RATE = 1 << 20  # bytes a second, sustained, on each of its outputs (more fails the engine)...
+BURST = 4 << 20  # ...beyond this many at once
+QUEUED = 256  # lines read and not yet taken (the engine waits while that many are)...
+FULL_FOR = 2.0  # ...for at most this many seconds
 HINT_MODES = ("casual", "always", "never")
+MEMORY_RANGE = (64, 1 << 20)  # MB an engine may be given (engine.memory)
 
 
 class EngineFailed(Exception):
@@ -66,6 +80,8 @@ class Answer:
     move: Move | None
     score: int | None = None  # hundredths of a man for the side to move, when the engine said
     error: str | None = None
+    pv: tuple[Move, ...] = ()  # the line the engine expects, from its move on (when it said)
+    depth: int | None = None  # the depth its last finished iteration reached (when it said)
 
 
 @dataclass(frozen=True)
@@ -80,13 +96,24 @@ class EngineSettings:
     hints: str = "casual"  # when the page offers a hint: casual games, always, never
     timeout: float = DEFAULT_TIMEOUT
     tt_size: int = 16  # MB of our engine's transposition table
-    seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-6
+    seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-7
+    memory: int | None = None  # MB the engine's process may take (None: default_memory)
 
     def allows_hint(self, mode: Mode) -> bool:
         return self.hints == "always" or (self.hints == "casual" and mode == "casual")
 
 
-KEYS = ("command", "level", "side", "opponent", "move_time", "hints", "timeout", "tt_size", "seed")
+KEYS = ("command", "level", "side", "opponent", "move_time", "hints", "timeout", "tt_size", "seed", "memory")
+
+
+def default_memory(tt_mb: int) -> int:
+    """MB an engine may take unless ``[engine] memory`` says: half the machine's memory, and
+    never less than our own engine needs with its table (``tt_mb``) twice over."""
+    try:
+        half = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2 >> 20
+    except (ValueError, OSError):
+        half = 1024
+    return max(half, 2 * tt_mb + 256)
 
 
 def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSettings:
@@ -144,12 +171,18 @@ def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSetting
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
             raise bad("seed", "a whole number, 0 or more")
         s["seed"] = seed
+    if "memory" in table:
+        memory, (low, high) = table["memory"], MEMORY_RANGE
+        if isinstance(memory, bool) or not isinstance(memory, int) or not low <= memory <= high:
+            raise bad("memory", f"megabytes, {low}-{high}")
+        s["memory"] = memory
     return EngineSettings(**s)
 
 
 def limits_for(level: int, move_time: float | None = None, *, external: bool = False) -> Limits:
-    """How long the computer thinks at ``level``: our engine's levels 1-6 by depth (reproducible),
-    7-10 by time; an external engine by time; ``move_time`` instead of the level's."""
+    """How long the computer thinks at ``level``: our engine's levels 1-7 by depth (reproducible),
+    8-10 by time (8 and 9 with a depth cap); an external engine by time; ``move_time`` instead
+    of the level's."""
     if move_time is not None:
         return Limits(move_time=move_time)
     settings = level_settings(level)
@@ -268,7 +301,7 @@ class LocalEngine(Opponent):
             result = self.engine.search(game, limits, stop_event=stop)
             with self._lock:
                 if ticket == self._current:
-                    self._answers.put(Answer(ticket, result.move, result.score))
+                    self._answers.put(Answer(ticket, result.move, result.score, pv=result.pv, depth=result.depth))
 
 
 class HubEngine(Opponent):
@@ -283,10 +316,12 @@ class HubEngine(Opponent):
         timeout: float = DEFAULT_TIMEOUT,
         tt_mb: int = 16,
         seed: int | None = None,
+        memory: int | None = None,
     ) -> None:
         super().__init__()
         self.variant = variant
         self.seed = seed
+        self.memory = default_memory(tt_mb) if memory is None else memory  # MB
         self.hub_variant = HUB_NAMES[variant]
         self.external = command is not None
         if command is None:
@@ -300,8 +335,9 @@ class HubEngine(Opponent):
         self.timeout = timeout
         self.level = level
         self.params: dict[str, dict[str, str]] = {}
-        self.proc: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[str | _Overrun | None] = queue.Queue(QUEUED)
+        self._overrun: _Overrun | None = None  # why the reader stopped reading a flood
         self._stderr: deque[str] = deque(maxlen=5)
         self._jobs: queue.Queue[tuple[int, Game, Limits, int | None] | None] = queue.Queue()
         self._lock = threading.Lock()
@@ -371,15 +407,12 @@ class HubEngine(Opponent):
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
                 start_new_session=True,  # Ctrl-C on the terminal is the app's to handle
             )
         except OSError as exc:
             raise EngineFailed(f"cannot be started: {exc.strerror or exc}") from None
-        threading.Thread(target=self._read, args=(self.proc.stdout, self._lines), daemon=True).start()
+        self._bound_memory(self.proc.pid)
+        threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
         self._send("hub")
         deadline = time.monotonic() + self.timeout
@@ -411,6 +444,22 @@ class HubEngine(Opponent):
             pass
         log.info("engine %s ready (%s)", self.name, self.command)
 
+    def _bound_memory(self, pid: int) -> None:
+        """The engine's data (what it allocates: heap, anonymous mappings, thread stacks) is
+        bounded at ``self.memory`` MB: beyond, its allocations fail (Python's MemoryError, C's
+        NULL from malloc) and it ends or says so, while the board goes on. Set as it starts,
+        before it has read a line (``preexec_fn`` is unsafe with the board's threads)."""
+        if not hasattr(resource, "prlimit"):  # (Linux only)
+            return
+        limit = self.memory << 20
+        try:
+            _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+            if hard != resource.RLIM_INFINITY:
+                limit = min(limit, hard)
+            resource.prlimit(pid, resource.RLIMIT_DATA, (limit, limit))
+        except (OSError, ValueError) as exc:  # (an engine that is set-user-id: not ours to bound)
+            log.warning("the engine's memory is not bounded: %s", exc)
+
     def _set_level(self, level: int | None) -> None:
         if level is not None and "level" in self.params and level != self._sent_level:
             self._send(format_line("set-param", name="level", value=level))
@@ -433,6 +482,7 @@ class HubEngine(Opponent):
         self._send("go think")
         deadline = time.monotonic() + expected_seconds(limits) + self.timeout
         score: int | None = None
+        line, depth = "", None
         try:
             while True:
                 with self._lock:
@@ -443,6 +493,7 @@ class HubEngine(Opponent):
                 command, values, _flags = self._next(min(deadline, time.monotonic() + 0.1), waiting, deadline)
                 if command == "info" and "score" in values:
                     score = _score(values["score"])
+                    line, depth = values.get("pv", ""), _depth(values.get("depth"))
                 elif command == "error" and "message" in values:
                     log.warning("engine %s: %s", self.name, values["message"])
                 elif command == "done":
@@ -464,7 +515,7 @@ class HubEngine(Opponent):
                 raise EngineFailed(f"answered {text[:40]!r}, which is not a move") from None
             legal = " ".join(move_text(m) for m in list(game.position.legal_moves)[:12])
             raise EngineFailed(f"answered an illegal move {text[:40]!r} (legal: {legal})") from None
-        return Answer(ticket, move, score)
+        return Answer(ticket, move, score, pv=_line(game.position, line, move), depth=depth)
 
     def _stop_search(self) -> None:
         """(with the lock held) Ask the engine to stop the search under way; its done line is read
@@ -483,9 +534,14 @@ class HubEngine(Opponent):
                 self.proc.wait(timeout=1.0)
 
     def _kill(self) -> None:
+        """The engine and every process it started (a command that is a script, a wrapper):
+        its process group, of which it is the leader."""
         proc = self.proc
         if proc is None:
             return
+        # (the group's id stays reserved while any of its processes lives, so that it names no other)
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -501,7 +557,7 @@ class HubEngine(Opponent):
         if proc is None or proc.stdin is None:
             raise EngineFailed("is not running")
         try:
-            proc.stdin.write(line + "\n")
+            proc.stdin.write((line + "\n").encode())
             proc.stdin.flush()
         except (OSError, ValueError):
             raise EngineFailed(self._exited("while reading its input")) from None
@@ -519,12 +575,16 @@ class HubEngine(Opponent):
                 if until < deadline:
                     return "", {}, []
                 raise EngineFailed(f"did not answer {waiting_for!r} in time (timeout {self.timeout:g} s)")
+            if self._overrun is not None:
+                raise EngineFailed(self._overrun.why)
             try:
-                line = self._lines.get(timeout=left)
+                line = self._lines.get(timeout=min(left, 0.25))
             except queue.Empty:
                 continue
             if line is None:
                 raise EngineFailed(self._exited(f"after {waiting_for!r}"))
+            if isinstance(line, _Overrun):
+                raise EngineFailed(line.why)
             try:
                 command, values, flags = parse_line(line)
             except HubError:
@@ -543,20 +603,85 @@ class HubEngine(Opponent):
         how = f"exited with status {status}" if status is not None else "closed its output"
         return f"{how} {when}{said}"
 
-    @staticmethod
-    def _read(stream: Any, into: queue.Queue[str | None]) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            for line in stream:
-                into.put(line.rstrip("\r\n"))
-        into.put(None)
+    def _read(self, stream: Any) -> None:
+        """The engine's output, line by line, in bounded pieces: an overlong line or a flood
+        is handed to the worker as an :class:`_Overrun` (the engine then fails), never held."""
+        rate = _Rate(RATE, BURST)
+        try:
+            while raw := stream.readline(MAX_LINE + 1):
+                if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                    self._hand(_Overrun(f"wrote a line longer than {MAX_LINE // 1024} KiB"))
+                    return
+                if not rate.take(len(raw)):
+                    self._hand(_Overrun(f"wrote more than {RATE >> 20} MiB a second"))
+                    return
+                if not self._hand(raw.decode("utf-8", "replace").rstrip("\r\n")):
+                    return
+        except (OSError, ValueError):
+            pass
+        self._hand(None)
+
+    def _hand(self, item: str | _Overrun | None) -> bool:
+        """Queue a line for the worker, waiting while the queue is full (so the engine waits
+        too); ``False`` when nobody takes it: the engine is gone, or it writes faster than its
+        lines can be read (the queue full for ``FULL_FOR`` seconds: an overrun)."""
+        if isinstance(item, _Overrun):
+            self._overrun = item  # (seen by the worker even with the queue full)
+        waited = 0.0
+        while True:
+            try:
+                self._lines.put(item, timeout=0.5)
+                return True
+            except queue.Full:
+                proc = self.proc
+                if proc is None or proc.poll() is not None or isinstance(item, _Overrun):
+                    return False
+                waited += 0.5
+                if waited >= FULL_FOR:
+                    self._overrun = _Overrun(f"wrote more than {QUEUED} lines faster than they could be read")
+                    return False
 
     def _read_stderr(self) -> None:
+        """What the engine says on its error output (the last few lines, each cut short), read
+        in bounded pieces; a flood fails the engine as on its output."""
         proc = self.proc
         assert proc is not None and proc.stderr is not None
+        rate = _Rate(RATE, BURST)
         with contextlib.suppress(OSError, ValueError):
-            for line in proc.stderr:
-                if line.strip():
-                    self._stderr.append(line.strip())
+            while raw := proc.stderr.readline(1024):
+                if not rate.take(len(raw)):
+                    self._hand(_Overrun(f"wrote more than {RATE >> 20} MiB a second on its error output"))
+                    return
+                line = raw.decode("utf-8", "replace").strip()
+                if line:
+                    self._stderr.append(line[:200])
+                while not raw.endswith(b"\n") and (raw := proc.stderr.readline(1024)):  # the rest of a long line
+                    if not rate.take(len(raw)):
+                        self._hand(_Overrun(f"wrote more than {RATE >> 20} MiB a second on its error output"))
+                        return
+
+
+@dataclass(frozen=True)
+class _Overrun:
+    """An engine that wrote more than a Hub engine would: why (the worker fails it)."""
+
+    why: str
+
+
+class _Rate:
+    """A token bucket: ``rate`` bytes a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self, n: int) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        self.tokens -= n
+        return self.tokens >= 0
 
 
 def _level_line(limits: Limits) -> str:
@@ -589,6 +714,26 @@ def _score(text: str) -> int | None:
     return round(men * 100)
 
 
+def _depth(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() else None
+
+
+def _line(pos: Position, text: str, move: Move) -> tuple[Move, ...]:
+    """The engine's line as moves (it starts with its move), up to the first one that is not
+    legal where it stands (an engine's line is a hint, never trusted further)."""
+    line: list[Move] = []
+    for word in text.split():
+        try:
+            m = parse_hub_move(pos, word)
+        except HubError:
+            break
+        if not line and m != move:
+            break  # the line of an earlier iteration, not of the move it chose
+        line.append(m)
+        pos = pos.apply(m)
+    return tuple(line) or (move,)
+
+
 def open_engine(variant: str, settings: EngineSettings, *, level: int | None = None) -> Opponent:
     """The engine the settings name: an external Hub engine, or our own in a process of its own."""
     return HubEngine(
@@ -598,4 +743,5 @@ def open_engine(variant: str, settings: EngineSettings, *, level: int | None = N
         timeout=settings.timeout,
         tt_mb=settings.tt_size,
         seed=settings.seed,
+        memory=settings.memory,
     )

@@ -18,7 +18,8 @@ from board_hal.backends import LinkStatus
 from board_hal.buttons import ButtonPress
 from board_hal.debounce import DEFAULT_WINDOW, Transition
 from board_hal.squares import SquareState
-from damas.records.store import GameRow, Store, StoreError
+from damas.records.journal import events_phrase, holes, prefix
+from damas.records.store import ABANDONED, INTERRUPTED, GameRow, Store, StoreError
 from referee import (
     Action,
     ClockAction,
@@ -32,11 +33,12 @@ from referee import (
     Takeback,
     Verdict,
 )
-from referee.clock import ClockError, parse_control
+from referee.clock import ClockError, parse_control, shown_seconds
 from referee.colour import make_referee, pieces_from_json
 from referee.log import COLOUR_FORMAT, UID_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
 from referee.vocabulary import Mode
-from rules import Color, Move
+from rules import Color, DraughtsError, Move, Termination
+from rules.pdn import Clock as PdnClock
 from rules.pdn import PdnGame
 
 Records = tuple[list[tuple[int, str, int, int, list[int], float]], list[int], list[tuple[float, str, list[int], str]]]
@@ -57,6 +59,14 @@ def load_log(store: Store, row: GameRow, *, partial: bool = False) -> tuple[LogH
     except StoreError as exc:
         rows = []
         problem = problem or f"game {row.id}: its journal cannot be read ({exc})"
+    whole = prefix(seq for seq, _text in rows)
+    if whole < len(rows):  # a hole: the events after it cannot be replayed
+        missing = holes(seq for seq, _text in rows)
+        problem = problem or (
+            f"game {row.id}: its journal in the database lacks {events_phrase(missing)} "
+            f"(it holds {events_phrase(seq for seq, _text in rows)})"
+        )
+        rows = rows[:whole]
     lines = [json.dumps(row.header)] + [str(text) for _seq, text in rows]
     try:
         header, events = parse_log(lines, f"game {row.id}", row.variant)
@@ -106,16 +116,20 @@ class GameSession:
         window: float = 0.05,
         clock: str | None = None,
         clock_auto: bool = False,
+        clock_name: str | None = None,
         senses: str | None = None,
         pieces: dict[int, SquareState] | None = None,
     ) -> GameSession:
         """A new game; ``clock``: its time control (None or ``none``: no clock), ``clock_auto``:
-        in casual mode, a recorded move presses the clock; ``senses``: what a board that
-        senses colour tells (``colour``, ``crown``), ``pieces``: what it read (its journal is
-        then of format 2, and its referee reads pieces: ``referee.colour``)."""
+        in casual mode, a recorded move presses the clock; ``clock_name``: the name the control
+        was chosen by (``fenacef``), kept for the page; ``senses``: what a board that senses
+        colour tells (``colour``, ``crown``), ``pieces``: what it read (its journal is then of
+        format 2, and its referee reads pieces: ``referee.colour``)."""
         extra: dict[str, Any] = {}
         if clock is not None and not parse_control(clock).none:
             extra = {"clock": clock, "clock_auto": clock_auto}
+            if clock_name is not None:
+                extra["clock_name"] = clock_name
         header = LogHeader(
             variant=variant,
             fen=fen,
@@ -139,12 +153,7 @@ class GameSession:
         outage; a press of the player to move, or the arbiter, resumes it.
         A journal that cannot be replayed raises :class:`DamagedGame`."""
         _header, events, _problem = load_log(store, row)
-        s = cls(store, row, window=window)
-        for ev in events:
-            s._apply_raw(ev)
-            s.history += s.pipeline.feed(ev)
-            s.last_t = ev.t
-            s.seq += 1
+        s = cls._replayed(store, row, events, window)
         now = max(time.time() if now is None else now, s.last_t)
         if s.clock is not None and s.clock.clock.ticking:
             alive = store.alive(row.id)
@@ -157,6 +166,16 @@ class GameSession:
         o = s.referee.game.outcome()
         if o is not None and row.ended is None:
             store.finish(row.id, o.result(s.referee.variant), o.termination.value)
+        return s
+
+    @classmethod
+    def _replayed(cls, store: Store, row: GameRow, events: list[LogEvent], window: float) -> GameSession:
+        s = cls(store, row, window=window)
+        for ev in events:
+            s._apply_raw(ev)
+            s.history += s.pipeline.feed(ev)
+            s.last_t = ev.t
+            s.seq += 1
         return s
 
     def _move_rows(self) -> list[tuple[int, str, int, int, list[int], float]]:
@@ -313,13 +332,33 @@ class GameSession:
         pg = self.pipeline.pdn_game(tags)
         if result is not None:
             pg.result = result
-        return pg
+        return with_ending(pg, self.pipeline, row)
 
     def reports(self) -> list[Report]:
         return [v for v in self.history if isinstance(v, Report)]
 
     def snapshot(self) -> dict[str, Any]:
         return {"occupied": sorted(self.raw), "cells": sorted(self.raw_cells)}
+
+
+def replay_check(store: Store, game_id: int, *, partial: bool = False) -> str | None:
+    """Replay a stored game's journal as a resume does (its moves written again from it):
+    ``None`` when it replays, else what stops it (one line). ``partial``: a game known to be
+    damaged, whose moves are those of the events before the damage."""
+    try:
+        row = store.game(game_id)
+        if partial:
+            _header, events, problem = load_log(store, row, partial=True)
+            session = GameSession._replayed(store, row, events, 0.05)
+            session.history += session.pipeline.advance(session.last_t + 60.0)
+            store.rewrite_moves(game_id, session._move_rows())
+            return problem
+        GameSession.resume(store, row)
+    except DamagedGame as exc:
+        return str(exc)
+    except (DraughtsError, ValueError) as exc:  # a row or a header the referee cannot take
+        return f"game {game_id}: cannot be replayed ({exc})"
+    return None
 
 
 def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:
@@ -359,4 +398,25 @@ def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> P
     pg = pipe.pdn_game(dict(row.tags))
     if row.result_locked or row.ended is not None:
         pg.result = row.result
+    return with_ending(pg, pipe, row)
+
+
+def with_ending(pg: PdnGame, pipe: Pipeline, row: GameRow) -> PdnGame:
+    """The record's end as the players saw it: a ``Termination`` tag (as PGN and lidraughts write
+    it: ``Normal``, ``Time forfeit``, ``Abandoned``), and the clocks when the game ended, after
+    the last move, when they differ from its own (a flag, a resignation while a clock ran)."""
+    outcome = pipe.referee.game.outcome()
+    if "Termination" not in pg.tags:
+        if outcome is not None:
+            forfeit = outcome.termination is Termination.TIME_FORFEIT
+            pg.tags["Termination"] = "Time forfeit" if forfeit else "Normal"
+        elif row.state in (ABANDONED, INTERRUPTED):
+            pg.tags["Termination"] = "Abandoned"
+    keeper = pipe.clock
+    if keeper is not None and pg.moves and (keeper.clock.flag is not None or keeper.clock.stopped):
+        left = keeper.clock.left
+        final = PdnClock(shown_seconds(left[Color.WHITE]), shown_seconds(left[Color.BLACK]), None)
+        shown = pg.moves[-1].clock
+        if shown is None or (shown.white, shown.black) != (final.white, final.black):
+            pg.moves[-1].comments.append(final.comment())
     return pg

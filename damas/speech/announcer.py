@@ -129,6 +129,11 @@ class Announcer:
     def _listen(self, verdicts: list[Verdict]) -> None:
         self._heard += verdicts  # (composed in update, after the LEDs)
 
+    def tell(self, texts: dict[str, str]) -> None:
+        """Something the app says in its own words (a training's verdict), in each language; a
+        newer one replaces it in the voice's queue."""
+        self._add("reports", lambda lang: texts.get(lang) or texts.get("en", ""), group="told")
+
     def read_out_asked(self) -> None:
         """The read-out gesture was made (said at the next update)."""
         self._read_out = True
@@ -153,9 +158,10 @@ class Announcer:
         """The last utterances, in ``lang``, oldest first (the page's live region)."""
         return [u.to_json(lang) for u in list(self.log)[-limit:]]
 
-    def read_out_text(self, session: GameSession, lang: str, now: float) -> str:
-        """The read-out in ``lang`` (the page's key: said on the page, not by the board)."""
-        return phrases.read_out(lang, session.referee.position, self._last(session), session.clock, now)
+    def read_out_text(self, session: GameSession, lang: str, now: float, part: str = "all") -> str:
+        """The read-out in ``lang``, or one ``part`` of it (the page's keys: said on the page, not
+        by the board)."""
+        return phrases.read_out(lang, session.referee.position, self._last(session), session.clock, now, part)
 
     def close(self) -> None:
         if self.speaker is not None:

@@ -8,6 +8,8 @@ Routes:
 * ``GET /api/read-out`` the position (men and kings of each side by square), the last move and
   both clocks read out in ``?lang=``: ``{"text": ..., "say": ...}`` (``say``: as a voice reads
   it; the page's read-out key; the board's own voice reads it on the read-out gesture);
+  ``?part=last`` (the turn and the last move), ``clocks`` or ``position`` (the turn and the
+  pieces) reads one of them only (the page's L, C and P keys);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands;
 * ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game"|"hint"|"analyze", ...}``
@@ -16,14 +18,22 @@ Routes:
   ``side`` (the side the computer plays) and ``level`` 1-10. ``hint``: the engine's move for the
   player to move, lit in the ``hint`` role (casual games unless ``[engine] hints`` says otherwise).
   ``analyze``: the game in play analysed off the board loop; the state's ``analysis`` and the
-  moves' ``mark`` show it); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
+  moves' ``mark`` show it; ``live`` ``{"on": true|false}``: the live analysis (the state's
+  ``live``: the bar, the number, the depth and the engine's line), in casual games and finished
+  ones); ``study`` with ``op``: ``open`` (``game``, ``ply``: a recorded game, default the one in
+  play), ``pdn`` (``pdn``: a pasted PDN's first game), ``play`` (``node``, ``move``: a move tried
+  from that position, kept as a variation), ``goto``/``delete``/``promote`` (``node``), ``close``
+  (the state's ``study``); ``training`` with ``op`` ``start`` (``kind``: ``game`` or ``tactic``
+  of the shipped sets by ``index``, or ``study``; ``mode`` replay or guess, ``side``) or ``stop``
+  (the state's ``training``); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
   of that side's button), ``clock-pause``, ``clock-resume``, ``clock-adjust`` with ``white`` /
   ``black`` (seconds, or ``m:ss`` text);
 * ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record
   (tag names are PDN symbols starting with a capital letter, values text without control
   characters, ``""`` removes a tag; results 1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1 or ``*``);
 * ``GET /live.pdn`` the current and recent games (multi-game PDN, as broadcast relays poll);
-  ``GET /games/{id}.pdn`` one game.
+  ``GET /games/{id}.pdn`` one game; ``GET /study.pdn`` the study open on the page, its
+  variations in parentheses.
 
 A bad request is a 400 with ``{"error": "..."}`` naming the problem (a body above 64 KiB
 is a 413); a game id is ASCII digits, anything else is not found.
@@ -138,6 +148,7 @@ def check_request(request: web.Request, served: frozenset[str], token_mode: bool
 
 
 MAX_BODY = 64 * 1024  # bytes of a request body: the page's requests are a few hundred
+RESPONSE_TIMEOUT = 30.0  # seconds a client has to take an answer (a page or a PDN): then it is cut
 _GAME_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits only: int() also takes ' 1', '+1' and '١'
 
 
@@ -167,7 +178,18 @@ def build_app(play: PlayApp) -> web.Application:
         refused = check_request(request, request.app.get(SERVED, frozenset()), bool(play.token))
         if refused is not None:
             return web.json_response({"error": refused[1]}, status=refused[0])
-        return await handler(request)
+        response = await handler(request)
+        if not isinstance(response, web.Response) or response.prepared:
+            return response  # (a page, a PDN, an answer: not a file, which aiohttp writes itself, nor a WebSocket)
+        # the answer written here, within a time: a client that stops reading is cut, never waited on
+        try:
+            async with asyncio.timeout(RESPONSE_TIMEOUT):
+                await response.prepare(request)
+                await response.write_eof()
+        except TimeoutError:
+            if request.transport is not None:
+                request.transport.abort()
+        return response
 
     app = web.Application(middlewares=[guard])
     viewers = Viewers()  # the pages watching: the board loop pushes each state to them
@@ -178,7 +200,8 @@ def build_app(play: PlayApp) -> web.Application:
         async def check(request: web.Request) -> web.StreamResponse:
             if play.token:
                 given = request.headers.get("X-Damas-Token") or request.query.get("token")
-                if not given or not secrets.compare_digest(given, play.token):
+                # (compared as bytes: compare_digest refuses text that is not ASCII, with a 500)
+                if not given or not secrets.compare_digest(given.encode("utf-8", "replace"), play.token.encode()):
                     lang = lang_of(request) if "lang" in request.query else "en"
                     return web.json_response({"error": PageError("token").text(lang)}, status=403)
             return await handler(request)
@@ -219,7 +242,11 @@ def build_app(play: PlayApp) -> web.Application:
 
     @routes.get("/api/read-out")
     async def read_out(request: web.Request) -> web.StreamResponse:
-        return web.json_response(play.read_out(lang_of(request)))
+        try:
+            said = play.read_out(lang_of(request), request.query.get("part", "all")[:40])
+        except ValueError as exc:  # a part the read-out does not have
+            raise _json_error(str(exc)) from None
+        return web.json_response(said)
 
     @routes.get("/ws")
     async def ws(request: web.Request) -> web.StreamResponse:
@@ -289,6 +316,19 @@ def build_app(play: PlayApp) -> web.Application:
     @routes.get("/live.pdn")
     async def live(_request: web.Request) -> web.StreamResponse:
         return web.Response(text=play.live_pdn(), content_type="application/x-chess-pdn", charset="utf-8")
+
+    @routes.get("/study.pdn")
+    async def study_pdn(_request: web.Request) -> web.StreamResponse:
+        try:
+            text = play.study_pdn()
+        except LookupError:
+            raise web.HTTPNotFound() from None
+        return web.Response(
+            text=text,
+            content_type="application/x-chess-pdn",
+            charset="utf-8",
+            headers={"Content-Disposition": 'attachment; filename="damas-study.pdn"'},
+        )
 
     @routes.get("/games/{game_id}.pdn")
     async def game_pdn(request: web.Request) -> web.StreamResponse:

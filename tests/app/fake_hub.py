@@ -8,16 +8,29 @@ It answers the first GOOD searches (default 0) properly, with the first legal mo
 * ``silent``: never answers ``hub``;
 * ``crash``: dies on ``go`` (standard error says why);
 * ``hang``: never answers ``go`` (and ignores ``stop``);
+* ``stuck``: never answers ``go`` and reads nothing more (a search that never ends: even its
+  input closed does not stop it);
 * ``flood``: answers ``go`` with ``info`` lines without end, never a move;
 * ``nonsense``: answers ``done move=hello``;
 * ``illegal``: answers a move that is not legal in the position;
 * ``noise``: writes garbage lines before a proper answer (which the client must take);
-* ``international``: has no variant parameter (Scan's International only), otherwise good.
+* ``international``: has no variant parameter (Scan's International only), otherwise good;
+* ``endless-line``: answers ``go`` with 300 MB and no newline (then hangs);
+* ``torrent``: answers ``go`` with long ``info`` lines as fast as it can, never a move;
+* ``error-torrent``: the same on its standard error;
+* ``hog``: answers ``go`` by taking 1 GiB of memory (address space it never touches), then a move.
+
+With ``$FAKE_HUB_PIDFILE`` set it writes its process id there first (a test that starts it
+through a shell finds it so).
 """
 
 from __future__ import annotations
 
+import contextlib
+import mmap
+import os
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -29,6 +42,8 @@ from rules import Game, Position
 def main() -> int:
     mode = sys.argv[1]
     good = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    if "FAKE_HUB_PIDFILE" in os.environ:
+        Path(os.environ["FAKE_HUB_PIDFILE"]).write_text(str(os.getpid()))
     if mode == "crash-start":
         print("fake engine: cannot load its weights", file=sys.stderr)
         return 3
@@ -74,6 +89,15 @@ def main() -> int:
                 return 139
             elif mode == "nonsense":
                 say("done move=hello")
+            elif mode == "stuck":
+                while True:
+                    time.sleep(1)
+            elif mode == "hog":
+                hoard = mmap.mmap(
+                    -1, 1 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+                )  # its table: beyond its bound, ENOMEM
+                say(format_line("done", move=move_text(next(iter(game.legal_moves)))))
+                hoard.close()
             elif mode == "illegal":
                 legal = {move_text(m) for m in game.legal_moves}
                 count = game.position.geometry.count
@@ -82,6 +106,19 @@ def main() -> int:
             elif mode == "flood":
                 while True:  # info lines without end, and never a move
                     say("info depth=1 score=0.00")
+            elif mode == "endless-line":
+                chunk = b"x" * (1 << 20)
+                with contextlib.suppress(BrokenPipeError):
+                    for _ in range(300):
+                        sys.stdout.buffer.write(chunk)
+                    sys.stdout.buffer.flush()
+                    sys.stdin.read()
+            elif mode in ("torrent", "error-torrent"):
+                out = sys.stdout if mode == "torrent" else sys.stderr
+                line = "info depth=1 score=0.00 pv=" + "1-2 " * 1000 + "\n"
+                with contextlib.suppress(BrokenPipeError):
+                    while True:
+                        out.write(line * 64)
             # hang: nothing
         elif command == "ping":
             say("pong")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -41,11 +42,13 @@ class Server:
         port: int | None = None,
         env: dict[str, str] | None = None,
         module: str = "damas",
+        open_files: int | None = None,
     ) -> None:
         self.db = db
         self.fixed_port = port is not None
         self.port = port or free_port()
         self.module = module  # tests.app.crashpoint: the same program with a power cut at a chosen write
+        self.open_files = open_files  # its open-file limit (soft and hard), as a small system's
         self.args = args
         self.env = {**os.environ, **(env or {})}
         self.proc: subprocess.Popen[str] | None = None
@@ -67,6 +70,7 @@ class Server:
                 text=True,
                 stdin=subprocess.DEVNULL,
                 env=self.env,
+                preexec_fn=None if self.open_files is None else self._limit,
             )
             if not wait:
                 return self
@@ -86,6 +90,12 @@ class Server:
                 if "http://" in line and f":{self.port}/" in line:
                     return self
         raise RuntimeError(f"damas play found no free port in 5 attempts (last {self.port})")
+
+    def _limit(self) -> None:
+        import resource
+
+        assert self.open_files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def _command(self, *extra: str) -> list[str]:
         return [
@@ -154,7 +164,7 @@ class Server:
         self.sim("lift", a)
         self.wait_for(lambda s: s["leds"].get(str(a)) == "from")
         self.sim("place", b)
-        return self.wait_for(lambda s: s["leds"].get(str(b)) == "to")
+        return self.wait_for(lambda s: s["leds"].get(str(b)) in ("to", "last"))  # landed, or the move made
 
     def wait_for(self, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
@@ -165,3 +175,14 @@ class Server:
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out; last state: moves={state['moves']} active={state['active']}")
             time.sleep(0.05)
+
+
+def confirm_click(page: Any, button: Any) -> None:
+    """Two taps on a button that asks for a second (a resignation, leaving a game unfinished):
+    the first arms it (it says what the second does), the second, a moment later, confirms."""
+    from playwright.sync_api import expect
+
+    button.click()
+    expect(button).to_have_class(re.compile(r"\barmed\b"))
+    page.wait_for_timeout(450)  # (a double tap's second half is not a confirmation)
+    button.click()
