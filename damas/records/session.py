@@ -35,7 +35,7 @@ from referee import (
 )
 from referee.clock import ClockError, parse_control, shown_seconds
 from referee.colour import make_referee, pieces_from_json
-from referee.log import COLOUR_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
+from referee.log import COLOUR_FORMAT, UID_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
 from referee.vocabulary import Mode
 from rules import Color, DraughtsError, Move, Termination
 from rules.pdn import Clock as PdnClock
@@ -140,7 +140,7 @@ class GameSession:
             pieces=pieces if senses else None,
         ).to_json()
         tags = {"Date": datetime.date.today().strftime("%Y.%m.%d"), **tags}  # every new game has its date
-        game_id = store.new_game(variant, fen, mode, header, tags)
+        game_id = store.new_game(variant, fen, mode, header, tags, uid=True)
         return cls(store, store.game(game_id), window=window)
 
     @classmethod
@@ -366,7 +366,7 @@ def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:
     all replay its journal through it: the referee its row asks for (variant, start position,
     mode, the board as the log began) and the game clock its header names."""
     h = row.header
-    senses = h.get("senses") if h.get("format") == COLOUR_FORMAT else None
+    senses = h.get("senses") if h.get("format") in (COLOUR_FORMAT, UID_FORMAT) else None
     referee = make_referee(
         row.variant,
         row.fen,
