@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# options for damas play: make play ARGS="--variant international --port 8081"
+ARGS ?=
 play: $(STAMP)
-	$(BIN)/damas play
+	$(BIN)/damas play $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -32,6 +32,7 @@ from board_hal.simulated import SimulatedBoard
 from board_hal.speech import Speaker, SpeechBackend
 from board_hal.squares import Sensing
 from damas.board.loop import PlayApp, board_pieces, reconcile, set_up, sim_occupancy
+from damas.board.requests import preset_name
 from damas.computer.opponent import EngineSettings, settings_from_config
 from damas.computer.player import computer_tag
 from damas.errors import UserError
@@ -84,7 +85,7 @@ def _loopback(host: str) -> bool:
 
 def _ask_resume(row_id: int, moves: int) -> bool:
     try:
-        answer = input(f"resume the unfinished game {row_id} ({moves} moves)? [Y/n] ")
+        answer = input(f"resume the unfinished game {row_id} ({moves} {'ply' if moves == 1 else 'plies'})? [Y/n] ")
     except EOFError:
         return True
     return not answer.strip().lower().startswith("n")
@@ -241,7 +242,7 @@ def _open_game(
                     sim_occupancy(session, sim)
                 else:
                     reconcile(session, io, time.time())
-                log.info("resumed game %d (%d moves)", row.id, row.moves)
+                log.info("resumed game %d (%d plies)", row.id, row.moves)
         if session is None:
             if sim is not None and (args.fen or sim.senses > Sensing.PRESENCE):
                 set_up(sim, Position.from_fen(args.fen, variant) if args.fen else Position.start(variant))
@@ -261,6 +262,7 @@ def _open_game(
                 window=config.debounce,
                 clock=clock,
                 clock_auto=config.clock.auto,
+                clock_name=preset_name(getattr(args, "clock", None) or config.clock.control, config.clock.controls),
                 senses=senses,
                 pieces=pieces,
                 broken=set() if health is None else health.squares(io.layout)[0],
@@ -318,7 +320,7 @@ def serve(args: argparse.Namespace) -> int:
     variant = find_variant(args.variant or config.variant or app_cfg.get("variant") or "brazilian").name
     mode = _mode(args, config)
     host = args.host or app_cfg.get("host") or "127.0.0.1"
-    port = int(args.port or app_cfg.get("port") or 8080)
+    port = args.port if args.port is not None else int(app_cfg.get("port") or 8080)  # (both 1-65535: checked)
     if args.fen:
         Position.from_fen(args.fen, variant)  # a bad FEN: one line, before anything starts
     clock = _clock_control(args, config)  # a bad time control too
@@ -407,13 +409,18 @@ def _engine_settings(args: argparse.Namespace, config: Any) -> EngineSettings:
         changes["level"] = args.level
     if getattr(args, "side", None) is not None:
         changes["side"] = Color(args.side)
+    if getattr(args, "move_time", None) is not None:
+        if not 0.05 <= args.move_time <= 600:
+            raise UserError(f"--move-time must be 0.05-600 seconds, not {args.move_time:g}")
+        changes["move_time"] = args.move_time
     return dataclasses.replace(settings, **changes)
 
 
 def _start_computer(play: PlayApp, settings: EngineSettings) -> None:
     """The computer plays the configured side of the new game; its name goes in that side's tag."""
     tag = settings.side.value.capitalize()
-    play.store.correct(play.session.row.id, {tag: computer_tag(play.computer.name, settings.level)}, None)
+    name = computer_tag(play.computer.name, settings.level, settings.move_time)
+    play.store.correct(play.session.row.id, {tag: name}, None)
     play.start_computer(settings.side, settings.level)
     log.info("the computer (%s) plays %s at level %d", play.computer.name, settings.side.value, settings.level)
 

@@ -43,7 +43,8 @@ program stopped); ``clock-adjust`` (``white``/``black``: the seconds each clock 
 then on, either may be left out); ``flag``, a note that ``side``'s time ran out then (the
 replay derives it from the times). The header's ``clock`` names the time control
 (``"21"``, ``"5+3"``, ``"40/90,30+30"``...; none: no clock) and ``clock_auto`` (casual
-mode) whether a recorded move presses the clock by itself (such presses are not logged).
+mode) whether a recorded move presses the clock by itself (such presses are not logged);
+``clock_name``, when the control was chosen by a name (``"fenacef"``), that name.
 
 The header is optional. An optional header field ``board`` lists the occupied squares
 when the log starts (default: the start position, already set up); ``broken`` (issue 31) the
@@ -65,6 +66,17 @@ crown) and ``pieces`` what stood where when the log began (by piece letter: ``w`
 men, ``W``/``B`` kings, ``?`` a piece the board could not read). A ``place`` carries the
 piece put down (``piece``), also a change of piece on a square that stays occupied; a
 ``link`` ``up`` line the pieces then.
+
+**Format 3** (since issue 29: the game's id across databases; readers of formats 1 and 2
+refuse it as an unsupported format): a format 1 or format 2 header with ``uid``, the game's id
+``<database>-<game>`` (the database's own id, made once, and the game's number in it: the id a
+board's messages to the tournament hall carry, ``docs/hall.md``; a fresh SD card makes a new
+database id, so two games never share one). ``senses`` and ``pieces`` are as in format 2, and
+optional: without them the board senses presence only. Everything else is as in formats 1
+and 2; ``damas play`` writes format 3 for every game it starts, and logs of formats 1 and 2
+are read as before.
+
+    {"format": 3, "variant": "brazilian", "mode": "casual", "uid": "Yq3v0sXb2mWc9KfA-12"}
 
 What a reader refuses (one line each, naming the line): a line longer than 64 KiB; text
 that is not JSON, including numbers of more than 4300 digits and nesting too deep for
@@ -95,7 +107,10 @@ from rules.errors import shown
 LOG_FORMAT = 1
 #: the format of a log of a board that senses colour (pieces on its places and in its header)
 COLOUR_FORMAT = 2
-FORMATS = (LOG_FORMAT, COLOUR_FORMAT)
+#: the format of a log whose header names the game's id across databases (``uid``)
+UID_FORMAT = 3
+FORMATS = (LOG_FORMAT, COLOUR_FORMAT, UID_FORMAT)
+UID_RE = re.compile(r"[A-Za-z0-9_-]{1,60}-[0-9]{1,19}")  # <database>-<game>
 SENSES = ("colour", "crown")
 _MOVE = re.compile(r"[0-9]{1,2}(-[0-9]{1,2}|(x[0-9]{1,2}){2,})")
 MAX_LINE = 64 * 1024  # characters of one line of a log
@@ -133,10 +148,13 @@ class LogHeader:
     pieces: dict[int, SquareState] | None = None
     #: squares whose sensor the self-test found broken (the referee plays around them: issue 31)
     broken: list[int] | None = None
+    #: format 3: the game's id across databases (``<database>-<game>``)
+    uid: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"format": COLOUR_FORMAT if self.senses else self.format}
-        for key in ("variant", "fen", "mode", "board", "senses", "broken"):
+        fmt = UID_FORMAT if self.uid else COLOUR_FORMAT if self.senses else self.format
+        out: dict[str, Any] = {"format": fmt}
+        for key in ("variant", "fen", "mode", "board", "senses", "uid", "broken"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -334,7 +352,7 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
     h = LogHeader()
     fmt = obj.get("format", LOG_FORMAT)
     if fmt not in FORMATS or isinstance(fmt, bool):
-        raise LogError(n, f"unsupported log format {shown(fmt)} (this reads formats 1 and 2)", source)
+        raise LogError(n, f"unsupported log format {shown(fmt)} (this reads formats 1, 2 and 3)", source)
     h.format = fmt
     variant = obj.get("variant")
     if variant is not None:
@@ -372,15 +390,21 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
             raise LogError(n, f"'board' must be a list of square numbers, not {shown(board)}", source)
         h.board = list(board)
     senses = obj.get("senses")
-    if fmt == COLOUR_FORMAT:
+    if fmt == COLOUR_FORMAT or (fmt == UID_FORMAT and (senses is not None or "pieces" in obj)):
         if senses not in SENSES:
-            raise LogError(n, f"a format-2 log needs 'senses': 'colour' or 'crown', not {shown(senses)}", source)
+            what = "log" if fmt == COLOUR_FORMAT else "colour log"
+            raise LogError(n, f"a format-{fmt} {what} needs 'senses': 'colour' or 'crown', not {shown(senses)}", source)
         h.senses = senses
         if "pieces" in obj:
             count = _geometry(h.variant, n, source).count
             h.pieces = _pieces(obj["pieces"], count, n, source, "pieces")
     elif senses is not None or "pieces" in obj:
-        raise LogError(n, "'senses' and 'pieces' belong to format 2 (a board that senses colour)", source)
+        raise LogError(n, "'senses' and 'pieces' belong to formats 2 and 3 (a board that senses colour)", source)
+    if fmt == UID_FORMAT:
+        uid = obj.get("uid")
+        if not isinstance(uid, str) or not UID_RE.fullmatch(uid):
+            raise LogError(n, f"a format-3 log needs 'uid': <database>-<game>, not {shown(uid)}", source)
+        h.uid = uid
     broken = obj.get("broken")
     if broken is not None:
         count = _geometry(h.variant, n, source).count
@@ -393,6 +417,7 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
         k: v
         for k, v in obj.items()
         if k not in ("format", "variant", "fen", "mode", "board", "senses", "pieces", "broken")
+        and not (k == "uid" and fmt == UID_FORMAT)
     }
     return h
 
