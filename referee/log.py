@@ -8,6 +8,8 @@ and what the players entered.
     {"t": 95.00, "action": "resign", "side": "black"}
     {"t": 0.010, "action": "computer", "side": "black", "level": 3}
     {"t": 12.40, "action": "computer-move", "move": "9-13"}
+    {"t": 20.00, "action": "confirm", "move": "21-17"}
+    {"t": 21.00, "action": "confirm", "square": 15}
     {"t": 97.50, "link": "down"}
     {"t": 130.2, "link": "up", "board": [1, 2, 3, 18], "cells": ["b1"]}
     {"t": 130.2, "link": "reconstructed", "moves": ["c3-d4", "f6-e5"]}
@@ -22,6 +24,10 @@ and what the players entered.
 computer's move in the position of that moment (``from-to``, or ``fromxtoxcaptured...`` in
 square numbers); the referee accepts only that move from the hands on the computer's turn
 (``referee.expect``). Readers before these lines refuse them as unknown actions.
+
+``confirm`` lines (issue 31): the page answered a ``sensor-confirm`` report with the move
+played (square numbers, as ``computer-move``), or said that the sensor under ``square`` is
+broken. Readers before these lines refuse them as unknown actions.
 
 ``link`` lines (a board behind a link, e.g. the Pico's serial line): the link went
 ``down``; it is ``up`` again with the whole occupancy then (``board``: occupied squares,
@@ -41,7 +47,9 @@ mode) whether a recorded move presses the clock by itself (such presses are not 
 ``clock_name``, when the control was chosen by a name (``"fenacef"``), that name.
 
 The header is optional. An optional header field ``board`` lists the occupied squares
-when the log starts (default: the start position, already set up). A malformed log
+when the log starts (default: the start position, already set up); ``broken`` (issue 31) the
+squares whose sensor ``damas selftest`` found broken when the game started (the referee plays
+around them from the first move; readers before it ignore it, as any unknown header field). A malformed log
 raises :class:`LogError` naming the line.
 
 **Format 2** (a board that senses colour, ``referee/colour.py``; readers of format 1 refuse
@@ -138,13 +146,15 @@ class LogHeader:
     #: format 2: what the board senses (``colour`` or ``crown``), and the pieces when the log began
     senses: str | None = None
     pieces: dict[int, SquareState] | None = None
+    #: squares whose sensor the self-test found broken (the referee plays around them: issue 31)
+    broken: list[int] | None = None
     #: format 3: the game's id across databases (``<database>-<game>``)
     uid: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         fmt = UID_FORMAT if self.uid else COLOUR_FORMAT if self.senses else self.format
         out: dict[str, Any] = {"format": fmt}
-        for key in ("variant", "fen", "mode", "board", "senses", "uid"):
+        for key in ("variant", "fen", "mode", "board", "senses", "uid", "broken"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -210,6 +220,8 @@ def event_to_json(ev: LogEvent) -> dict[str, Any]:
             out["move"] = ev.move
         if ev.level is not None:
             out["level"] = ev.level
+        if ev.square is not None:
+            out["square"] = ev.square
         return out
     where = "cell" if isinstance(ev.key, str) else "square"
     out = {"t": round(ev.t, 4), where: ev.key, "event": "place" if ev.occupied else "lift"}
@@ -393,10 +405,18 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
         if not isinstance(uid, str) or not UID_RE.fullmatch(uid):
             raise LogError(n, f"a format-3 log needs 'uid': <database>-<game>, not {shown(uid)}", source)
         h.uid = uid
+    broken = obj.get("broken")
+    if broken is not None:
+        count = _geometry(h.variant, n, source).count
+        if not isinstance(broken, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= count for x in broken
+        ):
+            raise LogError(n, f"'broken' must be a list of square numbers (1-{count}), not {shown(broken)}", source)
+        h.broken = list(broken)
     h.extra = {
         k: v
         for k, v in obj.items()
-        if k not in ("format", "variant", "fen", "mode", "board", "senses", "pieces")
+        if k not in ("format", "variant", "fen", "mode", "board", "senses", "pieces", "broken")
         and not (k == "uid" and fmt == UID_FORMAT)
     }
     return h
@@ -422,12 +442,15 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
         level = obj.get("level")
         if level is not None and (isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10):
             raise LogError(n, f"computer's 'level' must be 1-10, not {shown(level)}", source)
-    if name == "computer-move":
+    square = None
+    if name == "confirm" and "square" in obj:
+        square = obj["square"]
+        if isinstance(square, bool) or not isinstance(square, int) or square < 1:
+            raise LogError(n, f"confirm's 'square' must be a square number, not {shown(square)}", source)
+    elif name in ("computer-move", "confirm"):
         move = obj.get("move")
         if not isinstance(move, str) or not _MOVE.fullmatch(move):
-            raise LogError(
-                n, f"computer-move needs 'move' in square numbers (22-17, 26x17x21), not {shown(move)}", source
-            )
+            raise LogError(n, f"{name} needs 'move' in square numbers (22-17, 26x17x21), not {shown(move)}", source)
     result = None
     if name == "result":
         result = obj.get("result")
@@ -437,7 +460,7 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
             parse_result(result)
         except ValueError:
             raise LogError(n, f"invalid result {shown(result)}", source) from None
-    return Action(t, name, side, result, move, level)
+    return Action(t, name, side, result, move, level, square)
 
 
 def _clock_action(name: ClockActionName, obj: dict[str, Any], t: float, n: int, source: str) -> ClockAction:

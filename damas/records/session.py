@@ -119,12 +119,14 @@ class GameSession:
         clock_name: str | None = None,
         senses: str | None = None,
         pieces: dict[int, SquareState] | None = None,
+        broken: Iterable[int] = (),
     ) -> GameSession:
         """A new game; ``clock``: its time control (None or ``none``: no clock), ``clock_auto``:
         in casual mode, a recorded move presses the clock; ``clock_name``: the name the control
         was chosen by (``fenacef``), kept for the page; ``senses``: what a board that senses
         colour tells (``colour``, ``crown``), ``pieces``: what it read (its journal is then of
-        format 2, and its referee reads pieces: ``referee.colour``)."""
+        format 2, and its referee reads pieces: ``referee.colour``); ``broken``: the squares whose
+        sensor the self-test found broken (``board_hal.health``)."""
         extra: dict[str, Any] = {}
         if clock is not None and not parse_control(clock).none:
             extra = {"clock": clock, "clock_auto": clock_auto}
@@ -138,6 +140,7 @@ class GameSession:
             extra=extra,
             senses=senses or None,
             pieces=pieces if senses else None,
+            broken=sorted(broken) or None,
         ).to_json()
         tags = {"Date": datetime.date.today().strftime("%Y.%m.%d"), **tags}  # every new game has its date
         game_id = store.new_game(variant, fen, mode, header, tags, uid=True)
@@ -374,8 +377,16 @@ def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:
         board=h.get("board"),
         senses=senses if senses in ("colour", "crown") else None,
         pieces=pieces_from_json(h.get("pieces")),
+        suspects=_squares(h.get("broken")),
     )
     return Pipeline(referee, window, _keeper(row.header, referee))
+
+
+def _squares(obj: object) -> list[int]:
+    """A header's list of square numbers (``broken``), or none if it is not one."""
+    if not isinstance(obj, list):
+        return []
+    return [x for x in obj if isinstance(x, int) and not isinstance(x, bool)]
 
 
 def _keeper(header: dict[str, Any], referee: Referee) -> ClockKeeper | None:
