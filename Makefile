@@ -62,6 +62,7 @@ bench: $(STAMP)
 	@test -d .bench/caissify || $(BIN)/python -m pip install --quiet --target .bench/caissify caissify-pairings==0.5.0
 	$(BIN)/python benchmarks/perft.py
 	$(BIN)/python benchmarks/referee.py
+	$(BIN)/python benchmarks/sensors.py --quick
 	$(BIN)/python benchmarks/hal.py
 	$(BIN)/python benchmarks/bridge.py
 	$(BIN)/python benchmarks/dgt.py

@@ -32,6 +32,7 @@ class Role(enum.Enum):
     SUGGEST_FROM = "suggest-from"  # a suggested move (the engine's hint, a training move): its piece
     SUGGEST_TO = "suggest-to"  # ...and where it goes
     LAST = "last"  # the last move's origin and destination, while nothing else is lit
+    SENSOR = "sensor"  # a square whose sensor does not answer (the game goes on without it)
 
 
 class Pattern(enum.Enum):
@@ -95,6 +96,7 @@ DEFAULT_LOOKS: dict[Role, Look] = {
     Role.SUGGEST_FROM: Look((170, 0, 255), Pattern.DOUBLE),
     Role.SUGGEST_TO: Look((170, 0, 255), Pattern.WINK),
     Role.LAST: Look((90, 90, 30), Pattern.FLASH),
+    Role.SENSOR: Look((255, 255, 255), Pattern.SLOW),
 }
 
 #: other names a configuration may give a role's colour (``[leds] can-go = "#..."``)

@@ -24,6 +24,9 @@ from aiohttp import web
 from board_hal.buttons import ClockButtons
 from board_hal.config import ConfigError, load_config
 from board_hal.factory import open_board
+from board_hal.health import BoardHealth, HealthError
+from board_hal.health import default_path as health_path
+from board_hal.layout import cell_name
 from board_hal.registry import Hardware
 from board_hal.simulated import SimulatedBoard
 from board_hal.speech import Speaker, SpeechBackend
@@ -172,8 +175,32 @@ def _open_buttons(config: Any) -> ClockButtons | None:
         raise UserError(f"{config.source}: clock.buttons: cannot open the GPIO pins: {exc}") from None
 
 
+def _board_health(store: Store) -> BoardHealth | None:
+    """What ``damas selftest`` found broken, beside the database (a damaged file: one line, ignored)."""
+    path = health_path(store.path)
+    try:
+        health = BoardHealth.load(path)
+    except HealthError as exc:
+        log.warning("%s: ignored (run damas selftest again)", exc)
+        return None
+    if health is not None and (health.sensors or health.leds):
+        found = [
+            f"the {what} at {', '.join(map(cell_name, sorted(cells)))}"
+            for what, cells in (("sensors", health.sensors), ("LEDs", health.leds))
+            if cells
+        ]
+        log.info("the self-test of %s found %s broken (%s)", health.checked or "?", " and ".join(found), path)
+    return health
+
+
 def _open_game(
-    args: argparse.Namespace, config: Any, store: Store, variant: str, mode: Mode, clock: str | None = None
+    args: argparse.Namespace,
+    config: Any,
+    store: Store,
+    variant: str,
+    mode: Mode,
+    clock: str | None = None,
+    health: BoardHealth | None = None,
 ) -> tuple[Any, GameSession, SimulatedBoard | None]:
     """The records (repaired from the journal copies when needed), the board, and the game
     to play: the unfinished one resumed, or a new one."""
@@ -238,6 +265,7 @@ def _open_game(
                 clock_name=preset_name(getattr(args, "clock", None) or config.clock.control, config.clock.controls),
                 senses=senses,
                 pieces=pieces,
+                broken=set() if health is None else health.squares(io.layout)[0],
             )
             for note in notes:
                 log.warning("%s; started game %d", note, session.row.id)
@@ -311,7 +339,8 @@ def serve(args: argparse.Namespace) -> int:
     buttons = None
     try:
         buttons = _open_buttons(config)
-        io, session, sim = _open_game(args, config, store, variant, mode, clock)
+        health = _board_health(store)
+        io, session, sim = _open_game(args, config, store, variant, mode, clock, health)
     except BaseException:
         if buttons is not None:
             buttons.close()
@@ -339,6 +368,7 @@ def serve(args: argparse.Namespace) -> int:
         engine=engine,
         speech=announcer,
         chord=speech.chord if speech.enabled else 0.0,
+        health=health,
     )
     opponent = getattr(args, "opponent", None) or engine.opponent
     if opponent == "engine" and session.seq == 0:  # a new game (a resumed one knows its players)

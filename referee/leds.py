@@ -28,6 +28,7 @@ def led_intents(
     move_stack: Sequence[Move],
     batch: tuple[Move, ...],
     expected: Move | None = None,
+    masked: frozenset[int] = frozenset(),
 ) -> list[LedIntent]:
     """The (square, role) pairs for the game's position ``pos`` and the sensed ``board``.
 
@@ -35,9 +36,11 @@ def led_intents(
     is over; ``touched``: the squares pieces were put on since the board last matched the
     game; ``hints``: show the legal destinations of a lifted piece; ``move_stack``: the moves
     played; ``batch``: the moves the last reconnect recorded (all shown while they are the
-    last moves); ``expected``: the computer's move for the hands to make (``referee.expect``)."""
-    s = board
-    e = pos.occupied()
+    last moves); ``expected``: the computer's move for the hands to make (``referee.expect``);
+    ``masked``: squares whose sensor does not answer (left out of ``board``; lit ``sensor``
+    where nothing else is lit)."""
+    s = board - masked
+    e = pos.occupied() - masked
     out: dict[int, Role] = {}
 
     def put(squares: Iterable[int], role: Role) -> None:
@@ -100,4 +103,5 @@ def led_intents(
         shown = batch if n > 1 and tuple(move_stack[-n:]) == batch else ()
         for last in reversed(shown or move_stack[-1:]):  # after a reconnect: every move it recorded
             put((last.from_square, last.to_square), Role.LAST)
+    put(masked, Role.SENSOR)
     return [LedIntent(sq, role) for sq, role in sorted(out.items())]

@@ -117,6 +117,10 @@ _UI_EN = {
     "mark_game": "loses the game",
     "mark_win": "lets the win go",
     "better": "better",
+    "confirm_played": "Which move was played?",
+    "sensor_broken": "The sensor under {square} is broken",
+    "inferred": "read without the sensor under {square}",
+    "led_dark": "its LED does not light: shown only here",
     "resolved_by_move": "{move} was played",
     "analysis_done_one": "Analysis: 1 marked move",
     "live_analysis": "Live analysis",
@@ -282,6 +286,10 @@ _UI_BR = {
     "mark_game": "perde a partida",
     "mark_win": "deixa escapar a vitória",
     "better": "melhor",
+    "confirm_played": "Qual lance foi jogado?",
+    "sensor_broken": "O sensor de {square} está com defeito",
+    "inferred": "lido sem o sensor de {square}",
+    "led_dark": "o LED desta casa não acende: só aparece aqui",
     "resolved_by_move": "o lance {move} foi jogado",
     "analysis_done_one": "Análise: 1 lance marcado",
     "live_analysis": "Análise ao vivo",
@@ -447,6 +455,10 @@ _UI_PT = {
     "mark_game": "perde a partida",
     "mark_win": "deixa escapar a vitória",
     "better": "melhor",
+    "confirm_played": "Que lance foi jogado?",
+    "sensor_broken": "O sensor de {square} está avariado",
+    "inferred": "lido sem o sensor de {square}",
+    "led_dark": "o LED desta casa não acende: só aparece aqui",
     "resolved_by_move": "o lance {move} foi jogado",
     "analysis_done_one": "Análise: 1 lance assinalado",
     "live_analysis": "Análise em direto",
@@ -556,6 +568,8 @@ KINDS: dict[str, dict[str, str]] = {
         "crown": "crown the new king",
         "lost-crown": "a king lost its crown",
         "extra-crown": "a man wears a crown",
+        "sensor": "sensor not answering",
+        "sensor-confirm": "confirm the move",
     },
     "pt-BR": {
         "setup": "arrumação",
@@ -595,6 +609,8 @@ KINDS: dict[str, dict[str, str]] = {
         "crown": "coroe a nova dama",
         "lost-crown": "dama sem coroa",
         "extra-crown": "peça coroada",
+        "sensor": "sensor sem resposta",
+        "sensor-confirm": "confirme o lance",
     },
     "pt-PT": {
         "setup": "arrumação",
@@ -634,6 +650,8 @@ KINDS: dict[str, dict[str, str]] = {
         "crown": "coroe a nova dama",
         "lost-crown": "dama sem coroa",
         "extra-crown": "pedra coroada",
+        "sensor": "sensor sem resposta",
+        "sensor-confirm": "confirme o lance",
     },
 }
 
@@ -676,6 +694,9 @@ REPORTS: dict[str, dict[str, str]] = {
         "lost-crown": "A dama em {squares} perdeu a coroa: recoloque-a",
         "extra-crown": "A peça em {squares} está coroada: tire a coroa (só vira dama a peça que termina o lance "
         "na última fileira)",
+        "sensor": "O sensor de {squares} não responde: a partida continua; mande verificá-lo",
+        "sensor-confirm": "O sensor de {squares} pode não estar respondendo e o tabuleiro não distingue os lances "
+        "possíveis: confirme na página o lance jogado",
     },
     "pt-PT": {
         "setup": "Arrume a posição: coloque peças em {missing}; retire as peças de {extra}",
@@ -714,6 +735,9 @@ REPORTS: dict[str, dict[str, str]] = {
         "lost-crown": "A dama em {squares} perdeu a coroa: reponha-a",
         "extra-crown": "A pedra em {squares} está coroada: tire a coroa (só passa a dama a pedra que acaba o lance "
         "na última fila)",
+        "sensor": "O sensor de {squares} não responde: a partida continua; mande-o verificar",
+        "sensor-confirm": "O sensor de {squares} pode não estar a responder e o tabuleiro não distingue os lances "
+        "possíveis: confirme na página o lance jogado",
     },
 }
 
@@ -730,6 +754,7 @@ LEGEND: dict[str, dict[str, str]] = {
         "missing": "put a piece back here",
         "extra": "take this piece off (wrong square)",
         "error": "the move is not allowed",
+        "sensor": "this square's sensor does not answer",
         "suggest-from": "suggested move: this piece",
         "suggest-to": "suggested move: to here",
         "last": "the last move",
@@ -745,6 +770,7 @@ LEGEND: dict[str, dict[str, str]] = {
         "missing": "recoloque uma peça aqui",
         "extra": "retire esta peça (casa errada)",
         "error": "o lance não é permitido",
+        "sensor": "o sensor desta casa não responde",
         "suggest-from": "lance sugerido: esta peça",
         "suggest-to": "lance sugerido: para cá",
         "last": "o último lance",
@@ -760,6 +786,7 @@ LEGEND: dict[str, dict[str, str]] = {
         "missing": "reponha uma peça aqui",
         "extra": "retire esta peça (casa errada)",
         "error": "o lance não é permitido",
+        "sensor": "o sensor desta casa não responde",
         "suggest-from": "lance sugerido: esta peça",
         "suggest-to": "lance sugerido: para aqui",
         "last": "o último lance",

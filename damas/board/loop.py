@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -17,6 +18,7 @@ from typing import Any
 from board_hal.backends import BoardIO, LinkStatus, ReadOut
 from board_hal.buttons import ButtonPress, ChordFilter, ClockButtons
 from board_hal.debounce import Transition
+from board_hal.health import BoardHealth
 from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
@@ -72,8 +74,10 @@ class PlayApp:
         computer: Computer | None = None,
         speech: Announcer | None = None,
         chord: float = 0.0,
+        health: BoardHealth | None = None,
     ) -> None:
         self.store = store
+        self.health = health  # what damas selftest found broken (board_hal.health): sensors, LEDs
         self.io = io
         self.session = session
         self.token = token
@@ -420,9 +424,26 @@ class PlayApp:
             self._enter(Action(now, "draw"))
         elif name == "result":
             self._enter(Action(now, "result", result=self._result(data.get("result"))))
+        elif name == "confirm":
+            self._enter(self._confirm(data, now))
         else:
             raise ValueError(f"unknown action {shown(name)}")
         self._mark()
+
+    def _confirm(self, data: dict[str, Any], now: float) -> Action:
+        """The page's answer to a ``sensor-confirm`` report (``move``: the move played, in square
+        numbers) or to a set-up a stuck sensor keeps from completing (``square``: its sensor is
+        broken). The referee takes it only if it asked about it (referee/README.md)."""
+        move, square = data.get("move"), data.get("square")
+        if isinstance(move, str) and re.fullmatch(r"\d{1,2}([-x]\d{1,2})+", move.strip()):
+            return Action(now, "confirm", move=move.strip())
+        if isinstance(square, int) and not isinstance(square, bool):
+            if square not in self.session.referee.position.geometry.squares():
+                raise ValueError(f"confirm: there is no square {square} on this board")
+            return Action(now, "confirm", square=square)
+        raise ValueError(
+            f"confirm needs move (square numbers, e.g. 21-17) or square (a number), not {shown(move or square)}"
+        )
 
     def _clock_action(self, name: ClockActionName, data: dict[str, Any], now: float) -> None:
         """A press on the page, or the arbiter's pause, resume or adjustment (journaled)."""
@@ -522,6 +543,7 @@ class PlayApp:
                 clock_name=name if isinstance(name, str) else None,
                 senses=senses,
                 pieces=pieces,
+                broken=self.broken()[0],
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
@@ -529,6 +551,13 @@ class PlayApp:
         if computer is not None:
             self.start_computer(*computer)
         self._mark()
+
+    def broken(self) -> tuple[set[int], set[int]]:
+        """The squares whose sensor, and those whose LED, the self-test found broken (none
+        without a self-test: board_hal.health)."""
+        if self.health is None:
+            return set(), set()
+        return self.health.squares(self.io.layout)
 
     def _switch_to(self, session: GameSession) -> None:
         """The board plays ``session`` from now on (a new game, or one resumed)."""

@@ -48,6 +48,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
             item["said"] = item["said"][lang]  # the move as the board says it (a screen reader's label)
     stamps = s.clock.stamps if s.clock is not None else []
     marks = _marks(app)
+    suspects: set[int] = set(getattr(ref, "suspects", ()))
+    inferred: dict[int, int] = getattr(ref, "inferred", {})  # ply -> the square whose sensor did not answer
     ply = 0
     for item in moves:
         if "pdn" in item:
@@ -55,6 +57,9 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
                 item["clock"] = stamps[ply].to_json()
                 item["took"] = duration_text(stamps[ply].took)
             ply += 1
+            sensor = inferred.get(ply)
+            if sensor is not None:
+                item["inferred"] = pos.square_text(sensor)  # read without that square's sensor
             mark = marks.get(ply)
             if mark is not None and mark.played == item["pdn"]:
                 item.update(mark=mark.symbol, better=mark.better, kind=mark.kind)
@@ -80,7 +85,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "squares": {str(q): list(geo.coord(q)) for q in geo.squares()},
         "names": {str(q): pos.square_text(q) for q in geo.squares()},
         "pieces": {str(q): piece.symbol for q, piece in pos.pieces().items()},
-        "occupied": sorted(s.raw),
+        # a square whose sensor does not answer shows what the game has there, not its stale reading
+        "occupied": sorted((s.raw - suspects) | (pos.occupied() & suspects)),
         "cells": sorted(s.raw_cells),
         "leds": {str(q): role.value for q, role in app.led_intents()},
         "moves": moves,
@@ -92,8 +98,11 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
             "kind": active.kind.value,
             "label": kinds.get(kind_of(active), active.kind.value),
             "message": message(active, lang, names),
+            "confirm": _confirm(active, pos),
             "line": line(kinds.get(kind_of(active), active.kind.value), message(active, lang, names)),
         },
+        "sensors": sorted(getattr(ref, "suspects", ())),  # squares whose sensor does not answer
+        "dead_leds": sorted(app.broken()[1]),  # squares whose LED does not light (the page shows their role)
         "last": None if last is None else {"path": last["path"], "captured": last["captured"]},
         "fen": pos.fen(),
         "start": ref.game.start.fen(),
@@ -137,6 +146,26 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
         "voice": app.speech.speaker is not None,
     }
+
+
+#: a set-up report naming at most this many squares offers "the sensor under ... is broken"
+BROKEN_OFFERED = 2
+
+
+def _confirm(report: Report, pos: Position) -> dict[str, Any] | None:
+    """What the page may answer to ``report`` (the ``confirm`` action): the moves a board with a
+    sensor that may not answer cannot tell apart, or the squares of a set-up that a stuck
+    sensor may keep from completing (one whose sensor the player says is broken)."""
+    if report.kind is ReportKind.SENSOR_CONFIRM:
+        texts, answers = report.params.get("choices", ()), report.params.get("moves", ())
+        return {
+            "moves": [{"text": t, "move": m} for t, m in zip(texts, answers, strict=False)],
+            "squares": [],
+        }
+    if report.kind is ReportKind.SETUP and 0 < len(report.missing) + len(report.extra) <= BROKEN_OFFERED:
+        squares = sorted({*report.missing, *report.extra})
+        return {"moves": [], "squares": [{"square": q, "name": pos.square_text(q)} for q in squares]}
+    return None
 
 
 def _game_item(row: GameRow, words: dict[str, str]) -> dict[str, Any]:

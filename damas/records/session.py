@@ -35,7 +35,7 @@ from referee import (
 )
 from referee.clock import ClockError, parse_control, shown_seconds
 from referee.colour import make_referee, pieces_from_json
-from referee.log import COLOUR_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
+from referee.log import COLOUR_FORMAT, UID_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
 from referee.vocabulary import Mode
 from rules import Color, DraughtsError, Move, Termination
 from rules.pdn import Clock as PdnClock
@@ -119,12 +119,14 @@ class GameSession:
         clock_name: str | None = None,
         senses: str | None = None,
         pieces: dict[int, SquareState] | None = None,
+        broken: Iterable[int] = (),
     ) -> GameSession:
         """A new game; ``clock``: its time control (None or ``none``: no clock), ``clock_auto``:
         in casual mode, a recorded move presses the clock; ``clock_name``: the name the control
         was chosen by (``fenacef``), kept for the page; ``senses``: what a board that senses
         colour tells (``colour``, ``crown``), ``pieces``: what it read (its journal is then of
-        format 2, and its referee reads pieces: ``referee.colour``)."""
+        format 2, and its referee reads pieces: ``referee.colour``); ``broken``: the squares whose
+        sensor the self-test found broken (``board_hal.health``)."""
         extra: dict[str, Any] = {}
         if clock is not None and not parse_control(clock).none:
             extra = {"clock": clock, "clock_auto": clock_auto}
@@ -138,9 +140,10 @@ class GameSession:
             extra=extra,
             senses=senses or None,
             pieces=pieces if senses else None,
+            broken=sorted(broken) or None,
         ).to_json()
         tags = {"Date": datetime.date.today().strftime("%Y.%m.%d"), **tags}  # every new game has its date
-        game_id = store.new_game(variant, fen, mode, header, tags)
+        game_id = store.new_game(variant, fen, mode, header, tags, uid=True)
         return cls(store, store.game(game_id), window=window)
 
     @classmethod
@@ -366,7 +369,7 @@ def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:
     all replay its journal through it: the referee its row asks for (variant, start position,
     mode, the board as the log began) and the game clock its header names."""
     h = row.header
-    senses = h.get("senses") if h.get("format") == COLOUR_FORMAT else None
+    senses = h.get("senses") if h.get("format") in (COLOUR_FORMAT, UID_FORMAT) else None
     referee = make_referee(
         row.variant,
         row.fen,
@@ -374,8 +377,16 @@ def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:
         board=h.get("board"),
         senses=senses if senses in ("colour", "crown") else None,
         pieces=pieces_from_json(h.get("pieces")),
+        suspects=_squares(h.get("broken")),
     )
     return Pipeline(referee, window, _keeper(row.header, referee))
+
+
+def _squares(obj: object) -> list[int]:
+    """A header's list of square numbers (``broken``), or none if it is not one."""
+    if not isinstance(obj, list):
+        return []
+    return [x for x in obj if isinstance(x, int) and not isinstance(x, bool)]
 
 
 def _keeper(header: dict[str, Any], referee: Referee) -> ClockKeeper | None:

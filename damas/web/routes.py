@@ -27,7 +27,9 @@ Routes:
   of the shipped sets by ``index``, or ``study``; ``mode`` replay or guess, ``side``) or ``stop``
   (the state's ``training``); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
   of that side's button), ``clock-pause``, ``clock-resume``, ``clock-adjust`` with ``white`` /
-  ``black`` (seconds, or ``m:ss`` text);
+  ``black`` (seconds, or ``m:ss`` text); ``confirm`` with ``move`` (square numbers, one of the
+  ``moves`` a ``sensor-confirm`` report offers: the state's ``active.confirm``) or ``square`` (the
+  sensor under it is broken: a set-up a stuck sensor keeps from completing);
 * ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record
   (tag names are PDN symbols starting with a capital letter, values text without control
   characters, ``""`` removes a tag; results 1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1 or ``*``);

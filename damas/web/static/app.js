@@ -21,7 +21,7 @@ let speakOn = localStorage.getItem("damas-speak") === "1"; // the page speaks to
 const CYCLE = [undefined, "w", "W", "b", "B"];
 const SYMBOLS = {
   from: "↑", to: "↓", path: "•", hint: "•", "must-capture": "!", capturable: "◇",
-  remove: "×", missing: "+", extra: "−", error: "✗", test: "■",
+  remove: "×", missing: "+", extra: "−", error: "✗", test: "■", sensor: "⊘",
   "suggest-from": "⇑", "suggest-to": "⇓", last: "○",
 };
 // for the benchmark and the tests: when the page first drew a board, and each state it drew
@@ -50,6 +50,42 @@ function alertReport(text) {
   const box = $("active");
   box.textContent = text;
   box.style.display = "block";
+}
+
+// a sensor that may not answer: the moves the board cannot tell apart, or the squares of a set-up
+// a stuck sensor keeps from completing; the player's answer is the confirm action
+let confirmShown = "";
+function renderConfirm() {
+  const box = $("confirm");
+  const c = state.active && state.active.confirm;
+  const key = c ? JSON.stringify([state.lang, c]) : "";
+  if (key === confirmShown) return; // redrawn only when it changes (a button keeps its focus)
+  confirmShown = key;
+  box.innerHTML = "";
+  box.style.display = c ? "block" : "none";
+  if (!c) return;
+  if (c.moves.length) {
+    const q = document.createElement("span");
+    q.textContent = ui("confirm_played") + " ";
+    box.appendChild(q);
+  }
+  const answer = (body) => post("/api/action", { action: "confirm", ...body });
+  for (const m of c.moves) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = m.text;
+    b.dataset.move = m.move;
+    b.onclick = () => answer({ move: m.move });
+    box.appendChild(b);
+  }
+  for (const sq of c.squares) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = ui("sensor_broken").replace("{square}", sq.name);
+    b.dataset.square = sq.square;
+    b.onclick = () => answer({ square: sq.square });
+    box.appendChild(b);
+  }
 }
 
 function connect() {
@@ -219,6 +255,7 @@ function render() {
     active.style.display = "block";
     active.dataset.kind = state.active.kind;
   } else { active.style.display = "none"; active.dataset.kind = ""; }
+  renderConfirm();
   renderHistory();
   renderSaid();
   renderAnalysis();
@@ -295,10 +332,15 @@ function renderBoard() {
         said = sensed && shown ? pieceName(shown) : sensed ? ui("unknown_piece") : "";
       }
       const role = sq && state.leds[sq];
+      // a LED that does not light (the self-test's): its role is shown here, marked, as the board cannot
+      const dark = sq && (state.dead_leds || []).includes(Number(sq));
       if (role) {
-        div.appendChild(ledMark(role));
+        const mark = ledMark(role);
+        if (dark) mark.classList.add("dark");
+        div.appendChild(mark);
         const meaning = state.legend.find((l) => l.role === role);
         said += (said ? "; " : "") + (meaning ? meaning.text : role);
+        if (dark) said += ` (${ui("led_dark")})`;
       }
     }
     const lastLit = sq && state.leds[sq] === "last" && !entry; // (the LED already says it)
@@ -439,11 +481,13 @@ function renderHistory() {
     if (m.white) parts.push({ text: `${number}.`, cls: "num" });
     else if (first) parts.push({ text: `${number}...`, cls: "num" });
     // with a clock: the time the move took; after an analysis its ? or ?? (the lines below say why)
-    const text = m.pdn + (m.mark || "");
+    // a move read with a sensor that does not answer is marked (its title says which)
+    const text = m.pdn + (m.mark || "") + (m.inferred ? "*" : "");
     const shown = m.took ? `${text} (${m.took})` : text;
+    const why = m.inferred ? ui("inferred").replace("{square}", m.inferred) : null;
     // its name: what is shown, then the move as the board says it ("c3-d4 — 1. White: c3 to d4.")
-    const said = m.said ? `${shown} — ${number}. ${m.said}` : null;
-    parts.push({ text: shown, cls: "mv", index: i, said });
+    const said = m.said ? `${shown} — ${number}. ${m.said}` + (why ? ` ${why}.` : "") : null;
+    parts.push({ text: shown, cls: "mv", index: i, said, why });
     if (!m.white) number++;
     first = false;
   });
@@ -468,6 +512,7 @@ function renderHistory() {
         el.dataset.index = p.index;
         el.setAttribute("aria-current", String(view === p.index || (view === null && p.index === state.moves.length - 1)));
         if (p.said) el.setAttribute("aria-label", p.said);
+        if (p.why) el.title = p.why;
       } else {
         el = document.createElement("span");
         if (p.cls === "setup") el.dataset.index = p.index;
