@@ -65,7 +65,7 @@ def test_fields_and_thresholds_of_the_linear_board() -> None:
         with BoardIO(LAYOUT, board, board) as io:
             io.start()
             fields = board.fields()
-            assert fields is not None and fields[(0, 0)] == 580 and fields[(0, 2)] == -900 and fields[(1, 1)] == 0
+            assert fields is not None and fields[(0, 0)] == 530 and fields[(0, 2)] == -815 and fields[(1, 1)] == 0
             assert board.calibrate(0, 1000)  # kings from 1000 counts on: this one now reads as a man
             wait_until(lambda: io.pieces().get(LAYOUT.key_of(0, 2)) is SquareState.BLACK_MAN)
             assert board.calibrate(700, 0)  # a piece from 700 on: the white man is gone, the king a man
@@ -140,11 +140,11 @@ def test_the_self_test_names_a_magnet_the_other_way_up() -> None:
             "the white man put on square 32 (g1) reads black: its magnet is the other way up (white pieces north up)"
         )
         assert res.fields == {
-            SquareState.WHITE_MAN: -580,
-            SquareState.BLACK_MAN: -580,
-            SquareState.WHITE_KING: 900,
-            SquareState.BLACK_KING: -900,
+            SquareState.WHITE_MAN: -530,
+            SquareState.BLACK_MAN: -530,
+            SquareState.WHITE_KING: 815,
+            SquareState.BLACK_KING: -815,
         }
         assert any(
-            m.startswith("field readings: white man -580, black man -580, white king +900") for m in res.messages
+            m.startswith("field readings: white man -530, black man -530, white king +815") for m in res.messages
         )
