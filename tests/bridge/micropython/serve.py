@@ -65,7 +65,9 @@ watchdog = main.Watchdog(main.WATCHDOG["RP2040"][0], main.WATCHDOG["RP2040"][1])
 if kind == "reed":
     stub_machine.on_scan = read_switches
     read_switches()
-    board_fw.Firmware(main.ROWS, main.COLS, main.LED_PIN, main.UsbStream(), buttons=main.BUTTONS, watchdog=watchdog).run()
+    board_fw.Firmware(
+        main.ROWS, main.COLS, main.LED_PIN, main.UsbStream(), buttons=main.BUTTONS, watchdog=watchdog
+    ).run()
 else:
     stub_machine.hall = kind
     stub_machine.buttons = main.LINEAR_BUTTONS if kind == "linear" else main.BUTTONS
