@@ -86,6 +86,9 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "pieces": {str(q): piece.symbol for q, piece in pos.pieces().items()},
         "occupied": sorted(s.raw),
         "cells": sorted(s.raw_cells),
+        # a board that senses colour: the piece it reads on each square (w, b, W, B; ? not
+        # known), so the page can draw what stands there where it is not the game's
+        "sensed": _sensed(ref),
         "leds": {str(q): role.value for q, role in app.led_intents()},
         "moves": moves,
         "pdn": s.pdn_game().pdn(),
@@ -154,6 +157,14 @@ def _analysis_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
         for m in a.marks
     ]
     return {"done": a.done, "total": a.total, "finished": a.finished, "error": a.error, "lines": lines}
+
+
+def _sensed(ref: Any) -> dict[str, str] | None:
+    """The pieces a colour board reads, by square (None on a board that senses presence only)."""
+    sensed = getattr(ref, "sensed", None)  # (referee.colour's ColourReferee)
+    if sensed is None:
+        return None
+    return {str(q): state.code for q, state in sorted(sensed.items())}
 
 
 def _computer_state(app: PlayApp, lang: str) -> dict[str, Any]:
