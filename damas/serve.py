@@ -43,7 +43,7 @@ from damas.web.routes import SERVED, build_app, make_token
 from hall.protocol import Broker, BrokerError
 from referee.clock import ClockError, parse_control
 from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
-from rules import Color, Position, find_variant
+from rules import Color, DraughtsError, Position, find_variant
 from rules.errors import shown
 from wording import language
 
@@ -204,9 +204,11 @@ def _open_game(
         if row is not None:
             try:
                 session = GameSession.resume(store, row, window=config.debounce)
-            except DamagedGame as exc:  # never a crash loop: that game is kept aside, play goes on
+            except (DamagedGame, DraughtsError, ValueError, TypeError, KeyError) as exc:
+                # records the referee cannot take: never a crash loop, that game is kept aside, play goes on
                 store.abandon(row.id, DAMAGED)
-                notes.append(f"{exc}: game {row.id} is marked damaged and not resumed")
+                why = str(exc) if isinstance(exc, DamagedGame) else f"game {row.id}: {type(exc).__name__}: {exc}"
+                notes.append(f"{why[:300]}: game {row.id} is marked damaged and not resumed")
             else:
                 if sim is not None:
                     sim_occupancy(session, sim)
@@ -386,6 +388,10 @@ def _start_computer(play: PlayApp, settings: EngineSettings) -> None:
     log.info("the computer (%s) plays %s at level %d", play.computer.name, settings.side.value, settings.level)
 
 
+SHUTDOWN_TIMEOUT = 1.0  # seconds the connections still busy get when the server stops
+STOP_WITHIN = 4.0  # seconds after SIGTERM (or Ctrl-C) by which the program has exited, whatever holds it
+
+
 async def _run(
     app: web.Application, host: str, socks: list[socket.socket], url: str, play: PlayApp, *, open_browser: bool
 ) -> None:
@@ -399,10 +405,13 @@ async def _run(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    # a connection still busy when the server stops (a client that stopped reading its answers)
+    # is cut after SHUTDOWN_TIMEOUT: the stop is bounded whatever the clients do
+    runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT)
     await runner.setup()
+    cap = _connection_cap()
     for sock in socks:  # bound before the records were opened (_bind)
-        await web.SockSite(runner, sock).start()
+        await _CappedSite(runner, sock, cap).start()
     board = "the simulated board" if play.sim is not None else "the board"
     log.info("%s, game %d, on %s: %s", play.session.referee.variant.title, play.session.row.id, board, url)
     if play.token:
@@ -411,6 +420,76 @@ async def _run(
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     try:
         await stop.wait()
+        _stop_within(STOP_WITHIN)
     finally:
         await runner.cleanup()
         log.info("stopped")
+
+
+def _stop_within(seconds: float) -> None:
+    """The last guard of a bounded stop: whatever still holds the program ``seconds`` after it
+    was asked to stop (an engine, a broker, a board that does not answer), it exits then. Every
+    acknowledged event is durable already: this costs nothing a power cut would not."""
+
+    def now() -> None:
+        log.warning("did not stop within %g s: exiting now", seconds)
+        logging.shutdown()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, now)
+    timer.daemon = True
+    timer.start()
+
+
+class _Refused(asyncio.Protocol):
+    """A connection beyond the cap: told so, and closed at once (its descriptor freed)."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        transport.close()
+
+
+class _CappedSite(web.SockSite):
+    """A listening socket whose connections beyond ``cap`` are refused, so that held
+    connections never take the file descriptors the records, the board and the engine need."""
+
+    def __init__(self, runner: web.AppRunner, sock: socket.socket, cap: int) -> None:
+        super().__init__(runner, sock)
+        self._cap = cap
+
+    async def start(self) -> None:
+        server = self._runner.server
+        assert server is not None
+        await web.BaseSite.start(self)  # (registered with its runner, as SockSite.start does; then its own server)
+        cap = self._cap
+
+        def protocol() -> asyncio.BaseProtocol:
+            return _Refused() if len(server.connections) >= cap else server()
+
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(protocol, sock=self._sock, backlog=self._backlog)
+
+
+# file descriptors kept from the connections: for the records, the board, the engine, the broker
+# (64), and for the connections accepted in one turn of the loop (its backlog, 128) before those
+# beyond the cap are closed
+FILES_KEPT = 64 + 128
+
+
+def _connection_cap() -> int:
+    """How many connections the server holds at most: the open-file limit (its soft limit
+    raised to the hard one first: a Pi's usual 1,024 is soon reached) less what the rest of
+    the program needs."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or hard > soft:
+            want = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+            if want > soft:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+                soft = want
+    except (ImportError, OSError, ValueError):
+        return 1024 - FILES_KEPT
+    return max(16, soft - FILES_KEPT)

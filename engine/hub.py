@@ -24,6 +24,8 @@ AUTHOR = "The damas developers"
 #: Hub variant names (Scan's ``normal`` is International) and ours for 8x8
 HUB_VARIANTS = {"normal": "international", "brazilian": "brazilian", "portuguese": "portuguese"}
 DEFAULT_TT_MB = 64
+MAX_LINE = 64 * 1024  # characters of a line from the GUI (a pos line of a long game is a few thousand)
+MAX_MESSAGE = 200  # characters of an error message (what it quotes of a bad line is cut short)
 
 
 class HubError(ValueError):
@@ -235,6 +237,9 @@ class Hub:
             self.out.flush()
 
     def error(self, message: str) -> None:
+        """An ``error`` line; what it quotes of the GUI's line is cut short, never echoed whole."""
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 3] + "..."
         self.send(format_line("error", message=message))
 
     @property
@@ -427,10 +432,15 @@ def run(
     """Serve one GUI on ``stdin``/``stdout`` until ``quit`` or the end of its input."""
     hub = Hub(stdout, variant=variant, level=level, tt_mb=tt_mb, version=version)
     while True:
-        line = stdin.readline()
+        line = stdin.readline(MAX_LINE + 1)
         if not line:  # the GUI is gone
             hub.stop.set()
             return 0
+        if len(line) > MAX_LINE and not line.endswith("\n"):  # read on to its end, never held whole
+            while (rest := stdin.readline(MAX_LINE)) and not rest.endswith("\n"):
+                pass
+            hub.error(f"line longer than {MAX_LINE // 1024} KiB: ignored")
+            continue
         if not hub.handle(line):
             if hub.thread is not None:
                 hub.thread.join(timeout=1.0)

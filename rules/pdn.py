@@ -499,7 +499,11 @@ def check_tag(key: object, value: object, *, strict: bool = False) -> None:
 
 
 def _escape(value: str) -> str:
-    """A tag value between quotes: backslash and quote escaped, control characters as spaces."""
+    """A tag value between quotes: backslash and quote escaped, control characters as spaces,
+    and ``&`` as ``&amp;`` in a value where the reader would take what follows it for a
+    character entity (``&quot;``, ``&#10;``): every value reads back as it was written."""
+    if "&" in value and html.unescape(value) != value:
+        value = value.replace("&", "&amp;")
     return _CONTROL_RE.sub(" ", value).replace("\\", "\\\\").replace('"', '\\"')
 
 

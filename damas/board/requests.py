@@ -14,12 +14,13 @@ from referee.clock import MAX_CLOCK_SECONDS, ClockError, parse_control
 from referee.vocabulary import MODES, Mode, known
 from rules import Color
 from rules.errors import PdnTagError, shown
-from rules.pdn import check_tag
+from rules.pdn import check_tag, standard_tag_name
 from wording.page import PageError
 
 #: the results a player may enter or correct: any variant's style (the writer gives the variant's)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*")
 MAX_TAGS = 64  # tags in one request
+GAME_TAGS = ("FEN", "GameType", "Result")  # written from the game itself, never from its tags
 
 
 def text_or_none(data: dict[str, Any], key: str) -> str | None:
@@ -63,6 +64,11 @@ def check_tags(tags: Any) -> None:
         raise ValueError(f"too many tags ({len(tags)}; at most {MAX_TAGS})")
     for key, value in tags.items():
         check_tag(key, value, strict=True)
+        if value != "" and standard_tag_name(key) in GAME_TAGS:
+            raise ValueError(
+                f"tag {key} is the game's own (FEN: its start position, GameType: its variant, Result: "
+                "its result): it cannot be set as a tag; a result is given as result"
+            )
 
 
 def valid_tag(key: str, value: Any) -> bool:

@@ -11,6 +11,14 @@ from damas.commands.common import command, open_store, report_damage
 SHOWN = {"interrupted": "interrupted by a restart"}
 
 
+def _when(t: float) -> str:
+    """A game's start as the list shows it; ``?`` when it is not known (or not a time)."""
+    try:
+        return datetime.datetime.fromtimestamp(t).strftime("%Y-%m-%d %H:%M") if t > 0 else "?"
+    except (OverflowError, OSError, ValueError):
+        return "?"
+
+
 def register(sub: Any) -> None:
     p = command(sub, "games", "list the recorded games", "damas games --limit 10")
     p.add_argument("--db", help="the game database")
@@ -26,9 +34,10 @@ def run(args: argparse.Namespace) -> int:
         elif rows:
             print(f"{'id':>4}  {'started':<16}  {'variant':<13}  {'white - black':<28}  {'result':<8}  moves  status")
         for r in rows:
-            started = datetime.datetime.fromtimestamp(r.started).strftime("%Y-%m-%d %H:%M")
+            started = _when(r.started)
             players = f"{r.tags.get('White', '?')} - {r.tags.get('Black', '?')}"
-            status = SHOWN.get(r.state, r.state) + (f" ({'; '.join(r.damage)})" if r.damage else "")
+            said = r.damage + r.unknown
+            status = SHOWN.get(r.state, r.state) + (f" ({'; '.join(said)})" if said else "")
             print(
                 f"{r.id:>4}  {started:<16}  {r.variant[:13]:<13}  {players[:28]:<28}  {r.result[:8]:<8}  {r.moves:>5}"
                 f"  {status}"

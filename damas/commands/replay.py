@@ -6,12 +6,13 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from damas.commands.common import GAME_ID, MAX_DEBOUNCE, command, game_id, open_store, variants_help
 from damas.errors import UserError
+from damas.records.journal import events_phrase, holes, prefix
 from referee import ClockKeeper, GameEnd, MoveMade, Pipeline, Report, Takeback, Verdict, parse_log
 from referee.clock import ClockError
 from referee.colour import make_referee
@@ -63,7 +64,66 @@ def _bounded_lines(f: IO[str]) -> Iterator[str]:
         yield line
 
 
-def _journal_lines(args: argparse.Namespace) -> list[str]:
+def _in_order(lines: Iterable[str], source: str, notes: list[str]) -> list[str]:
+    """The lines of a log whose events carry their journal ``seq`` (a database's journal
+    copy, ``<db>.journals/<id>.jsonl``), checked: a later line with the same seq supersedes
+    the earlier one (whose write failed), and the events stop at the first missing seq (what
+    comes after a gap cannot be replayed), said in ``notes``. A log without seqs (written by
+    hand, by ``damas replay --json``...) is taken as it is."""
+    kept: list[str] = []
+    at: dict[int, int] = {}  # seq -> its line's index in kept
+    for line in lines:
+        if len(line) > MAX_LINE:  # the log reader refuses it: nothing after it is read
+            kept.append(line)
+            break
+        seq = _seq_of(line)
+        if seq is None:
+            kept.append(line)
+            continue
+        if seq in at:
+            kept[at[seq]] = ""  # superseded
+        at[seq] = len(kept)
+        kept.append(line)
+    if not at:
+        return kept
+    whole = prefix(at)
+    if whole == len(at):
+        return kept
+    missing = holes(at)
+    after = len(at) - whole
+    resumes = min(s for s in at if s > whole)
+    notes.append(
+        f"{source}: {events_phrase(missing)} missing (its seq jumps from {whole - 1} to {resumes}): "
+        f"replaying the {whole} events before the gap, not the {after} after it{_elsewhere(source)}"
+    )
+    for seq, i in at.items():
+        if seq >= whole:
+            kept[i] = ""  # (an empty line: the log reader's line numbers stay the file's)
+    return kept
+
+
+def _elsewhere(source: str) -> str:
+    """Where else the game's journal is, for a database's journal copy."""
+    path = Path(source)
+    if path.parent.name.endswith(".journals") and path.stem.isdigit():
+        db = path.parent.with_name(path.parent.name[: -len(".journals")])
+        if db.is_file():
+            return f" (`damas replay --game {path.stem} --db {db}` replays the database's journal, which may hold them)"
+    return ""
+
+
+def _seq_of(line: str) -> int | None:
+    if '"seq"' not in line:
+        return None
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError):
+        return None  # the log reader names the line
+    seq = obj.get("seq") if isinstance(obj, dict) and "t" in obj else None
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0 else None
+
+
+def _journal_lines(args: argparse.Namespace, notes: list[str]) -> list[str]:
     """A recorded game's journal as log lines (header first)."""
     from damas.records.session import load_log
 
@@ -71,28 +131,31 @@ def _journal_lines(args: argparse.Namespace) -> list[str]:
     with open_store(args.db) as store:
         header, events, problem = load_log(store, store.game(gid), partial=True)
     if problem is not None:
-        print(f"damas: warning: {problem}: replaying the events before it", file=sys.stderr)
+        notes.append(f"{problem}: replaying the events before it")
     args.log = f"game {gid}"
     return [json.dumps(header.to_json())] + [json.dumps(event_to_json(e)) for e in events]
 
 
 def run(args: argparse.Namespace) -> int:
+    notes: list[str] = []  # what was found and left out, said before the verdicts
     if not (math.isfinite(args.debounce) and 0 <= args.debounce <= MAX_DEBOUNCE):
         raise UserError(f"--debounce must be seconds between 0 and {MAX_DEBOUNCE:g}, not {args.debounce}")
     try:
         if args.game is not None or (args.log and GAME_ID.fullmatch(args.log) and not Path(args.log).exists()):
-            header, events = parse_log(_journal_lines(args), args.log, args.variant)
+            header, events = parse_log(_journal_lines(args, notes), args.log, args.variant)
         elif args.log is None:
             raise UserError("give an event log file, '-' for standard input, or --game ID")
         elif args.log == "-":
-            header, events = parse_log(_bounded_lines(sys.stdin), "<stdin>", args.variant)
+            header, events = parse_log(_in_order(_bounded_lines(sys.stdin), "<stdin>", notes), "<stdin>", args.variant)
         else:
             with open(args.log, encoding="utf-8") as f:
-                header, events = parse_log(_bounded_lines(f), args.log, args.variant)
+                header, events = parse_log(_in_order(_bounded_lines(f), args.log, notes), args.log, args.variant)
     except UnicodeDecodeError:
         raise UserError(f"{args.log}: not a UTF-8 text file") from None
     except OSError as exc:
         raise UserError(f"cannot read {args.log}: {exc.strerror or exc}") from None
+    for note in notes:
+        print(f"damas: warning: {note}", file=sys.stderr)
     variant = find_variant(args.variant or header.variant or "brazilian")
     fen = args.fen or header.fen
     if fen:
@@ -116,4 +179,4 @@ def run(args: argparse.Namespace) -> int:
             Path(args.pdn).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise UserError(f"cannot write {args.pdn}: {exc.strerror or exc}") from None
-    return 0
+    return 1 if notes else 0  # 1: replayed, with what was left out named

@@ -13,7 +13,9 @@ Two implementations of one small interface (:class:`Opponent`), both off the boa
   engine and 15/27 ms with the engine in its own process (a loaded 2-core machine). That is
   why ``damas play`` runs even our own engine in a process of its own.
 
-An engine that cannot start, crashes, hangs, or answers nonsense or an illegal move is a
+An engine that cannot start, crashes, hangs, answers nonsense or an illegal move, or writes
+more than a Hub engine would (a line longer than ``MAX_LINE``, more than ``RATE`` bytes a
+second: its output is read in bounded pieces, never held whole) is a
 :class:`EngineFailed` with one line saying so; the engine is then closed for good and
 :meth:`poll` hands the message over once (the app shows it, and the game goes on between
 the players).
@@ -51,6 +53,12 @@ DEFAULT_TIMEOUT = 10.0  # seconds beyond the expected time before an engine coun
 DEPTH_TIME = 30.0  # seconds a depth-limited search is expected to take at most
 STOP_TIMEOUT = 5.0  # seconds an engine has to answer ``stop``
 HINT_TIME = 1.0  # seconds for a hint
+# what an engine may write: its lines are a few hundred bytes, a few a second
+MAX_LINE = 16 * 1024  # bytes of one line (a longer one fails the engine)
+RATE = 1 << 20  # bytes a second, sustained, on each of its outputs (more fails the engine)...
+BURST = 4 << 20  # ...beyond this many at once
+QUEUED = 256  # lines read and not yet taken (the engine waits while that many are)...
+FULL_FOR = 2.0  # ...for at most this many seconds
 HINT_MODES = ("casual", "always", "never")
 
 
@@ -300,8 +308,9 @@ class HubEngine(Opponent):
         self.timeout = timeout
         self.level = level
         self.params: dict[str, dict[str, str]] = {}
-        self.proc: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[str | _Overrun | None] = queue.Queue(QUEUED)
+        self._overrun: _Overrun | None = None  # why the reader stopped reading a flood
         self._stderr: deque[str] = deque(maxlen=5)
         self._jobs: queue.Queue[tuple[int, Game, Limits, int | None] | None] = queue.Queue()
         self._lock = threading.Lock()
@@ -371,15 +380,11 @@ class HubEngine(Opponent):
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
                 start_new_session=True,  # Ctrl-C on the terminal is the app's to handle
             )
         except OSError as exc:
             raise EngineFailed(f"cannot be started: {exc.strerror or exc}") from None
-        threading.Thread(target=self._read, args=(self.proc.stdout, self._lines), daemon=True).start()
+        threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
         self._send("hub")
         deadline = time.monotonic() + self.timeout
@@ -501,7 +506,7 @@ class HubEngine(Opponent):
         if proc is None or proc.stdin is None:
             raise EngineFailed("is not running")
         try:
-            proc.stdin.write(line + "\n")
+            proc.stdin.write((line + "\n").encode())
             proc.stdin.flush()
         except (OSError, ValueError):
             raise EngineFailed(self._exited("while reading its input")) from None
@@ -519,12 +524,16 @@ class HubEngine(Opponent):
                 if until < deadline:
                     return "", {}, []
                 raise EngineFailed(f"did not answer {waiting_for!r} in time (timeout {self.timeout:g} s)")
+            if self._overrun is not None:
+                raise EngineFailed(self._overrun.why)
             try:
-                line = self._lines.get(timeout=left)
+                line = self._lines.get(timeout=min(left, 0.25))
             except queue.Empty:
                 continue
             if line is None:
                 raise EngineFailed(self._exited(f"after {waiting_for!r}"))
+            if isinstance(line, _Overrun):
+                raise EngineFailed(line.why)
             try:
                 command, values, flags = parse_line(line)
             except HubError:
@@ -543,20 +552,85 @@ class HubEngine(Opponent):
         how = f"exited with status {status}" if status is not None else "closed its output"
         return f"{how} {when}{said}"
 
-    @staticmethod
-    def _read(stream: Any, into: queue.Queue[str | None]) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            for line in stream:
-                into.put(line.rstrip("\r\n"))
-        into.put(None)
+    def _read(self, stream: Any) -> None:
+        """The engine's output, line by line, in bounded pieces: an overlong line or a flood
+        is handed to the worker as an :class:`_Overrun` (the engine then fails), never held."""
+        rate = _Rate(RATE, BURST)
+        try:
+            while raw := stream.readline(MAX_LINE + 1):
+                if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                    self._hand(_Overrun(f"wrote a line longer than {MAX_LINE // 1024} KiB"))
+                    return
+                if not rate.take(len(raw)):
+                    self._hand(_Overrun(f"wrote more than {RATE >> 20} MiB a second"))
+                    return
+                if not self._hand(raw.decode("utf-8", "replace").rstrip("\r\n")):
+                    return
+        except (OSError, ValueError):
+            pass
+        self._hand(None)
+
+    def _hand(self, item: str | _Overrun | None) -> bool:
+        """Queue a line for the worker, waiting while the queue is full (so the engine waits
+        too); ``False`` when nobody takes it: the engine is gone, or it writes faster than its
+        lines can be read (the queue full for ``FULL_FOR`` seconds: an overrun)."""
+        if isinstance(item, _Overrun):
+            self._overrun = item  # (seen by the worker even with the queue full)
+        waited = 0.0
+        while True:
+            try:
+                self._lines.put(item, timeout=0.5)
+                return True
+            except queue.Full:
+                proc = self.proc
+                if proc is None or proc.poll() is not None or isinstance(item, _Overrun):
+                    return False
+                waited += 0.5
+                if waited >= FULL_FOR:
+                    self._overrun = _Overrun(f"wrote more than {QUEUED} lines faster than they could be read")
+                    return False
 
     def _read_stderr(self) -> None:
+        """What the engine says on its error output (the last few lines, each cut short), read
+        in bounded pieces; a flood fails the engine as on its output."""
         proc = self.proc
         assert proc is not None and proc.stderr is not None
+        rate = _Rate(RATE, BURST)
         with contextlib.suppress(OSError, ValueError):
-            for line in proc.stderr:
-                if line.strip():
-                    self._stderr.append(line.strip())
+            while raw := proc.stderr.readline(1024):
+                if not rate.take(len(raw)):
+                    self._hand(_Overrun(f"wrote more than {RATE >> 20} MiB a second on its error output"))
+                    return
+                line = raw.decode("utf-8", "replace").strip()
+                if line:
+                    self._stderr.append(line[:200])
+                while not raw.endswith(b"\n") and (raw := proc.stderr.readline(1024)):  # the rest of a long line
+                    if not rate.take(len(raw)):
+                        self._hand(_Overrun(f"wrote more than {RATE >> 20} MiB a second on its error output"))
+                        return
+
+
+@dataclass(frozen=True)
+class _Overrun:
+    """An engine that wrote more than a Hub engine would: why (the worker fails it)."""
+
+    why: str
+
+
+class _Rate:
+    """A token bucket: ``rate`` bytes a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self, n: int) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        self.tokens -= n
+        return self.tokens >= 0
 
 
 def _level_line(limits: Limits) -> str:

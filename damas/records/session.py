@@ -18,6 +18,7 @@ from board_hal.backends import LinkStatus
 from board_hal.buttons import ButtonPress
 from board_hal.debounce import DEFAULT_WINDOW, Transition
 from board_hal.squares import SquareState
+from damas.records.journal import events_phrase, holes, prefix
 from damas.records.store import GameRow, Store, StoreError
 from referee import (
     Action,
@@ -36,7 +37,7 @@ from referee.clock import ClockError, parse_control
 from referee.colour import make_referee, pieces_from_json
 from referee.log import COLOUR_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
 from referee.vocabulary import Mode
-from rules import Color, Move
+from rules import Color, DraughtsError, Move
 from rules.pdn import PdnGame
 
 Records = tuple[list[tuple[int, str, int, int, list[int], float]], list[int], list[tuple[float, str, list[int], str]]]
@@ -57,6 +58,14 @@ def load_log(store: Store, row: GameRow, *, partial: bool = False) -> tuple[LogH
     except StoreError as exc:
         rows = []
         problem = problem or f"game {row.id}: its journal cannot be read ({exc})"
+    whole = prefix(seq for seq, _text in rows)
+    if whole < len(rows):  # a hole: the events after it cannot be replayed
+        missing = holes(seq for seq, _text in rows)
+        problem = problem or (
+            f"game {row.id}: its journal in the database lacks {events_phrase(missing)} "
+            f"(it holds {events_phrase(seq for seq, _text in rows)})"
+        )
+        rows = rows[:whole]
     lines = [json.dumps(row.header)] + [str(text) for _seq, text in rows]
     try:
         header, events = parse_log(lines, f"game {row.id}", row.variant)
@@ -139,12 +148,7 @@ class GameSession:
         outage; a press of the player to move, or the arbiter, resumes it.
         A journal that cannot be replayed raises :class:`DamagedGame`."""
         _header, events, _problem = load_log(store, row)
-        s = cls(store, row, window=window)
-        for ev in events:
-            s._apply_raw(ev)
-            s.history += s.pipeline.feed(ev)
-            s.last_t = ev.t
-            s.seq += 1
+        s = cls._replayed(store, row, events, window)
         now = max(time.time() if now is None else now, s.last_t)
         if s.clock is not None and s.clock.clock.ticking:
             alive = store.alive(row.id)
@@ -157,6 +161,16 @@ class GameSession:
         o = s.referee.game.outcome()
         if o is not None and row.ended is None:
             store.finish(row.id, o.result(s.referee.variant), o.termination.value)
+        return s
+
+    @classmethod
+    def _replayed(cls, store: Store, row: GameRow, events: list[LogEvent], window: float) -> GameSession:
+        s = cls(store, row, window=window)
+        for ev in events:
+            s._apply_raw(ev)
+            s.history += s.pipeline.feed(ev)
+            s.last_t = ev.t
+            s.seq += 1
         return s
 
     def _move_rows(self) -> list[tuple[int, str, int, int, list[int], float]]:
@@ -320,6 +334,26 @@ class GameSession:
 
     def snapshot(self) -> dict[str, Any]:
         return {"occupied": sorted(self.raw), "cells": sorted(self.raw_cells)}
+
+
+def replay_check(store: Store, game_id: int, *, partial: bool = False) -> str | None:
+    """Replay a stored game's journal as a resume does (its moves written again from it):
+    ``None`` when it replays, else what stops it (one line). ``partial``: a game known to be
+    damaged, whose moves are those of the events before the damage."""
+    try:
+        row = store.game(game_id)
+        if partial:
+            _header, events, problem = load_log(store, row, partial=True)
+            session = GameSession._replayed(store, row, events, 0.05)
+            session.history += session.pipeline.advance(session.last_t + 60.0)
+            store.rewrite_moves(game_id, session._move_rows())
+            return problem
+        GameSession.resume(store, row)
+    except DamagedGame as exc:
+        return str(exc)
+    except (DraughtsError, ValueError) as exc:  # a row or a header the referee cannot take
+        return f"game {game_id}: cannot be replayed ({exc})"
+    return None
 
 
 def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:

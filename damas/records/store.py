@@ -8,12 +8,16 @@ so killing the process or pulling the power at any moment loses no move that was
 as made: replaying the journal rebuilds exactly the same game.
 
 The copy: ``<db>.journals/<id>.jsonl`` holds the game's log (header line first, then one
-event per line with its journal ``seq``), appended and fsynced with each event, and
-``<id>.json`` the game's record (tags, result, status), rewritten atomically when it
-changes. ``damas recover`` rebuilds games from it, so no single damaged file loses a game.
+event per line with its journal ``seq``), each event's line appended and fsynced *before*
+its database row, so that a power cut between the two leaves no acknowledged event out of
+either (``damas.records.journal``); ``<id>.json`` holds the game's record (tags, result,
+status), rewritten atomically when it changes. ``damas recover`` (and every start of
+``damas play``) rebuilds from them what the database lost, and the copy from the database
+what it lacks, so no single damaged file loses a game.
 
-``damas play`` holds an exclusive lock (``<db>.lock``, ``flock``: the kernel releases it
-when the process dies, even by SIGKILL) so that two programs never play into one database.
+``damas play`` holds an exclusive lock on the database file itself (``flock`` on its inode,
+which the kernel releases when the process dies, even by SIGKILL), so that two programs never
+play into one database, whatever name (a symbolic or a hard link) each was given.
 """
 
 from __future__ import annotations
@@ -22,14 +26,17 @@ import contextlib
 import json
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import Any
 
 from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
+from rules import DraughtsError, Position, find_variant, parse_result
+from rules.errors import shown
 
 try:
     import fcntl
@@ -131,6 +138,7 @@ class GameRow:
     extra: dict[str, Any] = field(default_factory=dict)
     status: str | None = None
     damage: list[str] = field(default_factory=list)  # what could not be read in this row
+    unknown: list[str] = field(default_factory=list)  # fields read as unknown: not what they claimed
 
     @property
     def finished(self) -> bool:
@@ -176,6 +184,101 @@ def _json_object(text: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+LATEST = 253402300799.0  # 9999-12-31 23:59:59 UTC: a time beyond it is not a game's
+
+
+def a_time(value: Any) -> bool:
+    """A time a game can have started or ended at (seconds since 1970, up to the year 9999)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= LATEST
+
+
+def a_result(value: Any) -> bool:
+    """A game's result as the records keep it (PDN's, in any variant's style, or ``*``)."""
+    if not isinstance(value, str) or len(value) > 16:
+        return False
+    try:
+        parse_result(value)
+    except ValueError:
+        return False
+    return True
+
+
+def a_termination(value: Any) -> bool:
+    """How a game ended, as the referee names it (``resignation``, ``time-forfeit``...)."""
+    return isinstance(value, str) and 0 < len(value) <= 40 and all(c.isalnum() or c in "-_ " for c in value)
+
+
+def _game_damage(variant: Any, fen: Any, header: dict[str, Any]) -> list[str]:
+    """What makes a row's variant and start position unusable: a variant the rules do not
+    have, a FEN that is not a position of it, a log header naming another game."""
+    try:
+        name = find_variant(variant).name if isinstance(variant, str) else None
+    except DraughtsError:
+        name = None
+    if name is None:
+        return [f"its variant {shown(variant, 40)} is not a variant"]
+    out = []
+    if fen is not None:
+        try:
+            Position.from_fen(fen, name) if isinstance(fen, str) else None
+        except DraughtsError as exc:
+            out.append(f"its start position is not a {name} position ({exc})")
+        if not isinstance(fen, str):
+            out.append(f"its start position {shown(fen, 40)} is not a FEN")
+    logged = header.get("variant")
+    if logged is not None and logged != name:
+        try:
+            same = isinstance(logged, str) and find_variant(logged).name == name
+        except DraughtsError:
+            same = False
+        if not same:
+            out.append(f"its variant {name} is not its log's ({shown(logged, 40)})")
+    return out
+
+
+def _last_seq(path: Path) -> int | None:
+    """The ``seq`` of a copy's last whole line (-1: its header), cutting off a half-written
+    line a power cut left at its end; ``None`` when that cannot be read."""
+    try:
+        with open(path, "r+b") as f:
+            end = f.seek(0, os.SEEK_END)
+            start = max(0, end - _TAIL)
+            f.seek(start)
+            tail = f.read()
+            cut = tail.rfind(b"\n")
+            if cut < 0:
+                return None  # no whole line in reach: written again
+            if cut != len(tail) - 1:  # a torn last line: never acknowledged, cut off
+                f.truncate(start + cut + 1)
+                os.fsync(f.fileno())
+            line = tail[: cut + 1].rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    except OSError:
+        return None
+    obj = _json_object(line.decode("utf-8", "replace"))
+    if obj is None:
+        return None
+    if "t" not in obj:
+        return -1
+    seq = obj.get("seq")
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+_TAIL = 128 * 1024  # bytes read from a copy's end to find its last line (a line is at most 64 KiB)
+
+
+def _holder(inode: int) -> int | None:
+    """The process holding a ``flock`` on that inode, from Linux's ``/proc/locks``."""
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5].rsplit(":", 1)[-1] == str(inode):
+                    return int(fields[4]) if fields[4].isdigit() else None
+    except OSError:
+        pass
+    return None
+
+
 def _fsync_dir(path: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
@@ -196,16 +299,19 @@ class Store:
         self, path: str | Path, *, create: bool = True, exclusive: bool = False, quarantine: bool = False
     ) -> None:
         self.path = Path(path)
-        self.journals = journals_dir(self.path)
-        self._lock: IO[bytes] | None = None
+        # the file itself: a symbolic link's target (its copies beside it, whatever the link's name)
+        self.file = self.path.resolve() if self.path.is_symlink() else self.path
+        self.journals = journals_dir(self.file)
+        self._lock: int | None = None  # the descriptor the lock is held on
         self.skipped: list[str] = []  # games a damaged part of the file kept ``games()`` from reading
         self.db: sqlite3.Connection | None = None
         self.quarantined: tuple[Path, str] | None = None  # (where the damaged file went, why)
+        self._copy_seen: dict[int, tuple[int, int, int]] = {}  # game -> its copy's (inode, size, last seq)
         try:
             if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             if exclusive:
-                self._take_lock()
+                self._take_lock(create)
         except OSError as exc:
             self.close()
             which = f": {exc.filename}" if exc.filename and Path(exc.filename) != self.path else ""
@@ -260,30 +366,61 @@ class Store:
             self.db = None
 
     def _ours(self) -> bool:
-        """A damas database (a SQLite file with its journal copies beside it), not some other file."""
+        """A damas database, not some other file: its journal copies beside it, and either a
+        SQLite file (by its first 16 bytes) or, when its header is damaged, a file whose
+        copies hold games (no other program keeps ``<file>.journals/<id>.jsonl``)."""
+        if not self.journals.is_dir():
+            return False
         try:
             with open(self.path, "rb") as f:
                 magic = f.read(16)
         except OSError:
             return False
-        return magic == b"SQLite format 3\x00" and self.journals.is_dir()
+        if magic == b"SQLite format 3\x00":
+            return True
+        try:
+            return any(p.suffix == ".jsonl" and p.stem.isdigit() for p in self.journals.iterdir())
+        except OSError:
+            return False
 
     def _quarantine(self, problem: str) -> None:
         """Move a damaged database aside (with its -wal and -shm) and start an empty one in
-        its place; ``damas play`` then rebuilds the games from the journal copies."""
+        its place; ``damas play`` then rebuilds the games from the journal copies. The new file
+        is locked before it takes the name, and the name is never without a file: no other
+        program can take the database meanwhile."""
         self._disconnect()
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        aside = Path(f"{self.path}.damaged-{stamp}")
+        aside = Path(f"{self.file}.damaged-{stamp}")
+        fresh = Path(f"{self.file}.new-{os.getpid()}")
+        new_lock = None
         try:
-            for suffix in ("", "-wal", "-shm"):
-                src = Path(str(self.path) + suffix)
+            if self._lock is not None:
+                new_lock = self._locked(fresh, create=True)
+            for suffix in ("-wal", "-shm"):
+                src = Path(str(self.file) + suffix)
                 if src.exists():
                     os.replace(src, Path(str(aside) + suffix))
+            if new_lock is not None:
+                try:
+                    os.link(self.file, aside)  # the old file keeps its name until the new one takes it
+                except OSError:
+                    os.replace(self.file, aside)  # (a file system without hard links)
+                os.replace(fresh, self.file)
+            else:
+                os.replace(self.file, aside)
         except OSError as exc:
+            if new_lock is not None:
+                os.close(new_lock)
+                with contextlib.suppress(OSError):
+                    fresh.unlink()
             self.close()
             raise StoreError(
                 f"{self.path}: the database is damaged ({problem}) and cannot be moved aside: {exc}"
             ) from None
+        if new_lock is not None:
+            assert self._lock is not None
+            os.close(self._lock)
+            self._lock = new_lock
         self.quarantined = (aside, problem)
         try:
             self._connect(True)
@@ -291,29 +428,40 @@ class Store:
             self.close()
             raise
 
-    def _take_lock(self) -> None:
+    def _take_lock(self, create: bool) -> None:
+        """The exclusive lock, on the database file itself (created empty when missing: SQLite
+        takes an empty file for a new database)."""
         if fcntl is None:  # pragma: no cover
             return
-        lock_path = Path(str(self.path) + ".lock")
-        f = open(lock_path, "a+b")  # noqa: SIM115 - held until close()
+        for _attempt in range(5):
+            fd = self._locked(self.path, create=create)
+            try:  # the name still the file locked (not one put in its place meanwhile)?
+                st, held = os.stat(self.path), os.fstat(fd)
+            except OSError:
+                os.close(fd)
+                raise
+            if (st.st_dev, st.st_ino) == (held.st_dev, held.st_ino):
+                self._lock = fd
+                return
+            os.close(fd)
+        raise StoreError(f"{self.path}: the file keeps being replaced: is another program moving it?")
+
+    def _locked(self, path: Path, *, create: bool) -> int:
+        """A descriptor of ``path`` holding its exclusive lock, or :class:`StoreLocked` naming the holder."""
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | (os.O_CREAT if create else 0), 0o644)
         try:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            f.seek(0)
-            holder = f.read().strip()
-            f.close()
-            who = f" (process {int(holder)})" if holder.isdigit() else ""
+            holder = _holder(os.fstat(fd).st_ino)
+            os.close(fd)
+            who = f" (process {holder})" if holder else ""
             raise StoreLocked(f"{self.path} is in use by another damas{who}: stop it or choose another --db") from None
-        f.seek(0)
-        f.truncate()
-        f.write(b"%d\n" % os.getpid())
-        f.flush()
-        self._lock = f
+        return fd
 
     def close(self) -> None:
         self._disconnect()
         if self._lock is not None:
-            self._lock.close()  # releases the flock
+            os.close(self._lock)  # releases the flock
             self._lock = None
 
     def __enter__(self) -> Store:
@@ -444,21 +592,36 @@ class Store:
         mode = known(r[3], MODES)
         if mode is None:
             damage.append(f"its mode {str(r[3])[:40]!r} is unknown ({' or '.join(MODES)})")
+        damage += _game_damage(r[1], r[2], header)
+        # fields that say how the game ended: one that cannot be what it claims is read as unknown
+        # (the game itself, its journal, is whole), and named
+        unknown = []
+        result, termination, status = r[5], r[6], r[11]
+        if not a_result(result):
+            unknown.append(f"its result {shown(result, 40)} is not a result")
+            result = "*"
+        if termination is not None and not a_termination(termination):
+            unknown.append(f"its termination {shown(termination, 40)} is not one")
+            termination = None
+        if status is not None and status not in STATUSES:
+            unknown.append(f"its status {shown(status, 40)} is not one ({', '.join(STATUSES)})")
+            status = None
         return GameRow(
             id=int(r[0]),
             variant=str(r[1]),
             fen=r[2],
             mode=mode or DEFAULT_MODE,
             tags=tags or {},
-            result=str(r[5]),
-            termination=r[6],
-            result_locked=bool(r[7]),
-            started=float(r[8]) if isinstance(r[8], (int, float)) else 0.0,
+            result=result,
+            termination=termination,
+            result_locked=bool(r[7]) and a_result(r[5]),
+            started=float(r[8]) if a_time(r[8]) else 0.0,  # 0: not known
             ended=r[9] if isinstance(r[9], (int, float)) else None,
             header=header,
-            status=r[11],
+            status=status,
             moves=r[12] if len(r) > 12 else 0,
             damage=damage,
+            unknown=unknown,
         )
 
     _COLS = "id, variant, fen, mode, tags, result, termination, result_locked, started, ended, header, status"
@@ -483,6 +646,9 @@ class Store:
                 self.skipped.append(f"game {i}: {exc}")
         return out
 
+    def game_ids(self) -> list[int]:
+        return [int(r[0]) for r in self._query("SELECT id FROM games ORDER BY id")]
+
     def unfinished(self) -> GameRow | None:
         rows = self._query(f"{self._SELECT} WHERE ended IS NULL ORDER BY id DESC LIMIT 1")
         return self._row(rows[0]) if rows else None
@@ -504,6 +670,12 @@ class Store:
         interrupted (not resumed after a restart) or damaged."""
         assert status in STATUSES
         self._tx([("UPDATE games SET ended=COALESCE(ended, ?), status=? WHERE id=?", (time.time(), status, game_id))])
+        self.save_record(game_id)
+
+    def reopen(self, game_id: int) -> None:
+        """A game marked damaged for want of events that are back: as it was before (its replay
+        says again whether it ended)."""
+        self._tx([("UPDATE games SET ended=NULL, status=NULL WHERE id=? AND status=?", (game_id, DAMAGED))])
         self.save_record(game_id)
 
     def correct(self, game_id: int, tags: dict[str, str] | None = None, result: str | None = None) -> None:
@@ -540,17 +712,28 @@ class Store:
 
     # -- journal ---------------------------------------------------------------------------
     def append(self, game_id: int, seq: int, event: dict[str, Any]) -> None:
-        """One raw event, durable (in the database and in the copy) before it is processed.
-        Retrying after a failure is safe: the same ``seq`` is written once."""
-        self._tx(
-            [
-                (
-                    "INSERT OR IGNORE INTO journal (game_id, seq, event) VALUES (?, ?, ?)",
-                    (game_id, seq, json.dumps(event)),
-                )
-            ]
-        )
-        self._append_copy(game_id, {**event, "seq": seq})
+        """One raw event, durable in both copies before it is processed: the copy first (its
+        line appended and fsynced), then the database. A power cut between the two writes
+        leaves that event in the copy only: it was never acknowledged, and the next start takes
+        it into the database (``damas.records.recover``). So every acknowledged event is in
+        both, and neither has a gap (``damas.records.journal``).
+
+        When the database cannot take it, the copy's line is taken back and
+        :class:`StoreError` raised: nothing has changed. (A line left behind all the same is
+        harmless: a later line with the same ``seq`` supersedes it, in the database too.)"""
+        size = self._append_copy(game_id, {**event, "seq": seq})
+        try:
+            self._tx(
+                [
+                    (
+                        "INSERT OR REPLACE INTO journal (game_id, seq, event) VALUES (?, ?, ?)",
+                        (game_id, seq, json.dumps(event)),
+                    )
+                ]
+            )
+        except StoreError:
+            self._take_back(game_id, size)
+            raise
 
     def journal_rows(self, game_id: int) -> list[tuple[int, str]]:
         rows = self._query("SELECT seq, event FROM journal WHERE game_id=? ORDER BY seq", (game_id,))
@@ -565,6 +748,17 @@ class Store:
             if obj is None:
                 raise StoreError(f"game {game_id}: journal row {seq} is damaged (not a JSON object)")
             yield obj
+
+    def journal_span(self, game_id: int) -> tuple[int, int | None, int | None]:
+        """How many events a game's journal holds, and its first and last seq (a journal without
+        a gap runs from 0 to its length less one)."""
+        ((count, first, last),) = self._query(
+            "SELECT COUNT(*), MIN(seq), MAX(seq) FROM journal WHERE game_id=?", (game_id,)
+        )
+        try:
+            return int(count), None if first is None else int(first), None if last is None else int(last)
+        except (TypeError, ValueError):
+            raise StoreError(f"game {game_id}: its journal rows are damaged") from None
 
     def journal_length(self, game_id: int) -> int:
         ((count,),) = self._query("SELECT COUNT(*) FROM journal WHERE game_id=?", (game_id,))  # one row, an integer
@@ -586,16 +780,20 @@ class Store:
         _fsync_dir(self.journals)
         self.save_record(game_id)
 
-    def _append_copy(self, game_id: int, obj: dict[str, Any]) -> None:
-        """One line on the copy, fsynced. The file is opened for each line (the fsync costs far
-        more), so a copy renamed or removed meanwhile is never written behind its name's back:
-        a missing one is seeded again from the database first."""
+    def _append_copy(self, game_id: int, obj: dict[str, Any]) -> int:
+        """One line on the copy, fsynced; returns the file's size before it. The file is
+        opened for each line (the fsync costs far more), so a copy renamed or removed meanwhile
+        is never written behind its name's back. Before an event's line, the copy must end
+        with the event before it: a missing copy, one cut short or with a gap (the file
+        replaced, an older damas's power cut) is written again from the database first, and a
+        line a power cut left half-written is cut off (that event was never acknowledged)."""
         data = (json.dumps(obj) + "\n").encode()
         path = self.copy_path(game_id)
+        seq = obj.get("seq")
         try:
             self.journals.mkdir(exist_ok=True)
-            if "seq" in obj and not path.exists():  # an event, not the header
-                self._seed_copy(game_id, before=obj["seq"])
+            if isinstance(seq, int) and not self._copy_ends_before(game_id, seq):
+                self._seed_copy(game_id, before=seq)
             with open(path, "ab") as f:
                 size = f.seek(0, os.SEEK_END)
                 try:
@@ -606,27 +804,72 @@ class Store:
                     with contextlib.suppress(OSError):  # no half line is left for the next append
                         f.truncate(size)
                     raise
+                st = os.fstat(f.fileno())
         except OSError as exc:
+            self._copy_seen.pop(game_id, None)
             raise StoreError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        self._copy_seen[game_id] = (st.st_ino, st.st_size, seq if isinstance(seq, int) else -1)
+        return size
+
+    def _copy_ends_before(self, game_id: int, seq: int) -> bool:
+        """Whether the copy's last whole line is event ``seq - 1`` (or its header, for event 0),
+        or a later one (a line a failed write left: superseded). Known from the last append
+        when the file is still the one it wrote; else read from the file's end, where a
+        half-written last line is cut off."""
+        path = self.copy_path(game_id)
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            return False
+        if not stat.S_ISREG(st.st_mode):
+            return True  # not a file (a directory in the way): never moved aside, its write fails and says so
+        seen = self._copy_seen.get(game_id)
+        if seen is not None and seen[:2] == (st.st_ino, st.st_size):
+            return seen[2] >= seq - 1
+        last = _last_seq(path)
+        return last is not None and last >= seq - 1
+
+    def _take_back(self, game_id: int, size: int) -> None:
+        """Cut the copy back to ``size`` bytes (its line for an event the database refused)."""
+        path = self.copy_path(game_id)
+        self._copy_seen.pop(game_id, None)
+        with contextlib.suppress(OSError), open(path, "r+b") as f:
+            if f.seek(0, os.SEEK_END) > size:
+                f.truncate(size)
+                os.fsync(f.fileno())
 
     def _seed_copy(self, game_id: int, before: int) -> None:
         """The copy of a game that has none (recorded before copies were kept, or its copy
-        removed since): its header and the journal before the event being appended."""
+        removed since), or whose copy does not end with the event before ``before``: its header
+        and the database's journal before that event. A file that was there is kept aside
+        (``<id>.<time>.replaced.jsonl``), never lost."""
         row = self.game(game_id)
-        lines = [json.dumps({**row.header, "game": game_id, "tags": row.tags})]
+        events = []
         for seq, text in self.journal_rows(game_id):
             if seq >= before:
                 break
             event = _json_object(text)
             if event is not None:  # a damaged row is left out (the database still has it)
-                lines.append(json.dumps({**event, "seq": seq}))
-        tmp = self.copy_path(game_id).with_suffix(".jsonl.tmp")
+                events.append((seq, event))
+        path = self.copy_path(game_id)
+        if path.exists():
+            path.rename(path.with_name(f"{game_id}.{int(time.time())}.replaced.jsonl"))
+        self.write_copy(game_id, {**row.header, "game": game_id, "tags": row.tags}, events)
+        self.save_record(game_id)
+
+    def write_copy(self, game_id: int, header: dict[str, Any], events: Iterable[tuple[int, dict[str, Any]]]) -> None:
+        """A game's copy written whole (a temporary file, fsynced, then renamed over it)."""
+        lines = [json.dumps(header)] + [json.dumps({**event, "seq": seq}) for seq, event in events]
+        path = self.copy_path(game_id)
+        tmp = path.with_suffix(".jsonl.tmp")
+        self._copy_seen.pop(game_id, None)
+        self.journals.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as f:
             f.write(("\n".join(lines) + "\n").encode())
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, self.copy_path(game_id))
-        self.save_record(game_id)
+        os.replace(tmp, path)
+        _fsync_dir(self.journals)
 
     def save_record(self, game_id: int) -> None:
         """The game's row, rewritten atomically as ``<id>.json`` (best effort: the row is

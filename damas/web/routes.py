@@ -139,6 +139,7 @@ def check_request(request: web.Request, served: frozenset[str], token_mode: bool
 
 
 MAX_BODY = 64 * 1024  # bytes of a request body: the page's requests are a few hundred
+RESPONSE_TIMEOUT = 30.0  # seconds a client has to take an answer (a page or a PDN): then it is cut
 _GAME_ID = re.compile(r"[0-9]{1,18}")  # ASCII digits only: int() also takes ' 1', '+1' and '١'
 
 
@@ -168,7 +169,18 @@ def build_app(play: PlayApp) -> web.Application:
         refused = check_request(request, request.app.get(SERVED, frozenset()), bool(play.token))
         if refused is not None:
             return web.json_response({"error": refused[1]}, status=refused[0])
-        return await handler(request)
+        response = await handler(request)
+        if not isinstance(response, web.Response) or response.prepared:
+            return response  # (a page, a PDN, an answer: not a file, which aiohttp writes itself, nor a WebSocket)
+        # the answer written here, within a time: a client that stops reading is cut, never waited on
+        try:
+            async with asyncio.timeout(RESPONSE_TIMEOUT):
+                await response.prepare(request)
+                await response.write_eof()
+        except TimeoutError:
+            if request.transport is not None:
+                request.transport.abort()
+        return response
 
     app = web.Application(middlewares=[guard])
     viewers = Viewers()  # the pages watching: the board loop pushes each state to them
@@ -179,7 +191,8 @@ def build_app(play: PlayApp) -> web.Application:
         async def check(request: web.Request) -> web.StreamResponse:
             if play.token:
                 given = request.headers.get("X-Damas-Token") or request.query.get("token")
-                if not given or not secrets.compare_digest(given, play.token):
+                # (compared as bytes: compare_digest refuses text that is not ASCII, with a 500)
+                if not given or not secrets.compare_digest(given.encode("utf-8", "replace"), play.token.encode()):
                     lang = lang_of(request) if "lang" in request.query else "en"
                     return web.json_response({"error": PageError("token").text(lang)}, status=403)
             return await handler(request)

@@ -72,11 +72,28 @@ class Viewer:
             self.transport.abort()
 
     async def close(self, code: int, message: bytes) -> None:
+        """The closing handshake, within ``CLOSE_TIMEOUT``; a page that has not taken what it
+        was sent (its close frame would wait behind it) or does not answer is cut at once.
+        Never raises: the stop must go on whatever one page does."""
         self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task  # (its write, cancelled, cancels the write waiter it shares with the close)
+        if self.transport is not None and self.transport.get_write_buffer_size() > 0:
+            self.transport.abort()
+            return
+        closed = False
         try:
-            await asyncio.wait_for(self.sock.close(code=code, message=message), CLOSE_TIMEOUT)
+            async with asyncio.timeout(CLOSE_TIMEOUT):
+                await self.sock.close(code=code, message=message)
+            closed = True
         except (TimeoutError, ConnectionError, RuntimeError):
-            if self.transport is not None:  # a page that does not answer: its unread bytes are dropped
+            pass
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # this stop itself is cancelled
+        finally:
+            if not closed and self.transport is not None:  # a page that does not answer: its bytes are dropped
                 self.transport.abort()
 
 

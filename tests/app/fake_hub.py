@@ -12,11 +12,15 @@ It answers the first GOOD searches (default 0) properly, with the first legal mo
 * ``nonsense``: answers ``done move=hello``;
 * ``illegal``: answers a move that is not legal in the position;
 * ``noise``: writes garbage lines before a proper answer (which the client must take);
-* ``international``: has no variant parameter (Scan's International only), otherwise good.
+* ``international``: has no variant parameter (Scan's International only), otherwise good;
+* ``endless-line``: answers ``go`` with 300 MB and no newline (then hangs);
+* ``torrent``: answers ``go`` with long ``info`` lines as fast as it can, never a move;
+* ``error-torrent``: the same on its standard error.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -82,6 +86,19 @@ def main() -> int:
             elif mode == "flood":
                 while True:  # info lines without end, and never a move
                     say("info depth=1 score=0.00")
+            elif mode == "endless-line":
+                chunk = b"x" * (1 << 20)
+                with contextlib.suppress(BrokenPipeError):
+                    for _ in range(300):
+                        sys.stdout.buffer.write(chunk)
+                    sys.stdout.buffer.flush()
+                    sys.stdin.read()
+            elif mode in ("torrent", "error-torrent"):
+                out = sys.stdout if mode == "torrent" else sys.stderr
+                line = "info depth=1 score=0.00 pv=" + "1-2 " * 1000 + "\n"
+                with contextlib.suppress(BrokenPipeError):
+                    while True:
+                        out.write(line * 64)
             # hang: nothing
         elif command == "ping":
             say("pong")

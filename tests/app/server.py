@@ -41,11 +41,13 @@ class Server:
         port: int | None = None,
         env: dict[str, str] | None = None,
         module: str = "damas",
+        open_files: int | None = None,
     ) -> None:
         self.db = db
         self.fixed_port = port is not None
         self.port = port or free_port()
         self.module = module  # tests.app.crashpoint: the same program with a power cut at a chosen write
+        self.open_files = open_files  # its open-file limit (soft and hard), as a small system's
         self.args = args
         self.env = {**os.environ, **(env or {})}
         self.proc: subprocess.Popen[str] | None = None
@@ -67,6 +69,7 @@ class Server:
                 text=True,
                 stdin=subprocess.DEVNULL,
                 env=self.env,
+                preexec_fn=None if self.open_files is None else self._limit,
             )
             if not wait:
                 return self
@@ -86,6 +89,12 @@ class Server:
                 if "http://" in line and f":{self.port}/" in line:
                     return self
         raise RuntimeError(f"damas play found no free port in 5 attempts (last {self.port})")
+
+    def _limit(self) -> None:
+        import resource
+
+        assert self.open_files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def _command(self, *extra: str) -> list[str]:
         return [

@@ -12,6 +12,7 @@ from aiohttp.test_utils import TestClient
 
 from board_hal.leds import Role as LedRole
 from damas.board.loop import PlayApp
+from rules.pdn import read_pdn
 from tests.fuzz.app import post, with_client
 
 REFUSED = [
@@ -37,6 +38,11 @@ REFUSED = [
     ("/api/action", {"action": "clock"}, "this game has no clock (start one with a time control"),
     ("/api/games/999/tags", {"tags": {"Round": "2"}}, "no game 999"),
     ("/api/games/1/tags", {"result": "2-2"}, "invalid result '2-2'"),
+    # the game's own tags: written from the game, never from its tags (they were taken, and lost)
+    ("/api/games/1/tags", {"tags": {"FEN": "W:W21:B1"}}, "tag FEN is the game's own"),
+    ("/api/games/1/tags", {"tags": {"GameType": "20"}}, "tag GameType is the game's own"),
+    ("/api/games/1/tags", {"tags": {"Result": "1-0"}}, "a result is given as result"),
+    ("/api/action", {"action": "new-game", "tags": {"FEN": "W:W21:B1"}}, "tag FEN is the game's own"),
 ]
 
 
@@ -128,3 +134,42 @@ def test_a_hint_or_a_computer_side_that_cannot_be_given_is_refused_saying_why(tm
         )
 
     with_client(tmp_path / "g.sqlite3", work)
+
+
+def test_tag_values_read_back_from_the_pdn_as_they_were_given(tmp_path: Path) -> None:
+    """Issue 33.6: ``&quot;`` and ``&#10;`` came back from the PDN as ``"`` and a line break (the
+    reader decodes character entities, which some PDN files carry)."""
+    given = {
+        "Event": "Club &quot;Open&quot; &#10; 2026",
+        "Site": "Tom & Jerry's &amp; co",
+        "Annotator": 'Ana &lt;ana@example.org&gt; \\ "quoted"',
+        "Round": "AT&T cup",
+    }
+
+    async def work(client: TestClient[Any, Any], play: PlayApp) -> str:
+        status, answer = await post(client, "/api/games/1/tags", {"tags": given})
+        assert status == 200, answer
+        async with client.get("/games/1.pdn") as resp:
+            return await resp.text()
+
+    text = with_client(tmp_path / "g.sqlite3", work)
+    ((game,),) = (read_pdn(text),)
+    assert {k: game.tags[k] for k in given} == given, text
+    assert '[Round "AT&T cup"]' in text  # an "&" nothing could be read into stays as it is, for other readers
+
+
+def test_a_token_that_is_not_ascii_is_refused_not_a_server_error(tmp_path: Path) -> None:
+    async def work(client: TestClient[Any, Any], play: PlayApp) -> list[int]:
+        play.token = "s3cret"
+        out = []
+        for given in ("é", "☃", "s3cretü"):
+            async with client.post(
+                "/api/action", params={"token": given}, json={"action": "draw"}, headers={"X-Damas-Token": ""}
+            ) as resp:
+                out.append(resp.status)
+                assert "Traceback" not in await resp.text()
+        async with client.post("/api/action", json={"action": "draw"}, headers={"X-Damas-Token": "é"}) as resp:
+            out.append(resp.status)
+        return out
+
+    assert with_client(tmp_path / "g.sqlite3", work) == [403, 403, 403, 403]

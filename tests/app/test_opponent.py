@@ -7,6 +7,7 @@ from __future__ import annotations
 import shlex
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -195,3 +196,41 @@ def test_engine_settings_from_the_configuration() -> None:
         with pytest.raises(ValueError) as err:
             settings_from_config(table, "board.toml")
         assert str(err.value).startswith(said), str(err.value)
+
+
+def test_an_engine_that_writes_a_line_without_end_fails_without_taking_memory() -> None:
+    """Issue 33.5: 1.2 GB without a newline took damas play to 2,157 MB. What an engine writes is
+    read in bounded pieces: an overlong line fails it in one line, in bounded memory."""
+    tracemalloc.start()
+    try:
+        engine = HubEngine("brazilian", fake("endless-line"), timeout=30.0)
+        try:
+            engine.ask(Game("brazilian"), Limits(move_time=0.1))
+            answer = engine.wait(60)
+        finally:
+            engine.close()
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert answer is not None and answer.move is None
+    assert answer.error == f"the engine ({fake('endless-line')}) wrote a line longer than 16 KiB", answer.error
+    assert peak < 16 << 20, f"{peak / 2**20:.0f} MiB"
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [("torrent", "wrote more than "), ("error-torrent", "wrote more than 1 MiB a second on its error output")],
+)
+def test_an_engine_that_floods_its_output_fails_at_once(mode: str, said: str) -> None:
+    """More than a Hub engine ever writes (megabytes a second): it fails in one line, long
+    before its timeout, and what it wrote is not kept."""
+    engine = HubEngine("brazilian", fake(mode), timeout=30.0)
+    try:
+        started = time.monotonic()
+        engine.ask(Game("brazilian"), Limits(move_time=0.1))
+        answer = engine.wait(60)
+        assert answer is not None and answer.move is None and answer.error is not None
+        assert answer.error.startswith(f"the engine ({fake(mode)}) {said}"), answer.error
+        assert time.monotonic() - started < 20
+    finally:
+        engine.close()

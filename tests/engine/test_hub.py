@@ -393,3 +393,33 @@ def test_quit_during_a_search_exits_at_once(hub: HubProcess) -> None:
 def test_a_bad_table_size_is_a_one_line_error() -> None:
     r = damas("hub", "--tt-size", "0")
     one_line_error(r, "--tt-size must be 1-4096 MB, not 0")
+
+
+def _peak_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+
+
+def test_a_huge_line_is_refused_in_bounded_memory_and_not_echoed(hub: HubProcess) -> None:
+    """Issue 33.6: a 200 MB ``pos`` line took damas hub to 1.2 GB, and came back in the error.
+    It is read in bounded pieces, answered with one short error line, and the engine goes on."""
+    start(hub)
+    before = _peak_kib(hub.proc.pid)
+    assert hub.proc.stdin is not None
+    hub.proc.stdin.write("pos pos=W")
+    chunk = "x" * (1 << 20)
+    for _ in range(200):
+        hub.proc.stdin.write(chunk)
+    hub.proc.stdin.write("\n")
+    hub.proc.stdin.flush()
+    err = hub.read(60)
+    command, values, _ = parse_line(err)
+    assert command == "error" and values["message"] == "line longer than 64 KiB: ignored", err[:200]
+    hub.send("ping")
+    assert hub.read() == "pong"
+    grew = _peak_kib(hub.proc.pid) - before
+    assert grew < 32 * 1024, f"damas hub grew by {grew // 1024} MiB"
+    # a bad line under the bound is named, and what the error quotes of it is cut short
+    hub.send(f"pos pos=W{'x' * 60000}")
+    err = hub.read()
+    assert err.startswith("error ") and len(err) < 300, err[:300]

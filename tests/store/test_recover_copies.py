@@ -112,7 +112,9 @@ def test_a_taken_id_gives_the_copy_a_new_one(tmp_path: Path) -> None:
     ]
     (src / "3.jsonl").write_text("\n".join([*lines_of(src / "3.jsonl"), *more]) + "\n", encoding="utf-8")
     out = recover(target, src)
-    assert out[0] == f"game 3: rebuilt as game 4 with 10 events from {src / '3.jsonl'} (8 in the database)", out
+    assert out[0] == (
+        f"game 3: rebuilt as game 4 with 10 events from {src / '3.jsonl'} (game 3 in the database is another game)"
+    ), out
     with Store(target) as store:
         assert len(store.moves(4)) == 5 and len(store.moves(3)) == 4 and store.game(4).tags["Black"] == "Leo"
         assert store.copy_path(4).exists()  # the target's own copy of the game it took in
@@ -149,7 +151,7 @@ def test_lost_events_name_each_game_the_database_lacks(tmp_path: Path) -> None:
     (copies / "5.jsonl").mkdir()  # unreadable: nothing to say about it
     with Store(db) as store:
         assert lost_events(store) == [
-            f"game 3: the database holds 8 of the 10 events of its copy {copies / '3.jsonl'}",
+            f"game 3: events 8–9 missing or damaged in the database; its copy {copies / '3.jsonl'} holds them",
             f"game 4 is missing from the database but its journal copy {copies / '4.jsonl'} holds it",
         ]
     # game 1's last journal row lost and another no longer JSON: the copy holds what the database lost
@@ -160,8 +162,8 @@ def test_lost_events_name_each_game_the_database_lacks(tmp_path: Path) -> None:
     )
     with Store(db) as store:
         assert lost_events(store) == [
-            f"game 1: its journal in the database is damaged; the copy {copies / '1.jsonl'} holds it",
-            f"game 3: the database holds 8 of the 10 events of its copy {copies / '3.jsonl'}",
+            f"game 1: events 2, 6 missing or damaged in the database; its copy {copies / '1.jsonl'} holds them",
+            f"game 3: events 8–9 missing or damaged in the database; its copy {copies / '3.jsonl'} holds them",
             f"game 4 is missing from the database but its journal copy {copies / '4.jsonl'} holds it",
         ]
 
@@ -177,7 +179,7 @@ def test_start_up_rebuilds_only_a_finished_game_the_database_lost_events_of(tmp_
     copy.write_text(copy.read_text(encoding="utf-8") + extra + "\n", encoding="utf-8")
     with Store(db) as store:
         assert recover_into(store, lost_only=True) == [
-            f"game 1: rebuilt with 8 events from {copy} (7 in the database)",
+            f"game 1: rebuilt with 8 events from {copy} (the database held events 0–6; event 7 taken from the copy)",
             f"1 game rebuilt, 2 intact, 0 not recoverable (from 3 journal copies in {journals_dir(db)})",
         ]
         assert store.journal_length(1) == 8

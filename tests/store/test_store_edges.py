@@ -59,8 +59,10 @@ def test_a_schema_this_damas_does_not_know_is_refused_even_by_play_and_kept(tmp_
 def test_a_folder_or_a_file_in_the_way_is_named_in_one_line(tmp_path: Path) -> None:
     folder = tmp_path / "games"
     folder.mkdir()
+    with pytest.raises(StoreError, match=rf"^{re.escape(str(folder))}: cannot open: Is a directory$"):
+        Store(folder, exclusive=True, quarantine=True)  # (the lock is taken on the file itself)
     with pytest.raises(DamagedStore, match=rf"^{re.escape(str(folder))}: not a usable damas database \("):
-        Store(folder, exclusive=True, quarantine=True)
+        Store(folder)
     assert folder.is_dir() and not list(tmp_path.glob("*damaged*"))
     blocker = tmp_path / "records"
     blocker.write_text("not a folder", encoding="utf-8")
@@ -72,7 +74,7 @@ def test_a_folder_or_a_file_in_the_way_is_named_in_one_line(tmp_path: Path) -> N
     assert blocker.read_text(encoding="utf-8") == "not a folder"
     # as `damas play` says it (before any server starts)
     one_line_error(damas("play", "--no-browser", "--port", "1", "--db", str(db)), f"{db}: cannot open: ", str(blocker))
-    one_line_error(damas("play", "--no-browser", "--port", "1", "--db", str(folder)), "not a usable damas database")
+    one_line_error(damas("play", "--no-browser", "--port", "1", "--db", str(folder)), f"{folder}: cannot open: Is a")
 
 
 def test_a_game_whose_copy_cannot_be_started_is_not_started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -357,10 +359,12 @@ def test_a_database_in_use_names_the_process_that_holds_it(tmp_path: Path) -> No
         assert str(e.value) == (
             f"{db} is in use by another damas (process {os.getpid()}): stop it or choose another --db"
         )
-        Path(f"{db}.lock").write_text("", encoding="utf-8")  # a lock file that does not say who
-        with pytest.raises(StoreLocked) as e:
-            Store(db, exclusive=True)
-        assert str(e.value) == f"{db} is in use by another damas: stop it or choose another --db"
+        # through a symbolic link or a hard link: the same file, the same lock
+        (tmp_path / "link.sqlite3").symlink_to(db)
+        os.link(db, tmp_path / "hard.sqlite3")
+        for other in ("link.sqlite3", "hard.sqlite3"):
+            with pytest.raises(StoreLocked, match=rf"in use by another damas \(process {os.getpid()}\)"):
+                Store(tmp_path / other, exclusive=True)
         holder.new_game("brazilian", None, "casual", HEADER, {})  # its copy is open too
     finally:
         holder.close()

@@ -200,11 +200,15 @@ function render() {
   if (setup) renderSetup();
   else renderBoard();
   // status
-  let status = state.turn === "white" ? state.ui.turn_white : state.ui.turn_black;
+  // (text nodes only: the result and termination come from the records, which anyone may have written)
+  const status = $("status");
+  status.textContent = state.turn === "white" ? state.ui.turn_white : state.ui.turn_black;
   if (state.result !== "*" || state.termination) {
-    status = `${state.ui.over}: <span class="result">${state.result}</span>` + (state.termination ? ` (${state.termination})` : "");
+    const result = document.createElement("span");
+    result.className = "result";
+    result.textContent = state.result;
+    status.replaceChildren(`${state.ui.over}: `, result, state.termination ? ` (${state.termination})` : "");
   }
-  $("status").innerHTML = status;
   renderLink();
   renderComputer();
   const active = $("active");
