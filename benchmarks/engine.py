@@ -178,6 +178,10 @@ def eval_speed(depth: int, tables: list[str]) -> None:
         print(f"{weights:<40} all     {nodes:>8,} nodes  {nodes / cpu:>7,.0f} n/s", flush=True)
 
 
+def tc(t: float | None) -> str:
+    return "the levels' own time" if t is None else f"{t:g} s"
+
+
 def play(match: Match, games: int, jobs: int, record: Path | None, quick: bool, verbose: bool) -> None:
     t0 = time.monotonic()
     records = run_match(match, games, jobs=jobs, record=record, verbose=verbose, keep=not quick)
@@ -204,7 +208,9 @@ def main() -> int:
         default=",".join(PAIRINGS),
         help=f"comma-separated pairings against py-draughts (default all: {','.join(PAIRINGS)})",
     )
-    ap.add_argument("--move-times", default="0.2,1", help="seconds a move for the matches (default 0.2,1)")
+    ap.add_argument(
+        "--move-times", default="0.2,1", help="seconds a move for the matches (default 0.2,1; level: the levels' own)"
+    )
     ap.add_argument("--level-games", type=int, default=20, help="level 10 v level 1 games per variant (default 20)")
     ap.add_argument("--quiet", action="store_true", help="no line per game, only each match's result")
     ap.add_argument("--variant", default="international", help="match, ladder: the variant (default international)")
@@ -240,7 +246,7 @@ def main() -> int:
         if p not in PAIRINGS:
             ap.error(f"unknown pairing {p!r} ({', '.join(PAIRINGS)})")
     try:
-        move_times = [float(t) for t in args.move_times.split(",")]
+        move_times: list[float | None] = [None if t == "level" else float(t) for t in args.move_times.split(",")]
         lo, _, hi = args.levels.partition("-")
         levels = range(int(lo), int(hi or lo) + 1)
         a, b = Spec.parse(args.a), Spec.parse(args.b)
@@ -270,25 +276,25 @@ def main() -> int:
             play(m, 2 if args.quick else args.level_games, args.jobs, None, args.quick, False)
     if "peer" in parts:
         for t in move_times:
-            print(f"\n## Against py-draughts 1.10.1, {t:g} s a move each, {games} games per pairing")
+            print(f"\n## Against py-draughts 1.10.1, {tc(t)} a move each, {games} games per pairing")
             for name in pairings:
                 peer, variant = PAIRINGS[name]
                 ours = f"damas:weights={args.weights}" if args.weights and variant == "international" else "damas"
                 run(Match(variant, Spec.parse(ours), Spec.parse(peer), t, clock=args.clock))
     if "match" in parts:
         for t in move_times:
-            print(f"\n## {args.variant}: {a} v {b}, {t:g} s a move each, {games} games")
+            print(f"\n## {args.variant}: {a} v {b}, {tc(t)} a move each, {games} games")
             run(Match(args.variant, a, b, t, args.starts, args.clock))
     if "self" in parts:
         for t in move_times:
-            print(f"\n## This search against the search at {args.baseline}, {t:g} s a move each, {games} games")
+            print(f"\n## This search against the search at {args.baseline}, {tc(t)} a move each, {games} games")
             for v in args.self_variants.split(","):
                 if v not in VARIANTS:
                     ap.error(f"unknown variant {v!r} ({', '.join(VARIANTS)})")
                 run(Match(v, Spec.parse("damas"), Spec.parse(f"damas:rev={args.baseline}"), t, clock=args.clock))
     if "weights" in parts:
         t = move_times[0]
-        print(f"\n## International weights: {args.weights_a} v {args.weights_b}, {t:g} s a move each, {games} games")
+        print(f"\n## International weights: {args.weights_a} v {args.weights_b}, {tc(t)} a move each, {games} games")
         m = Match(
             "international",
             Spec.parse(f"damas:weights={args.weights_a}"),

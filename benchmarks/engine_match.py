@@ -113,16 +113,19 @@ def opening(variant: str, n: int) -> str:
     return _four_ply(variant, n - len(two) + 1)[n - len(two)]
 
 
-@cache
-def _endgames(variant: str, pieces: int, count: int) -> tuple[str, ...]:
-    """``count`` quiet positions with ``pieces - 2`` to ``pieces`` pieces (not more men than 4 a
-    side), material within a man, from seeded level-6 games (the same every run), as FEN."""
-    out: list[str] = []
-    seen: set[str] = set()
-    g = 0
+_ENDGAMES: dict[tuple[str, int], tuple[list[str], list[int]]] = {}
+
+
+def _endgames(variant: str, pieces: int, count: int) -> list[str]:
+    """The first ``count`` of a fixed list of quiet positions with ``pieces - 2`` to ``pieces``
+    pieces (material within a piece), one from each of a series of seeded level-6 games (the
+    same list every run, extended as needed), as FEN."""
+    out, state = _ENDGAMES.setdefault((variant, pieces), ([], [0]))
+    seen = set(out)
     while len(out) < count:
+        g = state[0]
+        state[0] += 1
         rng = random.Random(f"endgame:{variant}:{g}")
-        g += 1
         game = Game(variant)
         engines = (Engine(variant, level=6, seed=g, tt_mb=2), Engine(variant, level=6, seed=g + 7, tt_mb=2))
         while game.outcome() is None and game.ply < 200:
@@ -143,7 +146,7 @@ def _endgames(variant: str, pieces: int, count: int) -> tuple[str, ...]:
             m = engines[game.ply % 2].search(game).move
             assert m is not None
             game.push(m)
-    return tuple(out)
+    return out
 
 
 def start_of(variant: str, kind: str, n: int) -> str:
@@ -151,8 +154,7 @@ def start_of(variant: str, kind: str, n: int) -> str:
     if kind == "openings":
         return opening(variant, n)
     if kind.startswith("endgames:"):
-        pieces = int(kind.split(":", 1)[1])
-        return _endgames(variant, pieces, n + 1)[n]
+        return _endgames(variant, int(kind.split(":", 1)[1]), n + 1)[n]
     raise ValueError(f"unknown kind of start {kind!r} (openings, endgames:PIECES)")
 
 
@@ -166,6 +168,11 @@ def start_game(variant: str, start: str) -> Game:
 
 
 # -- players -----------------------------------------------------------------------------------------
+#: a player's options: ``depth``, ``noise`` and ``time`` change its level's settings (a level
+#: being calibrated: ``damas:level=3:noise=150``)
+OPTIONS = ("level", "weights", "rev", "db", "tt", "depth", "noise", "time")
+
+
 @dataclass(frozen=True)
 class Spec:
     """A player: ``name`` and its options (``damas:level=3:weights=FILE``)."""
@@ -181,8 +188,8 @@ class Spec:
         options = []
         for item in rest:
             key, eq, value = item.partition("=")
-            if not eq or key not in ("level", "weights", "rev", "db", "tt", "eval"):
-                raise ValueError(f"player option {item!r} is not level=, weights=, rev=, db=, tt= or eval=")
+            if not eq or key not in OPTIONS:
+                raise ValueError(f"player option {item!r} is not {'=, '.join(OPTIONS)}=")
             options.append((key, value))
         return cls(name, tuple(options))
 
@@ -216,6 +223,17 @@ class Damas(Player):
         if spec.get("rev"):
             cls = baseline_engine(str(spec.get("rev")))
         self.engine = cls(variant, level=level, seed=seed, tt_mb=tt)
+        if spec.get("depth") or spec.get("noise") or spec.get("time"):
+            from engine.levels import Level
+
+            lv = self.engine.level
+            t = spec.get("time")
+            self.engine.level = Level(
+                lv.number,
+                int(spec.get("depth") or lv.depth),
+                (float(t) if t != "none" else None) if t else lv.move_time,
+                int(spec.get("noise") or lv.noise),
+            )
         weights = spec.get("weights")
         if weights is not None:
             self.engine.evaluator = evaluator_of(variant, weights)
@@ -297,13 +315,18 @@ def make_player(spec: Spec, variant: str, move_time: float | None, seed: int) ->
 
 
 def evaluator_of(variant: str, weights: str) -> Any:
-    """The evaluator of ``variant`` with a weights table (a JSON file, or ``hand``)."""
+    """The evaluator of ``variant`` with a weights table (a JSON file), or ``hand``: the
+    hand-set evaluation (International's hand-set table; 8x8's own evaluation, unweighted)."""
     from engine.evaluate import Evaluator, hand_weights_10
 
-    if variant != "international":
-        raise ValueError("weights tables are International's")
-    ev = Evaluator(find_variant(variant))
-    ev.use_weights_10(hand_weights_10() if weights == "hand" else json.loads(Path(weights).read_text()))
+    v = find_variant(variant)
+    ev = Evaluator(v)
+    if weights != "hand":
+        ev.use_weights(json.loads(Path(weights).read_text()))
+    elif v.name == "international":
+        ev.use_weights(hand_weights_10())
+    else:
+        ev.weighted = False
     return ev
 
 
@@ -542,6 +565,7 @@ def run_match(
         return mine
     if keep:
         path.parent.mkdir(parents=True, exist_ok=True)
+    start_of(match.variant, match.starts, max(todo_list) // 2)  # the starts made once, before the workers fork
     cpus = sorted(os.sched_getaffinity(0))
     ctx = mp.get_context("fork")
     todo: Any = ctx.Queue()

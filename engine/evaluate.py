@@ -8,14 +8,14 @@ man and no enemy king: it will crown), king mobility, and the endgame draw rules
 material balance that the variant's small-ending rules or practice make a draw is scaled
 towards 0, so the side ahead does not trade into it and the side behind does).
 
-International's weights are a table (``weights_international.json`` when present, else the
-hand-set values here): the men's square values for the opening and for the ending, blended
-by the number of men on the board, the weight of each other term, and learned men patterns
-(ten blocks of eight squares, each configuration of men a weight; see
-:func:`pattern_blocks_10`), folded into one lookup table per band of two rows so that they
-cost five lookups an evaluation. ``tools/tune_eval.py``
-fits them to self-play positions (Texel-style); :meth:`Evaluator.features_10` is the linear
-form it fits, kept exact by a test.
+The weighted evaluation reads a table (``weights_<variant>.json`` beside this module, written
+by ``tools/tune_eval.py``; International's hand-set values when it has none, 8x8's own hand-set
+evaluation above when it has none): the men's square values for the opening and for the
+ending, blended by the number of men on the board, the weight of each other term, and learned
+men patterns (blocks of eight squares within bands of two rows, each configuration of men a
+weight; see :func:`pattern_blocks`), folded into one lookup table per band so that they cost
+a lookup a band. :meth:`Evaluator.features` is the linear form the tuner fits, kept exact by
+a test.
 
 Everything is precomputed per variant as bit masks in the rules engine's internal layout
 (:mod:`rules.geometry`), so an evaluation is a few dozen ``int.bit_count`` calls.
@@ -44,7 +44,8 @@ BALANCE_10 = 3
 #: International's tuned weights (data, written by tools/tune_eval.py): a tapered square table
 #: for the men (opening/middle game and ending, blended by the men on the board) and the
 #: weights of the other terms. Without the file the hand-set values above are used.
-WEIGHTS_10 = Path(__file__).with_name("weights_international.json")
+WEIGHTS_DIR = Path(__file__).parent
+WEIGHTS_10 = WEIGHTS_DIR / "weights_international.json"
 #: International's men patterns: the board read as five bands of two rows (ten squares, ten
 #: consecutive bits of the internal layout), each band seen through two overlapping windows of
 #: four squares per row (the left four and the right four of each row): ten blocks of eight
@@ -57,50 +58,98 @@ PATTERN_SIZE = 3**8
 BAND_BITS = 11
 
 
-@cache
-def pattern_blocks_10() -> tuple[tuple[int, int, tuple[int, ...], int], ...]:
-    """The ten blocks: (band, table, the eight squares' bit offsets within the band in the
-    table's order, the sign: +1 when a White man is the table's digit 1, -1 for the turned
-    image, where a Black man is digit 1 and the weight counts for Black)."""
-    from rules import find_variant
+def weights_path(variant: Variant) -> Path:
+    """Where a variant's fitted table lives (``engine/weights_<variant>.json``)."""
+    return WEIGHTS_10 if variant.name == "international" else WEIGHTS_DIR / f"weights_{variant.name}.json"
 
-    geo = geometry_for(find_variant("international"))
+
+@cache
+def bands_of(variant: Variant) -> tuple[tuple[int, int], ...]:
+    """The board as bands of two rows in the internal layout: (first bit, width in bits)
+    per band, from the top (a band's width includes the padding bits inside it)."""
+    geo = geometry_for(variant)
+    out = []
+    for band in range(geo.size // 2):
+        rows = (geo.size - 1 - 2 * band, geo.size - 2 - 2 * band)  # internal rows run from the top
+        bits = [geo.bit_of_square[s] for s in range(1, geo.count + 1) if geo.coords[s][1] in rows]
+        out.append((min(bits), max(bits) - min(bits) + 1))
+    return tuple(out)
+
+
+@cache
+def pattern_blocks(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...], int], ...]:
+    """The pattern blocks of a variant: (band, table, the squares' bit offsets within the
+    band in the table's order, sign: +1 when a White man is the table's digit 1, -1 for the
+    turned image, where a Black man is digit 1 and the weight counts for Black).
+
+    International: each band of two rows seen through two overlapping windows of four squares
+    per row (ten blocks of eight squares, five tables). 8x8: each band whole (eight squares;
+    four blocks, two tables: a band and its turned image share one)."""
+    geo = geometry_for(variant)
     size = geo.size
     by_coord = {geo.coords[s]: s for s in range(1, geo.count + 1)}
     bit = geo.bit_of_square
+    bands = bands_of(variant)
 
-    def window(band: int, right: int) -> list[int]:
-        # offsets 0-4: the band's upper row, 5-9: its lower row, files left to right
-        return [band * BAND_BITS + o for o in (*range(right, right + 4), *range(5 + right, 9 + right))]
+    def band_of(b: int) -> int:
+        return next(i for i, (lo, width) in enumerate(bands) if lo <= b < lo + width)
 
     def turned(b: int) -> int:
         s = geo.square_of_bit[b]
         f, r = geo.coords[s]
         return bit[by_coord[(size - 1 - f, size - 1 - r)]]
 
+    def band_squares(band: int) -> list[int]:
+        # the band's squares: its upper row, then its lower row, files left to right
+        r_up, r_down = size - 1 - 2 * band, size - 2 - 2 * band
+        up = sorted((f, bit[s]) for (f, r), s in by_coord.items() if r == r_up)
+        down = sorted((f, bit[s]) for (f, r), s in by_coord.items() if r == r_down)
+        return [b for _f, b in up] + [b for _f, b in down]
+
+    if size == 10:
+        primaries = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]
+        windows = []
+        for band, right in primaries:
+            sq = band_squares(band)
+            windows.append(sq[right : right + 4] + sq[5 + right : 9 + right])
+    else:
+        windows = [band_squares(band) for band in range(len(bands) // 2)]
     out = []
-    primaries = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]
-    for table, (band, right) in enumerate(primaries):
-        bits = window(band, right)
-        out.append((band, table, tuple(b - band * BAND_BITS for b in bits), 1))
-        image = [turned(b) for b in bits]
-        iband = image[0] // BAND_BITS
-        assert all(b // BAND_BITS == iband for b in image)
-        out.append((iband, table, tuple(b - iband * BAND_BITS for b in image), -1))
+    for table, window in enumerate(windows):
+        band = band_of(window[0])
+        out.append((band, table, tuple(b - bands[band][0] for b in window), 1))
+        image = [turned(b) for b in window]
+        iband = band_of(image[0])
+        assert all(band_of(b) == iband for b in image)
+        out.append((iband, table, tuple(b - bands[iband][0] for b in image), -1))
     return tuple(out)
 
 
-def pattern_index_10(wm: int, bm: int, band: int, offsets: tuple[int, ...], sign: int) -> int:
+def pattern_blocks_10() -> tuple[tuple[int, int, tuple[int, ...], int], ...]:
+    """International's blocks (:func:`pattern_blocks`)."""
+    return pattern_blocks(_international())
+
+
+def pattern_count(variant: Variant) -> int:
+    """The number of pattern tables (each of :data:`PATTERN_SIZE` weights)."""
+    return max(t for _b, t, _o, _s in pattern_blocks(variant)) + 1
+
+
+def pattern_index(wm: int, bm: int, shift: int, offsets: tuple[int, ...], sign: int) -> int:
     """A block's configuration as its table's index (digit 1: White's man for sign +1)."""
     idx = 0
     one, two = (wm, bm) if sign > 0 else (bm, wm)
-    sh = band * BAND_BITS
     for i, o in enumerate(offsets):
-        if (one >> (sh + o)) & 1:
+        if (one >> (shift + o)) & 1:
             idx += 3**i
-        elif (two >> (sh + o)) & 1:
+        elif (two >> (shift + o)) & 1:
             idx += 2 * 3**i
     return idx
+
+
+def pattern_index_10(wm: int, bm: int, band: int, offsets: tuple[int, ...], sign: int) -> int:
+    """International's :func:`pattern_index` (band ``band`` starts at bit ``band x BAND_BITS``)."""
+    return pattern_index(wm, bm, band * BAND_BITS, offsets, sign)
 
 
 def hand_weights_10() -> dict[str, Any]:
@@ -128,21 +177,59 @@ def hand_weights_10() -> dict[str, Any]:
     }
 
 
-def weights_10() -> dict[str, Any]:
-    if not WEIGHTS_10.exists():
+def hand_weights(variant: Variant) -> dict[str, Any]:
+    """A variant's hand-set weights in the tuned file's shape: International's table; on 8x8
+    the nearest table to the hand-set evaluation (its men's values by row and centre, per
+    phase; the back rank, runaways, king mobility), the tuner's start."""
+    if variant.name == "international":
         return hand_weights_10()
+    geo = geometry_for(variant)
+    ev = evaluator_for(variant)
+    mid, end = [], []
+    for s in range(1, geo.count + 1):
+        r = geo.coords[s][1]
+        centre = 6 if (ev.centre >> geo.bit_of_square[s]) & 1 else 0
+        adv = r if 1 <= r <= geo.size - 2 else 0
+        mid.append(2 * adv + centre)
+        end.append(4 * adv + centre)
+    return {
+        "king": KING_VALUE.get(variant.name, 300),
+        "men_opening": mid,
+        "men_ending": end,
+        "mobility": 0,
+        "balance": 0,
+        "back_rank": 8,
+        "runaway": [40, 30, 20],
+        "king_mobility": 2,
+        "support": 0,
+        "patterns": [[0] * PATTERN_SIZE for _ in range(pattern_count(variant))],
+    }
+
+
+def weights_10() -> dict[str, Any]:
+    table = weights_for(_international())
+    assert table is not None
+    return table
+
+
+def weights_for(variant: Variant) -> dict[str, Any] | None:
+    """The variant's fitted table (its file), International's hand-set one without a file, or
+    None (8x8 without a file: the hand-set evaluation)."""
+    path = weights_path(variant)
+    if not path.exists():
+        return hand_weights_10() if variant.name == "international" else None
     try:
-        data = json.loads(WEIGHTS_10.read_text())
+        data = json.loads(path.read_text())
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         # the shape the evaluator needs: every weight present, the square tables full length
-        vector = weight_vector_10(data)
-        if len(vector) != len(weight_names_10()) or not all(isinstance(v, int | float) for v in vector):
+        vector = weight_vector(data, variant)
+        if len(vector) != len(weight_names(variant)) or not all(isinstance(v, int | float) for v in vector):
             raise ValueError("a table of the wrong size or with a non-number")
     except KeyError as e:
-        raise ValueError(f"{WEIGHTS_10}: not a weights table (no {e}); rewrite it with tools/tune_eval.py") from None
+        raise ValueError(f"{path}: not a weights table (no {e}); rewrite it with tools/tune_eval.py") from None
     except (ValueError, TypeError) as e:
-        raise ValueError(f"{WEIGHTS_10}: not a weights table ({e}); rewrite it with tools/tune_eval.py") from None
+        raise ValueError(f"{path}: not a weights table ({e}); rewrite it with tools/tune_eval.py") from None
     return data
 
 
@@ -244,26 +331,28 @@ class Evaluator:
             tuple(_chunked({bit[s]: man_value(s, side, phase) for s in squares}, nbits) for side in (0, 1))
             for phase in (1, 2)
         )
-        if ten:
-            self.use_weights_10(weights_10())
         self.left = sum(1 << bit[s] for s, f in zip(squares, files, strict=True) if f <= 3)
         self.right = sum(1 << bit[s] for s, f in zip(squares, files, strict=True) if f >= size - 4)
         offs = geo.offsets
         self.fwd = ((offs[UP[0]], offs[UP[1]]), (offs[DOWN[0]], offs[DOWN[1]]))
+        # the square each side's man stands on, seen from White's side (the tables' index)
+        by_coord = {coord[s]: s for s in squares}
+        self.rel: tuple[dict[int, int], dict[int, int]] = (
+            {bit[s]: s for s in squares},
+            {bit[s]: by_coord[(size - 1 - coord[s][0], size - 1 - coord[s][1])] for s in squares},
+        )
+        # the weighted evaluation (International always; 8x8 with a fitted table), else 8x8's own
+        self.weighted = False
+        self.bands = bands_of(variant)
+        self.blocks = pattern_blocks(variant)
+        table = weights_for(variant)
+        if table is not None:
+            self.use_weights(table)
 
-    def use_weights_10(self, w: dict[str, Any]) -> None:
-        """International: the tuned (or hand-set) weights as chunked tables per side."""
-        geo = self.geo
-        size = self.size
-        bit = geo.bit_of_square
-        by_coord = {geo.coords[s]: s for s in range(1, geo.count + 1)}
-        # the square each side's man stands on, seen from White's side (the table's index)
-        rel: tuple[dict[int, int], dict[int, int]] = ({}, {})
-        for s in range(1, geo.count + 1):
-            f, r = geo.coords[s]
-            rel[0][bit[s]] = s
-            rel[1][bit[s]] = by_coord[(size - 1 - f, size - 1 - r)]
-        self.rel = rel
+    def use_weights(self, w: dict[str, Any]) -> None:
+        """A weights table (tuned, or hand-set in the table's shape) as chunked tables per
+        side: from now on the weighted evaluation (:meth:`features` is its linear form)."""
+        self.weighted = True
         self.king = int(w["king"])
         self.w_open = tuple(int(v) for v in w["men_opening"])
         self.w_end = tuple(int(v) for v in w["men_ending"])
@@ -275,21 +364,24 @@ class Evaluator:
         self.w_run = tuple(int(x) for x in w["runaway"])
         self.w_kmob = int(w["king_mobility"])
         self.w_sup = int(w["support"])
-        self.use_patterns_10(w.get("patterns"))
+        self.use_patterns(w.get("patterns"))
 
-    def use_patterns_10(self, patterns: list[list[int]] | None) -> None:
-        """The pattern weights folded per band: one table of 3^10 sums indexed by the band's
-        White men (:attr:`trit1`) plus its Black men (:attr:`trit2`); none when all are 0."""
+    use_weights_10 = use_weights
+
+    def use_patterns(self, patterns: list[list[int]] | None) -> None:
+        """The pattern weights folded per band: one table of 3^width sums indexed by the
+        band's White men (:attr:`trit1`) plus its Black men (:attr:`trit2`); none when all are 0."""
         self.pat_tables: tuple[list[int], ...] = ()
         if not patterns or not any(any(t) for t in patterns):
             return
         tables = [[int(v) for v in t] for t in patterns]
+        width = max(w for _lo, w in self.bands)
         bands: dict[int, list[int]] = {}
-        for band, table, offsets, sign in pattern_blocks_10():
-            # the block's index for every configuration of the band's ten squares, built digit
+        for band, table, offsets, sign in self.blocks:
+            # the block's index for every configuration of the band's squares, built digit
             # by digit (the band's configuration is sum of digit x 3^offset, White's man 1)
             idx = [0]
-            for o in range(10):
+            for o in range(width):
                 d1 = d2 = 0
                 if o in offsets:
                     p = 3 ** offsets.index(o)
@@ -299,15 +391,19 @@ class Evaluator:
             add = [sign * weights[i] for i in idx]
             prev = bands.get(band)
             bands[band] = add if prev is None else [a + b for a, b in zip(prev, add, strict=True)]
-        assert sorted(bands) == [0, 1, 2, 3, 4]  # as the evaluation reads them
-        self.pat_tables = tuple(bands[band] for band in range(5))
-        self.trit1 = tuple(sum(3**o for o in range(10) if (v >> o) & 1) for v in range(1024))
+        assert sorted(bands) == list(range(len(self.bands)))  # as the evaluation reads them
+        self.pat_tables = tuple(bands[band] for band in range(len(self.bands)))
+        self.trit1 = tuple(sum(3**o for o in range(width) if (v >> o) & 1) for v in range(1 << width))
         self.trit2 = tuple(2 * t for t in self.trit1)
+        self.band_mask = (1 << width) - 1
+        self.band_shifts = tuple(lo for lo, _w in self.bands)
+
+    use_patterns_10 = use_patterns
 
     def evaluate(self, om: int, ok: int, xm: int, xk: int, side: int) -> int:
         """The position's value for the side to move (own men/kings, opponent's men/kings)."""
-        if self.ten:
-            return self._evaluate_10(om, ok, xm, xk, side)
+        if self.weighted:
+            return self._evaluate_w(om, ok, xm, xk, side)
         n_om, n_ok, n_xm, n_xk = om.bit_count(), ok.bit_count(), xm.bit_count(), xk.bit_count()
         king = self.king
         material = (n_om - n_xm) * MAN + (n_ok - n_xk) * king
@@ -337,8 +433,8 @@ class Evaluator:
             score = score // 8 if score >= 0 else -(-score // 8)  # towards 0 alike for both sides
         return score
 
-    def _evaluate_10(self, om: int, ok: int, xm: int, xk: int, side: int) -> int:
-        """International, from the tuned weights (the same terms as :meth:`features_10`)."""
+    def _evaluate_w(self, om: int, ok: int, xm: int, xk: int, side: int) -> int:
+        """From the weights table (the same terms as :meth:`features`)."""
         n_om, n_ok, n_xm, n_xk = om.bit_count(), ok.bit_count(), xm.bit_count(), xk.bit_count()
         total_men = n_om + n_xm
         start = self.start_men
@@ -382,17 +478,29 @@ class Evaluator:
         if ok or xk:
             score += self.w_kmob * (self._mobility(ok, empty) - self._mobility(xk, empty))
         if self.pat_tables:
-            # the five bands of two rows (bits 0-9, 11-20, ...), unrolled: White's men first
             t1, t2 = self.trit1, self.trit2
-            p0, p1, p2, p3, p4 = self.pat_tables
             wm, bm = (xm, om) if side else (om, xm)
-            pat = (
-                p0[t1[wm & 1023] + t2[bm & 1023]]
-                + p1[t1[(wm >> 11) & 1023] + t2[(bm >> 11) & 1023]]
-                + p2[t1[(wm >> 22) & 1023] + t2[(bm >> 22) & 1023]]
-                + p3[t1[(wm >> 33) & 1023] + t2[(bm >> 33) & 1023]]
-                + p4[t1[(wm >> 44) & 1023] + t2[(bm >> 44) & 1023]]
-            )
+            if self.ten:
+                # the five bands of two rows (bits 0-9, 11-20, ...), unrolled: White's men first
+                p0, p1, p2, p3, p4 = self.pat_tables
+                pat = (
+                    p0[t1[wm & 1023] + t2[bm & 1023]]
+                    + p1[t1[(wm >> 11) & 1023] + t2[(bm >> 11) & 1023]]
+                    + p2[t1[(wm >> 22) & 1023] + t2[(bm >> 22) & 1023]]
+                    + p3[t1[(wm >> 33) & 1023] + t2[(bm >> 33) & 1023]]
+                    + p4[t1[(wm >> 44) & 1023] + t2[(bm >> 44) & 1023]]
+                )
+            else:
+                # 8x8: four bands of two rows (nine bits each, padding included)
+                q0, q1, q2, q3 = self.pat_tables
+                m = self.band_mask
+                _s0, s1, s2, s3 = self.band_shifts
+                pat = (
+                    q0[t1[wm & m] + t2[bm & m]]
+                    + q1[t1[(wm >> s1) & m] + t2[(bm >> s1) & m]]
+                    + q2[t1[(wm >> s2) & m] + t2[(bm >> s2) & m]]
+                    + q3[t1[(wm >> s3) & m] + t2[(bm >> s3) & m]]
+                )
             score += -pat if side else pat
         if (n_ok, n_om, n_xk, n_xm) in self.drawish:
             score = score // 8 if score >= 0 else -(-score // 8)
@@ -409,10 +517,10 @@ class Evaluator:
         self.w_men[total_men] = tables
         return tables
 
-    def features_10(self, om: int, ok: int, xm: int, xk: int, side: int) -> tuple[int, dict[int, float]]:
-        """International for the tuner: (the untuned part: men's material, {weight index: its
-        factor}), in the order of :data:`WEIGHT_NAMES_10`; the score is the part plus the sum
-        of weight x factor (before the draw scaling and the integer rounding)."""
+    def features(self, om: int, ok: int, xm: int, xk: int, side: int) -> tuple[int, dict[int, float]]:
+        """The weighted evaluation for the tuner: (the untuned part: men's material, {weight
+        index: its factor}), in the order of :func:`weight_names`; the score is the part plus
+        the sum of weight x factor (before the draw scaling and the integer rounding)."""
         n_om, n_ok, n_xm, n_xk = om.bit_count(), ok.bit_count(), xm.bit_count(), xk.bit_count()
         total_men = n_om + n_xm
         start = self.start_men
@@ -477,9 +585,12 @@ class Evaluator:
         add(base + 7, sup)
         wm, bm = (om, xm) if side == 0 else (xm, om)
         view = 1 if side == 0 else -1
-        for band, table, offsets, sign in pattern_blocks_10():
-            add(base + 8 + table * PATTERN_SIZE + pattern_index_10(wm, bm, band, offsets, sign), view * sign)
+        bands = self.bands
+        for band, table, offsets, sign in self.blocks:
+            add(base + 8 + table * PATTERN_SIZE + pattern_index(wm, bm, bands[band][0], offsets, sign), view * sign)
         return (n_om - n_xm) * MAN, x
+
+    features_10 = features
 
     def _runaways(self, men: int, blockers: int, side: int, weights: tuple[int, ...] = (40, 30, 20)) -> int:
         """Men with nothing in their cone: ``base`` each, ``past`` more beyond the middle,
@@ -513,8 +624,8 @@ class Evaluator:
         return n
 
 
-def weight_vector_10(w: dict[str, Any]) -> list[float]:
-    """The weights in the order of :meth:`Evaluator.features_10`."""
+def weight_vector(w: dict[str, Any], variant: Variant) -> list[float]:
+    """The weights in the order of :meth:`Evaluator.features`."""
     return [
         w["king"],
         *w["men_opening"],
@@ -525,23 +636,23 @@ def weight_vector_10(w: dict[str, Any]) -> list[float]:
         *w["runaway"],
         w["king_mobility"],
         w["support"],
-        *_patterns_of(w),
+        *_patterns_of(w, pattern_count(variant)),
     ]
 
 
-def _patterns_of(w: dict[str, Any]) -> list[float]:
+def _patterns_of(w: dict[str, Any], tables_count: int) -> list[float]:
     """The pattern weights flat (table by table); none in the table: all 0."""
     tables = w.get("patterns")
     if tables is None:
-        return [0] * (PATTERN_TABLES * PATTERN_SIZE)
+        return [0] * (tables_count * PATTERN_SIZE)
     if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
         raise ValueError("patterns: not a list of tables")
     return [v for t in tables for v in t]
 
 
-def weight_names_10() -> list[str]:
-    """The name of each entry of :func:`weight_vector_10` (a square table's as ``name[square]``)."""
-    squares = len(hand_weights_10()["men_opening"])
+def weight_names(variant: Variant) -> list[str]:
+    """The name of each entry of :func:`weight_vector` (a square table's as ``name[square]``)."""
+    squares = geometry_for(variant).count
     return [
         "king",
         *(f"men_opening[{s}]" for s in range(1, squares + 1)),
@@ -554,13 +665,14 @@ def weight_names_10() -> list[str]:
         "runaway[2]",
         "king_mobility",
         "support",
-        *(f"patterns[{t}][{i}]" for t in range(PATTERN_TABLES) for i in range(PATTERN_SIZE)),
+        *(f"patterns[{t}][{i}]" for t in range(pattern_count(variant)) for i in range(PATTERN_SIZE)),
     ]
 
 
-def weight_dict_10(v: list[int]) -> dict[str, Any]:
-    """The inverse of :func:`weight_vector_10` (for the tuner's output)."""
-    n = (len(v) - 9 - PATTERN_TABLES * PATTERN_SIZE) // 2
+def weight_dict(v: list[int], variant: Variant) -> dict[str, Any]:
+    """The inverse of :func:`weight_vector` (for the tuner's output)."""
+    tables = pattern_count(variant)
+    n = (len(v) - 9 - tables * PATTERN_SIZE) // 2
     p0 = 9 + 2 * n
     return {
         "king": v[0],
@@ -572,8 +684,26 @@ def weight_dict_10(v: list[int]) -> dict[str, Any]:
         "runaway": v[4 + 2 * n : 7 + 2 * n],
         "king_mobility": v[7 + 2 * n],
         "support": v[8 + 2 * n],
-        "patterns": [v[p0 + t * PATTERN_SIZE : p0 + (t + 1) * PATTERN_SIZE] for t in range(PATTERN_TABLES)],
+        "patterns": [v[p0 + t * PATTERN_SIZE : p0 + (t + 1) * PATTERN_SIZE] for t in range(tables)],
     }
+
+
+def _international() -> Variant:
+    from rules import find_variant
+
+    return find_variant("international")
+
+
+def weight_vector_10(w: dict[str, Any]) -> list[float]:
+    return weight_vector(w, _international())
+
+
+def weight_names_10() -> list[str]:
+    return weight_names(_international())
+
+
+def weight_dict_10(v: list[int]) -> dict[str, Any]:
+    return weight_dict(v, _international())
 
 
 @cache

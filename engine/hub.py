@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from engine import LEVELS, MATE_BOUND, Engine, Limits, SearchInfo, SearchResult
+from engine.endgame import VARIANTS as ENDGAME_VARIANTS
+from engine.endgame import open_databases
 from rules import DraughtsError, Game, Move, Position, find_variant
 from rules.variants import Color
 
@@ -218,6 +221,7 @@ class Hub:
             "level": str(level),
             "tt-size": str(tt_mb),
             "seed": "-1",
+            "endgames": "",
         }
         self.engine: Engine | None = None
         self.game = Game(self.variant_name)
@@ -298,6 +302,7 @@ class Hub:
         self.send(format_line("param", name="level", value=self.params["level"], type="int", min=1, max=len(LEVELS)))
         self.send(format_line("param", name="tt-size", value=self.params["tt-size"], type="int", min=1, max=4096))
         self.send(format_line("param", name="seed", value=self.params["seed"], type="int", min=-1, max=2**31 - 1))
+        self.send(format_line("param", name="endgames", value=self.params["endgames"], type="string"))
         self.send("wait")
 
     def cmd_set_param(self, values: dict[str, str], flags: list[str]) -> None:
@@ -311,6 +316,10 @@ class Hub:
                 self.params["variant"] = value
                 self.engine = None
                 self.game = Game(self.variant_name)
+        elif name == "endgames":
+            # a directory of 8x8 endgame databases (python -m engine.endgame build), opened by init
+            self.params["endgames"] = value
+            self.engine = None
         elif name in ("level", "tt-size", "seed"):
             try:
                 n = int(value)
@@ -329,12 +338,16 @@ class Hub:
     def ensure_engine(self) -> Engine:
         if self.engine is None:
             seed = int(self.params["seed"])
+            databases = None
+            if self.params["endgames"] and self.variant_name in ENDGAME_VARIANTS:
+                databases = open_databases(self.variant_name, Path(self.params["endgames"]))
             self.engine = Engine(
                 self.variant_name,
                 level=int(self.params["level"]),
                 seed=None if seed < 0 else seed,
                 tt_mb=int(self.params["tt-size"]),
             )
+            self.engine.set_databases(databases)
         return self.engine
 
     def cmd_init(self, values: dict[str, str], flags: list[str]) -> None:

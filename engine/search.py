@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.evaluate import evaluator_for
 from engine.levels import Level, level_settings
@@ -25,6 +26,9 @@ from engine.tt import EXACT, LOWER, NO_MOVE, SCORE_OFF, UPPER, TranspositionTabl
 from rules import Color, EndingRule, Game, Move, Position, Variant, find_variant, geometry_for
 from rules.engine import RawMove, engine_for
 from rules.geometry import DOWN, UP
+
+if TYPE_CHECKING:  # (engine.endgame is imported when databases are given: python -m engine.endgame runs it)
+    from engine.endgame import Databases
 
 MATE = 100_000
 MATE_BOUND = MATE - 1_000
@@ -167,6 +171,8 @@ class Engine:
         self.rules = engine_for(self.variant)
         self.geo = geometry_for(self.variant)
         self.evaluator = evaluator_for(self.variant)
+        #: endgame databases (8x8; :func:`engine.endgame.open_databases`), probed inside the tree
+        self.endgame: Databases | None = None
         zr = random.Random(0x5EED_DA3A5)  # fixed: the same keys in every run, hence reproducible
         nb = self.geo.nbits
         # [white man, white king, black man, black king][bit]
@@ -203,6 +209,18 @@ class Engine:
 
     def set_level(self, level: int) -> None:
         self.level = level_settings(level)
+
+    def set_databases(self, databases: Databases | None) -> None:
+        """Probe these endgame databases in the search (None: none). A database's win counts
+        where it fits within the draw rules' counts running at the probe (:func:`fits`);
+        elsewhere the search goes on as without."""
+        if databases is not None and databases.variant is not self.variant:
+            raise ValueError(f"{databases.variant.name} databases for a {self.variant.name!r} engine")
+        from engine.endgame import fits
+
+        self._fits = fits
+        self.endgame = databases
+        self.tt.clear()
 
     def search(
         self,
@@ -579,6 +597,30 @@ class Engine:
                         return True
         return False
 
+    def _probe(
+        self,
+        db: Databases,
+        ply: int,
+        om: int,
+        ok: int,
+        xm: int,
+        xk: int,
+        side: int,
+        quiet: int,
+        ending: tuple[int, int] | None,
+    ) -> int | None:
+        """The database's score of a position: a draw, or a win or loss in so many plies where
+        it fits within the draw counts running now; None where it does not say."""
+        hit = db.probe(om, ok, xm, xk, side)
+        if hit is None:
+            return None
+        result, plies = hit
+        if not result:
+            return 0
+        if not self._fits(plies, quiet, self.game_kings_only, ending, self._ending_limits):
+            return None
+        return MATE - ply - plies if result > 0 else -(MATE - ply - plies)
+
     def _threatened(self, om: int, ok: int, xm: int, xk: int, side: int) -> bool:
         """Whether the opponent would have a capture if it were his move."""
         own = om | ok
@@ -648,6 +690,11 @@ class Engine:
             return 0 if rules.moves(om, ok, xm, xk, side) else -MATE + ply
         if ply >= MAX_PLY:
             return self.evaluator.evaluate(om, ok, xm, xk, side)
+        egdb = self.endgame
+        if egdb is not None and (om | ok | xm | xk).bit_count() <= egdb.max_pieces:
+            known = self._probe(egdb, ply, om, ok, xm, xk, side, quiet, ending)
+            if known is not None:
+                return known
         # the table's key (as _tt_key, inline: this is every interior node)
         tkey = key
         if ending is not None:
@@ -873,6 +920,11 @@ class Engine:
             return 0 if rules.moves(om, ok, xm, xk, side) else -MATE + ply
         if ply >= MAX_PLY:
             return self.evaluator.evaluate(om, ok, xm, xk, side)
+        egdb = self.endgame
+        if egdb is not None and (om | ok | xm | xk).bit_count() <= egdb.max_pieces:
+            known = self._probe(egdb, ply, om, ok, xm, xk, side, quiet, ending)
+            if known is not None:
+                return known
         tkey = key
         if ending is not None:
             tkey ^= self.z_count[min(ending[1], 255)]

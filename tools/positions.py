@@ -5,8 +5,11 @@
     python tools/positions.py label POSITIONS.txt LABELLED.txt --engine "damas hub" --variant brazilian --depth 9
 
 ``sample`` plays our engine against itself (a seeded opening of 2-8 random plies, then a
-search of depth 3-5 a move, 3 % random moves for variety) and keeps quiet positions (neither
-side can capture) from ply 8 on, each with probability ``--keep``, without repeats. A line is
+search of a few plies a move, 3 % random moves for variety) and keeps quiet positions (neither
+side can capture) from ply 8 on, each with probability ``--keep``, without repeats
+(``--depths``: the depths each side's search is drawn from, per game), and with
+``--children N`` up to N quiet positions a random move or two away from each (the positions a
+search meets off the game's line, for no search at all). A line is
 ``<position> <game>``: the position as the Hub protocol writes it (the side to move, ``W`` or
 ``B``, then a letter per square in the official numbering: ``w``/``b`` men, ``W``/``B``
 kings, ``e`` empty) and the number of the game it comes from (so that a fit can hold whole
@@ -16,10 +19,12 @@ last game written, and ``--games`` is the total.
 ``label`` asks a Hub engine for each position's score at a fixed depth (reproducible: the
 engine's table is cleared before each position) and appends ``<position> <score> <depth>
 <game>`` (the score in hundredths of a man for the side to move), skipping positions already
-labelled: a stopped run resumes where it stopped. The engine is any command that speaks the
+labelled: a stopped run resumes where it stopped (a forced win or loss found short of the depth
+is labelled as found). The engine is any command that speaks the
 Hub protocol on its standard input/output: version 2 (``damas hub``, Scan 3) or the first
 version (Scan 2.0's ``hub`` mode, which reports a score from depth 12 on). ``--jobs`` runs
-that many engines at once. The first lines of the output, starting with ``#``, say which
+that many engines at once; ``--set NAME=VALUE`` sends the engine a parameter (e.g. our
+``endgames=DIR``). The first lines of the output, starting with ``#``, say which
 engine labelled the positions, at which depth and when.
 
 Both files may be compressed (``.xz``, ``.gz``): the tools read them either way.
@@ -50,6 +55,9 @@ from engine.hub import HUB_VARIANTS, format_line, parse_line, position_text  # n
 from rules import Game, find_variant  # noqa: E402
 from rules.engine import engine_for  # noqa: E402
 
+#: a score (hundredths of a man) that says the game is decided: a search may stop short of the
+#: depth asked once it has found a forced end, and that is the position's label
+DECIDED = 9000
 #: the Hub protocol's names of our variants
 HUB_NAME = {v: k for k, v in HUB_VARIANTS.items()}
 
@@ -92,33 +100,57 @@ def quiet(game: Game) -> bool:
     return True
 
 
-def sample_game(variant: str, seed: int, game_no: int, keep: float) -> list[str]:
-    """The kept positions of game ``game_no`` (the same list for the same arguments)."""
+def sample_game(
+    variant: str, seed: int, game_no: int, keep: float, depths: tuple[int, ...] = (3, 4, 4, 5), children: int = 0
+) -> list[str]:
+    """The kept positions of game ``game_no`` (the same list for the same arguments), each
+    followed by up to ``children`` quiet positions a random move or two away from it (what a
+    search meets beside the game's own line, at no cost of search)."""
     rng = random.Random(f"{seed}:{game_no}")
     game = Game(variant)
     for _ in range(rng.randint(2, 8)):
         if game.outcome() is not None:
             return []
         game.push(rng.choice(list(game.legal_moves)))
-    depths = (rng.choice((3, 4, 4, 5)), rng.choice((3, 4, 4, 5)))
+    depth = (rng.choice(depths), rng.choice(depths))
     engines = (Engine(variant, tt_mb=4), Engine(variant, tt_mb=4))
     out: list[str] = []
     while game.outcome() is None and game.ply < 250:
         if game.ply >= 8 and quiet(game) and rng.random() < keep:
             out.append(position_text(game.position))
+            for _ in range(children):
+                child = _random_quiet(game, rng)
+                if child is not None:
+                    out.append(child)
         side = game.ply % 2  # (the engines' own colours alternate with the plies)
         moves = list(game.legal_moves)
         if len(moves) > 1 and rng.random() < 0.03:
             move = rng.choice(moves)
         else:
-            found = engines[side].search(game, Limits(depth=depths[side])).move
+            found = engines[side].search(game, Limits(depth=depth[side])).move
             assert found is not None
             move = found
         game.push(move)
     return out
 
 
-def sample(variant: str, out: Path, games: int, seed: int, keep: float) -> None:
+def _random_quiet(game: Game, rng: random.Random) -> str | None:
+    """A quiet position one or two random moves after the game's (three tries), or None."""
+    for _ in range(3):
+        g = game.copy()
+        for _ply in range(rng.choice((1, 2))):
+            moves = list(g.legal_moves)
+            if not moves or g.outcome() is not None:
+                break
+            g.push(rng.choice(moves))
+        if g.ply > game.ply and g.outcome() is None and quiet(g):
+            return position_text(g.position)
+    return None
+
+
+def sample(
+    variant: str, out: Path, games: int, seed: int, keep: float, depths: tuple[int, ...], children: int = 0
+) -> None:
     find_variant(variant)
     seen: set[str] = set()
     last = -1
@@ -131,10 +163,14 @@ def sample(variant: str, out: Path, games: int, seed: int, keep: float) -> None:
     t0 = time.monotonic()
     with open_text(out, "at") as f:
         if last < 0:
-            f.write(f"# {variant} positions from damas self-play (tools/positions.py sample --seed {seed})\n")
+            d = ",".join(map(str, depths))
+            f.write(
+                f"# {variant} positions from damas self-play (tools/positions.py sample --seed {seed} --depths {d}"
+                f" --keep {keep} --children {children})\n"
+            )
         for n in range(last + 1, games):
             new = []
-            for p in sample_game(variant, seed, n, keep):
+            for p in sample_game(variant, seed, n, keep, depths, children):
                 if p not in seen:
                     seen.add(p)
                     new.append(p)
@@ -149,7 +185,7 @@ def sample(variant: str, out: Path, games: int, seed: int, keep: float) -> None:
 class HubEngine:
     """A Hub engine run as a subprocess, asked for one position's score at a time."""
 
-    def __init__(self, command: str, variant: str, timeout: float = 600.0) -> None:
+    def __init__(self, command: str, variant: str, timeout: float = 600.0, params: tuple[str, ...] = ()) -> None:
         self.command = command
         self.variant = variant
         self.timeout = timeout
@@ -182,6 +218,9 @@ class HubEngine:
             self.name = " ".join(v for v in (values.get("name"), values.get("version")) if v)
             if variant != "international":
                 self.send(format_line("set-param", name="variant", value=HUB_NAME[variant]))
+            for param in params:
+                name, _eq, value = param.partition("=")
+                self.send(format_line("set-param", name=name, value=value))
         else:
             self.version = 1
             names = [x.split(None, 1)[1] for x in first if x.startswith("name ")]
@@ -248,7 +287,7 @@ class HubEngine:
                     raise LabelError(f"the engine {self.command!r}: {line} (position {pos})")
                 elif words[0] == "move":
                     break
-        if last is None or last[1] < depth:
+        if last is None or (last[1] < depth and abs(last[0]) < DECIDED):
             raise NoScore(
                 f"the engine {self.command!r} gave no score at depth {depth} for {pos}"
                 + (" (Scan 2.0 reports scores from depth 12 on)" if self.version == 1 else "")
@@ -265,9 +304,19 @@ class HubEngine:
             self.proc.wait()
 
 
-def label(src: Path, out: Path, command: str, variant: str, depth: int, jobs: int, limit: int | None) -> None:
+def label(
+    src: Path,
+    out: Path,
+    command: str,
+    variant: str,
+    depth: int,
+    jobs: int,
+    limit: int | None,
+    params: tuple[str, ...] = (),
+) -> None:
     find_variant(variant)
-    done = {fields[0] for fields in read_lines(out)}
+    # (a line cut off by a killed run has fewer fields: its position is labelled again)
+    done = {fields[0] for fields in read_lines(out) if len(fields) == 4}
     todo: list[tuple[str, str]] = []
     for fields in read_lines(src):
         if fields[0] not in done:
@@ -278,7 +327,7 @@ def label(src: Path, out: Path, command: str, variant: str, depth: int, jobs: in
     if not todo:
         print(f"{out}: every position of {src} is labelled")
         return
-    engines = [HubEngine(command, variant) for _ in range(max(1, jobs))]
+    engines = [HubEngine(command, variant, params=params) for _ in range(max(1, jobs))]
     work: queue.Queue[tuple[str, str] | None] = queue.Queue()
     for item in todo:
         work.put(item)
@@ -327,9 +376,9 @@ def label(src: Path, out: Path, command: str, variant: str, depth: int, jobs: in
                     work.get_nowait()
             else:
                 f.write(value)
+                f.flush()  # whole lines only, whenever the run is stopped
                 written += 1
                 if written % 200 == 0:
-                    f.flush()
                     rate = written / (time.monotonic() - t0)
                     print(f"{written} of {len(todo)} labelled ({rate:.1f}/s)", flush=True)
     for engine in engines:
@@ -352,6 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--games", type=int, default=1000, help="games in all (default 1000)")
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument("--keep", type=float, default=0.5, help="the share of quiet positions kept (default 0.5)")
+    sp.add_argument("--depths", default="3,4,4,5", help="each side's search depth, drawn per game (default 3,4,4,5)")
+    sp.add_argument("--children", type=int, default=0, help="quiet positions a random move or two away, each")
     lp = sub.add_parser("label", help="label positions with a Hub engine's score at a fixed depth")
     lp.add_argument("positions", type=Path)
     lp.add_argument("out", type=Path)
@@ -360,10 +411,18 @@ def main(argv: list[str] | None = None) -> int:
     lp.add_argument("--depth", type=int, required=True)
     lp.add_argument("--jobs", type=int, default=1, help="engines at once (default 1)")
     lp.add_argument("--limit", type=int, help="label at most this many positions in this run")
+    lp.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a parameter for the engine (Hub 2's set-param)",
+    )
     args = ap.parse_args(argv)
     try:
         if args.cmd == "sample":
-            sample(find_variant(args.variant).name, args.out, args.games, args.seed, args.keep)
+            depths = tuple(int(d) for d in args.depths.split(","))
+            sample(find_variant(args.variant).name, args.out, args.games, args.seed, args.keep, depths, args.children)
         else:
             if not args.positions.exists():
                 raise LabelError(f"no positions file {args.positions}")

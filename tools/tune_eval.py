@@ -1,25 +1,25 @@
-"""Tune International's evaluation weights (Texel-style; standard library only).
+"""Tune an evaluation's weights (Texel-style; standard library only).
 
     python tools/tune_eval.py selfplay POSITIONS.txt --minutes 20 --seed 1   # collect positions
-    python tools/tune_eval.py fit POSITIONS.txt[,MORE.txt] [--out engine/weights_international.json]
+    python tools/tune_eval.py fit LABELLED.txt[,MORE.txt] [--variant V] [--out engine/weights_V.json]
 
-``selfplay`` plays the engine against itself (a few random opening plies, then a search of
-depth 3-5 a move, 3 % random moves for variety) and writes every quiet position (no capture
-for the side to move) after ply 10 as a line: ``wm wk bm bk`` (hex bitboards, the rules
-engine's layout), the side to move (0 White), the game's result for White (1, 0.5, 0) and
-the search's score and depth for the side to move.
+``fit`` reads positions labelled by tools/positions.py (``<position (Hub)> <score> <depth>
+<game>``: a teacher's score at a fixed depth), or International self-play lines as
+``selfplay`` writes them: ``wm wk bm bk`` (hex bitboards, the rules engine's layout), the side
+to move (0 White), the game's result for White (1, 0.5, 0), the search's score and depth
+(``selfplay`` plays the engine against itself, a search of depth 3-5 a move, 3 % random moves,
+and keeps every quiet position after ply 10).
 
-``fit`` fits the weights of :meth:`engine.evaluate.Evaluator.features_10` (a man is fixed at
-100) so that ``sigmoid(K x evaluation)`` predicts a mix of the game's result and the
-search's score (``--mix``: the result's share), by Adam on the mean squared error, starting
-from (and held towards) the hand-set weights; the men patterns start at 0 and are held
-towards 0 (``--l2``), so a configuration the data never shows weighs 0. ``K`` is the scale
-that fits the hand-set evaluation to the results best. Every tenth game (``--holdout``) is
-kept out of the fit: its positions' error is printed before and after, the check that the
-fit learned something general rather than the games it saw. The weights are written as
-JSON, which the engine loads.
-
-    python tools/tune_eval.py fit POSITIONS.txt --mix 0 --l2 1e-5 --epochs 12   # how the shipped table was made
+It fits the weights of :meth:`engine.evaluate.Evaluator.features` (a man is fixed at 100) so
+that ``sigmoid(K x evaluation)`` predicts ``sigmoid(K x score)``, or for self-play lines a mix
+of that and the game's result (``--mix``: the result's share), by Adam on the mean squared
+error, starting from (and held towards) the hand-set weights; the men patterns start at 0
+and are held towards 0 (``--l2``), so a configuration the data never shows weighs 0. ``K``
+is ``--scale`` for scores alone (0.006: a man is worth 65 %), else the scale that fits the
+hand-set evaluation to the results best. Every tenth game (``--holdout``) is kept out of the
+fit: its positions' error is printed before and after, the check that the fit learned
+something general rather than the games it saw. The weights are written as JSON, which the
+engine loads (``engine/weights_<variant>.json``).
 """
 
 from __future__ import annotations
@@ -39,16 +39,18 @@ sys.path.insert(0, str(ROOT))
 from engine import Engine, Limits  # noqa: E402
 from engine.evaluate import (  # noqa: E402
     PATTERN_SIZE,
-    PATTERN_TABLES,
-    WEIGHTS_10,
+    Evaluator,
     evaluator_for,
-    hand_weights_10,
-    weight_dict_10,
-    weight_vector_10,
+    hand_weights,
+    pattern_count,
+    weight_dict,
+    weight_vector,
+    weights_path,
 )
-from rules import Color, Game, find_variant  # noqa: E402
+from engine.hub import parse_position  # noqa: E402
+from rules import Color, Game, Variant, find_variant  # noqa: E402
 
-Sample = tuple[int, tuple[int, ...], tuple[float, ...], float, int | None]
+Sample = tuple[int, tuple[int, ...], tuple[float, ...], float | None, int | None]
 
 
 def selfplay(out: Path, minutes: float, seed: int) -> None:
@@ -120,6 +122,46 @@ def _games(lines: list[str]) -> list[int]:
     return out
 
 
+Raw = tuple[int, dict[int, float], float | None, int | None]
+
+
+def read_samples(files: list[Path], variant: Variant, ev: Evaluator, holdout: int) -> tuple[list[Raw], list[Raw]]:
+    """Each file's positions as (material part, features, result for the side to move or None,
+    score or None), split into the fit's and the held-out games' (every ``holdout``-th game).
+
+    A line is either a labelled position as tools/positions.py writes it (``<position (Hub)>
+    <score> <depth> <game>``) or, for International, the self-play's (``wm wk bm bk side
+    result score depth``, hex bitboards)."""
+    from positions import read_lines
+
+    data: list[Raw] = []
+    test: list[Raw] = []
+    width = variant.squares + 1
+    for fn in files:
+        rows = list(read_lines(fn))
+        hub = bool(rows) and len(rows[0][0]) == width and rows[0][0][0] in "WB"
+        games = [int(r[3]) if hub and len(r) == 4 else 0 for r in rows] if hub else _games([" ".join(r) for r in rows])
+        for p, game in zip(rows, games, strict=True):
+            if hub:
+                if len(p) != 4:
+                    continue  # a line cut off by a stopped labelling run
+                pos = parse_position(p[0], variant.name)
+                side = 0 if pos.turn is Color.WHITE else 1
+                wm, wk, bm, bk = pos.wm, pos.wk, pos.bm, pos.bk
+                res: float | None = None
+                score: int | None = int(p[1])
+            else:
+                wm, wk, bm, bk, side = int(p[0], 16), int(p[1], 16), int(p[2], 16), int(p[3], 16), int(p[4])
+                res = float(p[5]) if side == 0 else 1 - float(p[5])
+                score = int(p[6]) if len(p) > 6 else None
+            om, ok, xm, xk = (wm, wk, bm, bk) if side == 0 else (bm, bk, wm, wk)
+            if (ok.bit_count(), om.bit_count(), xk.bit_count(), xm.bit_count()) in ev.drawish:
+                continue  # scaled towards a draw: not a linear score
+            c, x = ev.features(om, ok, xm, xk, side)
+            (test if holdout and game % holdout == 0 else data).append((c, x, res, score))
+    return data, test
+
+
 def fit(
     files: list[Path],
     out: Path,
@@ -132,55 +174,62 @@ def fit(
     l2: float = 1e-4,
     holdout: int = 10,
     lr_patterns: float = 1.0,
+    variant: Variant | None = None,
+    scale: float = 0.006,
 ) -> None:
     """Fit the weights (see the module's text); every ``holdout``-th game is kept out of the
     fit and its positions' error printed before and after (0: no hold-out)."""
-    ev = evaluator_for(find_variant("international"))
-    hand = [float(v) for v in weight_vector_10(hand_weights_10())]
-    first_pattern = len(hand) - PATTERN_TABLES * PATTERN_SIZE
-    if rows:
+    variant = variant or find_variant("international")
+    ev = evaluator_for(variant)
+    hand = [float(v) for v in weight_vector(hand_weights(variant), variant)]
+    tables = pattern_count(variant)
+    first_pattern = len(hand) - tables * PATTERN_SIZE
+    if rows and variant.board_size == 10:
         parts, w0 = _rows_shape(hand[:first_pattern])
     else:
         parts, w0 = [[(i, 1.0)] for i in range(first_pattern)], hand[:first_pattern]
     n_base = len(w0)
-    w0 = w0 + [0.0] * (PATTERN_TABLES * PATTERN_SIZE)  # the patterns: an unseen one weighs 0
-    data: list[Sample] = []
-    test: list[Sample] = []
-    for fn in files:
-        lines = [line for line in fn.read_text().splitlines() if line.strip()]
-        for line, game in zip(lines, _games(lines), strict=True):
-            p = line.split()
-            wm, wk, bm, bk, side = int(p[0], 16), int(p[1], 16), int(p[2], 16), int(p[3], 16), int(p[4])
-            om, ok, xm, xk = (wm, wk, bm, bk) if side == 0 else (bm, bk, wm, wk)
-            if (ok.bit_count(), om.bit_count(), xk.bit_count(), xm.bit_count()) in ev.drawish:
-                continue  # scaled towards a draw: not a linear score
-            c, x = ev.features_10(om, ok, xm, xk, side)
-            px: dict[int, float] = {}
-            for i, v in x.items():
-                if i >= first_pattern:
-                    if patterns:
-                        j = n_base + i - first_pattern
-                        px[j] = px.get(j, 0.0) + v
-                    continue
-                for j, a in parts[i]:
-                    px[j] = px.get(j, 0.0) + a * v
-            res = float(p[5]) if side == 0 else 1 - float(p[5])
-            sample = (c, tuple(px), tuple(px.values()), res, int(p[6]) if len(p) > 6 else None)
-            (test if holdout and game % holdout == 0 else data).append(sample)
+    w0 = w0 + [0.0] * (tables * PATTERN_SIZE)  # the patterns: an unseen one weighs 0
+
+    def shaped(sample: Raw) -> Sample:
+        c, x, res, score = sample
+        px: dict[int, float] = {}
+        for i, v in x.items():
+            if i >= first_pattern:
+                if patterns:
+                    j = n_base + i - first_pattern
+                    px[j] = px.get(j, 0.0) + v
+                continue
+            for j, a in parts[i]:
+                px[j] = px.get(j, 0.0) + a * v
+        return (c, tuple(px), tuple(px.values()), res, score)
+
+    raw_data, raw_test = read_samples(files, variant, ev, holdout)
+    data = [shaped(x) for x in raw_data]
+    test = [shaped(x) for x in raw_test]
     print(f"{len(data)} positions to fit, {len(test)} held out (every {holdout}th game)" if holdout else "")
+    results = all(r is not None for _c, _i, _v, r, _s in data)
 
     def value(w: list[float], c: int, idx: tuple[int, ...], val: tuple[float, ...]) -> float:
         return c + sum(map(mul, map(w.__getitem__, idx), val))
 
-    k_best = min(
-        (sum((_sig(k * value(w0, c, i, v)) - r) ** 2 for c, i, v, r, _s in data) / len(data), k)
-        for k in (0.001 + 0.0005 * i for i in range(40))
-    )
-    K = k_best[1]
-    print(f"K = {K} (hand weights' error on the results {k_best[0]:.5f})")
+    if results:
+        k_best = min(
+            (sum((_sig(k * value(w0, c, i, v)) - (r or 0)) ** 2 for c, i, v, r, _s in data) / len(data), k)
+            for k in (0.001 + 0.0005 * i for i in range(40))
+        )
+        K = k_best[1]
+        print(f"K = {K} (hand weights' error on the results {k_best[0]:.5f})")
+    else:
+        K = scale
+        print(f"K = {K} (the scores' scale: no game results in the data)")
 
-    def target(r: float, s: int | None) -> float:
-        return r if s is None else mix * r + (1 - mix) * _sig(K * max(-1500, min(1500, s)))
+    def target(r: float | None, s: int | None) -> float:
+        if s is None:
+            assert r is not None
+            return r
+        t = _sig(K * max(-1500, min(1500, s)))
+        return t if r is None else mix * r + (1 - mix) * t
 
     ys = [target(r, sc) for _c, _i, _v, r, sc in data]
 
@@ -191,8 +240,9 @@ def fit(
         for c, i, v, r, sc in sample:
             p = _sig(K * value(w, c, i, v))
             e_y += (p - target(r, sc)) ** 2
-            e_r += (p - r) ** 2
-        return f"{e_y / len(sample):.5f} (on the results alone {e_r / len(sample):.5f})"
+            e_r += (p - r) ** 2 if r is not None else 0.0
+        alone = f" (on the results alone {e_r / len(sample):.5f})" if results else ""
+        return f"{e_y / len(sample):.5f}{alone}"
 
     w = list(w0)
     n = len(w)
@@ -238,7 +288,7 @@ def fit(
                 flush=True,
             )
     wi = [round(sum(w[j] * a for j, a in part)) for part in parts] + [round(v) for v in w[n_base:]]
-    out.write_text(json.dumps(weight_dict_10(wi), separators=(",", ":")) + "\n")
+    out.write_text(json.dumps(weight_dict(wi, variant), separators=(",", ":")) + "\n")
     print(f"written {out}")
 
 
@@ -251,7 +301,9 @@ def main() -> int:
     sp.add_argument("--seed", type=int, default=1)
     fp = sub.add_parser("fit", help="fit the weights to collected positions")
     fp.add_argument("files", help="comma-separated position files")
-    fp.add_argument("--out", type=Path, default=WEIGHTS_10)
+    fp.add_argument("--variant", default="international")
+    fp.add_argument("--out", type=Path, help="the table written (default engine/weights_<variant>.json)")
+    fp.add_argument("--scale", type=float, default=0.006, help="K for scores without results (default 0.006)")
     fp.add_argument("--mix", type=float, default=0.5, help="the game result's share of the target (default 0.5)")
     fp.add_argument("--epochs", type=int, default=60)
     fp.add_argument("--lr", type=float, default=0.3)
@@ -265,9 +317,10 @@ def main() -> int:
     if args.cmd == "selfplay":
         selfplay(args.out, args.minutes, args.seed)
     else:
+        variant = find_variant(args.variant)
         fit(
             [Path(f) for f in args.files.split(",")],
-            args.out,
+            args.out or weights_path(variant),
             args.mix,
             args.epochs,
             args.lr,
@@ -277,6 +330,8 @@ def main() -> int:
             args.l2,
             args.holdout,
             args.lr_patterns,
+            variant,
+            args.scale,
         )
     return 0
 

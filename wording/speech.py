@@ -61,6 +61,7 @@ _EN = {
     # the read-out, and what a lifted piece can do
     "last_move": "Last move: {side}, {move}.",
     "no_move_yet": "No move yet.",
+    "no_clock": "This game has no clock.",
     "side_pieces": "{side}: {pieces}.",
     "men_one": "a man on {squares}",
     "men_many": "{count} men on {squares}",
@@ -166,6 +167,7 @@ _BR = {
     "seconds_many": "{n} segundos",
     "last_move": "Último lance: {side}, {move}.",
     "no_move_yet": "Nenhum lance ainda.",
+    "no_clock": "Esta partida não tem relógio.",
     "side_pieces": "{side}: {pieces}.",
     "men_one": "uma peça em {squares}",
     "men_many": "{count} peças em {squares}",
@@ -269,6 +271,7 @@ _PT = {
     "seconds_many": "{n} segundos",
     "last_move": "Último lance: {side}, {move}.",
     "no_move_yet": "Ainda sem lances.",
+    "no_clock": "Este jogo não tem relógio.",
     "side_pieces": "{side}: {pieces}.",
     "men_one": "uma pedra em {squares}",
     "men_many": "{count} pedras em {squares}",

@@ -278,11 +278,11 @@ class PlayApp:
             self.low_time,
         )
 
-    def read_out(self, lang: str) -> dict[str, str]:
-        """The position, the last move and both clocks, read out in ``lang`` (the page's key):
-        ``text``, and ``say``, the same as a voice should read it."""
+    def read_out(self, lang: str, part: str = "all") -> dict[str, str]:
+        """The position, the last move and both clocks, or one ``part`` of them, read out in
+        ``lang`` (the page's keys): ``text``, and ``say``, the same as a voice should read it."""
         lang = language(lang) or "en"
-        text = self.speech.read_out_text(self.session, lang, self.clock())
+        text = self.speech.read_out_text(self.session, lang, self.clock(), part)
         return {"text": text, "say": spoken(text, lang)}
 
     async def flush(self) -> None:

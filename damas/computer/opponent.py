@@ -88,7 +88,7 @@ class EngineSettings:
     hints: str = "casual"  # when the page offers a hint: casual games, always, never
     timeout: float = DEFAULT_TIMEOUT
     tt_size: int = 16  # MB of our engine's transposition table
-    seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-6
+    seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-7
 
     def allows_hint(self, mode: Mode) -> bool:
         return self.hints == "always" or (self.hints == "casual" and mode == "casual")
@@ -156,8 +156,9 @@ def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSetting
 
 
 def limits_for(level: int, move_time: float | None = None, *, external: bool = False) -> Limits:
-    """How long the computer thinks at ``level``: our engine's levels 1-6 by depth (reproducible),
-    7-10 by time; an external engine by time; ``move_time`` instead of the level's."""
+    """How long the computer thinks at ``level``: our engine's levels 1-7 by depth (reproducible),
+    8-10 by time (8 and 9 with a depth cap); an external engine by time; ``move_time`` instead
+    of the level's."""
     if move_time is not None:
         return Limits(move_time=move_time)
     settings = level_settings(level)

@@ -153,9 +153,10 @@ class Announcer:
         """The last utterances, in ``lang``, oldest first (the page's live region)."""
         return [u.to_json(lang) for u in list(self.log)[-limit:]]
 
-    def read_out_text(self, session: GameSession, lang: str, now: float) -> str:
-        """The read-out in ``lang`` (the page's key: said on the page, not by the board)."""
-        return phrases.read_out(lang, session.referee.position, self._last(session), session.clock, now)
+    def read_out_text(self, session: GameSession, lang: str, now: float, part: str = "all") -> str:
+        """The read-out in ``lang``, or one ``part`` of it (the page's keys: said on the page, not
+        by the board)."""
+        return phrases.read_out(lang, session.referee.position, self._last(session), session.clock, now, part)
 
     def close(self) -> None:
         if self.speaker is not None:

@@ -341,21 +341,40 @@ def pieces_phrase(lang: str, pos: Position, color: Color) -> str:
     return sentence(say(lang, "side_pieces", side=side_name(lang, color), pieces=pieces))
 
 
+#: what a read-out may be asked for: everything (the gesture, the page's R), the last move
+#: (L), the clocks (C), the pieces (P)
+READ_OUT_PARTS = ("all", "last", "clocks", "position")
+
+
 def read_out(
-    lang: str, pos: Position, last: tuple[Position, Move] | None, keeper: ClockKeeper | None, now: float
+    lang: str,
+    pos: Position,
+    last: tuple[Position, Move] | None,
+    keeper: ClockKeeper | None,
+    now: float,
+    part: str = "all",
 ) -> str:
     """The read-out: whose turn (and a compulsory capture), the last move, both clocks, then
-    the pieces of each side by square — short first, details after."""
+    the pieces of each side by square — short first, details after. ``part`` asks for one of
+    them only (:data:`READ_OUT_PARTS`): ``last`` the turn and the last move, ``clocks`` both
+    clocks, ``position`` the turn and the pieces."""
+    if part not in READ_OUT_PARTS:
+        raise ValueError(f"no read-out part {part!r} (one of {', '.join(READ_OUT_PARTS)})")
+    if part == "clocks":
+        return clocks_phrase(lang, keeper, now) if keeper is not None else say(lang, "no_clock")
     parts = [turn_phrase(lang, pos)]
     must = must_capture_phrase(lang, pos)
     if must:
         parts.append(must)
-    if last is None:
-        parts.append(say(lang, "no_move_yet"))
-    else:
-        before, move = last
-        parts.append(say(lang, "last_move", side=side_name(lang, before.turn), move=move_text(lang, before, move)))
-    if keeper is not None and keeper.clock.started:
+    if part in ("all", "last"):
+        if last is None:
+            parts.append(say(lang, "no_move_yet"))
+        else:
+            before, move = last
+            side = side_name(lang, before.turn)
+            parts.append(say(lang, "last_move", side=side, move=move_text(lang, before, move)))
+    if part == "all" and keeper is not None and keeper.clock.started:
         parts.append(clocks_phrase(lang, keeper, now))
-    parts += [pieces_phrase(lang, pos, Color.WHITE), pieces_phrase(lang, pos, Color.BLACK)]
+    if part in ("all", "position"):
+        parts += [pieces_phrase(lang, pos, Color.WHITE), pieces_phrase(lang, pos, Color.BLACK)]
     return " ".join(parts)

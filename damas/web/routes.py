@@ -8,6 +8,8 @@ Routes:
 * ``GET /api/read-out`` the position (men and kings of each side by square), the last move and
   both clocks read out in ``?lang=``: ``{"text": ..., "say": ...}`` (``say``: as a voice reads
   it; the page's read-out key; the board's own voice reads it on the read-out gesture);
+  ``?part=last`` (the turn and the last move), ``clocks`` or ``position`` (the turn and the
+  pieces) reads one of them only (the page's L, C and P keys);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands; a place may name the piece put down, ``"piece": "w"|"b"|"W"|"B"``
   (a white or black man or king: what a board that senses colour and crowns then reads);
@@ -233,7 +235,11 @@ def build_app(play: PlayApp) -> web.Application:
 
     @routes.get("/api/read-out")
     async def read_out(request: web.Request) -> web.StreamResponse:
-        return web.json_response(play.read_out(lang_of(request)))
+        try:
+            said = play.read_out(lang_of(request), request.query.get("part", "all")[:40])
+        except ValueError as exc:  # a part the read-out does not have
+            raise _json_error(str(exc)) from None
+        return web.json_response(said)
 
     @routes.get("/ws")
     async def ws(request: web.Request) -> web.StreamResponse:

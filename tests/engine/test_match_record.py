@@ -102,5 +102,8 @@ def test_player_specs(em: ModuleType) -> None:
     assert str(em.Spec.parse("damas:level=3:weights=hand")) == "damas:level=3:weights=hand"
     with pytest.raises(ValueError, match="unknown player 'stockfish'"):
         em.Spec.parse("stockfish")
-    with pytest.raises(ValueError, match="player option 'depth=3'"):
-        em.Spec.parse("damas:depth=3")
+    with pytest.raises(ValueError, match="player option 'speed=3' is not level=, weights="):
+        em.Spec.parse("damas:speed=3")
+    # a level being calibrated: its settings changed by the options
+    player = em.Damas(em.Spec.parse("damas:level=3:noise=150:depth=2"), "brazilian", seed=1)
+    assert (player.engine.level.depth, player.engine.level.noise, player.engine.level.move_time) == (2, 150, None)

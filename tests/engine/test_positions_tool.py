@@ -28,6 +28,8 @@ def test_sample_keeps_quiet_positions_of_whole_games_and_resumes_to_the_same_fil
     assert tool("sample", "portuguese", str(one), "--games", "2", "--seed", "7").returncode == 0
     assert tool("sample", "portuguese", str(two), "--games", "2", "--seed", "7").returncode == 0
     assert one.read_text() == two.read_text()  # resumed: the same as one run
+    # the header says how to sample them again
+    assert one.read_text().splitlines()[0].endswith("sample --seed 7 --depths 3,4,4,5 --keep 0.5 --children 0)")
     rows = lines(one)
     assert {r[1] for r in rows} == {"0", "1"}
     assert len({r[0] for r in rows}) == len(rows)  # no repeats

@@ -118,6 +118,15 @@ def test_the_live_regions_announce_each_phrase_in_order(browser: Any, tmp_path: 
                 "White to move. White must capture, with d4. Last move: Black, f6 to e5. White: 12 men"
             )
             assert page.evaluate("window.spokenByPage")[-1] == [read, "en"]
+            # L: the last move only; C: the clocks only (this game has none)
+            page.keyboard.press("l")
+            wait_until(lambda: len(live_regions(page).get("polite", [])) == 5, timeout=10, what="the last move")
+            assert live_regions(page)["polite"][-1] == (
+                "White to move. White must capture, with d4. Last move: Black, f6 to e5."
+            )
+            page.keyboard.press("c")
+            wait_until(lambda: len(live_regions(page).get("polite", [])) == 6, timeout=10, what="the clocks")
+            assert live_regions(page)["polite"][-1] == "This game has no clock."
             shot(page, "speech-en")
             assert not axe(page)
         with opened(browser, f"{server.url}/?lang=pt-BR", RECORD_SPEECH) as page:

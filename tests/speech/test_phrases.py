@@ -226,3 +226,32 @@ def test_no_english_word_is_said_in_portuguese() -> None:
 class _Blank(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return ""
+
+
+def test_one_part_of_the_read_out_at_a_time() -> None:
+    """The page's L, C and P keys: the last move (with whose turn), both clocks, the pieces —
+    each what the whole read-out says of it, and nothing of the others."""
+    from referee import Referee
+    from referee.clock import ClockKeeper, parse_control
+
+    pos = Position.start("brazilian")
+    move = pos.parse_pdn("c3-d4")
+    after = pos.apply(move)
+    keeper = ClockKeeper(parse_control("21"), Referee("brazilian"))
+    keeper.clock.start(Color.BLACK, 0)
+    for lang in LANGS:
+        whole = read_out(lang, after, (pos, move), keeper, 95.0)
+        last = read_out(lang, after, (pos, move), keeper, 95.0, "last")
+        clocks = read_out(lang, after, (pos, move), keeper, 95.0, "clocks")
+        pieces = read_out(lang, after, (pos, move), keeper, 95.0, "position")
+        assert move_text(lang, pos, move) in last and clocks not in last
+        assert phrases.pieces_phrase(lang, after, Color.WHITE) not in last
+        assert clocks == phrases.clocks_phrase(lang, keeper, 95.0) and clocks in whole
+        assert move_text(lang, pos, move) not in pieces and clocks not in pieces
+        for color in Color:
+            assert phrases.pieces_phrase(lang, after, color) in pieces
+        assert last.startswith(phrases.turn_phrase(lang, after)) and whole.startswith(last)
+        # a game without a clock says so, rather than nothing
+        assert read_out(lang, after, None, None, 0.0, "clocks") == phrases.say(lang, "no_clock")
+    with pytest.raises(ValueError, match="no read-out part 'moves'"):
+        read_out("en", after, None, None, 0.0, "moves")

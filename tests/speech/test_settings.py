@@ -3,9 +3,11 @@ speaking from the command line; a voice that cannot speak refused before anythin
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import urllib.error
 from pathlib import Path
 
 import pytest
@@ -108,6 +110,13 @@ def test_damas_play_speak_says_the_moves(tmp_path: Path) -> None:
         server.wait_for(lambda s: [u["text"] for u in s["spoken"]][-1:] == ["White: 10 to 14."])
         text = server.get("/api/read-out?lang=en")["text"]
         assert text.startswith("Black to move. Last move: White, 10 to 14. White: 12 men on 1 to 9, 11, 12 and 14.")
+        # one part at a time (the page's L, C, P keys); a part it does not have is a 400 naming it
+        assert server.get("/api/read-out?lang=en&part=last")["text"] == "Black to move. Last move: White, 10 to 14."
+        assert server.get("/api/read-out?lang=en&part=clocks")["text"] == "This game has no clock."
+        assert server.get("/api/read-out?lang=en&part=position")["text"].startswith("Black to move. White: 12 men")
+        with pytest.raises(urllib.error.HTTPError) as bad:
+            server.get("/api/read-out?part=moves")
+        assert bad.value.code == 400 and "no read-out part 'moves'" in json.loads(bad.value.read())["error"]
     finally:
         out = server.stop()
     assert "the board speaks pt-PT (log)" in out

@@ -412,9 +412,12 @@ function announce(text, spoken, urgent) {
   }
 }
 
-function readOut() {
+// R reads everything (as the board's gesture does); L the last move, C the clocks, P the pieces
+const READ_OUT_KEYS = { r: "all", l: "last", c: "clocks", p: "position" };
+function readOut(part) {
   if (!state) return;
-  fetch(`/api/read-out?lang=${encodeURIComponent(state.lang)}`).then((r) => r.json()).then((j) => {
+  const only = typeof part === "string" && part !== "all" ? `&part=${part}` : "";
+  fetch(`/api/read-out?lang=${encodeURIComponent(state.lang)}${only}`).then((r) => r.json()).then((j) => {
     const li = document.createElement("li");
     li.className = "local";
     li.textContent = j.text;
@@ -775,7 +778,8 @@ board.addEventListener("keydown", (ev) => {
     activate(cell);
     return;
   }
-  if (ev.key === "r" || ev.key === "R") { ev.preventDefault(); readOut(); return; }
+  const part = READ_OUT_KEYS[ev.key.toLowerCase()];
+  if (part && !ev.altKey && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); readOut(part); return; }
   const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   if (!moves[ev.key]) return;
   ev.preventDefault();
@@ -810,7 +814,7 @@ for (const b of document.querySelectorAll("[data-action]")) {
   b.onclick = () => post("/api/action", { action: b.dataset.action, side: b.dataset.side });
 }
 $("hint").onclick = () => post("/api/action", { action: "hint" });
-$("readout").onclick = readOut;
+$("readout").onclick = () => readOut("all");
 $("speak").checked = speakOn;
 $("speak").onchange = (e) => {
   speakOn = e.target.checked;
@@ -848,8 +852,9 @@ document.addEventListener("keydown", (ev) => {
   if (t.closest && (t.closest("input, select, textarea, #board") || t.isContentEditable)) return;
   const keys = {
     ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => showEntry(-1), End: () => showEntry(null),
-    r: readOut, R: readOut,
   };
+  const part = READ_OUT_KEYS[ev.key.toLowerCase()];
+  if (part) { ev.preventDefault(); readOut(part); return; }
   if (keys[ev.key]) { ev.preventDefault(); keys[ev.key](); }
 });
 $("copyfen").onclick = () => {

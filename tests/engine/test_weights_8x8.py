@@ -1,0 +1,137 @@
+"""The 8x8 variants' weighted evaluation: the hand-set evaluation until a table is given, then
+the table's terms, its patterns counted for both colours, the tuner's linear form, and the
+tuner fitting it to labelled positions."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import evaluate
+from engine.evaluate import (
+    PATTERN_SIZE,
+    Evaluator,
+    bands_of,
+    hand_weights,
+    pattern_blocks,
+    pattern_count,
+    weight_dict,
+    weight_names,
+    weight_vector,
+)
+from engine.hub import position_text
+from rules import Game, Position, find_variant
+from tests.conftest import random_positions
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("name", ["brazilian", "portuguese"])
+def test_the_blocks_are_the_bands_each_with_its_turned_image(name: str) -> None:
+    variant = find_variant(name)
+    geo = Position.start(variant).geometry
+    blocks = pattern_blocks(variant)
+    assert pattern_count(variant) == 2 and len(blocks) == 4
+    bands = bands_of(variant)
+    covered = {bands[band][0] + o for band, _t, offsets, _s in blocks for o in offsets}
+    assert {geo.square_of_bit[b] for b in covered} == set(range(1, 33))
+    assert sorted((t, s) for _b, t, _o, s in blocks) == [(0, -1), (0, 1), (1, -1), (1, 1)]
+
+
+@pytest.mark.parametrize("name", ["brazilian", "portuguese"])
+def test_without_a_table_the_hand_set_evaluation_plays(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = find_variant(name)
+    monkeypatch.setattr(evaluate, "WEIGHTS_DIR", tmp_path)
+    assert not Evaluator(variant).weighted
+    table = hand_weights(variant)
+    table["king"] += 50
+    (tmp_path / f"weights_{name}.json").write_text(json.dumps(table))
+    ev = Evaluator(variant)
+    assert ev.weighted and ev.king == table["king"]
+    pos = Position.from_fen("W:WK1,20:B12", name)
+    plain = Evaluator(variant)
+    plain.use_weights(hand_weights(variant))
+    assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) == plain.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) + 50
+    (tmp_path / f"weights_{name}.json").write_text('{"king": 1}')
+    with pytest.raises(ValueError, match=rf"weights_{name}.json: not a weights table \(no 'men_opening'\)"):
+        Evaluator(variant)
+
+
+@pytest.mark.parametrize("name", ["brazilian", "portuguese"])
+def test_the_weighted_evaluation_is_the_tuner_s_linear_form_and_colour_blind(name: str) -> None:
+    variant = find_variant(name)
+    rng = random.Random(4)
+    w = hand_weights(variant)
+    w["patterns"] = [[rng.randint(-30, 30) for _ in range(PATTERN_SIZE)] for _ in range(2)]
+    ev = Evaluator(variant)
+    ev.use_weights(w)
+    vector = weight_vector(w, variant)
+    assert len(vector) == len(weight_names(variant))
+    assert weight_dict([int(v) for v in vector], variant) == w
+    first = weight_names(variant).index("patterns[0][0]")
+    patterned = 0
+    for pos in random_positions(name, 40, seed=9, keep=0.3):
+        for om, ok, xm, xk, side in ((pos.wm, pos.wk, pos.bm, pos.bk, 0), (pos.bm, pos.bk, pos.wm, pos.wk, 1)):
+            if (ok.bit_count(), om.bit_count(), xk.bit_count(), xm.bit_count()) in ev.drawish:
+                continue
+            part, factors = ev.features(om, ok, xm, xk, side)
+            patterned += any(i >= first and f for i, f in factors.items())
+            linear = part + sum(vector[i] * f for i, f in factors.items())
+            assert abs(ev.evaluate(om, ok, xm, xk, side) - linear) <= 0.5 * (om | xm).bit_count() + 1e-9
+        assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) == -ev.evaluate(pos.bm, pos.bk, pos.wm, pos.wk, 1)
+    assert patterned >= 40
+
+
+def test_a_portuguese_band_with_padding_inside_counts_its_men() -> None:
+    # Portuguese's internal layout has a padding bit inside each band of two rows: a man on the
+    # band's lower row is still the configuration's digit, for White as for the turned Black
+    variant = find_variant("portuguese")
+    plain = Evaluator(variant)
+    plain.use_weights(hand_weights(variant))
+    band, table, offsets, _sign = pattern_blocks(variant)[0]
+    geo = Position.start(variant).geometry
+    square = geo.square_of_bit[bands_of(variant)[band][0] + offsets[4]]  # the lower row's first square
+    w = hand_weights(variant)
+    w["patterns"][table][3**4] = 40  # White's man there alone
+    ev = Evaluator(variant)
+    ev.use_weights(w)
+    pos = Position(variant, white_men=[square], black_kings=[geo.square_of_bit[bands_of(variant)[3][0]]])
+    assert ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) == plain.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) + 40
+
+
+def test_the_tuner_fits_an_8x8_table_to_labelled_positions(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    lines = ["# brazilian positions labelled by a test at depth 1"]
+    for g in range(30):
+        game = Game("brazilian")
+        while game.outcome() is None and game.ply < 40:
+            if not game.position.has_captures():
+                p = game.position
+                men = (p.wm | p.wk).bit_count() - (p.bm | p.bk).bit_count()
+                score = 100 * men if p.turn.name == "WHITE" else -100 * men
+                lines.append(f"{position_text(p)} {score + rng.randint(-20, 20)} 1 {g}")
+            game.push(rng.choice(list(game.legal_moves)))
+    data = tmp_path / "labelled.txt"
+    data.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "weights.json"
+    args = ["fit", str(data), "--variant", "brazilian", "--out", str(out), "--epochs", "2", "--mix", "0"]
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "tune_eval.py"), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert "held out" in run.stdout and "no game results" in run.stdout
+    fitted = json.loads(out.read_text())
+    assert len(fitted["men_opening"]) == 32 and len(fitted["patterns"]) == 2
+    ev = Evaluator(find_variant("brazilian"))
+    ev.use_weights(fitted)
+    assert ev.weighted and ev.pat_tables
