@@ -1,6 +1,7 @@
 """Fuzzing the serial line's decoder (firmware_bridge/link.py): random bytes, damaged and
-well-formed frames with random payloads (the colour builds' SQUARES, FIELDS and CALIBRATE too). The decoder never raises, never hands over a frame
-that fails its checks, and its buffer stays bounded; payload readers raise only ValueError."""
+well-formed frames with random payloads (the colour builds' SQUARES, FIELDS and CALIBRATE
+too). The decoder never raises, never hands over a frame that fails its checks, and its buffer
+stays bounded; payload readers raise only ValueError."""
 
 from __future__ import annotations
 
