@@ -16,9 +16,11 @@ Two implementations of one small interface (:class:`Opponent`), both off the boa
 An engine that cannot start, crashes, hangs, answers nonsense or an illegal move, or writes
 more than a Hub engine would (a line longer than ``MAX_LINE``, more than ``RATE`` bytes a
 second: its output is read in bounded pieces, never held whole) is a
-:class:`EngineFailed` with one line saying so; the engine is then closed for good and
-:meth:`poll` hands the message over once (the app shows it, and the game goes on between
-the players).
+:class:`EngineFailed` with one line saying so; the engine is then closed for good (killed
+with every process it started: it runs in a process group of its own) and :meth:`poll`
+hands the message over once (the app shows it, and the game goes on between the players).
+Its memory is bounded too (``[engine] memory``; by default half the machine's): an engine
+that wants more fails its allocation, and so the game, not the board.
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
 import queue
+import resource
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -60,6 +65,7 @@ BURST = 4 << 20  # ...beyond this many at once
 QUEUED = 256  # lines read and not yet taken (the engine waits while that many are)...
 FULL_FOR = 2.0  # ...for at most this many seconds
 HINT_MODES = ("casual", "always", "never")
+MEMORY_RANGE = (64, 1 << 20)  # MB an engine may be given (engine.memory)
 
 
 class EngineFailed(Exception):
@@ -74,6 +80,8 @@ class Answer:
     move: Move | None
     score: int | None = None  # hundredths of a man for the side to move, when the engine said
     error: str | None = None
+    pv: tuple[Move, ...] = ()  # the line the engine expects, from its move on (when it said)
+    depth: int | None = None  # the depth its last finished iteration reached (when it said)
 
 
 @dataclass(frozen=True)
@@ -89,12 +97,23 @@ class EngineSettings:
     timeout: float = DEFAULT_TIMEOUT
     tt_size: int = 16  # MB of our engine's transposition table
     seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-7
+    memory: int | None = None  # MB the engine's process may take (None: default_memory)
 
     def allows_hint(self, mode: Mode) -> bool:
         return self.hints == "always" or (self.hints == "casual" and mode == "casual")
 
 
-KEYS = ("command", "level", "side", "opponent", "move_time", "hints", "timeout", "tt_size", "seed")
+KEYS = ("command", "level", "side", "opponent", "move_time", "hints", "timeout", "tt_size", "seed", "memory")
+
+
+def default_memory(tt_mb: int) -> int:
+    """MB an engine may take unless ``[engine] memory`` says: half the machine's memory, and
+    never less than our own engine needs with its table (``tt_mb``) twice over."""
+    try:
+        half = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2 >> 20
+    except (ValueError, OSError):
+        half = 1024
+    return max(half, 2 * tt_mb + 256)
 
 
 def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSettings:
@@ -152,6 +171,11 @@ def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSetting
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
             raise bad("seed", "a whole number, 0 or more")
         s["seed"] = seed
+    if "memory" in table:
+        memory, (low, high) = table["memory"], MEMORY_RANGE
+        if isinstance(memory, bool) or not isinstance(memory, int) or not low <= memory <= high:
+            raise bad("memory", f"megabytes, {low}-{high}")
+        s["memory"] = memory
     return EngineSettings(**s)
 
 
@@ -277,7 +301,7 @@ class LocalEngine(Opponent):
             result = self.engine.search(game, limits, stop_event=stop)
             with self._lock:
                 if ticket == self._current:
-                    self._answers.put(Answer(ticket, result.move, result.score))
+                    self._answers.put(Answer(ticket, result.move, result.score, pv=result.pv, depth=result.depth))
 
 
 class HubEngine(Opponent):
@@ -292,10 +316,12 @@ class HubEngine(Opponent):
         timeout: float = DEFAULT_TIMEOUT,
         tt_mb: int = 16,
         seed: int | None = None,
+        memory: int | None = None,
     ) -> None:
         super().__init__()
         self.variant = variant
         self.seed = seed
+        self.memory = default_memory(tt_mb) if memory is None else memory  # MB
         self.hub_variant = HUB_NAMES[variant]
         self.external = command is not None
         if command is None:
@@ -385,6 +411,7 @@ class HubEngine(Opponent):
             )
         except OSError as exc:
             raise EngineFailed(f"cannot be started: {exc.strerror or exc}") from None
+        self._bound_memory(self.proc.pid)
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
         self._send("hub")
@@ -417,6 +444,22 @@ class HubEngine(Opponent):
             pass
         log.info("engine %s ready (%s)", self.name, self.command)
 
+    def _bound_memory(self, pid: int) -> None:
+        """The engine's data (what it allocates: heap, anonymous mappings, thread stacks) is
+        bounded at ``self.memory`` MB: beyond, its allocations fail (Python's MemoryError, C's
+        NULL from malloc) and it ends or says so, while the board goes on. Set as it starts,
+        before it has read a line (``preexec_fn`` is unsafe with the board's threads)."""
+        if not hasattr(resource, "prlimit"):  # (Linux only)
+            return
+        limit = self.memory << 20
+        try:
+            _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+            if hard != resource.RLIM_INFINITY:
+                limit = min(limit, hard)
+            resource.prlimit(pid, resource.RLIMIT_DATA, (limit, limit))
+        except (OSError, ValueError) as exc:  # (an engine that is set-user-id: not ours to bound)
+            log.warning("the engine's memory is not bounded: %s", exc)
+
     def _set_level(self, level: int | None) -> None:
         if level is not None and "level" in self.params and level != self._sent_level:
             self._send(format_line("set-param", name="level", value=level))
@@ -439,6 +482,7 @@ class HubEngine(Opponent):
         self._send("go think")
         deadline = time.monotonic() + expected_seconds(limits) + self.timeout
         score: int | None = None
+        line, depth = "", None
         try:
             while True:
                 with self._lock:
@@ -449,6 +493,7 @@ class HubEngine(Opponent):
                 command, values, _flags = self._next(min(deadline, time.monotonic() + 0.1), waiting, deadline)
                 if command == "info" and "score" in values:
                     score = _score(values["score"])
+                    line, depth = values.get("pv", ""), _depth(values.get("depth"))
                 elif command == "error" and "message" in values:
                     log.warning("engine %s: %s", self.name, values["message"])
                 elif command == "done":
@@ -470,7 +515,7 @@ class HubEngine(Opponent):
                 raise EngineFailed(f"answered {text[:40]!r}, which is not a move") from None
             legal = " ".join(move_text(m) for m in list(game.position.legal_moves)[:12])
             raise EngineFailed(f"answered an illegal move {text[:40]!r} (legal: {legal})") from None
-        return Answer(ticket, move, score)
+        return Answer(ticket, move, score, pv=_line(game.position, line, move), depth=depth)
 
     def _stop_search(self) -> None:
         """(with the lock held) Ask the engine to stop the search under way; its done line is read
@@ -489,9 +534,14 @@ class HubEngine(Opponent):
                 self.proc.wait(timeout=1.0)
 
     def _kill(self) -> None:
+        """The engine and every process it started (a command that is a script, a wrapper):
+        its process group, of which it is the leader."""
         proc = self.proc
         if proc is None:
             return
+        # (the group's id stays reserved while any of its processes lives, so that it names no other)
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -664,6 +714,26 @@ def _score(text: str) -> int | None:
     return round(men * 100)
 
 
+def _depth(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() else None
+
+
+def _line(pos: Position, text: str, move: Move) -> tuple[Move, ...]:
+    """The engine's line as moves (it starts with its move), up to the first one that is not
+    legal where it stands (an engine's line is a hint, never trusted further)."""
+    line: list[Move] = []
+    for word in text.split():
+        try:
+            m = parse_hub_move(pos, word)
+        except HubError:
+            break
+        if not line and m != move:
+            break  # the line of an earlier iteration, not of the move it chose
+        line.append(m)
+        pos = pos.apply(m)
+    return tuple(line) or (move,)
+
+
 def open_engine(variant: str, settings: EngineSettings, *, level: int | None = None) -> Opponent:
     """The engine the settings name: an external Hub engine, or our own in a process of its own."""
     return HubEngine(
@@ -673,4 +743,5 @@ def open_engine(variant: str, settings: EngineSettings, *, level: int | None = N
         timeout=settings.timeout,
         tt_mb=settings.tt_size,
         seed=settings.seed,
+        memory=settings.memory,
     )

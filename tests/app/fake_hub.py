@@ -8,20 +8,29 @@ It answers the first GOOD searches (default 0) properly, with the first legal mo
 * ``silent``: never answers ``hub``;
 * ``crash``: dies on ``go`` (standard error says why);
 * ``hang``: never answers ``go`` (and ignores ``stop``);
-* ``flood``: answers ``go`` with ``info`` lines without end, never a move;
+* ``stuck``: never answers ``go`` and reads nothing more (a search that never ends: even its
+  input closed does not stop it);
+* ``flood``: answers ``go`` with ``info`` lines without end (4,000 a second), never a move;
 * ``nonsense``: answers ``done move=hello``;
 * ``illegal``: answers a move that is not legal in the position;
 * ``noise``: writes garbage lines before a proper answer (which the client must take);
 * ``international``: has no variant parameter (Scan's International only), otherwise good;
 * ``endless-line``: answers ``go`` with 300 MB and no newline (then hangs);
 * ``torrent``: answers ``go`` with long ``info`` lines as fast as it can, never a move;
-* ``error-torrent``: the same on its standard error.
+* ``error-torrent``: the same on its standard error;
+* ``hog``: answers ``go`` by taking 1 GiB of memory (address space it never touches), then a move.
+
+With ``$FAKE_HUB_PIDFILE`` set it writes its process id there first (a test that starts it
+through a shell finds it so).
 """
 
 from __future__ import annotations
 
 import contextlib
+import mmap
+import os
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -33,6 +42,8 @@ from rules import Game, Position
 def main() -> int:
     mode = sys.argv[1]
     good = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    if "FAKE_HUB_PIDFILE" in os.environ:
+        Path(os.environ["FAKE_HUB_PIDFILE"]).write_text(str(os.getpid()))
     if mode == "crash-start":
         print("fake engine: cannot load its weights", file=sys.stderr)
         return 3
@@ -78,14 +89,28 @@ def main() -> int:
                 return 139
             elif mode == "nonsense":
                 say("done move=hello")
+            elif mode == "stuck":
+                while True:
+                    time.sleep(1)
+            elif mode == "hog":
+                hoard = mmap.mmap(
+                    -1, 1 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+                )  # its table: beyond its bound, ENOMEM
+                say(format_line("done", move=move_text(next(iter(game.legal_moves)))))
+                hoard.close()
             elif mode == "illegal":
                 legal = {move_text(m) for m in game.legal_moves}
                 count = game.position.geometry.count
                 bad = next(f"{a}-{b}" for a in range(1, count) for b in range(a + 1, count) if f"{a}-{b}" not in legal)
                 say(format_line("done", move=bad))
             elif mode == "flood":
-                while True:  # info lines without end, and never a move
-                    say("info depth=1 score=0.00")
+                # info lines without end, and never a move: many a second, yet well below what
+                # an engine may write (RATE, 1 MiB a second; that is ``torrent``), so only the
+                # timeout can end it however fast or loaded the machine is
+                while True:
+                    for _ in range(200):
+                        say("info depth=1 score=0.00")
+                    time.sleep(0.05)
             elif mode == "endless-line":
                 chunk = b"x" * (1 << 20)
                 with contextlib.suppress(BrokenPipeError):

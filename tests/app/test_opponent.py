@@ -4,6 +4,7 @@ the client never waits without a bound, and a failure is one line naming the eng
 
 from __future__ import annotations
 
+import resource
 import shlex
 import sys
 import time
@@ -17,11 +18,13 @@ from damas.computer.opponent import (
     EngineSettings,
     HubEngine,
     LocalEngine,
+    default_memory,
     limits_for,
     settings_from_config,
 )
 from engine import Limits
 from rules import Color, Game, Position
+from tests.conftest import wait_until
 
 FAKE = Path(__file__).with_name("fake_hub.py")
 
@@ -234,3 +237,76 @@ def test_an_engine_that_floods_its_output_fails_at_once(mode: str, said: str) ->
         assert time.monotonic() - started < 20
     finally:
         engine.close()
+
+
+def test_an_engine_is_bounded_in_memory_and_fails_beyond_it_in_one_line() -> None:
+    """A time, an output, and a memory bound: an engine that wants more than ``[engine]
+    memory`` (here 256 MB; by default half the machine's) fails its allocation and so the
+    game, in one line, while the board goes on. Within its bound the same engine plays."""
+    engine = HubEngine("brazilian", fake("hog"), timeout=30.0, memory=256)
+    try:
+        assert engine.ready.wait(30) and engine.proc is not None
+        assert resource.prlimit(engine.proc.pid, resource.RLIMIT_DATA) == (256 << 20, 256 << 20)
+        engine.ask(Game("brazilian"), Limits(move_time=0.1))
+        answer = engine.wait(60)
+        assert answer is not None and answer.move is None and answer.error is not None
+        assert answer.error.startswith(f"the engine ({fake('hog')}) exited with status 1 after 'go think': "), (
+            answer.error
+        )
+        assert "Cannot allocate memory" in answer.error and "\n" not in answer.error
+    finally:
+        engine.close()
+    roomy = HubEngine("brazilian", fake("hog"), timeout=30.0, memory=4096)
+    try:
+        roomy.ask(Game("brazilian"), Limits(move_time=0.1))
+        answer = roomy.wait(60)
+        assert answer is not None and answer.error is None and answer.move in Game("brazilian").legal_moves
+    finally:
+        roomy.close()
+    ours = HubEngine("brazilian", tt_mb=16)  # our own damas hub: the default bound
+    try:
+        assert ours.ready.wait(60) and ours.proc is not None
+        limit = default_memory(16) << 20
+        assert resource.prlimit(ours.proc.pid, resource.RLIMIT_DATA) == (limit, limit)
+        assert default_memory(16) >= 256 and default_memory(4096) >= 2 * 4096
+    finally:
+        ours.close()
+    assert settings_from_config({"memory": 512}, "board.toml").memory == 512
+    for bad in (32, "1G", True, 2.5):
+        with pytest.raises(ValueError, match=r"^board\.toml: engine\.memory must be megabytes, 64-1048576, not "):
+            settings_from_config({"memory": bad}, "board.toml")
+
+
+def test_a_hung_engine_behind_a_shell_is_killed_with_everything_it_started(tmp_path: Path) -> None:
+    """An engine command that is a script (``sh -c "… scan hub"``, a wrapper) hangs: the
+    engine fails in one line and the script and the engine it started are killed, not
+    left running beside the board for the rest of the season."""
+    pidfile = tmp_path / "engine.pid"
+    command = shlex.join(
+        ["env", f"FAKE_HUB_PIDFILE={pidfile}", "sh", "-c", fake("stuck", 1) + "; echo the engine ended"]
+    )
+    engine = HubEngine("brazilian", command, timeout=1.0)
+    try:
+        game = Game("brazilian")
+        engine.ask(game, Limits(move_time=0.1))
+        answer = engine.wait(30)
+        assert answer is not None and answer.move is not None
+        game.push(answer.move)
+        inner = int(pidfile.read_text())
+        assert engine.proc is not None and inner != engine.proc.pid  # the engine is the shell's child
+        engine.ask(game, Limits(move_time=0.1))
+        answer = engine.wait(30)
+        assert answer is not None and answer.error is not None
+        assert answer.error == f"the engine ({command}) did not answer 'go think' in time (timeout 1 s)"
+        wait_until(lambda: not _alive(inner), timeout=10, what=f"the engine's process {inner} gone")
+    finally:
+        engine.close()
+
+
+def _alive(pid: int) -> bool:
+    """A process that runs (a zombie waiting for its parent has ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

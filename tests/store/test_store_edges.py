@@ -28,6 +28,10 @@ from damas.records.store import (
 from tests.conftest import damas, one_line_error
 from tests.store.test_damage import build, run, tamper
 
+#: what SQLite's check says of a page it cannot read, in one line ("*** in database main ***" dropped):
+#: "Page 6: btreeInitPage() returns error code 11" (3.40), "Tree 6 page 6: ..." (3.46)
+SQLITE_PAGE = r"(Tree \d+ page|Page) \d+: [^\n]*\d"
+
 HEADER = {"format": 1, "variant": "brazilian", "fen": None, "mode": "casual"}
 
 
@@ -207,8 +211,7 @@ def test_a_damaged_database_a_reader_holds_open_is_moved_aside_whole(tmp_path: P
         reader.close()
     assert re.fullmatch(r"g\.sqlite3\.damaged-\d{8}-\d{6}", aside.name), aside
     assert Path(f"{aside}-wal").exists() and Path(f"{aside}-shm").exists()
-    assert "\n" not in why and not why.startswith("*") and not why.endswith(")"), why
-    assert re.fullmatch(r"Page \d+: .*\d|.*malformed.*", why), why
+    assert re.fullmatch(SQLITE_PAGE + r"( \(and \d+ more\))?|database disk image is malformed", why), why
 
 
 def test_the_unfinished_game_is_the_last_one_not_ended(tmp_path: Path) -> None:
@@ -306,7 +309,8 @@ def test_several_problems_in_a_damaged_file_are_counted_in_the_one_line(tmp_path
     db.write_bytes(bytes(data))
     with Store(db) as store:
         why = store.check()
-    assert why is not None and re.fullmatch(r"Page \d+: [^\n]*\d \(and 1 more\)", why), why
+    # (SQLite 3.40 finds the two pages; 3.46, Debian trixie's, finds besides what hangs from them)
+    assert why is not None and re.fullmatch(SQLITE_PAGE + r" \(and [1-9]\d* more\)", why), why
 
 
 def test_a_correction_sets_and_removes_tags_and_locks_the_result(tmp_path: Path) -> None:
@@ -466,7 +470,11 @@ def test_a_damaged_page_costs_the_game_on_it_not_the_list(tmp_path: Path) -> Non
     data[first : first + 4] = (1_000_000).to_bytes(4, "big")  # the link to the next page: broken
     db.write_bytes(bytes(data))
     with Store(db, create=False) as store:
-        assert store.check() == "On tree page 4 cell 1: invalid page number 1000000 (and 1 more)"
+        # SQLite 3.40 names the broken link; 3.46 (Debian trixie's) stops its check at it
+        assert store.check() in (
+            "On tree page 4 cell 1: invalid page number 1000000 (and 1 more)",
+            "database disk image is malformed",
+        )
         assert [g.tags["White"] for g in store.games()] == ["Eva", "Ana"]
         assert store.skipped == [
             f"game 2: {db}: the database is damaged (database disk image is malformed); "
