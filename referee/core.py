@@ -355,7 +355,7 @@ class Referee:
         square — record that move (marked inferred) and go on without that sensor: at once
         when the other side's move after it is complete too; once the board has been still
         (``held``) when nothing is under way after it."""
-        if self._trimmed or self._setup or self.ended or self.cells:
+        if self._trimmed or self._setup or self.ended or self.cells or self._asked_stands():
             return False
         r = self._board_readings(air=not held)  # a piece lifted a moment ago may be put back
         found = [x for x in r.found if x.moves or x.under_way]
@@ -378,6 +378,12 @@ class Referee:
         landed = min(x.landed[0] for x in found if x.landed)
         self._adopt(move, hidden, landed, out)
         return True
+
+    def _asked_stands(self) -> bool:
+        """Was the page asked, and does a reading it offered stand (its silent square unheard)?
+        Then a board that another reading explains may be two silent squares at work in that
+        one: only the page's answer, or the square answering, decides (the referee stalls)."""
+        return any(not sh.refuted for sh in self._shadows)
 
     def _adopt(self, move: Move, hidden: int | None, landed: float, out: list[Verdict]) -> None:
         """Record ``move``, read with the sensor under ``hidden`` not answering; the events after
@@ -546,7 +552,11 @@ class Referee:
         matched the game (after a clean move it is a coincidence of a sensor that has not
         been heard yet; after a board nothing explained, a sensor that may be dead): then
         the move is recorded once the board has been still for ``settle_time``."""
-        if not self.sensor_faults or (move is not None and not self._lost and not self._mask):
+        if not self.sensor_faults:
+            return False
+        if self._asked_stands():
+            return True
+        if move is not None and not self._lost and not self._mask:
             return False
         if self._trimmed:
             return True  # what happened since the board matched the game is no longer known

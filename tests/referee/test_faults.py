@@ -233,10 +233,17 @@ def test_broken_sensor_campaign_never_misrecords(kind: str, n_broken: int, hands
         (3, "dead", 2, "careful"),  # lidraughts-brazilian.pdn#4, 10 and 23 dead: the board ends up as 24-20's
         (3, "dead", 2, "sloppy"),
         (186, "dead", 2, "careful"),  # a generated Brazilian game, 12 and 23 dead
+        pytest.param(
+            218,
+            "intermittent",
+            1,
+            "sloppy",  # a generated International game: 17-21 read as 17-22 (21 dropped out, 22 never heard)
+            marks=pytest.mark.xfail(strict=True, reason="a sensor heard once may drop out: not yet a reading"),
+        ),
     ],
 )
-def test_the_campaigns_misreads_with_two_faults_stay_unrecorded(k: int, kind: str, n_broken: int, hands: str) -> None:
-    """The games benchmarks/sensors.py misrecorded once two sensors were silent: two hidden
+def test_the_campaigns_misreads_stay_unrecorded(k: int, kind: str, n_broken: int, hands: str) -> None:
+    """The games benchmarks/sensors.py misrecorded (two sensors silent, or one intermittent): two hidden
     changes can leave a board that one legal move explains with every sensor answering. The
     referee may stall there (the issue allows it), never record that move."""
     start, moves = campaign_games(60)[k]
