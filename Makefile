@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# options for damas play: make play ARGS="--variant international --port 8081"
+ARGS ?=
 play: $(STAMP)
-	$(BIN)/damas play
+	$(BIN)/damas play $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -60,6 +62,7 @@ bench: $(STAMP)
 	@test -d .bench/caissify || $(BIN)/python -m pip install --quiet --target .bench/caissify caissify-pairings==0.5.0
 	$(BIN)/python benchmarks/perft.py
 	$(BIN)/python benchmarks/referee.py
+	$(BIN)/python benchmarks/sensors.py --quick
 	$(BIN)/python benchmarks/hal.py
 	$(BIN)/python benchmarks/bridge.py
 	$(BIN)/python benchmarks/dgt.py

@@ -2,7 +2,7 @@
 real Mosquitto to ``damas hall``; what a hall page sees.
 
     python benchmarks/hall.py [--boards 10,50,100,200] [--seconds 20] [--pace 1.0] [--spectators 1]
-                              [--pairing PLAYERS]
+                              [--pairing PLAYERS] [--before /path/to/an/older/checkout]
     python benchmarks/hall.py --restart 200 [--before /path/to/an/older/checkout]
 
 Each simulated board is an MQTT client sending what ``damas play --broker`` sends (the same
@@ -11,13 +11,25 @@ ply in 10 s: 1.0 is 10x human speed), games from tests/data replayed one after a
 client long-polls ``/api/state`` as the hall page does and notes, for every ply, the time from
 its publication to the first state that shows it: p50 and p99, and the bytes it downloads a
 second (the page's way: only what changed since its version, gzipped); ``--spectators N`` has
-N such pages watching (one of them measured). The broker's and the hall's CPU (share of one core
-over the run) and memory (RSS at the end) are read from /proc.
+N such pages watching (one of them measured; the others in a process of their own, as other
+browsers are). The broker's and the hall's CPU (share of one core
+over the run) and memory (RSS at the end) are read from /proc. The machine's load average
+(/proc/loadavg, as ``uptime`` shows it) is printed before each run: figures taken on a busy
+machine are not the hall's.
+
+``--before DIR``: after each run of this hall, the same run (the same boards, pace, spectators
+and pairing) against the hall of another checkout (e.g. ``git worktree add /tmp/before <commit>``;
+its own ``.venv``'s Python if it has one, for its own dependencies), printed beneath it.
+
+``unseen``: plies published (before the run's last two seconds) that no page had shown by its end
+(a hall that stops answering shows none of them: they are in no percentile).
 
 ``--pairing PLAYERS``: meanwhile the arbiter pairs rounds of an open of PLAYERS players, one
 after another (each round's results entered at once), while a prober asks ``/api/state`` and
-``/live.pdn`` every 50 ms: the longest answer, and the longest ply -> page, during the pairings
-(the hall's goal: nothing waits more than 100 ms while a round is paired).
+``/live.pdn`` every 50 ms: the longest answer, and ply -> page (p50, p99, longest) of the plies
+published while a round was being paired, beside those published between pairings (the hall's
+goal: nothing waits more than 100 ms while a round is paired). A pairing still running when the
+run ends counts until then.
 
 ``--restart N``: the hall's database after N boards have each sent a whole game (with its clock,
 as ``damas play --broker`` sends it); the time a fresh hall process takes to load it — from the
@@ -33,6 +45,7 @@ import gzip
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -153,13 +166,35 @@ def worker(first: int, n: int, broker_url: str, pace: float, seconds: float, out
     Path(out).write_text(json.dumps([[b, g, p, t] for (b, g, p), t in boards.sent.items()]))
 
 
+_VERSION = re.compile(rb'"version":\s*(\d+)')
+_BOOT = re.compile(rb'"boot":\s*"([0-9a-f]*)"')
+
+
+def follow(url: str) -> None:
+    """Another page watching (until the process is ended): it asks what the hall page asks, and
+    reads only the version it got (a browser elsewhere parses the rest: not this machine's work)."""
+    since = boot = b""
+    while True:
+        query = f"since={since.decode()}&delta={boot.decode()}" if since else ""
+        req = urllib.request.Request(f"{url}/api/state?{query}", headers={"Accept-Encoding": "gzip"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                raw = r.read()
+                text = gzip.decompress(raw) if r.headers.get("Content-Encoding") == "gzip" else raw
+        except OSError:
+            time.sleep(0.1)
+            continue
+        version, run = _VERSION.search(text), _BOOT.search(text)
+        since, boot = (version.group(1) if version else b""), (run.group(1) if run else b"")
+
+
 def watch(url: str, stop: threading.Event, seen_at: dict[tuple[str, int, int], float] | None, wire: list[int]) -> None:
     """The hall page: long polls for what changed since its version (gzipped), notes when each
     board's ply first became visible (``seen_at``), and counts the bytes it downloaded (``wire``)."""
     seen: dict[str, tuple[str, int]] = {}
     state: dict[str, object] | None = None
     while not stop.is_set():
-        query = f"since={state['version']}&delta={state['boot']}" if state else ""
+        query = f"since={state['version']}&delta={state.get('boot', '')}" if state else ""
         req = urllib.request.Request(f"{url}/api/state?{query}", headers={"Accept-Encoding": "gzip"})
         try:
             with urllib.request.urlopen(req, timeout=30) as r:
@@ -198,22 +233,23 @@ def _post(url: str, path: str, body: dict[str, object]) -> object:
         return json.loads(r.read())
 
 
-def arbiter(url: str, players: int, stop: threading.Event, windows: list[tuple[float, float]]) -> None:
+def arbiter(url: str, players: int, stop: threading.Event, windows: list[list[float]]) -> None:
     """Pairs round after round of an open of ``players`` (the results entered at once), noting
     when each pairing ran (until the run ends and the hall goes)."""
     with contextlib.suppress(OSError):
         _arbiter(url, players, stop, windows)
 
 
-def _arbiter(url: str, players: int, stop: threading.Event, windows: list[tuple[float, float]]) -> None:
+def _arbiter(url: str, players: int, stop: threading.Event, windows: list[list[float]]) -> None:
     rng = random.Random(1)
     _post(url, "/api/players", {"csv": "name,rating\n" + "".join(f"P{i:03d},{rng.randint(1200, 2400)}\n"
                                                                 for i in range(players))})  # fmt: skip
     _post(url, "/api/settings", {"rounds": 99})
     while not stop.is_set():
-        t0 = time.time()
+        window = [time.time(), float("inf")]  # (until it ends: a pairing that outlasts the run, until then)
+        windows.append(window)
         _post(url, "/api/pair", {"boards": [f"x{i}" for i in range(players)]})  # (tables on boards nobody plays)
-        windows.append((t0, time.time()))
+        window[1] = time.time()
         with urllib.request.urlopen(f"{url}/api/state", timeout=30) as r:
             state = json.loads(r.read())
         for p in state["pairings"]:
@@ -236,18 +272,27 @@ def probe(url: str, stop: threading.Event, waits: list[tuple[float, float]]) -> 
         time.sleep(0.05)
 
 
+def hall_python(root: Path) -> str:
+    """The Python a checkout's hall runs under: its own ``.venv``'s, else this one."""
+    own = root / ".venv" / "bin" / "python"
+    return str(own) if root != ROOT and own.exists() else sys.executable
+
+
 def run(
-    n: int, seconds: float, pace: float, games: list[object], spectators: int = 1, players: int = 0
-) -> dict[str, float]:
+    n: int, seconds: float, pace: float, games: list[object], spectators: int = 1, players: int = 0,
+    root: Path = ROOT, profile: str | None = None,
+) -> dict[str, float]:  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="damas-bench-hall-") as tmp:
         broker = Mosquitto(Path(tmp) / "mosquitto").start()
         port = _free_port()
+        profiled = ["-m", "cProfile", "-o", profile] if profile else []
         hall = subprocess.Popen(
-            [sys.executable, "-m", "damas", "-qq", "hall", "--broker", broker.url, "--db", f"{tmp}/hall.sqlite3",
-             "--port", str(port), "--token", TOKEN],
-            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [hall_python(root), *profiled, "-m", "damas", "-qq", "hall", "--broker", broker.url,
+             "--db", f"{tmp}/hall.sqlite3", "--port", str(port), "--token", TOKEN],
+            cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
+        others: subprocess.Popen[bytes] | None = None
         try:
             _wait(url)
             assert broker.proc is not None
@@ -267,9 +312,10 @@ def run(
             wire = [0]
             watcher = threading.Thread(target=watch, args=(url, stop, seen_at, wire), daemon=True)
             watcher.start()
-            for _ in range(spectators - 1):
-                threading.Thread(target=watch, args=(url, stop, None, [0]), daemon=True).start()
-            windows: list[tuple[float, float]] = []
+            if spectators > 1:  # the other pages, in a process of their own (browsers elsewhere: the measured
+                # page shares no interpreter with them)
+                others = subprocess.Popen([sys.executable, __file__, "--pages", f"{url},{spectators - 1}"], cwd=ROOT)
+            windows: list[list[float]] = []
             waits: list[tuple[float, float]] = []
             if players:
                 threading.Thread(target=arbiter, args=(url, players, stop, windows), daemon=True).start()
@@ -285,8 +331,12 @@ def run(
                 w.wait(60)
             time.sleep(1.0)  # the last plies reach the page
             stop.set()
+            end = time.time()
+            for w in windows:
+                w[1] = min(w[1], end)
             watcher.join(35)
-            latencies, during = [], []
+            latencies, during, between = [], [], []
+            missed = missed_during = 0  # plies sent that no page showed by the end of the run
 
             def pairing(t: float) -> bool:
                 return any(a <= t <= b for a, b in windows)
@@ -294,21 +344,35 @@ def run(
             for out in outs[: len(workers)]:
                 for b, g, p, t in json.loads(Path(out).read_text()):
                     seen = seen_at.get((b, g, p))
+                    if seen is None and t < end - 2.0:  # (the last two seconds' may still be on their way)
+                        missed += 1
+                        missed_during += pairing(t)
                     if seen is not None:
                         latencies.append(seen - t)
-                        if pairing(t):
-                            during.append(seen - t)
+                        (during if pairing(t) else between).append(seen - t)
         finally:
+            if others is not None:
+                others.terminate()
+                others.wait(10)
             hall.terminate()
-            hall.wait(10)
+            try:
+                hall.wait(10)
+            except subprocess.TimeoutExpired:  # (a hall busy pairing in its event loop cannot stop)
+                hall.kill()
+                hall.wait()
             broker.close()
     wall = cpu1[2] - cpu0[2]
-    lat = sorted(latencies)
     return {
         "boards": n,
-        "plies": len(lat),
-        "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
-        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else float("nan"),
+        "plies": len(latencies),
+        "missed": missed,
+        "missed_during": missed_during,
+        "p50_ms": _pct(latencies, 0.5),
+        "p99_ms": _pct(latencies, 0.99),
+        "during_plies": len(during),
+        "during_p50_ms": _pct(during, 0.5),
+        "during_p99_ms": _pct(during, 0.99),
+        "between_p99_ms": _pct(between, 0.99),
         "broker_cpu": 100 * (cpu1[0] - cpu0[0]) / wall,
         "hall_cpu": 100 * (cpu1[1] - cpu0[1]) / wall,
         "broker_mb": mem[0],
@@ -316,11 +380,25 @@ def run(
         "viewer_kbs": (wire1 - wire0) / 1024 / wall,
         "pairings": len(windows),
         "pairing_s": max((b - a for a, b in windows), default=0.0),
+        "pairings_done": len([1 for a, b in windows if b < end]),
         "wait_ms": 1000 * max((w for t, w in waits if pairing(t)), default=0.0),
         "wait_out_ms": 1000 * max((w for t, w in waits if not pairing(t)), default=0.0),
         "waits": len([1 for t, _w in waits if pairing(t)]),
         "ply_during_ms": 1000 * max(during, default=0.0),
     }
+
+
+def _pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` in milliseconds (nan: none)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return 1000 * (statistics.median(ordered) if q == 0.5 else ordered[min(len(ordered) - 1, int(q * len(ordered)))])
+
+
+def loadavg() -> str:
+    """The machine's load average over 1, 5 and 15 minutes (as ``uptime`` shows it)."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def _free_port() -> int:
@@ -407,11 +485,18 @@ def main() -> None:
     p.add_argument("--spectators", type=int, default=1, help="hall pages watching (default 1)")
     p.add_argument("--pairing", type=int, default=0, metavar="PLAYERS", help="pair rounds of this open meanwhile")
     p.add_argument("--restart", type=int, metavar="N", help="time a hall restart with N boards' whole games")
-    p.add_argument("--before", metavar="DIR", help="with --restart: also time the hall of this checkout")
+    p.add_argument("--before", metavar="DIR", help="also run the hall of this checkout (with --restart: time it)")
+    p.add_argument("--profile", metavar="FILE", help="run this hall under cProfile, its statistics to FILE")
     p.add_argument("--worker", help=argparse.SUPPRESS)  # FIRST,COUNT: run boards (the benchmark starts these)
     p.add_argument("--broker", help=argparse.SUPPRESS)
+    p.add_argument("--pages", help=argparse.SUPPRESS)  # URL,COUNT: pages watching (until terminated)
     p.add_argument("--out", help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.pages:
+        url, count = args.pages.rsplit(",", 1)
+        for _ in range(int(count)):
+            threading.Thread(target=follow, args=(url,), daemon=True).start()
+        threading.Event().wait()
     if args.worker:
         first, count = (int(x) for x in args.worker.split(","))
         worker(first, count, args.broker, args.pace, args.seconds, args.out)
@@ -420,29 +505,44 @@ def main() -> None:
     if args.restart:
         restart(args.restart, games, args.before)
         return
+    halls = [("this", ROOT)] + ([("before", Path(args.before).resolve())] if args.before else [])
     print(
         f"hall: boards at one ply per {args.pace:g} s each, {args.seconds:g} s per run, {args.spectators} "
         "page(s) watching; move -> hall page update; a page's download (KB/s)"
+        + "".join(f"\n  {name}: {root} (git {_commit(root)})" for name, root in halls)
     )
     print(
-        f"{'boards':>6} {'plies':>6} {'p50 ms':>8} {'p99 ms':>8} {'broker CPU':>11} {'hall CPU':>9} "
-        f"{'broker MB':>10} {'hall MB':>8} {'page KB/s':>10}"
+        f"{'hall':>6} {'boards':>6} {'plies':>6} {'unseen':>6} {'p50 ms':>8} {'p99 ms':>8} {'broker CPU':>11} "
+        f"{'hall CPU':>9} {'broker MB':>10} {'hall MB':>8} {'page KB/s':>10}  load average before"
     )
     for n in (int(x) for x in args.boards.split(",")):
-        r = run(n, args.seconds, args.pace, games, args.spectators, args.pairing)
-        print(
-            f"{r['boards']:>6} {r['plies']:>6} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} {r['broker_cpu']:>10.1f}% "
-            f"{r['hall_cpu']:>8.1f}% {r['broker_mb']:>10.1f} {r['hall_mb']:>8.1f} {r['viewer_kbs']:>10.1f}",
-            flush=True,
-        )
-        if args.pairing:
+        for name, root in halls:
+            load = loadavg()
+            profile = args.profile if name == "this" else None
+            r = run(n, args.seconds, args.pace, games, args.spectators, args.pairing, root, profile)
             print(
-                f"       {r['pairings']:.0f} rounds of {args.pairing} players paired meanwhile (longest "
-                f"{r['pairing_s']:.1f} s): longest of {r['waits']:.0f} answers to /api/state or /live.pdn "
-                f"{r['wait_ms']:.0f} ms (between pairings {r['wait_out_ms']:.0f} ms), longest ply -> page "
-                f"{r['ply_during_ms']:.0f} ms",
+                f"{name:>6} {r['boards']:>6} {r['plies']:>6} {r['missed']:>6} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f} "
+                f"{r['broker_cpu']:>10.1f}% {r['hall_cpu']:>8.1f}% {r['broker_mb']:>10.1f} {r['hall_mb']:>8.1f} "
+                f"{r['viewer_kbs']:>10.1f}  {load}",
                 flush=True,
             )
+            if args.pairing:
+                print(
+                    f"{'':>14}{r['pairings']:.0f} rounds of {args.pairing} players begun, {r['pairings_done']:.0f} "
+                    f"paired (longest {r['pairing_s']:.1f} s); {r['during_plies']:.0f} plies sent while pairing shown "
+                    f"({r['missed_during']:.0f} never): "
+                    f"ply -> page p50 {r['during_p50_ms']:.0f} ms, p99 {r['during_p99_ms']:.0f} ms (between "
+                    f"pairings p99 {r['between_p99_ms']:.0f} ms), longest {r['ply_during_ms']:.0f} ms; longest of "
+                    f"{r['waits']:.0f} answers to /api/state or /live.pdn {r['wait_ms']:.0f} ms (between pairings "
+                    f"{r['wait_out_ms']:.0f} ms)",
+                    flush=True,
+                )
+
+
+def _commit(root: Path) -> str:
+    out = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%h"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "-uno"], capture_output=True, text=True)
+    return (out.stdout.strip() or "?") + (" and changes not committed" if dirty.stdout.strip() else "")
 
 
 if __name__ == "__main__":

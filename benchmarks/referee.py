@@ -6,17 +6,26 @@ brushes, reed dropouts, slow king drags, wrong pieces picked up during removals)
 Target: p99 under 1 ms here (a Raspberry Pi Zero 2 is roughly ten times slower, and the
 player must see the LED answer within one debounce window).
 
+Each line is printed with the fault hypotheses of issue 31 on (the referee weighs the
+readings in which a sensor does not answer) and off (every sensor trusted, as before), and
+once more on with one sensor dead per game (chosen at random among the squares the game
+uses, unknown to the referee).
+
 Then the slow king drag: every plain king move of the games, dragged with rests of
 0.15-0.45 s on each square it crosses, followed the way damas play's loop does (it wakes
 at the next debounce or referee deadline). It prints how long after the last placement
 the LEDs show the final move (from/to) and the referee's verdict records it.
 
     .venv/bin/python benchmarks/referee.py [--seeds N] [--hands careful|sloppy|both]
+
+The broken-sensor campaigns (share of games recorded whole, misrecords) are
+``benchmarks/sensors.py``.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -44,15 +53,20 @@ def main() -> int:
         return 2
     print(f"Python {sys.version.split()[0]}")
     for hands in ("careful", "sloppy") if args.hands == "both" else (args.hands,):
-        speed(files, args.seeds, Style.sloppy() if hands == "sloppy" else Style(), hands)
+        style = Style.sloppy() if hands == "sloppy" else Style()
+        for faults, dead in ((False, False), (True, False), (True, True)):
+            label = f"{hands} hands, fault hypotheses {'on' if faults else 'off'}" + (
+                ", one dead sensor" if dead else ""
+            )
+            speed(files, args.seeds, style, label, faults=faults, dead=dead)
     drag_latency(files)
     return 0
 
 
-def speed(files: list[Path], seeds: int, style: Style, label: str) -> None:
+def speed(files: list[Path], seeds: int, style: Style, label: str, *, faults: bool, dead: bool) -> None:
     timings: list[float] = []
     cpu: list[float] = []  # CPU time of this thread: what the event cost, whatever else the machine runs
-    moves = games = 0
+    moves = games = whole = 0
     wall = 0.0
     for path in files:
         for g in load_pdn(path):
@@ -65,7 +79,11 @@ def speed(files: list[Path], seeds: int, style: Style, label: str) -> None:
                 continue
             for seed in range(seeds):
                 events, _ = game_log(g.start, list(game.move_stack), seed, style)
-                ref = Referee(g.variant, g.start.fen())
+                if dead:  # one sensor the game uses never answers
+                    used = sorted({sq for m in game.move_stack for sq in (m.from_square, m.to_square, *m.captured)})
+                    gone = random.Random(seed * 1000 + g.index).choice(used)
+                    events = [ev for ev in events if ev.key != gone]
+                ref = Referee(g.variant, g.start.fen(), sensor_faults=faults)
                 pipe = Pipeline(ref)
                 t_start = time.perf_counter()
                 for ev in events:
@@ -78,14 +96,21 @@ def speed(files: list[Path], seeds: int, style: Style, label: str) -> None:
                 pipe.finish()
                 made = ref.game.ply  # a king's stop read again when it slid on is one move
                 wall += time.perf_counter() - t_start
-                assert list(ref.game.move_stack) == list(game.move_stack), (path, g.index, seed)
+                played = list(game.move_stack)
+                if dead:
+                    assert list(ref.game.move_stack) == played[:made], (path, g.index, seed)  # never another move
+                    whole += made == len(played)
+                else:
+                    assert list(ref.game.move_stack) == played, (path, g.index, seed)
                 moves += made
                 games += 1
     timings.sort()
     n = len(timings)
     p50 = timings[n // 2] * 1e3
     p99 = timings[int(n * 0.99)] * 1e3
-    print(f"{label} hands: {games} game replays, {moves:,} moves, {n:,} raw events")
+    print(f"{label}: {games} game replays, {moves:,} moves recorded, {n:,} raw events")
+    if dead:
+        print(f"  recorded whole: {whole}/{games}")
     print(f"  events per second: {n / wall:,.0f}")
     print(
         f"  per event: p50 {p50:.3f} ms, p99 {p99:.3f} ms, max {timings[-1] * 1e3:.3f} ms, "

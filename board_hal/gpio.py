@@ -27,7 +27,7 @@ from typing import Any
 
 from board_hal.backends import Clock, LedBackend, ScanningSensors, stop_worker
 from board_hal.layout import Cell
-from board_hal.leds import DEFAULT_LOOKS, Look, Role, render_mono
+from board_hal.leds import DEFAULT_LOOKS, Look, Role, blinks, render_mono
 
 
 class MatrixScanner(ScanningSensors):
@@ -168,7 +168,7 @@ class ShiftRegisterLeds(LedBackend):
             self._stop_blink()
             self._intents = {r * self.size + c: role for (r, c), role in intents.items()}
             self.refresh()
-            if any(self.looks[r].pattern.value in ("slow", "fast") for r in self._intents.values()):
+            if any(blinks(self.looks[r].pattern) for r in self._intents.values()):
                 self._start_blink()
 
     def refresh(self, now: float | None = None) -> None:

@@ -2,7 +2,10 @@
 
 A LED intent is (square, role): what a lit square *means*. Each backend renders roles
 its own way: RGB backends in a configurable colour per role, steady or blinking;
-single-colour backends as on / slow blink / fast blink.
+single-colour backends by the role's pattern alone (on, slow or fast blink, a flash, a
+double blink, a wink), so the roles a player meets side by side blink apart: a lifted
+piece's destinations (``hint``: where it can go) stay steady, a suggested move's origin
+double-blinks and its destination winks, the last move flashes now and then.
 """
 
 from __future__ import annotations
@@ -24,8 +27,12 @@ class Role(enum.Enum):
     MISSING = "missing"
     EXTRA = "extra"
     ERROR = "error"
-    HINT = "hint"
+    HINT = "hint"  # where the lifted piece can go (the ``[leds]`` key ``hint``; also ``can-go``)
     TEST = "test"  # the self-test
+    SUGGEST_FROM = "suggest-from"  # a suggested move (the engine's hint, a training move): its piece
+    SUGGEST_TO = "suggest-to"  # ...and where it goes
+    LAST = "last"  # the last move's origin and destination, while nothing else is lit
+    SENSOR = "sensor"  # a square whose sensor does not answer (the game goes on without it)
 
 
 class Pattern(enum.Enum):
@@ -33,6 +40,24 @@ class Pattern(enum.Enum):
     STEADY = "steady"
     SLOW = "slow"  # 1 Hz
     FAST = "fast"  # 4 Hz
+    FLASH = "flash"  # a short flash every 1.5 s (a quiet reminder)
+    DOUBLE = "double"  # two short blinks, then a pause (1.5 s)
+    WINK = "wink"  # on, with a short dark moment every 1.5 s
+
+
+#: when each pattern is on within its period: (period in seconds, the (start, end) of each lit span)
+SPANS: dict[Pattern, tuple[float, tuple[tuple[float, float], ...]]] = {
+    Pattern.SLOW: (1.0, ((0.0, 0.5),)),
+    Pattern.FAST: (0.25, ((0.0, 0.125),)),
+    Pattern.FLASH: (1.5, ((0.0, 0.15),)),
+    Pattern.DOUBLE: (1.5, ((0.0, 0.15), (0.3, 0.45))),
+    Pattern.WINK: (1.5, ((0.0, 1.2),)),
+}
+
+
+def blinks(pattern: Pattern) -> bool:
+    """Does a LED with this pattern change over time (a backend then refreshes it)?"""
+    return pattern in SPANS
 
 
 Colour = tuple[int, int, int]
@@ -68,7 +93,14 @@ DEFAULT_LOOKS: dict[Role, Look] = {
     Role.ERROR: Look((255, 0, 0), Pattern.FAST),
     Role.HINT: Look((60, 60, 60), Pattern.STEADY),
     Role.TEST: Look((255, 255, 255), Pattern.STEADY),
+    Role.SUGGEST_FROM: Look((170, 0, 255), Pattern.DOUBLE),
+    Role.SUGGEST_TO: Look((170, 0, 255), Pattern.WINK),
+    Role.LAST: Look((90, 90, 30), Pattern.FLASH),
+    Role.SENSOR: Look((255, 255, 255), Pattern.SLOW),
 }
+
+#: other names a configuration may give a role's colour (``[leds] can-go = "#..."``)
+ALIASES = {"can-go": Role.HINT}
 
 
 def looks_from_config(colours: Mapping[str, str] | None) -> dict[Role, Look]:
@@ -76,9 +108,9 @@ def looks_from_config(colours: Mapping[str, str] | None) -> dict[Role, Look]:
     looks = dict(DEFAULT_LOOKS)
     for name, colour in (colours or {}).items():
         try:
-            role = Role(name)
+            role = ALIASES.get(name) or Role(name)
         except ValueError:
-            known = ", ".join(r.value for r in Role)
+            known = ", ".join([r.value for r in Role] + list(ALIASES))
             raise ValueError(f"unknown LED role: {name!r} (known: {known})") from None
         looks[role] = Look(parse_colour(colour), looks[role].pattern)
     return looks
@@ -90,8 +122,9 @@ def lit(pattern: Pattern, now: float) -> bool:
         return False
     if pattern is Pattern.STEADY:
         return True
-    period = 1.0 if pattern is Pattern.SLOW else 0.25
-    return (now % period) < period / 2
+    period, spans = SPANS[pattern]
+    phase = now % period
+    return any(start <= phase < end for start, end in spans)
 
 
 def render_rgb(intents: Mapping[int, Role], looks: Mapping[Role, Look], now: float) -> dict[int, Colour]:

@@ -51,6 +51,7 @@ class Prompt:
     square: int | None = None
     cell: Cell | None = None
     piece: SquareState | None = None  # which piece to put down (boards that sense colour)
+    cells: tuple[Cell, ...] = ()  # the LEDs lit while the question is asked (a group narrowed down)
 
 
 @dataclass
@@ -61,6 +62,7 @@ class SelfTestResult:
     confirmed: list[int] = field(default_factory=list)
     orientation: str | None = None  # a suggestion when the answers fit another layout
     leds_ok: bool | None = None
+    dead_leds: list[Cell] = field(default_factory=list)  # LEDs that do not light (narrowed down by halves)
     wiring: list[str] = field(default_factory=list)  # wiring mistakes found (swapped lines, dead chips)
     led_order: str | None = None  # how the LEDs really lie, when not as configured
     numbering: str | None = None  # how the board really numbers its squares, when not as configured
@@ -132,7 +134,13 @@ class SelfTest:
             answer = self.ask(Prompt("leds", "did every square light up? (y/n)"))
             res.leds_ok = None if answer is None else bool(answer)
             if res.leds_ok is False:
-                res.messages.append("some LEDs did not light: check the LED chain (hardware/wiring.md)")
+                res.dead_leds = sorted(self._dead_leds(lay.cells()))
+                if len(res.dead_leds) == len(lay.cells()):
+                    res.messages.append("no LED lights: check the LED chain's power and data (hardware/wiring.md)")
+                elif res.dead_leds:
+                    res.messages += [f"the LED at cell {cell_name(c)} does not light" for c in res.dead_leds]
+                else:
+                    res.messages.append("some LEDs did not light: check the LED chain (hardware/wiring.md)")
         # 3. a board that senses colour: a piece of each kind on a named square
         colour = self.io.senses > Sensing.PRESENCE
         if colour:
@@ -189,6 +197,25 @@ class SelfTest:
             self._led_order(res, explain)
         self.ask(Prompt("done", "self-test passed" if res.ok else "self-test found problems"))
         return res
+
+    def _dead_leds(self, cells: list[Cell]) -> list[Cell]:
+        """The LEDs among ``cells`` (a group that did not all light) that do not light: each half
+        lit at once, and asked about; a half that did not all light is halved again (a dead LED
+        in 64 takes about a dozen answers). An unanswered question ends the search."""
+        assert self.io.leds is not None
+        if len(cells) == 1:
+            return list(cells)
+        out: list[Cell] = []
+        for half in (cells[: len(cells) // 2], cells[len(cells) // 2 :]):
+            self.io.leds.show(dict.fromkeys(half, Role.TEST))
+            question = f"did every lit square light up ({_span(half)})? (y/n)"
+            answer = self.ask(Prompt("leds", question, cells=tuple(half)))
+            self.io.leds.show({})
+            if answer is None:
+                return out
+            if not answer:
+                out += self._dead_leds(half)
+        return out
 
     def _placement(self, res: SelfTestResult) -> None:
         """A white man, a black man (and two kings, if crowns are sensed) on named squares: how
@@ -350,7 +377,7 @@ class SelfTest:
         leds = self.io.leds
         assert leds is not None
         probes = getattr(leds, "probes", None)
-        cells = probes() if probes is not None else []
+        cells = [c for c in (probes() if probes is not None else []) if c not in res.dead_leds]  # (a dark LED: no)
         seen: dict[Cell, Cell] = {}
         self.io.poll()
         for cell in cells:

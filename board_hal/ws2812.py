@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from board_hal import pinmap
 from board_hal.backends import Clock, LedBackend, stop_worker
 from board_hal.layout import Cell, cell_name
-from board_hal.leds import DEFAULT_LOOKS, Colour, Look, Pattern, Role, render_rgb
+from board_hal.leds import DEFAULT_LOOKS, Colour, Look, Role, blinks, render_rgb
 from board_hal.registry import Backend, Hardware
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ class Ws2812Leds(LedBackend):
             self._thread = None
             self._intents = {self.index[cell]: role for cell, role in intents.items()}
             self.refresh()
-            if any(self.looks[r].pattern in (Pattern.SLOW, Pattern.FAST) for r in self._intents.values()):
+            if any(blinks(self.looks[r].pattern) for r in self._intents.values()):
                 self._stop = threading.Event()
                 self._thread = threading.Thread(target=self._blink, args=(self._stop,), name="ws2812", daemon=True)
                 self._thread.start()

@@ -32,6 +32,9 @@ def message(report: Report, lang: str, names: Names) -> str:
     key = kind_of(report)
     if key == "computer-move" and not report.params.get("move"):
         key = "computer-wait"  # the computer is still thinking
+    law = report.params.get("law")
+    if key == "required-capture" and law is not None:  # a capture the law does not allow: say which law
+        key = "required-capture-kings" if law == "kings" else "required-capture-law"
     template = REPORTS.get(lang, {}).get(key)
     if template is None:
         return report.message
@@ -46,4 +49,5 @@ def message(report: Report, lang: str, names: Names) -> str:
         at=names((at,)) if isinstance(at, int) else "-",
         next=" ou ".join(names((q,)) for q in nxt) if isinstance(nxt, (list, tuple)) and nxt else "-",
         move=report.params.get("move") or "-",
+        count=law if isinstance(law, int) else "-",
     )

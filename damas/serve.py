@@ -24,11 +24,15 @@ from aiohttp import web
 from board_hal.buttons import ClockButtons
 from board_hal.config import ConfigError, load_config
 from board_hal.factory import open_board
+from board_hal.health import BoardHealth, HealthError
+from board_hal.health import default_path as health_path
+from board_hal.layout import cell_name
 from board_hal.registry import Hardware
 from board_hal.simulated import SimulatedBoard
 from board_hal.speech import Speaker, SpeechBackend
 from board_hal.squares import Sensing
 from damas.board.loop import PlayApp, board_pieces, reconcile, set_up, sim_occupancy
+from damas.board.requests import preset_name
 from damas.computer.opponent import EngineSettings, settings_from_config
 from damas.computer.player import computer_tag
 from damas.errors import UserError
@@ -81,7 +85,7 @@ def _loopback(host: str) -> bool:
 
 def _ask_resume(row_id: int, moves: int) -> bool:
     try:
-        answer = input(f"resume the unfinished game {row_id} ({moves} moves)? [Y/n] ")
+        answer = input(f"resume the unfinished game {row_id} ({moves} {'ply' if moves == 1 else 'plies'})? [Y/n] ")
     except EOFError:
         return True
     return not answer.strip().lower().startswith("n")
@@ -171,8 +175,32 @@ def _open_buttons(config: Any) -> ClockButtons | None:
         raise UserError(f"{config.source}: clock.buttons: cannot open the GPIO pins: {exc}") from None
 
 
+def _board_health(store: Store) -> BoardHealth | None:
+    """What ``damas selftest`` found broken, beside the database (a damaged file: one line, ignored)."""
+    path = health_path(store.path)
+    try:
+        health = BoardHealth.load(path)
+    except HealthError as exc:
+        log.warning("%s: ignored (run damas selftest again)", exc)
+        return None
+    if health is not None and (health.sensors or health.leds):
+        found = [
+            f"the {what} at {', '.join(map(cell_name, sorted(cells)))}"
+            for what, cells in (("sensors", health.sensors), ("LEDs", health.leds))
+            if cells
+        ]
+        log.info("the self-test of %s found %s broken (%s)", health.checked or "?", " and ".join(found), path)
+    return health
+
+
 def _open_game(
-    args: argparse.Namespace, config: Any, store: Store, variant: str, mode: Mode, clock: str | None = None
+    args: argparse.Namespace,
+    config: Any,
+    store: Store,
+    variant: str,
+    mode: Mode,
+    clock: str | None = None,
+    health: BoardHealth | None = None,
 ) -> tuple[Any, GameSession, SimulatedBoard | None]:
     """The records (repaired from the journal copies when needed), the board, and the game
     to play: the unfinished one resumed, or a new one."""
@@ -214,7 +242,7 @@ def _open_game(
                     sim_occupancy(session, sim)
                 else:
                     reconcile(session, io, time.time())
-                log.info("resumed game %d (%d moves)", row.id, row.moves)
+                log.info("resumed game %d (%d plies)", row.id, row.moves)
         if session is None:
             if sim is not None and (args.fen or sim.senses > Sensing.PRESENCE):
                 set_up(sim, Position.from_fen(args.fen, variant) if args.fen else Position.start(variant))
@@ -234,8 +262,10 @@ def _open_game(
                 window=config.debounce,
                 clock=clock,
                 clock_auto=config.clock.auto,
+                clock_name=preset_name(getattr(args, "clock", None) or config.clock.control, config.clock.controls),
                 senses=senses,
                 pieces=pieces,
+                broken=set() if health is None else health.squares(io.layout)[0],
             )
             for note in notes:
                 log.warning("%s; started game %d", note, session.row.id)
@@ -290,7 +320,7 @@ def serve(args: argparse.Namespace) -> int:
     variant = find_variant(args.variant or config.variant or app_cfg.get("variant") or "brazilian").name
     mode = _mode(args, config)
     host = args.host or app_cfg.get("host") or "127.0.0.1"
-    port = int(args.port or app_cfg.get("port") or 8080)
+    port = args.port if args.port is not None else int(app_cfg.get("port") or 8080)  # (both 1-65535: checked)
     if args.fen:
         Position.from_fen(args.fen, variant)  # a bad FEN: one line, before anything starts
     clock = _clock_control(args, config)  # a bad time control too
@@ -309,7 +339,8 @@ def serve(args: argparse.Namespace) -> int:
     buttons = None
     try:
         buttons = _open_buttons(config)
-        io, session, sim = _open_game(args, config, store, variant, mode, clock)
+        health = _board_health(store)
+        io, session, sim = _open_game(args, config, store, variant, mode, clock, health)
     except BaseException:
         if buttons is not None:
             buttons.close()
@@ -337,6 +368,7 @@ def serve(args: argparse.Namespace) -> int:
         engine=engine,
         speech=announcer,
         chord=speech.chord if speech.enabled else 0.0,
+        health=health,
     )
     opponent = getattr(args, "opponent", None) or engine.opponent
     if opponent == "engine" and session.seq == 0:  # a new game (a resumed one knows its players)
@@ -377,13 +409,18 @@ def _engine_settings(args: argparse.Namespace, config: Any) -> EngineSettings:
         changes["level"] = args.level
     if getattr(args, "side", None) is not None:
         changes["side"] = Color(args.side)
+    if getattr(args, "move_time", None) is not None:
+        if not 0.05 <= args.move_time <= 600:
+            raise UserError(f"--move-time must be 0.05-600 seconds, not {args.move_time:g}")
+        changes["move_time"] = args.move_time
     return dataclasses.replace(settings, **changes)
 
 
 def _start_computer(play: PlayApp, settings: EngineSettings) -> None:
     """The computer plays the configured side of the new game; its name goes in that side's tag."""
     tag = settings.side.value.capitalize()
-    play.store.correct(play.session.row.id, {tag: computer_tag(play.computer.name, settings.level)}, None)
+    name = computer_tag(play.computer.name, settings.level, settings.move_time)
+    play.store.correct(play.session.row.id, {tag: name}, None)
     play.start_computer(settings.side, settings.level)
     log.info("the computer (%s) plays %s at level %d", play.computer.name, settings.side.value, settings.level)
 

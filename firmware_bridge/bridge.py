@@ -39,7 +39,18 @@ from firmware_bridge import link
 
 log = logging.getLogger(__name__)
 
-PATTERNS = {Pattern.OFF: link.OFF, Pattern.STEADY: link.STEADY, Pattern.SLOW: link.SLOW, Pattern.FAST: link.FAST}
+#: the link's patterns (protocol 3 knows four): the newer ones as the nearest the firmware shows (an
+#: RGB strip tells those roles apart by colour: a suggested move's origin blinks, its destination
+#: and the last move glow steady)
+PATTERNS = {
+    Pattern.OFF: link.OFF,
+    Pattern.STEADY: link.STEADY,
+    Pattern.SLOW: link.SLOW,
+    Pattern.FAST: link.FAST,
+    Pattern.FLASH: link.STEADY,
+    Pattern.DOUBLE: link.SLOW,
+    Pattern.WINK: link.STEADY,
+}
 PICO_USB_VID = 0x2E8A  # Raspberry Pi
 WATCHDOG_MS = 4000  # the watchdog the host asks a protocol-3 firmware to arm (0: none)
 DEFAULT_STRIP = ((0, 0), link.ALONG_ROWS, link.SERPENTINE)  # LED 0 at cell (0, 0), zig-zag along rows

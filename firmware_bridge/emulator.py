@@ -611,11 +611,11 @@ PATTERN_NAMES = {link.OFF: "off", link.STEADY: "steady", link.SLOW: "slow blink"
 
 def led_label(r: int, g: int, b: int, pattern: int) -> str:
     """The LED role a colour and pattern show with the default looks, else ``#rrggbb``."""
-    from board_hal.leds import DEFAULT_LOOKS, Pattern
+    from board_hal.leds import DEFAULT_LOOKS
+    from firmware_bridge.bridge import PATTERNS
 
-    patterns = {Pattern.OFF: link.OFF, Pattern.STEADY: link.STEADY, Pattern.SLOW: link.SLOW, Pattern.FAST: link.FAST}
     for role, look in DEFAULT_LOOKS.items():
-        if look.colour == (r, g, b) and patterns[look.pattern] == pattern:
+        if look.colour == (r, g, b) and PATTERNS[look.pattern] == pattern:
             return role.value
     return f"#{r:02x}{g:02x}{b:02x}"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import dataclasses
 import gzip as _gzip
 import json
 import logging
@@ -123,19 +124,29 @@ class Hall:
         self.resynced: dict[tuple[str, int], float] = {}  # when it was asked for
         self.resync_due: dict[tuple[str, int], float] = {}  # a resync to ask for then (after a conflict)
         self.assigned: dict[str, dict[str, Any]] = {}  # each board's assignment, as the hall published it
+        self._assign_sent: dict[str, list[bytes]] = {}  # the last few payloads the hall published to each
         self.stalled: set[str] = set()  # boards silent in a game in play (``check_gaps``)
         self.runs: dict[str, list[tuple[float, str]]] = {}  # each board's runs (``boot``) as they came
         self.archived: dict[str, str] = json.loads(store.get("archived") or "{}")  # <board>.sdN -> board
+        self.claims: dict[str, tuple[str, int]] = {}  # (database, game) said to be a board's, until it answers
         self.pairing: int | None = None  # the round being paired (in another process), if any
         self.version = 0
         self.changed = asyncio.Event()
         self.connected = False
         self.client: mqtt.Client | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._cache: tuple[int, str] | None = None
+        self._cache: tuple[int, str] | None = None  # the whole state as JSON, for its version (made when asked)
+        self._built = -1  # the version the page's state was last built for
+        self._texts: dict[str, tuple[str, str]] = {}  # each board's state as JSON: whole, without its moves
+        self._board_cache: dict[str, tuple[tuple[Any, ...], dict[str, Any], str, str]] = {}  # (see _board_part)
+        self._latest_mark: tuple[int, int] = (-1, -1)
+        self._latest_index: dict[str, int] = {}  # each board's highest game number (current_game)
+        self._numbers_index: dict[str, list[int]] = {}  # each board's game numbers (game_for)
+        self._moved = 0  # games renamed (archived): the index is made again
         self._state: dict[str, Any] = {}
-        #: each board's state and each big section, as JSON, with the version it last changed in
-        self._parts: dict[tuple[str, str], tuple[str, int]] = {}
+        #: each board's state (what it changes with) and each big section (as JSON), with the version it
+        #: last changed in
+        self._parts: dict[tuple[str, str], tuple[Any, int]] = {}
         self._answers: dict[tuple[int, int, bool, str], bytes] = {}  # this version's answers, by what was asked
         self.boot = secrets.token_hex(4)  # this run of the hall (versions start again at a restart)
         self.built = 0.0  # when the page's state was last built (time.monotonic)
@@ -354,6 +365,7 @@ class Hall:
                 late = [seq for seq in g.pending if seq > last_seq]  # numbers the board never sent
                 for seq in late:
                     del g.pending[seq]
+                    g.touch()
                     why = f"game {game} message {seq}: the board's last is {last_seq}"
                     self.report(board, "refused", text("en", "alert_refused", board=board, why=why), why=why)
                 if late:
@@ -364,19 +376,17 @@ class Hall:
 
     def _identity(self, board: str, data: dict[str, Any], now: float) -> None:
         """Who is behind a board id: its database (``db``) and this run of it (``boot``). A
-        database the hall has not seen from this board (a fresh SD card, numbering its games from 1
-        again): the board's games so far are kept under ``<board>.sdN`` and the new ones come in
-        beside them, with an alert. Runs of two different boards taking turns: one id on two
-        boards (they knock each other off the broker), an alert."""
+        status naming another database than the board's game in the hall is only a claim (anyone
+        who can write the board's status can say it): the hall asks the board for that game again
+        (:meth:`_claim`), and only the board's own answer moves anything. Runs of two different
+        boards taking turns: one id on two boards (they knock each other off the broker), an
+        alert."""
         db = data.get("db")
-        if db:
-            known = [x for x in (self.store.get(f"dbs:{board}") or "").split(",") if x]
-            if known and db not in known:
-                alias = self._archive(board)
-                why = text("en", "alert_new_database", board=board, alias=alias)
-                self.report(board, "new-database", why, alias=alias)
-            if not known or known[-1] != db:
-                self.store.set(f"dbs:{board}", ",".join([*[x for x in known if x != db], db][-8:]))
+        number = data.get("game")
+        g = self.games.get((board, number)) if isinstance(number, int) else None
+        g = g or self.current_game(board)
+        if db and g is not None and (mine := validate.database(self._uid(g))) is not None and mine != db:
+            self._claim(board, g.game, db)
         boot = data.get("boot")
         if boot and data.get("online"):
             runs = self.runs.setdefault(board, [])
@@ -387,16 +397,40 @@ class Hall:
             if len(recent) > DUPLICATE_SWITCHES and len(set(recent)) < len(recent):  # a run came back
                 self.report(board, "duplicate-id", text("en", "alert_duplicate_id", board=board))
 
-    def _archive(self, board: str) -> str:
-        """The board's games so far set aside under a name of their own (``<board>.sdN``)."""
+    def _uid(self, g: HallGame) -> str | None:
+        """A game's ``uid`` (its start's; from its first stored message for a snapshot older than
+        the uids)."""
+        if g.uid is None and g.variant is not None and g.next_seq > 0:
+            first = self.store.message(g.board, g.game, 0)
+            g.uid = str(first.get("uid") or "") if first is not None else ""  # ("": looked, none)
+        return g.uid or None
+
+    def _claim(self, board: str, game: int, db: str) -> None:
+        """Something on the board's topics says the board has another database than its game
+        ``game`` in the hall (a fresh SD card numbering its games from 1 again, or a forgery):
+        nothing is kept of it, and the board is asked for that game again with a resync mark
+        (its control topic: under the production ACL only the board's own login reads it). The
+        board's answer decides (:meth:`_message`): from the other database, the board's games
+        so far are set aside (``<board>.sdN``); from the one the hall has, the claim was not the
+        board's (an alert). Asked again every ``RESYNC_EVERY`` seconds until it answers
+        (:meth:`check_gaps`: a board off the broker then misses the question)."""
+        self.claims[board] = (db, game)
+        self._recheck(board, game)
+
+    def _archive(self, board: str, db: str) -> str:
+        """The board's games from database ``db`` (and any from before the uids) set aside under a
+        name of their own (``<board>.sdN``)."""
         archived = self.archived
         k = 1 + sum(1 for a in archived if archived[a] == board)
         alias = f"{board}.sd{k}"
-        for key in [key for key in self.games if key[0] == board]:
+        mine = [key for key in self.games if key[0] == board]
+        keys = [key for key in mine if validate.database(self._uid(self.games[key])) in (db, None)]
+        for key in keys:
             g = self.games.pop(key)
             g.board = alias
             self.games[(alias, key[1])] = g
-        self.store.rename_board(board, alias)
+        self.store.rename_board(board, alias, [game for _b, game in keys])
+        self._moved += 1
         archived[alias] = board
         self.store.set("archived", json.dumps(archived))
         for d in (self.asked, self.resyncs, self.resynced, self.resync_due):
@@ -413,6 +447,24 @@ class Hall:
         g = self._game(board, game)
         nonce = msg.get("resync")
         first = nonce is not None and self.resyncs.get((board, game)) == nonce
+        mine, kept = validate.database(msg.get("uid")), validate.database(self._uid(g))
+        if mine is not None and kept is not None and mine != kept:  # another database than the game's
+            if not first:
+                self._claim(board, game, mine)  # (asked of the board; nothing kept meanwhile)
+                return
+            self.claims.pop(board, None)  # the board's own answer: its database is another now...
+            others = {validate.database(self._uid(x)) for (b, n), x in self.games.items() if b == board and n != game}
+            if mine in others and kept not in others:  # ...than this game's alone: its start was forged
+                self.report(board, "identity", text("en", "alert_identity", board=board, db=kept), db=kept)
+            else:  # ...than the games the hall has from it (a fresh SD card): those are set aside
+                alias = self._archive(board, kept)
+                why = text("en", "alert_new_database", board=board, alias=alias)
+                self.report(board, "new-database", why, alias=alias)
+                g = self._game(board, game)
+        elif first and board in self.claims and mine is not None and mine == kept:
+            claimed, _n = self.claims.pop(board)  # the board answered from the database the hall has
+            why = text("en", "alert_identity", board=board, db=claimed)
+            self.report(board, "identity", why, db=claimed)
         rebuilt = first and (seq == 0 or (seq < g.next_seq and self._differs(board, game, seq, msg)))
         if rebuilt:
             g = self._rebuild(board, game, seq)  # the board's answer to a resync wins over what came before
@@ -460,6 +512,10 @@ class Hall:
         self.report(
             board, "conflict", text("en", "alert_conflict", board=board, game=game, seq=seq), game=game, seq=seq
         )
+        self._recheck(board, game)
+
+    def _recheck(self, board: str, game: int) -> None:
+        """A resync of the game asked for now, or (a flood) when the last is ``RESYNC_EVERY`` old."""
         last = self.resynced.get((board, game), -RESYNC_EVERY)
         if self.clock() - last >= RESYNC_EVERY:
             self.resync(board, game)
@@ -497,18 +553,31 @@ class Hall:
         return g
 
     def _assignment_seen(self, board: str, payload: bytes, retained: bool) -> None:
-        """An assignment on the broker: one the hall did not publish is put right (and, when someone
-        published it while the hall listened, reported)."""
-        if not payload or board not in self.assigned:
-            return
-        try:
-            data = validate.load(payload, validate.MAX_STATUS)
-        except BadMessage:
-            data = {}
-        if data != self.assigned[board]:
-            if not retained:
+        """An assignment on the broker: one the hall did not publish is put right — the hall's own
+        put back, or cleared where the hall assigns the board nothing (a clear lost when the hall
+        stopped, a database restored: a board restarted would start a game from it) — and, when
+        someone published it while the hall listened, reported."""
+        data: dict[str, Any] | None = None  # (an empty message: cleared)
+        if payload:
+            try:
+                data = validate.load(payload, validate.MAX_STATUS)
+            except BadMessage:
+                data = {}
+        mine = self.assigned.get(board)
+        if data != mine:
+            if not retained and payload not in self._assign_sent.get(board, ()):  # (not the hall's own, late)
                 self.report(board, "assignment", text("en", "alert_assignment", board=board))
-            self.publish(assign_topic(board), self.assigned[board], retain=True)
+            self._assign(board, mine)
+
+    def _assign(self, board: str, data: dict[str, Any] | None) -> None:
+        """Publish a board's next game (retained), or clear it (None)."""
+        if self.client is None or not self.connected:
+            return
+        payload = b"" if data is None else json.dumps(data).encode()
+        sent = self._assign_sent.setdefault(board, [])
+        sent.append(payload)
+        del sent[:-4]  # (what the hall hears back of its own is among its last few)
+        self.client.publish(assign_topic(board), payload, qos=1, retain=True)
 
     def _ask(self, board: str, game: int, *, force: bool = False) -> None:
         g = self.games.get((board, game))
@@ -545,6 +614,9 @@ class Hall:
             if due <= now:
                 del self.resync_due[(board, game)]
                 self.resync(board, game)
+        for board, (_db, game) in list(self.claims.items()):
+            if (board, game) not in self.resync_due and now - self.resynced.get((board, game), 0.0) >= RESYNC_EVERY:
+                self.resync(board, game)
         for (board, game), g in self.games.items():
             if g.gap:
                 self._ask(board, game)
@@ -555,8 +627,24 @@ class Hall:
         game = status.get("game")
         if isinstance(game, int) and (board, game) in self.games:
             return self.games[(board, game)]
-        mine = [g for (b, _n), g in self.games.items() if b == board]
-        return max(mine, key=lambda g: g.game) if mine else None
+        n = self._latest().get(board)
+        return None if n is None else self.games[(board, n)]
+
+    def _latest(self) -> dict[str, int]:
+        """Each board's highest game number."""
+        self._numbers()
+        return self._latest_index
+
+    def _numbers(self) -> dict[str, list[int]]:
+        """Each board's game numbers, in order (made again only when games came or were renamed)."""
+        mark = (len(self.games), self._moved)
+        if mark != self._latest_mark:
+            numbers: dict[str, list[int]] = {}
+            for b, n in sorted(self.games):
+                numbers.setdefault(b, []).append(n)
+            self._numbers_index, self._latest_index = numbers, {b: ns[-1] for b, ns in numbers.items()}
+            self._latest_mark = mark
+        return self._numbers_index
 
     def board_ids(self) -> list[str]:
         ids = set(self.boards) | {b for b, _g in self.games} | {p.board for p in self.store.pairings() if p.board}
@@ -572,9 +660,10 @@ class Hall:
             (a for a, b in self.archived.items() if b == p.board), key=lambda a: -int(a.rsplit("sd", 1)[1])
         )
         for board in [p.board, *aliases]:
-            mine = [g for (b, _n), g in self.games.items() if b == board and g.tags.get("Round") == rnd and g.variant]
-            if mine:
-                return max(mine, key=lambda g: g.game)
+            for n in reversed(self._numbers().get(board, [])):
+                g = self.games[(board, n)]
+                if g.tags.get("Round") == rnd and g.variant:
+                    return g
         return None
 
     def find(self, key: str) -> HallGame:
@@ -759,17 +848,16 @@ class Hall:
                 }
         for board in [b for b in self.assigned if b not in due]:
             del self.assigned[board]
-            if self.client is not None and self.connected:
-                self.client.publish(assign_topic(board), b"", qos=1, retain=True)  # (cleared)
+            self._assign(board, None)  # (cleared)
         for board, data in due.items():
             if force or self.assigned.get(board) != data:
                 self.assigned[board] = data
-                self.publish(assign_topic(board), data, retain=True)
+                self._assign(board, data)
 
     def _find_pairing(self, round_no: int, table: int) -> Pairing:
         for p in self.store.pairings():
             if p.round == round_no and p.table == table:
-                return p
+                return dataclasses.replace(p)  # (a copy to change: the store's are read by everyone)
         raise TournamentError.of("err_no_table", round=round_no, table=table)
 
     def set_result(self, round_no: int, table: int, result: str, *, confirm: bool = True) -> Pairing:
@@ -805,7 +893,7 @@ class Hall:
     def _player(self, player: int) -> Player:
         for pl in self.store.players():
             if pl.id == player:
-                return pl
+                return dataclasses.replace(pl)  # (a copy to change: the store's are read by everyone)
         raise TournamentError.of("err_no_player", player=player)
 
     def edit_player(self, player: int, data: dict[str, Any]) -> Player:
@@ -924,17 +1012,29 @@ class Hall:
 
     # -- the page's state ---------------------------------------------------------------------------
     def board_state(self, board: str) -> dict[str, Any]:
+        return self._board_part(board, self.clock())[0]
+
+    def _board_part(self, board: str, now: float) -> tuple[dict[str, Any], str, str, Any]:
+        """A board's state for the page at the hall's time ``now``, as JSON (whole, and without its
+        list of moves: what a page that does not show that board gets), and what it changes with:
+        the board's messages, not the running clock counting down (a page counts that down itself
+        from when it got the board). What changes only with the board's messages is built once per
+        change of its game (``HallGame.rev``); the clocks' faces every time."""
         g = self.current_game(board)
-        status = self.boards.get(board, {})
-        out: dict[str, Any] = {"board": board, "online": bool(status.get("online")), "game": None}
-        if g is not None and g.variant:
+        online = bool(self.boards.get(board, {}).get("online"))
+        if g is None or not g.variant:
+            out: dict[str, Any] = {"board": board, "online": online, "game": None}
+            text = f'{{"board":{json.dumps(board)},"online":{"true" if online else "false"},"game":null}}'
+            return out, text, text, text
+        key = (g.key, g.rev)
+        cached = self._board_cache.get(board)
+        if cached is None or cached[0] != key:
             pos = g.position()
-            geo = pos.geometry
-            out["game"] = {
+            static = {
                 "id": g.key,
                 "variant": g.variant,
                 "title": find_variant(g.variant).title,
-                "size": geo.size,
+                "size": pos.geometry.size,
                 "pieces": {str(q): p.symbol for q, p in pos.pieces().items()},
                 "white": g.tags.get("White", "?"),
                 "black": g.tags.get("Black", "?"),
@@ -943,31 +1043,50 @@ class Hall:
                 "last": g.last_move(),
                 "moves": [t for k, _w, _c, t in g.steps if k == "move"],
                 "turn": pos.turn.value,
-                "clock": g.faces(self.clock()),
                 "result": g.result,
                 "sync": not g.gap,
             }
-        return out
+            whole = json.dumps(static, separators=(",", ":"))
+            brief = json.dumps({**static, "moves": None}, separators=(",", ":"))
+            cached = self._board_cache[board] = (key, static, whole, brief)
+        _key, static, whole, brief = cached
+        clock = g.faces(now)
+        head = f'{{"board":{json.dumps(board)},"online":{"true" if online else "false"},"game":'
+        tail = f',"clock":{json.dumps(clock, separators=(",", ":"))}}}}}'
+        out = {"board": board, "online": online, "game": {**static, "clock": clock}}
+        mark = (key, online, g.control, json.dumps(g.face), g.face_t, g.seen_at)
+        return out, head + whole[:-1] + tail, head + brief[:-1] + tail, mark
 
     def state_json(self) -> str:
         """The page's state as JSON, built once per version (every page waiting gets the same)."""
         self._build()
-        assert self._cache is not None
+        if self._cache is None or self._cache[0] != self.version:
+            rest = json.dumps({k: v for k, v in self._state.items() if k != "boards"}, separators=(",", ":"))
+            boards = ",".join(self._texts[b["board"]][0] for b in self._state["boards"])
+            self._cache = (self.version, f'{rest[:-1]},"boards":[{boards}]}}')
         return self._cache[1]
 
     def _build(self) -> None:
-        if self._cache is not None and self._cache[0] == self.version:
+        if self._built == self.version:
             return
-        st = self.state()
+        now = self.clock()
         v = self.version
-        parts = [(("board", b["board"]), b) for b in st["boards"]] + [(("section", k), st[k]) for k in SECTIONS]
-        for key, value in parts:
-            text = json.dumps(value, separators=(",", ":"))
-            old = self._parts.get(key)
+        ids = self.board_ids()
+        parts = [self._board_part(b, now) for b in ids]
+        st = self.state([p[0] for p in parts])
+        self._texts = {}
+        for b, (_d, whole, brief, mark) in zip(ids, parts, strict=True):
+            self._texts[b] = (whole, brief)
+            old = self._parts.get(("board", b))
+            if old is None or old[0] != mark:  # (a clock that only ran on: the page counts it down)
+                self._parts[("board", b)] = (mark, v)
+        for k in SECTIONS:
+            text = json.dumps(st[k], separators=(",", ":"))
+            old = self._parts.get(("section", k))
             if old is None or old[0] != text:
-                self._parts[key] = (text, v)
+                self._parts[("section", k)] = (text, v)
         self._state = st
-        self._cache = (v, json.dumps(st, separators=(",", ":")))
+        self._built = v
         self._answers = {}
         self.built = time.monotonic()
 
@@ -978,7 +1097,8 @@ class Hall:
         state said it) only what changed since version ``since`` — the boards whose state changed
         (without their list of moves, but for board ``moves``: the one the page shows whole) and
         the big sections (pairings, alerts, geometry) if they did; ``board_ids`` orders them.
-        Each answer is built (and compressed) once per version, whoever asks."""
+        A board whose clock only ran on since is not sent again: the page counts it down from when
+        it got that board. Each answer is built (and compressed) once per version, whoever asks."""
         self._build()
         delta = boot == self.boot and since is not None and 0 <= since <= self.version
         key = (since if delta and since is not None else -1, int(delta), gzip, (moves or "") if delta else "")
@@ -989,16 +1109,16 @@ class Hall:
                 st = {k: v for k, v in self._state.items() if k not in ("boards", *SECTIONS)}
                 st["delta"] = since
                 st["board_ids"] = [b["board"] for b in self._state["boards"]]
-                st["boards"] = [
-                    b if b["board"] == moves or not b["game"] else {**b, "game": {**b["game"], "moves": None}}
-                    for b in self._state["boards"]
-                    if self._parts[("board", b["board"])][1] > since
-                ]
                 st |= {k: self._state[k] for k in SECTIONS if self._parts[("section", k)][1] > since}
-                text = json.dumps(st, separators=(",", ":"))
+                changed = [
+                    self._texts[b][0 if b == moves else 1]
+                    for b in st["board_ids"]
+                    if self._parts[("board", b)][1] > since
+                ]
+                rest = json.dumps(st, separators=(",", ":"))
+                text = f'{rest[:-1]},"boards":[{",".join(changed)}]}}'
             else:
-                assert self._cache is not None
-                text = self._cache[1]
+                text = self.state_json()
             out = text.encode()
             if gzip:
                 out = zlib_gzip(out)
@@ -1006,10 +1126,13 @@ class Hall:
                 self._answers[key] = out
         return out
 
-    def state(self) -> dict[str, Any]:
+    def state(self, boards: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The page's state (``boards``: each board's, if built already)."""
         r = self.current_round()
         pairings = self.pairings_of(r)
-        boards = [self.board_state(b) for b in self.board_ids()]
+        if boards is None:
+            now = self.clock()
+            boards = [self._board_part(b, now)[0] for b in self.board_ids()]
         geometry = {}
         for b in boards:
             v = b["game"] and b["game"]["variant"]

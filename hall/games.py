@@ -10,6 +10,7 @@ same tags, set-ups, moves, comments and result, so the two are equal.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ MAX_STEPS = 4000  # moves and set-ups of one game (a long game has a few hundred
 MAX_REPORTS = 100  # the referee's reports kept per game (the latest)
 MAX_AHEAD = 1000  # how far past the next message one may come early (behind a gap)
 MAX_CANDIDATES = 3  # different messages kept for one number that has not come in order yet
+_REVISIONS = itertools.count(1)  # (every change of every game takes the next: no two are alike)
 
 
 @dataclass
@@ -57,6 +59,8 @@ class HallGame:
     control: str | None = None  # the game clock's time control (None: the game has no clock)
     face: dict[str, Any] | None = None  # the clocks as the board last said: seconds left, whose runs, paused...
     face_t: float | None = None  # the board's time of ``face``
+    uid: str | None = None  # ``<db>-<game>`` as its start said (None: a board from before the uids)
+    rev: int = field(default_factory=lambda: next(_REVISIONS))  # changes with anything the page shows
     _pos: Position | None = None  # the position after the steps (cached until the next fold)
     _before: Position | None = None  # the position before the last move (a withdrawn move goes back to it)
 
@@ -97,6 +101,7 @@ class HallGame:
             waiting.append(msg)
         else:
             out.refused.append((seq, f"more than {MAX_CANDIDATES} different messages numbered {seq}"))
+        self.touch()
         while self.next_seq in self.pending:
             candidates = self.pending.pop(self.next_seq)
             chosen = None
@@ -116,6 +121,10 @@ class HallGame:
             out.folded.append(chosen)
             self.next_seq += 1
         return out
+
+    def touch(self) -> None:
+        """Note a change (what the hall's page shows of the game is built again)."""
+        self.rev = next(_REVISIONS)
 
     def position(self) -> Position:
         if self._pos is None:
@@ -163,6 +172,7 @@ class HallGame:
             self.tags = dict(m["tags"])
             self.intro = list(m.get("intro", []))
             self.started = m.get("started")
+            self.uid = m.get("uid")
             self.steps, self.times = [], []
             self.control = str(m["control"]) if m.get("control") else None
             self.face, self.face_t = None, None
@@ -314,6 +324,7 @@ class HallGame:
             "control": self.control,
             "face": self.face,
             "face_t": self.face_t,
+            "uid": self.uid,
         }
 
     @classmethod
@@ -337,6 +348,7 @@ class HallGame:
         g.times, g.clock, g.result, g.termination = d["times"], d["clock"], d["result"], d["termination"]
         g.reports, g.started, g.last_t, g.error = d["reports"], d["started"], d["last_t"], d["error"]
         g.seen_at, g.control, g.face, g.face_t = d["seen_at"], d["control"], d["face"], d["face_t"]
+        g.uid = d.get("uid")  # (a snapshot from before the uids has none)
         return g
 
 

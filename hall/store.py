@@ -44,6 +44,8 @@ class HallStoreError(Exception):
 class HallStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._pairings: list[Pairing] | None = None  # (read once per change: the page reads them often)
+        self._players: list[Player] | None = None
         db: sqlite3.Connection | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -116,12 +118,14 @@ class HallStore:
             )
         ]
 
-    def rename_board(self, board: str, alias: str) -> None:
-        """A board's games and messages kept under another name (a board with a fresh database)."""
+    def rename_board(self, board: str, alias: str, games: list[int]) -> None:
+        """A board's games (these) and their messages kept under another name (a board with a
+        fresh database)."""
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("UPDATE messages SET board=? WHERE board=?", (alias, board))
-            self.db.execute("UPDATE games SET board=? WHERE board=?", (alias, board))
+            for game in games:
+                self.db.execute("UPDATE messages SET board=? WHERE board=? AND game=?", (alias, board, game))
+                self.db.execute("UPDATE games SET board=? WHERE board=? AND game=?", (alias, board, game))
 
     def set_status(self, board: str, status: dict[str, Any], seen: float) -> None:
         self.db.execute("INSERT OR REPLACE INTO boards VALUES (?, ?, ?)", (board, json.dumps(status), seen))
@@ -133,10 +137,14 @@ class HallStore:
 
     # -- the tournament -------------------------------------------------------------------------
     def players(self) -> list[Player]:
-        rows = self.db.execute("SELECT id, name, rating, club, withdrawn FROM players ORDER BY id")
-        return [Player(*r) for r in rows]
+        """Every player, by id (read once per change, as the pairings)."""
+        if self._players is None:
+            rows = self.db.execute("SELECT id, name, rating, club, withdrawn FROM players ORDER BY id")
+            self._players = [Player(*r) for r in rows]
+        return list(self._players)
 
     def save_player(self, p: Player) -> None:
+        self._players = None
         self.db.execute(
             "UPDATE players SET name=?, rating=?, club=?, withdrawn=? WHERE id=?",
             (p.name, p.rating, p.club, p.withdrawn, p.id),
@@ -167,22 +175,30 @@ class HallStore:
 
     def drop_round(self, round_no: int) -> None:
         """A round's pairings (the arbiter pairs it again)."""
+        self._pairings = None
         self.db.execute("DELETE FROM pairings WHERE round=?", (round_no,))
 
     def add_player(self, name: str, rating: int = 0, club: str = "") -> Player:
+        self._players = None
         cur = self.db.execute("INSERT INTO players (name, rating, club) VALUES (?, ?, ?)", (name, rating, club))
         assert cur.lastrowid is not None
         return Player(cur.lastrowid, name, rating, club)
 
     def pairings(self) -> list[Pairing]:
-        return [
-            Pairing(r, t, w, b, res, board, bool(c), origin)
-            for r, t, w, b, res, board, c, origin in self.db.execute(
-                "SELECT round, tbl, white, black, result, board, confirmed, origin FROM pairings ORDER BY round, tbl"
-            )
-        ]
+        """Every pairing, by round and table (read from the database once per change: change one
+        only to save it, :meth:`save_pairing`)."""
+        if self._pairings is None:
+            self._pairings = [
+                Pairing(r, t, w, b, res, board, bool(c), origin)
+                for r, t, w, b, res, board, c, origin in self.db.execute(
+                    "SELECT round, tbl, white, black, result, board, confirmed, origin FROM pairings"
+                    " ORDER BY round, tbl"
+                )
+            ]
+        return list(self._pairings)
 
     def save_pairing(self, p: Pairing) -> None:
+        self._pairings = None
         self.db.execute(
             "INSERT OR REPLACE INTO pairings (round, tbl, white, black, result, board, confirmed, origin) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

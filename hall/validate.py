@@ -168,6 +168,8 @@ def message(board: str, m: dict[str, Any]) -> dict[str, Any]:
     uid = m.get("uid")
     if uid is not None and not (isinstance(uid, str) and UID_RE.fullmatch(uid)):
         raise BadMessage(f"uid must be 8-64 letters or digits, not {_shown(uid)}")
+    if uid is not None and not uid.endswith(f"-{m['game']}"):
+        raise BadMessage(f"uid {_shown(uid)} is not game {m['game']}'s (<database>-{m['game']})")
     text(m, "resync", 64)
     if kind == "start":
         variant = text(m, "variant", 40, optional=False)
@@ -262,6 +264,11 @@ def status(board: str, m: dict[str, Any]) -> dict[str, Any]:
                 raise BadMessage(f"{key} must be 8-64 letters or digits, not {_shown(v)}")
             out[key] = v
     return out
+
+
+def database(uid: str | None) -> str | None:
+    """The database's id in a game's ``uid`` (``<db>-<game>``), None without one."""
+    return uid.rsplit("-", 1)[0] if uid else None
 
 
 def _object(m: dict[str, Any], key: str) -> dict[str, Any]:

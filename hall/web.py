@@ -8,7 +8,8 @@ Watching is open:
   the state is newer than version V (the page's long poll); ``&delta=BOOT`` (the ``boot`` of the
   page's last state): only the boards and sections that changed since V (``delta``: V,
   ``board_ids``: every board in order; a board's ``moves`` null but for ``&moves=ID``, the board
-  the page shows whole); gzip-compressed when the client accepts it;
+  the page shows whole; a board whose clock only ran on is not sent again: its faces count down
+  from when the page got it); gzip-compressed when the client accepts it;
 * ``GET /live.pdn`` every game of the current round (what broadcast relays poll),
   ``GET /round/{n}.pdn`` a round's games, ``GET /games/{board}-{game}.pdn`` one game;
 * ``GET /live/{i}.pdn`` table i's game of the current round (lidraughts broadcast's per-board

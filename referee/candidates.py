@@ -45,30 +45,39 @@ class Candidate:
         return not (added and self.origin in s)
 
 
-def candidates(pos: Position) -> list[Candidate]:
-    """Every legal move from ``pos`` as a candidate."""
+def candidates(pos: Position, masked: frozenset[int] = frozenset()) -> list[Candidate]:
+    """Every legal move from ``pos`` as a candidate; ``masked``: squares whose sensor does not
+    answer, left out of every occupancy (a piece set down there is never seen)."""
     out = []
-    before = pos.occupied()
+    before = pos.occupied() - masked
     for m in pos.legal_moves:
         routes = pos.routes(m)
-        landings = frozenset(sq for r in routes for sq in r.path[1:-1])
-        after = pos.apply(m).occupied()
+        landings = frozenset(sq for r in routes for sq in r.path[1:-1]) - masked
+        after = pos.apply(m).occupied() - masked
         out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, frozenset(m.captured)))
     return out
 
 
 class CandidateCache:
-    """The candidates of the positions the referee looks at, computed once each."""
+    """The candidates of the positions the referee looks at, computed once each (``masked``:
+    squares left out of their occupancies, see :func:`candidates`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, masked: frozenset[int] = frozenset(), size: int = CACHE_SIZE) -> None:
         self._cache: dict[Position, list[Candidate]] = {}
+        self.masked = masked
+        self.size = size
+
+    def mask(self, masked: frozenset[int]) -> None:
+        if masked != self.masked:
+            self.masked = masked
+            self._cache.clear()
 
     def of(self, pos: Position) -> list[Candidate]:
         c = self._cache.get(pos)
         if c is None:
-            if len(self._cache) > CACHE_SIZE:
+            if len(self._cache) > self.size:
                 self._cache.clear()
-            c = self._cache[pos] = candidates(pos)
+            c = self._cache[pos] = candidates(pos, self.masked)
         return c
 
     def find(self, pos: Position, move: Move) -> Candidate:

@@ -487,9 +487,13 @@ class ClockKeeper:
         c = self.clock
         T = ticks(t)
         if c.paused:
-            if self.paused_by == "power":  # after a power cut, the players resume by pressing
-                self._resume(out, t)
-            return
+            if self.paused_by != "power":
+                return
+            self._resume(out, t)  # after a power cut, the players resume by pressing
+            # the side whose clock ran may have finished its move meanwhile: then its press also
+            # ends its turn (else the press only started its clock again)
+            if c.running is not side or not (self._owed[side] > 0 or self._move_on_board(side, board)):
+                return
         if self.referee.ended:
             return
         if not c.started:  # the first press starts the clock of the side to move

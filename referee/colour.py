@@ -312,12 +312,16 @@ def make_referee(
     board: Iterable[int] | None = None,
     senses: str | None = None,
     pieces: Mapping[int, SquareState] | None = None,
+    suspects: Iterable[int] = (),
 ) -> Referee:
     """The referee for a board that senses ``senses`` (``colour``, ``crown``; None: presence
-    only, the presence referee itself), with the ``pieces`` it read when the game began."""
+    only, the presence referee itself), with the ``pieces`` it read when the game began and the
+    squares whose sensor is known not to answer (``suspects``: the self-test's)."""
     if not senses:
-        return Referee(variant, fen, mode=mode, board=board)
-    return ColourReferee(variant, fen, mode=mode, board=board, senses=Sensing.named(senses), pieces=pieces)
+        return Referee(variant, fen, mode=mode, board=board, suspects=suspects)
+    return ColourReferee(
+        variant, fen, mode=mode, board=board, senses=Sensing.named(senses), pieces=pieces, suspects=suspects
+    )
 
 
 def pieces_from_json(obj: object) -> dict[int, SquareState] | None:

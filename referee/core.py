@@ -26,9 +26,10 @@ read again, silently, in both modes.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from board_hal.debounce import Transition
@@ -43,7 +44,7 @@ from referee.candidates import (
     stopped_mid_chain,
 )
 from referee.diagnose import capture_goes_on, classify, names, required_capture
-from referee.expect import expected_message, parse_engine_move
+from referee.expect import engine_text, expected_message, parse_engine_move
 from referee.faults import Readings, readings
 from referee.leds import led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
@@ -68,6 +69,11 @@ from rules.variants import Variant
 DEFAULT_SETTLE = 1.0
 #: how long a state must hold before it raises an alarm (or a king's stop counts as its move)
 DEFAULT_GRACE = 1 / 3
+#: how long the board must be still before a move whose landing no sensor saw is taken as made
+#: when nothing else happens (the other side's reply landing tells at once)
+HIDDEN_LANDING = 3.0
+#: positions whose candidates the readings' search keeps (it visits up to faults.MAX_NODES of them)
+FAULT_CACHE_SIZE = 1024
 #: settled events kept while the board differs from the game (a move needs a few dozen; a board
 #: left in disarray must not make every event slower than the last)
 MAX_EVENTS = 256
@@ -76,8 +82,10 @@ MAX_EVENTS = 256
 @dataclass(frozen=True)
 class Action:
     """Something the players entered: resign (with side), draw, result (with result), new-game;
-    or the app: computer (the side it plays from now, with its level; no side: nobody),
-    computer-move (with the move, ``22-17`` or ``fromxtoxcaptured...``; see referee.expect)."""
+    confirm (on the page, after a ``sensor-confirm`` report: the move played, in square
+    numbers; or a ``square`` whose sensor is broken); or the app: computer (the side it plays
+    from now, with its level; no side: nobody), computer-move (with the move, ``22-17`` or
+    ``fromxtoxcaptured...``; see referee.expect)."""
 
     t: float
     action: ActionName
@@ -85,6 +93,7 @@ class Action:
     result: str | None = None
     move: str | None = None
     level: int | None = None
+    square: int | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +116,35 @@ class Link:
 
 #: the PDN comment on a move recorded from the occupancy after a link gap
 RECONSTRUCTED_COMMENT = "reconstructed: played while the board was not connected"
+#: the PDN comment on a move read with a sensor that does not answer
+INFERRED_COMMENT = "inferred: the sensor under {square} did not answer"
+
+
+@dataclass
+class _Shadow:
+    """A reading the page is asked about (``move``, with the square whose sensor would not
+    answer), played on by a copy of the referee: what it recorded meanwhile, and whether the
+    square answered since."""
+
+    move: Move
+    hidden: int | None
+    ref: Referee
+    verdicts: list[Verdict] = field(default_factory=list)
+    refuted: bool = False
+
+
+#: reports that say the board is not explained (a reading that comes to one is dropped)
+_BLOCKING = frozenset(ReportKind) - {
+    ReportKind.TOUCH_MOVE,
+    ReportKind.PROCEDURE,
+    ReportKind.IRREGULARITY_ACCEPTED,
+    ReportKind.SETUP_OK,
+    ReportKind.RESTORED,
+    ReportKind.GAME_OVER,
+    ReportKind.RECONSTRUCTED,
+    ReportKind.SENSOR,
+    ReportKind.SENSOR_CONFIRM,
+}
 
 
 @dataclass(frozen=True)
@@ -115,7 +153,7 @@ class _Raised:
     once: ``what``, the report's kind or one of the referee's own occasions, and the board
     (squares, non-playing cells) it judged."""
 
-    what: ReportKind | Literal["capture", "stopped", "over", "setup", "link-gap"]
+    what: ReportKind | Literal["capture", "stopped", "over", "setup", "link-gap", "sensor"]
     board: frozenset[int] = frozenset()
     cells: frozenset[str] = frozenset()
 
@@ -139,6 +177,9 @@ class Referee:
         settle_time: float = DEFAULT_SETTLE,
         board: Iterable[int] | None = None,
         grace_time: float = DEFAULT_GRACE,
+        suspects: Iterable[int] = (),
+        heard: Iterable[int] = (),
+        sensor_faults: bool = True,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode: {mode!r} (casual or tournament)")
@@ -153,13 +194,25 @@ class Referee:
         self.cells: set[str] = set()
         self.events: list[Transition] = []  # settled events since the board last matched the game
         self._trimmed = False  # events were dropped since then (MAX_EVENTS)
+        #: squares whose sensor does not answer (the self-test found them, or play showed it): left
+        #: out of every comparison, their changes inferred (``heard``: sensors the self-test confirmed)
+        self.suspects: set[int] = set(suspects)
+        #: weigh the readings in which a sensor did not answer (off: every sensor is trusted, as
+        #: before issue 31; for comparison in benchmarks/referee.py)
+        self.sensor_faults = sensor_faults
         #: squares whose sensor has never answered (a dead one hides every change: referee.faults)
-        self._silent: set[int] = set(self.game.position.geometry.squares())
+        self._silent: set[int] = set(self.game.position.geometry.squares()) - set(heard) - self.suspects
+        self._named: set[int] = set(self.suspects)  # suspects already announced (a report each, once)
+        self.inferred: dict[int, int] = {}  # ply -> the square whose change the move's reading inferred
+        self._choices: dict[Move, int | None] = {}  # the moves the page is asked to choose from, with their square
+        self._reread: Move | None = None  # the last move as the page may confirm it instead (from the position before)
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
-        self._fault_cache = CandidateCache()
+        self._readings_air: Readings | None = None  # the same, and those a piece put back would make
+        self._fault_cache = CandidateCache(size=FAULT_CACHE_SIZE)  # the readings' search: a few hundred positions
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
         self._lost = False  # nothing explained the board at some moment since it last matched the game
         self._doubt = False  # a takeback (or correction) is held while a silent square could have hidden a move
+        self._shadows: list[_Shadow] = []  # while the page is asked: each reading played on (see _follow)
         self.report: Report | None = None  # the active report (an irregular state)
         self.reports: list[Report] = []  # every report, for the record
         self.clock: list[float] = []  # time of each move
@@ -168,11 +221,11 @@ class Referee:
         self._irregular: Position | None = None
         self._since = 0.0  # time of the last square or cell event: the board has been still since
         self._grace: float | None = None  # when the present state will have held for grace_time
-        self._setup = frozenset(self.occupied) != self.game.position.occupied()
+        self._candidates = CandidateCache(frozenset(self.suspects))
+        self._setup = self._sensed() != self._expect(self.game.position)
         if self._setup:
             self._deadline = -math.inf  # report the set-up at the first tick
         self._touch_noticed: set[int] = set()
-        self._candidates = CandidateCache()
         self.t = 0.0
         self.reconstructed: set[int] = set()  # plies recorded from the occupancy after a link gap
         self._batch: tuple[Move, ...] = ()  # the moves the last reconnect recorded (lit until the next move)
@@ -262,17 +315,222 @@ class Referee:
         self.events = list(events)
         self._lost = False
         self._doubt = False
+        self._reread = None
+        self._shadows = []
         self._trimmed = False
-        self._readings = None
+        self._readings = self._readings_air = None
 
-    def _board_readings(self) -> Readings:
-        """The readings of the board since it last matched the game, one silent square allowed."""
+    @property
+    def _mask(self) -> frozenset[int]:
+        return self._candidates.masked
+
+    def _sensed(self) -> frozenset[int]:
+        """The occupancy the sensors that answer report."""
+        return frozenset(self.occupied) - self._mask
+
+    def _expect(self, pos: Position) -> frozenset[int]:
+        """``pos``'s occupancy as the sensors that answer can see it."""
+        return pos.occupied() - self._mask
+
+    def _suspect(self, square: int, out: list[Verdict]) -> None:
+        """The sensor under ``square`` does not answer: play goes on without it (named once)."""
+        self.suspects.add(square)
+        self._silent.discard(square)
+        self._candidates.mask(frozenset(self.suspects))
+        self._readings = self._readings_air = None
+        if square not in self._named:
+            self._named.add(square)
+            self._emit_report(
+                out,
+                ReportKind.SENSOR,
+                (square,),
+                f"the sensor under {self._name(square)} does not answer: the game goes on; have it checked",
+                active=False,
+                params={"square": square},
+            )
+
+    def _infer(self, out: list[Verdict], *, held: bool) -> bool:
+        """Nothing explains the board with every sensor answering. If exactly one reading
+        remains in which one silent square hid a change — the same first move, the same
+        square — record that move (marked inferred) and go on without that sensor: at once
+        when the other side's move after it is complete too; once the board has been still
+        (``held``) when nothing is under way after it."""
+        if self._trimmed or self._setup or self.ended or self.cells:
+            return False
+        r = self._board_readings(air=not held)  # a piece lifted a moment ago may be put back
+        found = [x for x in r.found if x.moves or x.under_way]
+        if not r.complete or not found:
+            return False
+        firsts = {(x.moves[0] if x.moves else None, x.hidden) for x in found}
+        if len(firsts) != 1:
+            return False
+        ((move, hidden),) = firsts
+        if move is None or not (
+            all(len(x.moves) >= 2 for x in found) or (held and not any(x.under_way for x in found))
+        ):
+            return False  # a piece in the hand after it may still be put back (a captured piece left, say)
+        if all(x.disturbed for x in found):
+            return False
+        landing_unseen = len(found) == 1 and len(found[0].moves) == 1 and move.to_square in self._mask | {hidden}
+        if landing_unseen and self.t < self._since + HIDDEN_LANDING:
+            self._deadline = self._since + HIDDEN_LANDING  # the piece may still be in the hand
+            return False
+        landed = min(x.landed[0] for x in found if x.landed)
+        self._adopt(move, hidden, landed, out)
+        return True
+
+    def _adopt(self, move: Move, hidden: int | None, landed: float, out: list[Verdict]) -> None:
+        """Record ``move``, read with the sensor under ``hidden`` not answering; the events after
+        its landing (``landed``) are the next move's."""
+        later = [ev for ev in self.events if ev.t > landed]
+        self._choices = {}
+        self._commit(self._candidates.find(self.position, move), out, inferred=hidden)
+        if hidden is not None:
+            self._suspect(hidden, out)
+        self._forget(later)
+        self._evaluate(out)
+
+    def _ask(self, out: list[Verdict]) -> bool:
+        """Nothing explains the board and several readings with a silent square remain: ask
+        the page which move was played (``confirm``), naming the squares that may not answer."""
+        if self._shadows:
+            return True  # asked already: the readings are being played on (_follow)
+        r = self._board_readings()
+        if not r.complete:
+            return False
+        hiddens: dict[Move, set[int | None]] = {}
+        for x in r.found:
+            if x.moves:
+                hiddens.setdefault(x.moves[0], set()).add(x.hidden)
+        # the square a choice blames, when its readings agree on one (else nobody is blamed)
+        choices = {m: (next(iter(h)) if len(h) == 1 else None) for m, h in hiddens.items()}
+        reread = self._reread if self._doubt else None
+        prev = self._prev()
+        under_way = reread is not None and any(x.under_way for x in r.found)  # or a move under way since
+        # a move set down on a square known not to answer, or its piece still in the hand: after
+        # a still board, the page is asked (no reply may follow: the game's last move, say)
+        in_hand = any(x.under_way and not x.moves for x in r.found) and all(
+            h is None and m.to_square in self.suspects for m, h in choices.items()
+        )
+        if (len(choices) + (reread is not None) < 2 and not under_way and not in_hand) or (
+            reread is not None and prev is None
+        ):
+            return False
+        squares = sorted(
+            {
+                sq
+                for m, h in choices.items()
+                for sq in ({h} if h is not None else {m.from_square, m.to_square, *m.captured} & self._mask)
+            }
+        )
+        texts = [self.position.pdn(m) for m in choices]
+        answers = [engine_text(m) for m in choices]  # what the page sends back (``confirm``)
+        if reread is not None and prev is not None:
+            texts.insert(0, prev.pdn(reread))  # the last move read again
+            answers.insert(0, engine_text(reread))
+        still = "a piece still in the hand" if in_hand and reread is None else "a move under way"
+        key = _Raised("sensor", frozenset(self.occupied))
+        if self._reported != key:
+            self._reported = key
+            self._choices = choices
+            self._shadows = []
+            for move, hidden in choices.items():
+                sh = _Shadow(move, hidden, self._clone())
+                times = [x.landed[0] for x in r.found if x.moves[:1] == (move,) and x.landed]
+                sh.ref._adopt(move, hidden, min(times, default=self.t), sh.verdicts)
+                self._shadows.append(sh)
+            self._emit_report(
+                out,
+                ReportKind.SENSOR_CONFIRM,
+                squares,
+                f"the sensor under {self._names(squares) or self._names(self._mask)} may not answer: the board "
+                f"cannot tell {' from '.join(texts) if len(texts) > 1 else texts[0] + ' from ' + still}: "
+                "confirm the move played on the page",
+                params={"choices": texts, "moves": answers, "squares": squares},
+            )
+        return True
+
+    def _told_apart_never(self) -> bool:
+        """Two readings or more, each with the other side's move after its first one complete
+        and nothing under way: more play will not choose between them before the search can
+        no longer hold them (the page is asked then, without waiting for a still board)."""
+        r = self._board_readings(air=True)  # (the search _infer just made: its undisturbed readings)
+        found = [x for x in r.found if not x.disturbed]
+        firsts = {x.moves[0] for x in found if x.moves}
+        return r.complete and len(firsts) >= 2 and all(len(x.moves) >= 2 and not x.under_way for x in found)
+
+    def _clone(self) -> Referee:
+        """A copy that plays on by itself (a reading followed while the page is asked)."""
+        c = copy.copy(self)
+        c.game = self.game.copy()
+        c.occupied = set(self.occupied)
+        c.cells = set(self.cells)
+        c.events = list(self.events)
+        c.reports = list(self.reports)
+        c.clock = list(self.clock)
+        c.suspects = set(self.suspects)
+        c._silent = set(self._silent)
+        c._named = set(self._named)
+        c.inferred = dict(self.inferred)
+        c._choices = {}
+        c._touch_noticed = set(self._touch_noticed)
+        c.reconstructed = set(self.reconstructed)
+        c._expected = dict(self._expected)
+        c._candidates = CandidateCache(self._mask)
+        c._shadows = []
+        return c
+
+    def _follow(self, out: list[Verdict]) -> None:
+        """The readings the page was asked about, each played on: one whose square answered, or
+        that came to a board it cannot explain, is dropped; when one alone is left, it was the
+        game: the referee takes it up, with the moves it recorded meanwhile."""
+        confused = [
+            sh for sh in self._shadows if any(isinstance(v, Report) and v.kind in _BLOCKING for v in sh.verdicts)
+        ]
+        alive = [sh for sh in self._shadows if not sh.refuted and sh not in confused]
+        if len(alive) == len(self._shadows):
+            return
+        if len(alive) != 1 or any(not sh.refuted for sh in self._shadows if sh is not alive[0]):
+            # only a square that answered rules a reading out: one that merely lost its way may
+            # still be the game, so the page's answer is needed
+            self._shadows = [sh for sh in self._shadows if not sh.refuted]
+            if all(sh in confused for sh in self._shadows):
+                self._shadows = []
+            return
+        self._take_up(alive[0], out)
+
+    def _take_up(self, sh: _Shadow, out: list[Verdict]) -> None:
+        """``sh``'s reading was the game: the referee becomes its copy, moves recorded meanwhile and all."""
+        emitted = [v for v in sh.verdicts if not (isinstance(v, Report) and v.kind is ReportKind.RESTORED)]
+        self.__dict__.update(sh.ref.__dict__)
+        self._shadows = []
+        if self.report is None:
+            self._emit_report(out, ReportKind.RESTORED, (), "the board matches the game again", active=False)
+        out += emitted
+
+    def _board_readings(self, *, air: bool = False) -> Readings:
+        """The readings of the board since it last matched the game, one silent square allowed
+        (``air``: and those that hold if a piece lifted within ``grace_time``, off its square
+        now, is put back)."""
+        if air:
+            if self._readings_air is None:
+                self._readings_air = readings(
+                    self.position,
+                    self.occupied,
+                    self.events,
+                    self._silent,
+                    self._mask,
+                    cache=self._fault_cache,
+                    air=self.t - self.grace_time,
+                )
+            return self._readings_air
         if self._readings is None:
             self._readings = readings(
                 self.position,
                 self.occupied,
                 self.events,
                 self._silent,
+                self._mask,
                 cache=self._fault_cache,
             )
         return self._readings
@@ -288,13 +546,17 @@ class Referee:
         matched the game (after a clean move it is a coincidence of a sensor that has not
         been heard yet; after a board nothing explained, a sensor that may be dead): then
         the move is recorded once the board has been still for ``settle_time``."""
-        if move is not None and not self._lost:
+        if not self.sensor_faults or (move is not None and not self._lost and not self._mask):
             return False
         if self._trimmed:
             return True  # what happened since the board matched the game is no longer known
         r = self._board_readings()
         if not r.complete:
             return True
+        if move is not None and not any(x.moves[:1] == (move,) for x in r.found):
+            return True  # the move itself is not a reading of what the sensors saw (in that order)
+        if move is None:  # a takeback or a board that matches: any move since, or one under way, is another reading
+            return any(x.moves or x.under_way for x in r.found)
         pending = False
         for x in r.found:
             other = bool(x.moves) and (move is None or x.moves[0] != move)
@@ -360,7 +622,7 @@ class Referee:
             return out
         key = event.key
         self._since = max(self._since, event.t)
-        self._readings = None
+        self._readings = self._readings_air = None
         self._grace = None
         if isinstance(key, str):
             if event.occupied:
@@ -378,13 +640,19 @@ class Referee:
                 del self.events[: len(self.events) - MAX_EVENTS]
                 self._trimmed = True
         self._evaluate(out)
+        if self._shadows:
+            for sh in self._shadows:
+                if sh.hidden == key:
+                    sh.refuted = True  # the square it took for dead answered
+                sh.verdicts += sh.ref.feed(event)
+            self._follow(out)
         return out
 
     def tick(self, now: float) -> list[Verdict]:
         """Let time pass: a state held for the grace period raises its alarm (or its move),
         a board that has been still long enough gets its report."""
         out: list[Verdict] = []
-        while (due := self.next_deadline()) is not None and now >= due:
+        while (due := self._own_deadline()) is not None and now >= due:
             if due == self._grace:
                 self._grace = None
                 self.t = max(self.t, due)
@@ -393,10 +661,18 @@ class Referee:
             self.t = max(self.t, due if math.isfinite(due) else now)
             self._deadline = None
             self._settled(out)
+        if self._shadows:
+            for sh in self._shadows:
+                sh.verdicts += sh.ref.tick(now)
+            self._follow(out)
         return out
 
-    def next_deadline(self) -> float | None:
+    def _own_deadline(self) -> float | None:
         due = [d for d in (self._grace, self._deadline) if d is not None]
+        return min(due) if due else None
+
+    def next_deadline(self) -> float | None:
+        due = [d for d in (self._own_deadline(), *(sh.ref.next_deadline() for sh in self._shadows)) if d is not None]
         return min(due) if due else None
 
     def _held(self) -> bool:
@@ -412,6 +688,9 @@ class Referee:
         if a.action in ("computer", "computer-move"):
             self._computer_action(a, out)
             return
+        if a.action == "confirm":
+            self._confirmed(a, out)
+            return
         if a.action == "new-game":
             self.game = Game(self.variant, self.fen)
             self._forget()
@@ -423,7 +702,7 @@ class Referee:
             self.clock.clear()
             self.reconstructed.clear()
             self._expected.clear()
-            self._setup = frozenset(self.occupied) != self.position.occupied()
+            self._setup = self._sensed() != self._expect(self.position)
             self._evaluate(out)
             return
         if self.ended:
@@ -439,6 +718,37 @@ class Referee:
             raise ValueError(f"unknown action: {a.action!r}")
         self._end(out)
 
+    def _confirmed(self, a: Action, out: list[Verdict]) -> None:
+        """The page confirmed the move played among the readings it was asked about, or that
+        the sensor under a square is broken (a set-up it keeps from completing, say)."""
+        if a.square is not None:
+            if a.square in self.position.geometry.squares() and a.square not in self.suspects:
+                self._suspect(a.square, out)
+                self._reported = None
+                self._evaluate(out)
+            return
+        prev = self._prev()
+        again = None if a.move is None or prev is None else parse_engine_move(prev, a.move)
+        if self._doubt and again is not None and again == self._reread:
+            last = self.game.move_stack[-1]
+            self.report = None
+            self._takeback(out)
+            self._commit(self._candidates.find(self.position, again), out, again=last)
+            return
+        move = None if a.move is None else parse_engine_move(self.position, a.move)
+        if move is None or move not in self._choices or self.ended or self._setup:
+            return  # not a move it was asked about (a log written for another moment): nothing happens
+        shadow = next((sh for sh in self._shadows if sh.move == move), None)
+        if shadow is not None:  # that reading was played on meanwhile: with the moves made since
+            self.report = None
+            self._take_up(shadow, out)
+            return
+        hidden = self._choices[move]
+        r = self._board_readings()
+        times = [x.landed[0] for x in r.found if x.moves and x.moves[0] == move and x.landed]
+        self.report = None
+        self._adopt(move, hidden, min(times, default=self.t), out)
+
     def _end(self, out: list[Verdict]) -> None:
         o = self.game.outcome()
         if o is not None:
@@ -448,8 +758,8 @@ class Referee:
     def _evaluate(self, out: list[Verdict]) -> None:
         self._waiting = False
         pos = self.position
-        s = frozenset(self.occupied)
-        e = pos.occupied()
+        s = self._sensed()
+        e = self._expect(pos)
         if self._setup:
             if s == e and not self.cells:
                 self._setup = False
@@ -497,8 +807,15 @@ class Referee:
                 if may_slide_on(c, self._candidates.of(c.base)) and not self._held():
                     self._deadline = None  # a king on its way: the move is read once it stops
                     return
+                if c.dest in self._mask:
+                    # set down where no sensor answers, or still in the hand (or about to be put
+                    # back): the reply landing tells, or a board still for long (_infer)
+                    self._lost = True
+                    self._deadline = self._since + HIDDEN_LANDING
+                    return
                 if self._another_reading(c.move):
                     self._deadline = self._since + self.settle_time  # a silent square may have hidden another
+                    self._lost = True
                     return
                 self._commit(c, out)
                 return
@@ -510,7 +827,7 @@ class Referee:
         prev = self._prev()
         if prev is not None:
             last = self.game.move_stack[-1]
-            if s == prev.occupied():
+            if s == self._expect(prev) and (last.from_square == last.to_square or self._moved_to(e, s)):
                 if self.mode == "casual":
                     if self._another_reading(None):
                         self._deadline = None  # a takeback, or a capture a silent square hid: the next event tells
@@ -527,11 +844,25 @@ class Referee:
             for c in self._candidates.of(prev):
                 if c.after != s or c.move == last or not self._allowed(c):
                     continue
+                same_travel = c.origin == last.from_square and c.dest == last.to_square
+                slid_unseen = c.dest in self._mask and self._slid_on(prev, last, c)
+                if not same_travel and not slid_unseen and not self._moved_to(e, c.after):
+                    continue  # set down before any piece was lifted: not a change of the last move
+                # set down where no sensor answers, or still in the hand: a king that slid on is
+                # read again once the board has been still (or the reply started, below)
+                unseen = c.dest in self._mask and not same_travel
+                if unseen and (not self._slid_on(prev, last, c) or self.t < self._since + HIDDEN_LANDING):
+                    self._lost = True
+                    self._deadline = self._since + HIDDEN_LANDING
+                    self._waiting = self._slid_on(prev, last, c)
+                    return
                 # the board is the result of another move from the previous position
                 if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
                     if self._another_reading(None):
-                        self._deadline = None  # another move, or one a silent square hid: the next event tells
+                        # another move, or one a silent square hid: the next event tells, or the page
+                        self._deadline = self._since + self.settle_time
                         self._doubt = True
+                        self._reread = c.move
                         return
                     self._takeback(out)
                     # read again: the removals and touches were judged with the first reading
@@ -553,6 +884,8 @@ class Referee:
                 else:
                     self._deadline = None
                 return
+        if prev is not None and self._slid_on_unseen(prev, s, out):
+            return
         # a fast reply: the move is complete except that the opponent already lifted a piece
         for c in cands:
             gone = c.after - s
@@ -562,6 +895,8 @@ class Referee:
                 if piece is not None and piece.color is pos.turn.other and x not in c.captured:
                     lift = [i for i, ev in enumerate(self.events) if ev.key == x and not ev.occupied]
                     landed = [i for i, ev in enumerate(self.events) if ev.key == c.dest and ev.occupied]
+                    if c.dest in self._mask:
+                        continue  # set down where no sensor answers: the reply must land to tell (_infer)
                     if not (lift and landed and landed[-1] < lift[-1]) or self._another_reading(c.move):
                         continue
                     lifted = self.events[lift[-1]]
@@ -595,6 +930,39 @@ class Referee:
             return
         self._lost = True
         self._deadline = self.t + self.settle_time
+        if self.sensor_faults and not self._infer(out, held=False) and self._told_apart_never():
+            self._ask(out)  # the game goes on while two readings stand: ask now, before they outgrow the search
+
+    def _slid_on_unseen(self, prev: Position, s: frozenset[int], out: list[Verdict]) -> bool:
+        """The last move's king slid on to a square no sensor answers, and the reply has
+        landed since: read the move again, then the reply."""
+        last = self.game.move_stack[-1]
+        for c in self._candidates.of(prev):
+            if c.dest not in self._mask or c.move == last or not self._slid_on(prev, last, c):
+                continue
+            after = prev.apply(c.move)
+            replies = [r for r in self._candidates.of(after) if r.after == s]
+            if len(replies) != 1:
+                continue
+            lifted = [ev.t for ev in self.events if ev.key == last.to_square and not ev.occupied]
+            if lifted and self.t < lifted[-1] + self.grace_time:
+                self._grace = lifted[-1] + self.grace_time  # a sleeve may put the king back: look again then
+                continue
+            (reply,) = replies
+            seen = self.events
+            self._takeback(out)
+            self._commit(self._candidates.find(self.position, c.move), out, again=last)
+            self._forget(seen)
+            self._commit(reply, out)
+            return True
+        return False
+
+    def _moved_to(self, before: frozenset[int], after: frozenset[int]) -> bool:
+        """Could a piece have been carried from a square of ``before`` that ``after`` empties to
+        one it fills (set down there after that square was lifted, since the last move)?"""
+        gone, came = before - after, after - before
+        first = [i for i, ev in enumerate(self.events) if ev.key in gone and not ev.occupied]
+        return bool(first) and any(ev.key in came and ev.occupied for ev in self.events[first[0] :])
 
     def _slid_on(self, prev: Position, last: Move, c: Candidate) -> bool:
         """Is ``c`` the last move's king slid on along the same line soon after it stopped
@@ -696,8 +1064,11 @@ class Referee:
         if notes:
             self._emit_report(out, ReportKind.PROCEDURE, c.captured, "; ".join(notes) + " (INT 4.11)", active=False)
 
-    def _commit(self, c: Candidate, out: list[Verdict], *, again: Move | None = None) -> None:
-        """Record ``c`` (``again``: the move it replaces, whose route it follows up to its last leg)."""
+    def _commit(
+        self, c: Candidate, out: list[Verdict], *, again: Move | None = None, inferred: int | None = None
+    ) -> None:
+        """Record ``c`` (``again``: the move it replaces, whose route it follows up to its last leg;
+        ``inferred``: the square whose change the sensors did not see)."""
         pos = self.position
         route = route_followed(c, _squares(self.events, placed=True))
         if again is not None:
@@ -733,7 +1104,11 @@ class Referee:
         self._deadline = None
         self._reported = None
         self._forget()
-        out.append(MoveMade(self.game.ply, route, pdn, self.t))
+        if inferred is None:  # a move over a square known not to answer: that change is inferred too
+            inferred = next(iter(sorted({c.origin, c.dest, *c.captured} & self._mask)), None)
+        if inferred is not None:
+            self.inferred[self.game.ply] = inferred
+        out.append(MoveMade(self.game.ply, route, pdn, self.t, inferred=inferred))
         self._end(out)
 
     def _accept(self, c: Candidate, out: list[Verdict]) -> None:
@@ -758,6 +1133,7 @@ class Referee:
         if self.clock:
             self.clock.pop()
         self.reconstructed.discard(ply)
+        self.inferred.pop(ply, None)
         out.append(Takeback(ply, self.t))
         if self.report is not None:
             self._clear_report(out)
@@ -827,8 +1203,8 @@ class Referee:
             self._evaluate(out)  # a move held back while another reading was under way
             return
         pos = self.position
-        s = frozenset(self.occupied)
-        e = pos.occupied()
+        s = self._sensed()
+        e = self._expect(pos)
         if self._setup:
             if self._reported != _Raised("setup", s, frozenset(self.cells)):
                 self._reported = _Raised("setup", s, frozenset(self.cells))
@@ -865,10 +1241,15 @@ class Referee:
                 self._reported = key
                 self._emit_report(out, ReportKind.REQUIRED_CAPTURE, squares, msg, params=params)
             return
-        d = classify(pos, s, self.cells, self._candidates.of(pos), tournament=self.mode == "tournament")
+        if self.sensor_faults and self._doubt and self._reread is not None and not self.cells and self._ask(out):
+            return
+        if self.sensor_faults and self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
+            return
+        shown = s | (pos.occupied() & self._mask)  # a square that cannot answer is taken as the game has it
+        d = classify(pos, shown, self.cells, self._fault_cache.of(pos), tournament=self.mode == "tournament")
         if d.sets_irregular:
             self._irregular = d.irregular
-        self._irregular_report(out, s, d.kind, d.squares, d.message, target=d.target, params=d.params)
+        self._irregular_report(out, shown, d.kind, d.squares, d.message, target=d.target, params=d.params)
 
     # -- LEDs ---------------------------------------------------------------------------------
     def led_intents(self) -> list[LedIntent]:
@@ -877,6 +1258,7 @@ class Referee:
             self.position,
             frozenset(self.occupied),
             self._candidates,
+            masked=self._mask,
             setup=self._setup,
             report=self.report,
             ended=self.ended,
@@ -894,6 +1276,9 @@ class Referee:
         for ply in sorted(self.reconstructed):
             if ply <= len(pg.moves):
                 pg.moves[ply - 1].comments.append(RECONSTRUCTED_COMMENT)
+        for ply, sq in sorted(self.inferred.items()):
+            if ply <= len(pg.moves):
+                pg.moves[ply - 1].comments.append(INFERRED_COMMENT.format(square=self._name(sq)))
         return pg
 
     # -- after a link gap ---------------------------------------------------------------------
@@ -950,7 +1335,7 @@ class Referee:
                 )
                 return out
         self.events.extend(changed)
-        self._readings = None
+        self._readings = self._readings_air = None
         self._evaluate(out)
         return out
 

@@ -46,13 +46,16 @@ def required_capture(pos: Position, cands: list[Candidate], taken: int = 0) -> t
     must = sorted({c.origin for c in cands})
     capturable = sorted({sq for c in cands for sq in c.captured})
     n = max(len(c.captured) for c in cands)
+    params: dict[str, object] = {"must_capture": must, "capturable": capturable}
     law = ""
     if taken and taken < n:
-        law = f"the law requires taking {n} pieces: "
+        law = f" (the law requires taking {n} pieces)"
+        params["law"] = n  # the majority law: the most pieces
     elif taken:
-        law = "the law requires taking the most kings: "
-    msg = f"{law}a capture is compulsory: capture with {names(pos, must)}"
-    return must, msg, {"must_capture": must, "capturable": capturable}
+        law = " (the law requires taking the most kings)"
+        params["law"] = "kings"
+    msg = f"a capture is compulsory: capture with {names(pos, must)}{law}"
+    return must, msg, params
 
 
 def capture_goes_on(

@@ -16,6 +16,13 @@ from referee.vocabulary import LedIntent, Role
 from rules import Move, Position
 
 
+def engine_text(move: Move) -> str:
+    """``move`` in square numbers, as the app enters it (``32-28``, ``28x19x23``)."""
+    if not move.captured:
+        return f"{move.from_square}-{move.to_square}"
+    return "x".join(str(sq) for sq in (move.from_square, move.to_square, *move.captured))
+
+
 def parse_engine_move(pos: Position, text: str) -> Move | None:
     """The legal move of ``pos`` that ``text`` names (``32-28``, ``28x19x23``: origin, end and
     every captured square), else None."""

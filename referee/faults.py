@@ -55,6 +55,10 @@ class Reading:
     moves: tuple[Move, ...]
     hidden: int | None
     under_way: bool = False
+    #: when each move's piece landed (as far as the sensors tell: a hidden landing, at its lift)
+    landed: tuple[float, ...] = ()
+    #: it holds only if a piece lifted now (a sleeve, a wrong piece, an adjustment) is put back
+    disturbed: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,13 +102,16 @@ def readings(
     max_plies: int = MAX_PLIES,
     max_nodes: int = MAX_NODES,
     cache: CandidateCache | None = None,
+    air: float | None = None,
 ) -> Readings:
     """The readings of ``board`` from ``position`` (the last position it matched), given the
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
     origin lifted, destination set down and captured pieces lifted, in turn (a move starts
     after the one before it landed), but for one square of ``silent`` (never heard from),
     whose result matches ``board`` but on that square, or with a move under way after them.
-    ``masked``: squares known not to answer (never compared).
+    ``masked``: squares known not to answer (never compared). ``air``: also the readings
+    that hold if one piece lifted since that time, off its square now, is put back (a sleeve
+    brushing it, say: marked ``disturbed``).
     """
     s = frozenset(board)
     known = frozenset(masked)
@@ -114,6 +121,11 @@ def readings(
     for ev in events:
         if isinstance(ev.key, int):
             (places if ev.occupied else lifts).setdefault(ev.key, []).append(ev.t)
+    last: dict[int, Transition] = {}
+    for ev in events:
+        if isinstance(ev.key, int):
+            last[ev.key] = ev
+    off = frozenset(sq for sq, ev in last.items() if air is not None and not ev.occupied and ev.t >= air) - known
     cands = cache or CandidateCache()
     found: list[Reading] = []
     seen: set[Reading] = set()
@@ -140,23 +152,36 @@ def readings(
         """Did ``c``'s piece leave its square after ``ready`` (or a square that cannot be seen)?"""
         return c.origin in hide or first(lifts, c.origin, ready) is not None
 
-    def search(pos: Position, line: tuple[Move, ...], hidden: int | None, left: int, ready: float) -> None:
+    def search(
+        pos: Position, line: tuple[Move, ...], hidden: int | None, left: int, ready: float, times: tuple[float, ...]
+    ) -> None:
         nodes[0] += 1
         if nodes[0] > max_nodes:
             raise _Cut
         hide = known if hidden is None else known | {hidden}
-        diff = (pos.occupied() ^ s) - hide
+        occ = pos.occupied()
+        diff = (occ ^ s) - hide
         if not diff:
-            add(Reading(line, hidden))
-        elif hidden is None and len(diff) == 1 and diff <= quiet:
-            add(Reading(line, next(iter(diff))))
+            add(Reading(line, hidden, landed=times))
+        elif hidden is None and line and len(diff) == 1 and diff <= quiet:
+            add(Reading(line, next(iter(diff)), landed=times))
+        for a in diff & off & occ:  # a piece of this reading is off its square for a moment
+            rest = diff - {a}
+            if not rest:
+                add(Reading(line, hidden, landed=times, disturbed=True))
+            elif hidden is None and line and len(rest) == 1 and rest <= quiet:
+                add(Reading(line, next(iter(rest)), landed=times, disturbed=True))
         options = cands.of(pos)
         for c in options:
             hides = (hidden,) if hidden is not None else (None, *({c.origin} & quiet), *(diff & quiet))
             for h in hides:
                 mask = known if h is None else known | {h}
                 if progress(c, s, mask) and started(c, mask, ready):
-                    add(Reading(line, h, under_way=True))
+                    add(Reading(line, h, under_way=True, landed=times))
+                else:
+                    for a in (diff & off & occ) - {c.origin} - c.captured:
+                        if progress(c, s, mask | {a}) and started(c, mask, ready):
+                            add(Reading(line, h, under_way=True, landed=times, disturbed=True))
         if len(found) >= MAX_READINGS:
             return
         for c in options:
@@ -165,6 +190,11 @@ def readings(
                 unseen.add(c.dest)  # (a circular capture sets its piece down where it started)
             if len(unseen) > 1:
                 continue
+            seen_any = any(sq in lifts for sq in (c.origin, *c.captured) if sq not in known) or (
+                c.dest in places and c.dest not in known
+            )
+            if not seen_any or (unseen and len({c.origin, c.dest, *c.captured} - known - unseen) == 0):
+                continue  # a move nobody saw any part of is not a reading
             h = hidden
             if unseen:
                 (sq,) = unseen
@@ -179,10 +209,10 @@ def readings(
                 continue
             if left == 0:
                 raise _Cut  # the evidence may hold more moves than the search looks at
-            search(pos.apply(c.move), (*line, c.move), h, left - 1, landed)
+            search(pos.apply(c.move), (*line, c.move), h, left - 1, landed, (*times, landed))
 
     try:
-        search(position, (), None, max_plies, -math.inf)
+        search(position, (), None, max_plies, -math.inf, ())
     except _Cut:
         return Readings(tuple(found), complete=False)
     return Readings(tuple(found))

@@ -28,6 +28,7 @@ def led_intents(
     move_stack: Sequence[Move],
     batch: tuple[Move, ...],
     expected: Move | None = None,
+    masked: frozenset[int] = frozenset(),
 ) -> list[LedIntent]:
     """The (square, role) pairs for the game's position ``pos`` and the sensed ``board``.
 
@@ -35,9 +36,11 @@ def led_intents(
     is over; ``touched``: the squares pieces were put on since the board last matched the
     game; ``hints``: show the legal destinations of a lifted piece; ``move_stack``: the moves
     played; ``batch``: the moves the last reconnect recorded (all shown while they are the
-    last moves); ``expected``: the computer's move for the hands to make (``referee.expect``)."""
-    s = board
-    e = pos.occupied()
+    last moves); ``expected``: the computer's move for the hands to make (``referee.expect``);
+    ``masked``: squares whose sensor does not answer (left out of ``board``; lit ``sensor``
+    where nothing else is lit)."""
+    s = board - masked
+    e = pos.occupied() - masked
     out: dict[int, Role] = {}
 
     def put(squares: Iterable[int], role: Role) -> None:
@@ -66,8 +69,10 @@ def led_intents(
         for intent in expected_leds(pos, expected, s):  # the computer's move, for the hands to make
             put((intent.square,), intent.role)
     elif r is not None and r.kind is ReportKind.REQUIRED_CAPTURE:
-        put(r.extra, Role.EXTRA)
-        put(set(r.missing) - set(r.params.get("must_capture", ())), Role.MISSING)
+        # what to take off and put back follows the board (a piece dropped after the report
+        # was raised is lit at once, as a plain move's landing is)
+        put(s - e, Role.EXTRA)
+        put(e - s - set(r.params.get("must_capture", ())), Role.MISSING)
         put(r.params.get("must_capture", ()), Role.MUST_CAPTURE)
         put(r.params.get("capturable", ()), Role.CAPTURABLE)
     elif r is not None and r.kind not in (ReportKind.TOUCH_MOVE, ReportKind.PROCEDURE):
@@ -97,6 +102,6 @@ def led_intents(
         n = len(batch)
         shown = batch if n > 1 and tuple(move_stack[-n:]) == batch else ()
         for last in reversed(shown or move_stack[-1:]):  # after a reconnect: every move it recorded
-            put((last.from_square,), Role.FROM)
-            put((last.to_square,), Role.TO)
+            put((last.from_square, last.to_square), Role.LAST)
+    put(masked, Role.SENSOR)
     return [LedIntent(sq, role) for sq, role in sorted(out.items())]

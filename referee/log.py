@@ -8,6 +8,8 @@ and what the players entered.
     {"t": 95.00, "action": "resign", "side": "black"}
     {"t": 0.010, "action": "computer", "side": "black", "level": 3}
     {"t": 12.40, "action": "computer-move", "move": "9-13"}
+    {"t": 20.00, "action": "confirm", "move": "21-17"}
+    {"t": 21.00, "action": "confirm", "square": 15}
     {"t": 97.50, "link": "down"}
     {"t": 130.2, "link": "up", "board": [1, 2, 3, 18], "cells": ["b1"]}
     {"t": 130.2, "link": "reconstructed", "moves": ["c3-d4", "f6-e5"]}
@@ -23,6 +25,10 @@ computer's move in the position of that moment (``from-to``, or ``fromxtoxcaptur
 square numbers); the referee accepts only that move from the hands on the computer's turn
 (``referee.expect``). Readers before these lines refuse them as unknown actions.
 
+``confirm`` lines (issue 31): the page answered a ``sensor-confirm`` report with the move
+played (square numbers, as ``computer-move``), or said that the sensor under ``square`` is
+broken. Readers before these lines refuse them as unknown actions.
+
 ``link`` lines (a board behind a link, e.g. the Pico's serial line): the link went
 ``down``; it is ``up`` again with the whole occupancy then (``board``: occupied squares,
 ``cells``: occupied non-playing cells, optional) — also written without a ``down`` when
@@ -37,10 +43,13 @@ program stopped); ``clock-adjust`` (``white``/``black``: the seconds each clock 
 then on, either may be left out); ``flag``, a note that ``side``'s time ran out then (the
 replay derives it from the times). The header's ``clock`` names the time control
 (``"21"``, ``"5+3"``, ``"40/90,30+30"``...; none: no clock) and ``clock_auto`` (casual
-mode) whether a recorded move presses the clock by itself (such presses are not logged).
+mode) whether a recorded move presses the clock by itself (such presses are not logged);
+``clock_name``, when the control was chosen by a name (``"fenacef"``), that name.
 
 The header is optional. An optional header field ``board`` lists the occupied squares
-when the log starts (default: the start position, already set up). A malformed log
+when the log starts (default: the start position, already set up); ``broken`` (issue 31) the
+squares whose sensor ``damas selftest`` found broken when the game started (the referee plays
+around them from the first move; readers before it ignore it, as any unknown header field). A malformed log
 raises :class:`LogError` naming the line.
 
 **Format 2** (a board that senses colour, ``referee/colour.py``; readers of format 1 refuse
@@ -57,6 +66,17 @@ crown) and ``pieces`` what stood where when the log began (by piece letter: ``w`
 men, ``W``/``B`` kings, ``?`` a piece the board could not read). A ``place`` carries the
 piece put down (``piece``), also a change of piece on a square that stays occupied; a
 ``link`` ``up`` line the pieces then.
+
+**Format 3** (since issue 29: the game's id across databases; readers of formats 1 and 2
+refuse it as an unsupported format): a format 1 or format 2 header with ``uid``, the game's id
+``<database>-<game>`` (the database's own id, made once, and the game's number in it: the id a
+board's messages to the tournament hall carry, ``docs/hall.md``; a fresh SD card makes a new
+database id, so two games never share one). ``senses`` and ``pieces`` are as in format 2, and
+optional: without them the board senses presence only. Everything else is as in formats 1
+and 2; ``damas play`` writes format 3 for every game it starts, and logs of formats 1 and 2
+are read as before.
+
+    {"format": 3, "variant": "brazilian", "mode": "casual", "uid": "Yq3v0sXb2mWc9KfA-12"}
 
 What a reader refuses (one line each, naming the line): a line longer than 64 KiB; text
 that is not JSON, including numbers of more than 4300 digits and nesting too deep for
@@ -87,7 +107,10 @@ from rules.errors import shown
 LOG_FORMAT = 1
 #: the format of a log of a board that senses colour (pieces on its places and in its header)
 COLOUR_FORMAT = 2
-FORMATS = (LOG_FORMAT, COLOUR_FORMAT)
+#: the format of a log whose header names the game's id across databases (``uid``)
+UID_FORMAT = 3
+FORMATS = (LOG_FORMAT, COLOUR_FORMAT, UID_FORMAT)
+UID_RE = re.compile(r"[A-Za-z0-9_-]{1,60}-[0-9]{1,19}")  # <database>-<game>
 SENSES = ("colour", "crown")
 _MOVE = re.compile(r"[0-9]{1,2}(-[0-9]{1,2}|(x[0-9]{1,2}){2,})")
 MAX_LINE = 64 * 1024  # characters of one line of a log
@@ -123,10 +146,15 @@ class LogHeader:
     #: format 2: what the board senses (``colour`` or ``crown``), and the pieces when the log began
     senses: str | None = None
     pieces: dict[int, SquareState] | None = None
+    #: squares whose sensor the self-test found broken (the referee plays around them: issue 31)
+    broken: list[int] | None = None
+    #: format 3: the game's id across databases (``<database>-<game>``)
+    uid: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"format": COLOUR_FORMAT if self.senses else self.format}
-        for key in ("variant", "fen", "mode", "board", "senses"):
+        fmt = UID_FORMAT if self.uid else COLOUR_FORMAT if self.senses else self.format
+        out: dict[str, Any] = {"format": fmt}
+        for key in ("variant", "fen", "mode", "board", "senses", "uid", "broken"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -192,6 +220,8 @@ def event_to_json(ev: LogEvent) -> dict[str, Any]:
             out["move"] = ev.move
         if ev.level is not None:
             out["level"] = ev.level
+        if ev.square is not None:
+            out["square"] = ev.square
         return out
     where = "cell" if isinstance(ev.key, str) else "square"
     out = {"t": round(ev.t, 4), where: ev.key, "event": "place" if ev.occupied else "lift"}
@@ -322,7 +352,7 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
     h = LogHeader()
     fmt = obj.get("format", LOG_FORMAT)
     if fmt not in FORMATS or isinstance(fmt, bool):
-        raise LogError(n, f"unsupported log format {shown(fmt)} (this reads formats 1 and 2)", source)
+        raise LogError(n, f"unsupported log format {shown(fmt)} (this reads formats 1, 2 and 3)", source)
     h.format = fmt
     variant = obj.get("variant")
     if variant is not None:
@@ -360,17 +390,34 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
             raise LogError(n, f"'board' must be a list of square numbers, not {shown(board)}", source)
         h.board = list(board)
     senses = obj.get("senses")
-    if fmt == COLOUR_FORMAT:
+    if fmt == COLOUR_FORMAT or (fmt == UID_FORMAT and (senses is not None or "pieces" in obj)):
         if senses not in SENSES:
-            raise LogError(n, f"a format-2 log needs 'senses': 'colour' or 'crown', not {shown(senses)}", source)
+            what = "log" if fmt == COLOUR_FORMAT else "colour log"
+            raise LogError(n, f"a format-{fmt} {what} needs 'senses': 'colour' or 'crown', not {shown(senses)}", source)
         h.senses = senses
         if "pieces" in obj:
             count = _geometry(h.variant, n, source).count
             h.pieces = _pieces(obj["pieces"], count, n, source, "pieces")
     elif senses is not None or "pieces" in obj:
-        raise LogError(n, "'senses' and 'pieces' belong to format 2 (a board that senses colour)", source)
+        raise LogError(n, "'senses' and 'pieces' belong to formats 2 and 3 (a board that senses colour)", source)
+    if fmt == UID_FORMAT:
+        uid = obj.get("uid")
+        if not isinstance(uid, str) or not UID_RE.fullmatch(uid):
+            raise LogError(n, f"a format-3 log needs 'uid': <database>-<game>, not {shown(uid)}", source)
+        h.uid = uid
+    broken = obj.get("broken")
+    if broken is not None:
+        count = _geometry(h.variant, n, source).count
+        if not isinstance(broken, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= count for x in broken
+        ):
+            raise LogError(n, f"'broken' must be a list of square numbers (1-{count}), not {shown(broken)}", source)
+        h.broken = list(broken)
     h.extra = {
-        k: v for k, v in obj.items() if k not in ("format", "variant", "fen", "mode", "board", "senses", "pieces")
+        k: v
+        for k, v in obj.items()
+        if k not in ("format", "variant", "fen", "mode", "board", "senses", "pieces", "broken")
+        and not (k == "uid" and fmt == UID_FORMAT)
     }
     return h
 
@@ -395,12 +442,15 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
         level = obj.get("level")
         if level is not None and (isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10):
             raise LogError(n, f"computer's 'level' must be 1-10, not {shown(level)}", source)
-    if name == "computer-move":
+    square = None
+    if name == "confirm" and "square" in obj:
+        square = obj["square"]
+        if isinstance(square, bool) or not isinstance(square, int) or square < 1:
+            raise LogError(n, f"confirm's 'square' must be a square number, not {shown(square)}", source)
+    elif name in ("computer-move", "confirm"):
         move = obj.get("move")
         if not isinstance(move, str) or not _MOVE.fullmatch(move):
-            raise LogError(
-                n, f"computer-move needs 'move' in square numbers (22-17, 26x17x21), not {shown(move)}", source
-            )
+            raise LogError(n, f"{name} needs 'move' in square numbers (22-17, 26x17x21), not {shown(move)}", source)
     result = None
     if name == "result":
         result = obj.get("result")
@@ -410,7 +460,7 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
             parse_result(result)
         except ValueError:
             raise LogError(n, f"invalid result {shown(result)}", source) from None
-    return Action(t, name, side, result, move, level)
+    return Action(t, name, side, result, move, level, square)
 
 
 def _clock_action(name: ClockActionName, obj: dict[str, Any], t: float, n: int, source: str) -> ClockAction:

@@ -42,7 +42,7 @@ MODES: tuple[Mode, ...] = get_args(Mode)
 DEFAULT_MODE: Mode = "casual"
 
 #: what the players (or the app) enter: the ``action`` of an event-log line (``referee.core.Action``)
-ActionName = Literal["resign", "draw", "result", "new-game", "computer", "computer-move"]
+ActionName = Literal["resign", "draw", "result", "new-game", "computer", "computer-move", "confirm"]
 ACTIONS: tuple[ActionName, ...] = get_args(ActionName)
 
 #: the game clock's actions in the event log (``referee.clock.ClockAction``)
@@ -101,6 +101,9 @@ class ReportKind(enum.Enum):
     CLOCK_RESUMED = "clock-resumed"
     CLOCK_ADJUSTED = "clock-adjusted"  # the arbiter set the times
     COMPUTER_MOVE = "computer-move"  # the hands did not play the computer's move (or moved while it thinks)
+    # a sensor that does not answer (referee.faults)
+    SENSOR = "sensor"  # a notice: the sensor under a square does not answer; the game goes on
+    SENSOR_CONFIRM = "sensor-confirm"  # a sensor may not answer and two readings remain: confirm the move
     # a board that senses colour (referee/colour.py): the pieces on the board are not the game's
     WRONG_PIECE = "wrong-piece"  # a piece of the other colour stands where the game has a piece
     PIECES_SWAPPED = "pieces-swapped"  # two pieces stand on each other's squares
@@ -152,6 +155,8 @@ class MoveMade:
     t: float
     #: made while the board's link was down, recorded from the occupancy it reported after
     reconstructed: bool = False
+    #: read with a sensor that does not answer: the square it could not see (its change inferred)
+    inferred: int | None = None
     #: both clocks when the move was recorded (seconds; ``running``, ``took``), with a game clock
     clock: dict[str, Any] | None = field(default=None, compare=False)
 
@@ -167,6 +172,9 @@ class MoveMade:
         }
         if self.reconstructed:
             out["reconstructed"] = True
+        if self.inferred is not None:
+            out["inferred"] = True
+            out["sensor"] = self.inferred
         if self.clock is not None:
             out["clock"] = self.clock
         return out

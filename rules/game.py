@@ -110,6 +110,9 @@ class Game:
         self.move_stack: list[Move] = []
         self._states: list[_State] = [_State(start, 0, self._ending_state(start, None, False), None)]
         self.entered: Outcome | None = None
+        #: the outcome of the last state looked at (a state is appended once, after its history:
+        #: the same last state is the same game), as the referee asks after every event
+        self._outcome: tuple[_State, Outcome | None] | None = None
 
     # -- state ------------------------------------------------------------------------------
     @property
@@ -269,6 +272,14 @@ class Game:
         """How the game ended, or None while it goes on."""
         if self.entered is not None:
             return self.entered
+        last = self._states[-1]
+        if self._outcome is not None and self._outcome[0] is last:
+            return self._outcome[1]
+        found = self._outcome_of_position()
+        self._outcome = (last, found)
+        return found
+
+    def _outcome_of_position(self) -> Outcome | None:
         pos = self.position
         own = pos.squares(pos.turn)
         if not own:

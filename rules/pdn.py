@@ -7,7 +7,8 @@ that are ambiguous (resolved by legality, then by the moves that follow), partia
 full paths, every result style, ``*`` with the result only in the tag, FEN with a
 trailing dot or algebraic squares, missing ``GameType`` (inferred), several tags on
 one line, ``[Empty]`` lines, clock comments, ``$n`` NAGs, ``%`` line comments,
-nested variations (skipped), ``!``/``?`` marks, and ``/FEN "..."/`` set-ups.
+nested variations (kept with the move they replace: ``PdnMove.variations``), ``!``/``?``
+marks, and ``/FEN "..."/`` set-ups.
 
 Also: localised tag names with spaces and HTML entities (``[Type de jeu "20"]``,
 ``[R&#x00e9;sultat "1-1"]``; French, Dutch, Portuguese and Russian names of the roster
@@ -56,6 +57,7 @@ ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 MAX_TAG_VALUE = 64 * 1024  # characters of one tag value or comment
 MAX_GAME_CHARS = 1024 * 1024  # characters of one game, tags to result
 MAX_GAME_TOKENS = 100_000  # moves, numbers, comments, marks and tags of one game
+MAX_VARIATION_DEPTH = 32  # variations nested deeper than this are skipped (never a recursion without end)
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a PDN file (split bigger collections)
 _MAX_PATH = 40  # squares of one move's path (a capture takes at most ~20)
 
@@ -340,6 +342,8 @@ class PdnMove:
     nags: list[str] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
     line: int = 0
+    #: the lines played instead of this move (PDN's ``( ... )`` after it), each with variations of its own
+    variations: list[list[PdnMove]] = field(default_factory=list)
 
     @property
     def clock(self) -> Clock | None:
@@ -443,25 +447,7 @@ class PdnGame:
                 tags[key] = value
         lines = [f'[{k} "{_escape(v)}"]' for k, v in tags.items()]
         words: list[str] = [f"{{{c}}}" for c in self.intro]
-        pos = start
-        number = 1  # the move number: grows after each black move
-        need_number = True
-        for i, pm in enumerate(self.moves):
-            if i in self.setups:
-                pos = self.setups[i]
-                words.append(f'/FEN "{pos.fen()}"/')
-                need_number = True
-            if pos.turn is Color.WHITE:
-                words.append(f"{number}.")
-            elif need_number:
-                words.append(f"{number}...")
-            need_number = bool(pm.comments)
-            words.append(pos.pdn(pm.move) + "".join(n for n in pm.nags if not n.startswith("$")))
-            words.extend(n for n in pm.nags if n.startswith("$"))
-            words.extend(f"{{{c}}}" for c in pm.comments)
-            if pos.turn is Color.BLACK:
-                number += 1
-            pos = pos.apply(pm.move)
+        words += _line_words(start, self.moves, 1, self.setups)
         if len(self.moves) in self.setups:
             words.append(f'/FEN "{self.setups[len(self.moves)].fen()}"/')
         words.append(result)
@@ -476,6 +462,37 @@ class PdnGame:
         if cur:
             text_lines.append(cur)
         return "\n".join(lines) + "\n\n" + "\n".join(text_lines) + "\n"
+
+
+def _line_words(
+    pos: Position, moves: list[PdnMove], number: int, setups: dict[int, Position] | None = None
+) -> list[str]:
+    """The words of a line of moves from ``pos`` (move ``number``), each move's variations in
+    parentheses after it, set-ups (the main line's) before the move they precede."""
+    words: list[str] = []
+    need_number = True
+    for i, pm in enumerate(moves):
+        if setups and i in setups:
+            pos = setups[i]
+            words.append(f'/FEN "{pos.fen()}"/')
+            need_number = True
+        if pos.turn is Color.WHITE:
+            words.append(f"{number}.")
+        elif need_number:
+            words.append(f"{number}...")
+        need_number = bool(pm.comments or pm.variations)
+        words.append(pos.pdn(pm.move) + "".join(n for n in pm.nags if not n.startswith("$")))
+        words.extend(n for n in pm.nags if n.startswith("$"))
+        words.extend(f"{{{c}}}" for c in pm.comments)
+        for line in pm.variations:
+            inner = _line_words(pos, line, number)
+            if inner:
+                inner[0], inner[-1] = "(" + inner[0], inner[-1] + ")"
+                words += inner
+        if pos.turn is Color.BLACK:
+            number += 1
+        pos = pos.apply(pm.move)
+    return words
 
 
 def check_tag(key: object, value: object, *, strict: bool = False) -> None:
@@ -724,6 +741,64 @@ def _replay(pg: PdnGame, moves: list[tuple[_Token, list[_Token]]], setups: dict[
     position_after_setup(len(moves), pos)
 
 
+def _read_variations(pg: PdnGame, variations: dict[int, list[list[_Token]]]) -> None:
+    """Each variation read against the position it branches from: before the move it follows
+    (PDN's rule: the line played instead of that move), or, when its first move cannot be played
+    there, after it (files that write a continuation so). A move that cannot be read ends its
+    variation there (the moves before it are kept); a variation after the main line's last move,
+    or in a game that has set-ups, is not read."""
+    if not variations or pg.setups:
+        return
+    positions = [pg.start_position]
+    for pm in pg.moves:
+        positions.append(positions[-1].apply(pm.move))
+    for i, groups in variations.items():
+        if i >= len(pg.moves):
+            continue
+        for tokens in groups:
+            line = _variation(positions[i], tokens)
+            if line:
+                pg.moves[i].variations.append(line)
+            elif i + 1 < len(pg.moves) and (line := _variation(positions[i + 1], tokens)):
+                pg.moves[i + 1].variations.append(line)
+
+
+def _variation(pos: Position, tokens: list[_Token], depth: int = 1) -> list[PdnMove]:
+    """A variation's moves from ``pos``, its nested variations attached to the moves they replace
+    (nested up to ``MAX_VARIATION_DEPTH``: deeper ones are not read)."""
+    line: list[PdnMove] = []
+    before = pos
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.kind == "open":
+            open_, j = 1, i + 1  # the parenthesis that closes this one
+            while j < len(tokens) and open_:
+                open_ += {"open": 1, "close": -1}.get(tokens[j].kind, 0)
+                j += 1
+            if line and depth < MAX_VARIATION_DEPTH and (inner := _variation(before, tokens[i + 1 : j - 1], depth + 1)):
+                line[-1].variations.append(inner)
+            i = j
+            continue
+        if tok.kind == "move":
+            try:
+                cands = pos.match_moves(tok.text)
+            except InvalidMoveError:
+                cands = []
+            if not cands:
+                break
+            line.append(PdnMove(cands[0], tok.text, [tok.extra] if tok.extra else [], [], tok.line))
+            before, pos = pos, pos.apply(cands[0])
+        elif tok.kind == "nag" and line:
+            line[-1].nags.append(tok.text)
+        elif tok.kind == "comment" and line:
+            line[-1].comments.append(tok.text)
+        elif tok.kind == "setup":
+            break
+        i += 1
+    return line
+
+
 def _move_label(pos: Position, pg: PdnGame, i: int) -> str:
     first_black = pg.start_position.turn is Color.BLACK
     number = (i + (1 if first_black else 0)) // 2 + 1
@@ -745,18 +820,24 @@ def _build(raw: _RawGame, source: str, index: int, variant: Variant | None) -> P
     try:
         if fen:
             pg.start = Position.from_fen(fen, v)
-        # collect the main line: moves with their notes, set-ups; skip variations
+        # collect the main line: moves with their notes, set-ups; the variations after each move aside
         moves: list[tuple[_Token, list[_Token]]] = []
         setups: dict[int, tuple[_Token, str]] = {}
+        variations: dict[int, list[list[_Token]]] = {}
         depth = 0
         for tok in raw.body:
             if tok.kind == "open":
                 depth += 1
-                continue
-            if tok.kind == "close":
-                depth -= 1
-                continue
+                if depth == 1 and moves:
+                    variations.setdefault(len(moves) - 1, []).append([])
+                    continue
+            elif tok.kind == "close":
+                depth = max(0, depth - 1)
+                if depth == 0:
+                    continue
             if depth:
+                if moves and len(moves) - 1 in variations:
+                    variations[len(moves) - 1][-1].append(tok)
                 continue
             if tok.kind == "move":
                 moves.append((tok, []))
@@ -768,6 +849,7 @@ def _build(raw: _RawGame, source: str, index: int, variant: Variant | None) -> P
             elif tok.kind == "setup":
                 setups[len(moves)] = (tok, tok.text)
         _replay(pg, moves, setups)
+        _read_variations(pg, variations)
         if raw.cut is not None:
             cut = raw.cut
             raise PdnSyntaxError(f"{pg.title()}: {cut.text}; the game is cut here", source=source, line=cut.line)

@@ -125,7 +125,7 @@ def shared() -> Path:
 # -- a real browser: Debian's Chromium driven by Playwright (executable_path; it downloads no
 # browser). Without Chromium a browser test skips with the reason, and fails under CI. ----------
 CHROMIUM = os.environ.get("DAMAS_CHROMIUM", "/usr/bin/chromium")
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+OUTPUT = Path(__file__).resolve().parents[1] / "test-output"  # (the repository's, ignored by git)
 
 
 def _browser_available() -> str | None:

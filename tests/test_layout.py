@@ -30,10 +30,19 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "damas.errors": frozenset({"damas.records"}),
     "damas.records": frozenset(),
     "damas.computer": frozenset(),
+    "damas.study": frozenset(),  # games studied on the page: trees of moves over the rules, nothing of the app
     "damas.speech": frozenset({"damas.records"}),  # what the board says: composed from the game's verdicts
     "damas.hall_link": frozenset({"damas.records", "damas.sentences"}),
     "damas.board": frozenset(
-        {"damas.records", "damas.computer", "damas.hall_link", "damas.sentences", "damas.log", "damas.speech"}
+        {
+            "damas.records",
+            "damas.computer",
+            "damas.hall_link",
+            "damas.sentences",
+            "damas.log",
+            "damas.speech",
+            "damas.study",
+        }
     ),
     "damas.web": frozenset({"damas.board"}),
     "damas.serve": ANY,

@@ -1,7 +1,8 @@
 """The one check of every table of words (the page's, the hall's, and each domain added to this
 package): a key missing in a language or one English lacks, an empty text, a translation whose
 ``{placeholders}`` differ from English (it would drop the square it must name), a European word
-in pt-BR, a Brazilian one in pt-PT. ``tests/wording`` runs it over every domain; a domain is a
+in pt-BR, a Brazilian one in pt-PT ("pedra", a man, is both: the Brazilian rules and the FENACEF's
+regulation call a man so). ``tests/wording`` runs it over every domain; a domain is a
 module of this package with a ``TABLES`` dict (name -> language -> key -> text), and, for the
 tables whose English is said elsewhere (the referee's own sentence), ``ENGLISH_ELSEWHERE``.
 
@@ -27,7 +28,6 @@ PORTUGAL_ONLY = (
     "Descarregar",
     "registado",
     "registos",
-    "pedra",
     "ecrã",
     "Guardar",
     "ligado",
@@ -35,6 +35,9 @@ PORTUGAL_ONLY = (
     "a mover",
     "emparelha",  # the pairings: emparceiramento in the FENACEF's rules
     "ronda",  # a round: rodada in Brazil
+    "tem de",  # must: tem que, deve in Brazil
+    "têm de",
+    "terá de",
 )
 BRAZIL_ONLY = ("Baixar", "registrado", "registros", "Salvar", "conectado", "movê-la", "emparceira", "rodada")
 

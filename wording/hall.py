@@ -136,6 +136,8 @@ _EN = {
     "err_pairing_running": "round {round} is being paired: wait for it",
     "alert_new_database": "board {board} has a new database (a new SD card?): its games so far are kept as board "
     "{alias}, its new ones come in beside them",
+    "alert_identity": "board {board}: a message said it has another database ({db}), its own answer to the hall "
+    "did not (a forged message, or two boards with one id): nothing was moved",
     "alert_stalled": "board {board}: no move for {minutes} minutes in a game in play (a board that hangs?)",
     "alert_duplicate_id": "two boards use the id {board}: they knock each other off the broker (give one another id)",
     "err_no_player": "no player {player}",
@@ -285,6 +287,8 @@ _BR = {
     "err_pairing_running": "a rodada {round} está sendo emparceirada: aguarde",
     "alert_new_database": "o tabuleiro {board} tem um banco de dados novo (um cartão SD novo?): as partidas de antes "
     "ficam como tabuleiro {alias}, as novas chegam ao lado",
+    "alert_identity": "tabuleiro {board}: uma mensagem disse que ele tem outro banco de dados ({db}), a resposta "
+    "dele ao salão não (uma mensagem forjada, ou dois tabuleiros com o mesmo id): nada foi movido",
     "alert_stalled": "tabuleiro {board}: nenhum lance há {minutes} minutos numa partida em curso (travou?)",
     "alert_duplicate_id": "dois tabuleiros usam o id {board}: um derruba o outro do broker (dê outro id a um deles)",
     "err_no_player": "não há jogador {player}",
@@ -372,6 +376,8 @@ _PT = {
     "err_pairing_running": "a ronda {round} está a ser emparelhada: aguarde",
     "alert_new_database": "o tabuleiro {board} tem uma base de dados nova (um cartão SD novo?): os jogos de antes "
     "ficam como tabuleiro {alias}, os novos chegam ao lado",
+    "alert_identity": "tabuleiro {board}: uma mensagem disse que ele tem outra base de dados ({db}), a resposta "
+    "dele à sala não (uma mensagem forjada, ou dois tabuleiros com o mesmo id): nada foi movido",
     "alert_stalled": "tabuleiro {board}: nenhum lance há {minutes} minutos num jogo em curso (bloqueou?)",
     "alert_duplicate_id": "dois tabuleiros usam o id {board}: um deita o outro abaixo do broker "
     "(dê outro id a um deles)",

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -16,30 +18,34 @@ from typing import Any
 from board_hal.backends import BoardIO, LinkStatus, ReadOut
 from board_hal.buttons import ButtonPress, ChordFilter, ClockButtons
 from board_hal.debounce import Transition
+from board_hal.health import BoardHealth
 from board_hal.layout import Layout
 from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
 from board_hal.squares import Sensing, SquareState
-from damas.board.page_state import MoveList, page_state
-from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, valid_tag
+from damas.board.page_state import MoveList, page_state, training_text
+from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
 from damas.computer.analysis import GameAnalysis
+from damas.computer.live import LiveAnalysis
 from damas.computer.opponent import EngineSettings, open_engine
 from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
-from damas.records.session import GameSession, export_game
-from damas.records.store import Store, StoreError
+from damas.records.session import DamagedGame, GameSession, export_game
+from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
+from damas.study.training import Training, shipped_games, shipped_tactics
+from damas.study.tree import Study, StudyError
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import parse_control
 from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
-from rules import Color, DraughtsError, Position, find_variant, parse_result
+from rules import Color, DraughtsError, Game, Move, Position, find_variant, parse_result
 from rules.errors import shown
-from rules.pdn import write_pdn
-from wording import language
+from rules.pdn import read_pdn, write_pdn
+from wording import LANGUAGES, language
 from wording.page import RECORDS_ERROR, PageError
 
 log = logging.getLogger(__name__)
@@ -68,8 +74,10 @@ class PlayApp:
         computer: Computer | None = None,
         speech: Announcer | None = None,
         chord: float = 0.0,
+        health: BoardHealth | None = None,
     ) -> None:
         self.store = store
+        self.health = health  # what damas selftest found broken (board_hal.health): sensors, LEDs
         self.io = io
         self.session = session
         self.token = token
@@ -95,7 +103,19 @@ class PlayApp:
         self.engine_settings = engine or EngineSettings()
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
         self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
+        self.live: LiveAnalysis | None = None  # the position searched while the players move (the page's bar)
+        self._live_variant = ""  # the variant the live analysis' engine plays
+        self.study: Study | None = None  # a game opened on the page to try moves in (its variations)
+        self.study_version = 0  # changes whenever the study does (the view compares it)
+        # the study's moves made on the board: the node it started from, the game that plays them
+        self.study_board: tuple[int, int] | None = None
+        self._study_game: tuple[int, Game] | None = None  # the study's position as a game, by version
+        self.training: Training | None = None  # a game replayed or a tactic on the board
+        self._training_game = 0  # the game the training is played in
+        self._training_told: tuple[Any, ...] | None = None  # what the training said last
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
+        self._recent: tuple[tuple[int, int], list[GameRow]] | None = None  # the page's list of recent games
+        self._records_changed = 0  # a game started, resumed or corrected: the list is read again
         # what the board says (its voice, if it has one, and the page's live region)
         self.speech = speech or Announcer(language=language or "en")
         # the clock buttons, the Pi's and the Pico's: a press waits ``chord`` s for the other (the read-out)
@@ -141,6 +161,9 @@ class PlayApp:
             self.computer.hint_pending(ref),
             self.computer.error,
             None if self.analysis is None else self.analysis.progress(),
+            None if self.live is None else (self.live.seen(), self.live.error),
+            self.study_version,
+            None if self.training is None else (self.training.played, self.training.off, self.training.right),
             None if s.clock is None else s.clock.shown(self.clock()),  # last: ``pump`` reads it as view[-1]
         )
 
@@ -166,6 +189,9 @@ class PlayApp:
             self.session.tick(self.clock())
             # the computer's move, once its engine has answered (entered like a player's action)
             self.computer.update(self.session.referee, self._enter, self.clock())
+            self._follow_study_board()
+            self._follow_live()
+            self._follow_training()
         view = self._view()
         if view != self._shown:
             self._mark(view)
@@ -233,8 +259,8 @@ class PlayApp:
         lit = {i.square: i.role for i in ref.led_intents()}
         hint = self.computer.hint_move(ref)
         if hint is not None and ref.report is None and frozenset(ref.occupied) == ref.position.occupied():
-            for q in ref.position.routes(hint)[0].path:  # the engine's move for the player: origin, landings, end
-                lit.setdefault(q, LedRole.HINT)
+            lit.update(suggested(ref.position, hint))  # the engine's move for the player (over the last move)
+        lit.update(self._training_leds())
         intents = sorted(lit.items())
         keeper = self.session.clock
         if keeper is not None and keeper.clock.flag is not None:  # a flag fell: the loser's pieces glow red
@@ -361,6 +387,8 @@ class PlayApp:
         now = self.clock()
         if name == "new-game":
             asked = new_game_request(data, self.engine_settings, self.clock_presets)
+            if asked.computer is not None:  # its strength: the level, or a time a move (its own, not the hints')
+                self.computer.settings = dataclasses.replace(self.engine_settings, move_time=asked.move_time)
             self.new_game(asked.fen, asked.variant, asked.mode, asked.tags, asked.clock, computer=asked.computer)
             return
         clock_action = known(name, CLOCK_ACTIONS)
@@ -375,6 +403,18 @@ class PlayApp:
         if name == "analyze":
             self.analyze()
             return
+        if name == "live":
+            self.live_analysis(data.get("on"))
+            return
+        if name == "study":
+            self.study_action(data)
+            return
+        if name == "training":
+            self.training_action(data)
+            return
+        if name == "resume-game":
+            self.resume_game(data.get("game"))
+            return
         if name == "resign":
             side = data.get("side")
             if side not in ("white", "black"):
@@ -384,9 +424,26 @@ class PlayApp:
             self._enter(Action(now, "draw"))
         elif name == "result":
             self._enter(Action(now, "result", result=self._result(data.get("result"))))
+        elif name == "confirm":
+            self._enter(self._confirm(data, now))
         else:
             raise ValueError(f"unknown action {shown(name)}")
         self._mark()
+
+    def _confirm(self, data: dict[str, Any], now: float) -> Action:
+        """The page's answer to a ``sensor-confirm`` report (``move``: the move played, in square
+        numbers) or to a set-up a stuck sensor keeps from completing (``square``: its sensor is
+        broken). The referee takes it only if it asked about it (referee/README.md)."""
+        move, square = data.get("move"), data.get("square")
+        if isinstance(move, str) and re.fullmatch(r"\d{1,2}([-x]\d{1,2})+", move.strip()):
+            return Action(now, "confirm", move=move.strip())
+        if isinstance(square, int) and not isinstance(square, bool):
+            if square not in self.session.referee.position.geometry.squares():
+                raise ValueError(f"confirm: there is no square {square} on this board")
+            return Action(now, "confirm", square=square)
+        raise ValueError(
+            f"confirm needs move (square numbers, e.g. 21-17) or square (a number), not {shown(move or square)}"
+        )
 
     def _clock_action(self, name: ClockActionName, data: dict[str, Any], now: float) -> None:
         """A press on the page, or the arbiter's pause, resume or adjustment (journaled)."""
@@ -463,9 +520,11 @@ class PlayApp:
             kept = {k: val for k, val in kept.items() if not is_computer_tag(val)}
             kept.update({k: val for k, val in (tags or {}).items() if val})
             if computer is not None:
-                kept[computer[0].value.capitalize()] = computer_tag(self.computer.name, computer[1])
+                tag = computer_tag(self.computer.name, computer[1], self.computer.settings.move_time)
+                kept[computer[0].value.capitalize()] = tag
             h = old.row.header
             control = h.get("clock") if clock is None else parse_control(clock, self.clock_presets).text()
+            name = h.get("clock_name") if clock is None else preset_name(clock, self.clock_presets)
             if self.sim is not None:  # the simulated hands set the pieces up at once
                 set_up(self.sim, Position.from_fen(fen, v) if fen else Position.start(v))
                 while not self.sim.transitions.empty():
@@ -481,19 +540,84 @@ class PlayApp:
                 window=self.window,
                 clock=control,
                 clock_auto=bool(h.get("clock_auto", False)),
+                clock_name=name if isinstance(name, str) else None,
                 senses=senses,
                 pieces=pieces,
+                broken=self.broken()[0],
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
-        self.session = session
-        self.session.listeners.append(self._changed)
-        self._alive = None
-        self.computer.reset()
-        self.computer.set_variant(session.row.variant)
+        self._switch_to(session)
         if computer is not None:
             self.start_computer(*computer)
         self._mark()
+
+    def broken(self) -> tuple[set[int], set[int]]:
+        """The squares whose sensor, and those whose LED, the self-test found broken (none
+        without a self-test: board_hal.health)."""
+        if self.health is None:
+            return set(), set()
+        return self.health.squares(self.io.layout)
+
+    def _switch_to(self, session: GameSession) -> None:
+        """The board plays ``session`` from now on (a new game, or one resumed)."""
+        self.session = session
+        self.session.listeners.append(self._changed)
+        self._alive = None
+        self._records_changed += 1
+        self.computer.reset()
+        self.computer.set_variant(session.row.variant)
+
+    def resume_game(self, game_id: Any) -> None:
+        """Play on a game left unfinished (a new game started while it was in play, or a restart that
+        did not resume it); the game in play, if not over, is left unfinished in its turn. The
+        simulated board takes the game's pieces at once; a real board is compared with the game (the
+        LEDs say what to put back, as after a link gap: ``reconcile``)."""
+        if not isinstance(game_id, int) or isinstance(game_id, bool):
+            raise ValueError(f"resume-game needs game: a game's id, not {shown(game_id)}")
+        if game_id == self.session.row.id:
+            raise ValueError(f"game {game_id} is the game in play")
+        try:
+            row = self.store.game(game_id)
+        except StoreError as exc:
+            raise ValueError(str(exc)) from None
+        if row.state not in (ABANDONED, INTERRUPTED):
+            raise PageError("not-resumable", game=game_id)
+        layout = self._layout_for(row.variant)
+        self._refuse_while_paused()
+        old = self.session
+        try:
+            self.store.reopen_unfinished(game_id)
+            try:
+                session = GameSession.resume(self.store, self.store.game(game_id), window=self.window, now=self.clock())
+            except DamagedGame:
+                self.store.abandon(game_id, DAMAGED)
+                raise
+            if not old.ended:
+                self.store.abandon(old.row.id)
+        except StoreError as exc:
+            raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
+        if layout is not None:
+            self._use_layout(layout)
+        sim = self.sim
+        if sim is not None:
+            sim_occupancy(session, sim)
+        else:
+            reconcile(session, self.io, self.clock())
+        self._switch_to(session)
+        log.info("resumed game %d (%d plies)", game_id, row.moves)
+        self._mark()
+
+    def recent_games(self) -> list[GameRow]:
+        """The latest games but the one in play (read again when a game starts, resumes or is corrected)."""
+        key = (self.session.row.id, self._records_changed)
+        if self._recent is None or self._recent[0] != key:
+            try:
+                rows = self.store.games(limit=RECENT + 1)
+            except StoreError:
+                rows = []
+            self._recent = (key, [r for r in rows if r.id != self.session.row.id][:RECENT])
+        return self._recent[1]
 
     def _layout_for(self, variant: str) -> Layout | None:
         """The board's layout for another variant (None: the same one). The simulated board takes
@@ -528,8 +652,262 @@ class PlayApp:
         )
         self._mark()
 
+    def live_allowed(self) -> bool:
+        """Live analysis is a hint on every move: only where hints are (``[engine] hints``: casual
+        games by default) and once a game is over."""
+        ref = self.session.referee
+        return self.session.ended or self.engine_settings.allows_hint(ref.mode)
+
+    def live_analysis(self, on: Any) -> None:
+        """Turn the live analysis on (the position searched while the players move) or off."""
+        if not isinstance(on, bool):
+            raise ValueError(f"live needs on: true or false, not {shown(on)}")
+        if on and not self.live_allowed():
+            raise PageError("no-live")
+        if not on:
+            self._stop_live()
+        elif self.live is None:
+            settings, variant = self.engine_settings, self.session.row.variant
+            self.live = LiveAnalysis(lambda: open_engine(variant, settings, level=10))
+            self._live_variant = variant
+            self._follow_live()
+        self._mark()
+
+    def _stop_live(self) -> None:
+        if self.live is not None:
+            self.live.close()
+            self.live = None
+
+    def _follow_live(self) -> None:
+        """The live analysis follows the game on the board (a new variant: a new engine; a game in
+        a mode without hints: off)."""
+        if self.live is None:
+            return
+        if not self.live_allowed():
+            self._stop_live()
+        elif self._live_variant != self.session.row.variant:
+            self._stop_live()
+            self.live_analysis(True)
+        else:
+            self.live.follow(self.study_game() if self.study is not None else self.session.referee.game)
+
+    # -- a study: a game opened on the page to try moves in -------------------------------------
+    def study_action(self, data: dict[str, Any]) -> None:
+        """``open`` (a recorded game, or the one in play, at a ply), ``pdn`` (a pasted PDN's first
+        game), ``play`` (a move from a position of the study), ``goto``, ``delete``, ``promote``,
+        ``close``. A bad request is a ``ValueError`` of one line and changes nothing."""
+        op = data.get("op")
+        ref = self.session.referee
+        if op != "close" and ref.mode == "tournament" and not self.session.ended:
+            raise PageError("no-study")  # moving pieces on another board is help in a tournament game
+        try:
+            if op == "open":
+                self.study, self.study_board = self._study_of(data.get("game"), data.get("ply")), None
+            elif op == "pdn":
+                self.study, self.study_board = study_of_pdn(data.get("pdn"), self.session.row.variant), None
+            elif op == "close":
+                self.study = None
+                self.study_board = None
+            elif self.study is None:
+                raise StudyError("no study is open (open a game or a PDN first)")
+            elif op == "play":
+                self.study.play(data.get("node"), data.get("move"))
+            elif op == "goto":
+                self.study.goto(data.get("node"))
+            elif op == "delete":
+                self.study.delete(data.get("node"))
+            elif op == "promote":
+                self.study.promote(data.get("node"))
+            elif op == "board":
+                self._study_on_board(data.get("on"))
+            else:
+                raise StudyError(f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, board, close)")
+        except StudyError as exc:
+            raise ValueError(str(exc)) from None
+        self.study_version += 1
+        self._follow_live()
+        self._mark()
+
+    def _study_on_board(self, on: Any) -> None:
+        """The study's position set up on the board (a casual game from it, the LEDs guiding the
+        set-up): the moves made there are the study's, as variations from that position."""
+        if not isinstance(on, bool):
+            raise StudyError(f"board needs on: true or false, not {shown(on)}")
+        assert self.study is not None
+        if not on:
+            self.study_board = None
+            return
+        tags, node = self.study.tags, self.study.current
+        white, black = tags.get("White", "?"), tags.get("Black", "?")
+        self._new_game_from(node.position, f"Analysis: {white} – {black}", white, black)
+        self.study_board = (node.id, self.session.row.id)
+
+    def _new_game_from(self, start: Position, event: str, white: str, black: str) -> None:
+        """A casual game from ``start`` for the page's own use (a study on the board, training),
+        named by its event and the players of the game it comes from."""
+        fen = None if start == Position.start(start.variant) else start.fen()
+        tags = {"Event": event, "White": white, "Black": black}
+        tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
+        self.new_game(fen, start.variant.name, "casual", tags)
+
+    def _follow_study_board(self) -> None:
+        """The moves made on the board in the study's game, followed in the study (a move taken
+        back: its position again; the move stays in the study)."""
+        if self.study is None or self.study_board is None:
+            return
+        start, game_id = self.study_board
+        if game_id != self.session.row.id or start not in self.study.nodes:
+            self.study_board = None  # another game, or its position deleted: the board plays on its own
+            self.study_version += 1
+            return
+        node = self.study.nodes[start]
+        for _pos, m in self.session.referee.game.steps():
+            if isinstance(m, Move):
+                node = self.study.extend(node, m)
+        if node is not self.study.current:
+            self.study.current = node
+            self.study_version += 1
+
+    def _study_of(self, game_id: Any, ply: Any) -> Study:
+        """A recorded game (default: the one in play) as a study, shown after ``ply`` moves."""
+        if game_id is None or game_id == self.session.row.id:
+            study = Study.from_game(self.session.referee.game, self.session.tags())
+        else:
+            if not isinstance(game_id, int) or isinstance(game_id, bool):
+                raise StudyError(f"game must be a game's id, not {shown(game_id)}")
+            try:
+                pg = export_game(self.store, game_id)
+            except StoreError as exc:
+                raise StudyError(str(exc)) from None
+            study = Study.from_pdn(pg)
+            if pg.variant.name != self.session.row.variant:
+                raise StudyError(f"game {game_id} is {pg.variant.title}: the board plays the game in play's variant")
+        line = study.main_line()
+        if ply is not None:
+            if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(line):
+                raise StudyError(f"ply must be 0-{len(line)}, not {shown(ply)}")
+            study.current = line[ply - 1] if ply else study.root
+        return study
+
+    # -- training on the board: a game replayed, a tactic found -----------------------------------
+    def training_action(self, data: dict[str, Any]) -> None:
+        """``start`` (``kind``: ``game`` or ``tactic`` from the shipped sets by ``index``, or
+        ``study``: the open study's main line; ``mode`` replay or guess, ``side`` the side guessed)
+        a new game from the line's start, or ``stop``. A bad request changes nothing."""
+        op = data.get("op")
+        if op == "stop":
+            self.training = None
+            self._mark()
+            return
+        if op != "start":
+            raise ValueError(f"unknown training op {shown(op)} (start or stop)")
+        training = self._training_of(data)
+        self._new_game_from(training.start, f"Training: {training.title}", training.white, training.black)
+        self.training = training
+        self._training_game = self.session.row.id
+        self._mark()
+
+    def _training_of(self, data: dict[str, Any]) -> Training:
+        kind, index, mode = data.get("kind"), data.get("index", 0), data.get("mode", "replay")
+        variant = self.session.row.variant
+        side = data.get("side")
+        if side not in (None, "white", "black"):
+            raise ValueError(f"side must be white or black, not {shown(side)}")
+        color = None if side is None else Color(side)
+        if mode not in ("replay", "guess"):
+            raise ValueError(f"training mode must be replay or guess, not {shown(mode)}")
+        if kind == "study":
+            if self.study is None:
+                raise ValueError("no study is open: open a game or a PDN to train on it")
+            line = [n.move for n in self.study.main_line() if n.move is not None]
+            tags = self.study.tags
+            title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
+            return Training(
+                title, self.study.root.position, line, mode, color, tags.get("White", "?"), tags.get("Black", "?")
+            )
+        sets: list[Any] = (
+            shipped_games(variant) if kind == "game" else shipped_tactics(variant) if kind == "tactic" else []
+        )
+        if kind not in ("game", "tactic"):
+            raise ValueError(f"unknown training kind {shown(kind)} (game, tactic or study)")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(sets):
+            raise ValueError(f"no {kind} {shown(index)} in the {variant} set (0-{len(sets) - 1})")
+        if kind == "game":
+            pg = sets[index]
+            title = f"{pg.tags.get('White', '?')} – {pg.tags.get('Black', '?')}, {pg.tags.get('Event', '?')}"
+            white, black = pg.tags.get("White", "?"), pg.tags.get("Black", "?")
+            return Training(title, pg.start_position, [m.move for m in pg.moves], mode, color, white, black)
+        tactic = sets[index]
+        start = Position.from_fen(tactic.fen, variant)
+        return Training(f"{index + 1}/{len(sets)}", start, [start.parse_pdn(tactic.move)], "tactic")
+
+    def _follow_training(self) -> None:
+        t = self.training
+        if t is None:
+            return
+        if self._training_game != self.session.row.id:
+            self.training = None  # another game: the training is over
+            return
+        t.follow([m for _pos, m in self.session.referee.game.steps() if isinstance(m, Move)])
+        told = (t.played, t.off, t.right, t.wrong, self.training_restored())
+        if told != self._training_told:  # the voice (and the page's list of what was said) says what changed
+            self._training_told = told
+            self.speech.tell({lang: training_text(self, lang) for lang in LANGUAGES})
+
+    def _training_leds(self) -> dict[int, LedRole]:
+        """The training's lights: the line's move to make, or, while a move off the line stands,
+        what to put back (the position before it)."""
+        self._follow_training()  # (the LEDs may be asked while a move is being recorded)
+        t = self.training
+        ref = self.session.referee
+        if t is None or ref.report is not None:
+            return {}
+        sensed = frozenset(ref.occupied)
+        if t.off is not None:
+            before = t.positions()[t.off]
+            if self.training_restored():
+                # put back, while the referee waits for the next event to read it as taken back (a
+                # board that senses presence only may also read it as a capture a silent sensor hid):
+                # the line's move, until its piece is lifted (the referee lights the move under way)
+                return suggested(before, t.line[t.off]) if sensed == before.occupied() else {}
+            lit = {q: LedRole.MISSING for q in before.occupied() - sensed}
+            lit.update({q: LedRole.EXTRA for q in sensed - before.occupied()})
+            return lit
+        move = t.lit()
+        if move is None or sensed != ref.position.occupied() or not ref.position.is_legal(move):
+            return {}
+        return suggested(ref.position, move)
+
+    def training_restored(self) -> bool:
+        """A move off the training's line taken back on the board (the position before it there,
+        or the line's move under way from it), the game not yet told: the line's move is shown."""
+        t = self.training
+        if t is None or t.off is None or t.off >= len(t.line):
+            return False
+        before = t.positions()[t.off].occupied()
+        sensed = frozenset(self.session.referee.occupied)
+        return sensed in (before, before - {t.line[t.off].from_square})
+
+    def study_game(self) -> Game:
+        """The study's position shown, as a game (its moves from the study's start)."""
+        assert self.study is not None
+        if self._study_game is not None and self._study_game[0] == self.study_version:
+            return self._study_game[1]  # (the live analysis asks every turn of the loop)
+        game = Game(self.study.variant, self.study.root.position)
+        for node in self.study.current.path():
+            assert node.move is not None
+            game.push(node.move, after_end=True)
+        self._study_game = (self.study_version, game)
+        return game
+
+    def study_pdn(self) -> str:
+        if self.study is None:
+            raise LookupError("no study is open")
+        return self.study.pdn()
+
     def close(self) -> None:
-        """Stop the engines (the computer's and an analysis under way) and the voice."""
+        """Stop the engines (the computer's, an analysis under way, the live one) and the voice."""
+        self._stop_live()
         if self.analysis is not None:
             self.analysis.cancel()
         self.computer.close()
@@ -558,6 +936,7 @@ class PlayApp:
             raise ValueError(str(exc)) from None
         if self.publisher is not None and game_id != self.session.row.id:
             self.publisher.corrected.add(game_id)  # the hall gets the correction too
+        self._records_changed += 1
         self._mark()
 
     def assign(self, data: dict[str, Any]) -> None:
@@ -604,6 +983,34 @@ class PlayApp:
 
 
 ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
+RECENT = 6  # games the page lists beside the game in play
+
+
+def suggested(pos: Position, move: Move) -> dict[int, LedRole]:
+    """A suggested move as the LEDs show it: its piece, the landings on its way, where it ends."""
+    path = pos.routes(move)[0].path
+    lit = {q: LedRole.PATH for q in path[1:-1]}
+    lit[path[-1]] = LedRole.SUGGEST_TO
+    lit[path[0]] = LedRole.SUGGEST_FROM  # (a capture that ends where it began: its piece)
+    return lit
+
+
+def study_of_pdn(text: Any, variant: str) -> Study:
+    """The first game of a pasted or loaded PDN as a study (of the board's variant: its squares)."""
+    if not isinstance(text, str) or not text.strip():
+        raise StudyError("paste or load a PDN first")
+    try:
+        games = read_pdn(text, "the PDN")
+    except DraughtsError as exc:
+        raise StudyError(str(exc)) from None
+    if not games:
+        raise StudyError("the PDN has no game")
+    pg = games[0]
+    if pg.error is not None:
+        raise StudyError(str(pg.error))
+    if pg.variant.name != variant:
+        raise StudyError(f"the PDN is a game of {pg.variant.title}: the board plays {find_variant(variant).title}")
+    return Study.from_pdn(pg)
 
 
 def set_up(sim: SimulatedBoard, pos: Position) -> None:

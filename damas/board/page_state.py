@@ -5,16 +5,21 @@ list kept between pushes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import wording
 from board_hal.leds import Role as LedRole
 from damas.computer.analysis import Mark
+from damas.computer.live import bar
+from damas.records.store import ABANDONED, INTERRUPTED, GameRow
 from damas.sentences import kind_of, message
 from damas.speech.phrases import move_phrase
-from referee.clock import duration_text
-from referee.vocabulary import ReportKind
+from damas.study.training import shipped_games, shipped_tactics
+from damas.study.tree import Node
+from engine import MATE_BOUND
+from referee.clock import TICKS, ClockError, duration_text, parse_control
+from referee.vocabulary import MoveMade, Report, ReportKind
 from rules import Color, Game, Position
 from rules.variants import VARIANTS
 from wording import LANGUAGES, NATIVE, language
@@ -43,6 +48,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
             item["said"] = item["said"][lang]  # the move as the board says it (a screen reader's label)
     stamps = s.clock.stamps if s.clock is not None else []
     marks = _marks(app)
+    suspects: set[int] = set(getattr(ref, "suspects", ()))
+    inferred: dict[int, int] = getattr(ref, "inferred", {})  # ply -> the square whose sensor did not answer
     ply = 0
     for item in moves:
         if "pdn" in item:
@@ -50,6 +57,9 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
                 item["clock"] = stamps[ply].to_json()
                 item["took"] = duration_text(stamps[ply].took)
             ply += 1
+            sensor = inferred.get(ply)
+            if sensor is not None:
+                item["inferred"] = pos.square_text(sensor)  # read without that square's sensor
             mark = marks.get(ply)
             if mark is not None and mark.played == item["pdn"]:
                 item.update(mark=mark.symbol, better=mark.better, kind=mark.kind)
@@ -57,17 +67,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
     row = app.store.game(s.row.id)
     result = row.result if (row.result_locked or outcome is not None) else "*"
     kinds = wording.words(KINDS, lang)
-    reports = fold_reports(
-        {
-            "kind": r.kind.value,
-            "label": kinds.get(kind_of(r), r.kind.value),
-            "message": message(r, lang, names),
-            "t": r.t,
-            "squares": list(r.squares),
-        }
-        for r in s.reports()[-40:]
-    )
     active = ref.report or getattr(ref, "colour_report", None)  # (a colour board: referee.colour)
+    reports = fold_reports(_report_items(s.history, active, lang, names), words["resolved"])
     if active is not None and reports and reports[-1]["kind"] == active.kind.value:
         reports[-1]["active"] = True
     legend = wording.words(LEGEND, lang)
@@ -84,7 +85,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "squares": {str(q): list(geo.coord(q)) for q in geo.squares()},
         "names": {str(q): pos.square_text(q) for q in geo.squares()},
         "pieces": {str(q): piece.symbol for q, piece in pos.pieces().items()},
-        "occupied": sorted(s.raw),
+        # a square whose sensor does not answer shows what the game has there, not its stale reading
+        "occupied": sorted((s.raw - suspects) | (pos.occupied() & suspects)),
         "cells": sorted(s.raw_cells),
         "leds": {str(q): role.value for q, role in app.led_intents()},
         "moves": moves,
@@ -96,7 +98,11 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
             "kind": active.kind.value,
             "label": kinds.get(kind_of(active), active.kind.value),
             "message": message(active, lang, names),
+            "confirm": _confirm(active, pos),
+            "line": line(kinds.get(kind_of(active), active.kind.value), message(active, lang, names)),
         },
+        "sensors": sorted(getattr(ref, "suspects", ())),  # squares whose sensor does not answer
+        "dead_leds": sorted(app.broken()[1]),  # squares whose LED does not light (the page shows their role)
         "last": None if last is None else {"path": last["path"], "captured": last["captured"]},
         "fen": pos.fen(),
         "start": ref.game.start.fen(),
@@ -126,13 +132,58 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "token_required": bool(app.token),
         "computer": _computer_state(app, lang),
         "analysis": _analysis_state(app, lang),
+        "live": _live_state(app, lang),
+        "study": _study_state(app),
+        "training": _training_state(app, lang),
         "write_error": None
         if app.write_error is None
         else RECORDS_ERROR.get(lang, RECORDS_ERROR["en"]).format(reason=app.write_error),
-        "clock": None if s.clock is None else {**s.clock.face(app.clock()), "low": app.low_time},
+        "clock": None
+        if s.clock is None
+        else {**s.clock.face(app.clock()), "low": app.low_time, "control_text": control_text(s.row.header)},
         "clock_words": wording.words(CLOCK_WORDS, lang),
+        "games": [_game_item(r, words) for r in app.recent_games()],
         "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
         "voice": app.speech.speaker is not None,
+    }
+
+
+#: a set-up report naming at most this many squares offers "the sensor under ... is broken"
+BROKEN_OFFERED = 2
+
+
+def _confirm(report: Report, pos: Position) -> dict[str, Any] | None:
+    """What the page may answer to ``report`` (the ``confirm`` action): the moves a board with a
+    sensor that may not answer cannot tell apart, or the squares of a set-up that a stuck
+    sensor may keep from completing (one whose sensor the player says is broken)."""
+    if report.kind is ReportKind.SENSOR_CONFIRM:
+        texts, answers = report.params.get("choices", ()), report.params.get("moves", ())
+        return {
+            "moves": [{"text": t, "move": m} for t, m in zip(texts, answers, strict=False)],
+            "squares": [],
+        }
+    if report.kind is ReportKind.SETUP and 0 < len(report.missing) + len(report.extra) <= BROKEN_OFFERED:
+        squares = sorted({*report.missing, *report.extra})
+        return {"moves": [], "squares": [{"square": q, "name": pos.square_text(q)} for q in squares]}
+    return None
+
+
+def _game_item(row: GameRow, words: dict[str, str]) -> dict[str, Any]:
+    """A recent game as the page lists it (one left unfinished can be resumed)."""
+    state = "playing" if row.state == "in play" else row.state
+    return {
+        "id": row.id,
+        "variant": row.variant,
+        "title": words.get(f"variant_{row.variant}", row.variant),
+        "white": row.tags.get("White", "?"),
+        "black": row.tags.get("Black", "?"),
+        "date": row.tags.get("Date", ""),
+        "result": row.result,
+        "state": state,
+        "state_text": words.get(f"state_{state}", state),
+        "plies": row.moves,
+        "plies_text": words["plies_one"] if row.moves == 1 else words["plies"].format(count=row.moves),
+        "resumable": row.state in (ABANDONED, INTERRUPTED),
     }
 
 
@@ -153,7 +204,152 @@ def _analysis_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
         f"{m.number} {m.played}{m.symbol} {words['mark_' + m.kind]}: {words['better']} {m.number} {m.better}"
         for m in a.marks
     ]
-    return {"done": a.done, "total": a.total, "finished": a.finished, "error": a.error, "lines": lines}
+    return {
+        "done": a.done,
+        "total": a.total,
+        "finished": a.finished,
+        "error": a.error,
+        "lines": lines,
+        # the graph: the value after each ply from White's side (hundredths, ±GRAPH_CAP), the marked plies
+        "curve": [max(-GRAPH_CAP, min(GRAPH_CAP, v)) for v in a.curve],
+        "marked": {m.ply: m.symbol for m in a.marks},
+    }
+
+
+def _study_state(app: PlayApp) -> dict[str, Any] | None:
+    """The study open on the page: its tree as text, the position shown and its legal moves."""
+    study = app.study
+    if study is None:
+        return None
+    node = study.current
+    pos = node.position
+    moves = []
+    for m in pos.legal_moves:
+        path = pos.routes(m)[0].path
+        moves.append(
+            {"pdn": pos.pdn(m), "from": path[0], "to": path[-1], "path": list(path), "captured": sorted(m.captured)}
+        )
+    return {
+        "title": f"{study.tags.get('White', '?')} – {study.tags.get('Black', '?')}",
+        "result": study.result,
+        "tokens": study.tokens(),
+        "current": node.id,
+        "line": [n.id for n in node.path()],
+        "fen": pos.fen(),
+        "turn": pos.turn.value,
+        "last": None
+        if node.move is None
+        else {"path": list(node.parent.position.routes(node.move)[0].path)}
+        if node.parent is not None
+        else None,
+        "moves": moves,
+        "parent": None if node.parent is None else node.parent.id,
+        "next": node.children[0].id if node.children else None,
+        "version": app.study_version,
+        "on_board": app.study_board is not None,  # its moves are made on the board (the page shows the board)
+    }
+
+
+def _training_state(app: PlayApp, lang: str) -> dict[str, Any]:
+    """The sets to train on (the board's variant), and the training under way: what to do now."""
+    words = wording.words(UI, lang)
+    variant = app.session.row.variant
+    games = [f"{g.tags.get('White', '?')} – {g.tags.get('Black', '?')} ({g.result})" for g in shipped_games(variant)]
+    out: dict[str, Any] = {"games": games, "tactics": len(shipped_tactics(variant)), "on": False}
+    t = app.training
+    if t is None:
+        return out
+    verdict = t.verdict()
+    guessed = t.right + t.wrong
+    return {
+        **out,
+        "on": True,
+        "title": t.title,
+        "mode": t.mode,
+        "verdict": verdict,
+        "text": training_text(app, lang),
+        "ply": t.played,
+        "total": len(t.line),
+        "right": t.right,
+        "wrong": t.wrong,
+        "score": words["training_score"].format(right=t.right, guessed=guessed) if guessed else "",
+    }
+
+
+def training_text(app: PlayApp, lang: str) -> str:
+    """What the training says now (the page, and the board's voice when it changes)."""
+    t = app.training
+    if t is None:
+        return ""
+    words = wording.words(UI, lang)
+    verdict = t.verdict()
+    said: list[str] = []
+    if verdict in ("right", "solved") and t.last is not None:
+        said.append(words["training_right"].format(move=t.move_text(t.last[0])))
+    if verdict == "wrong" and t.off is not None:
+        key = "training_wrong_tactic" if t.mode == "tactic" else "training_wrong"
+        said.append(words[key].format(move=t.move_text(t.off) if t.off < len(t.line) else "—"))
+    elif verdict == "failed":
+        said.append(words["training_failed"].format(move=t.move_text(0)))
+    elif verdict == "done":
+        said.append(words["training_done"])
+    lit = t.lit()
+    if app.training_restored() and t.off is not None:
+        said = [words["training_play"].format(move=t.move_text(t.off))]  # taken back: the line's move to make
+    elif lit is not None:
+        said.append(words["training_play"].format(move=t.move_text(t.played)))
+    elif verdict in ("guess", "right") and not t.finished:
+        said.append(words["training_find" if t.mode == "tactic" else "training_guess"])
+    return " ".join(said)
+
+
+def _study_last(node: Node) -> dict[str, Any] | None:
+    """The move that led to the position shown (the board marks its path)."""
+    if node.move is None or node.parent is None:
+        return None
+    return {"path": list(node.parent.position.routes(node.move)[0].path)}
+
+
+GRAPH_CAP = 1000  # hundredths of a man: the graph's top and bottom (ten men up, or a forced result)
+
+
+def _live_state(app: PlayApp, lang: str) -> dict[str, Any]:
+    """The live analysis (the evaluation bar, its number, the depth and the engine's line)."""
+    live = app.live
+    out: dict[str, Any] = {"on": live is not None, "allowed": app.live_allowed()}
+    if live is None:
+        return out
+    words = wording.words(UI, lang)
+    seen = live.seen()
+    out.update(
+        error=None if live.error is None else words["engine_failed"].format(error=live.error),
+        depth=None,
+        score=None,
+        bar=50.0,
+        text=words["live_wait"],
+        line=[],
+        numbered="",
+    )
+    if seen is not None:
+        out.update(
+            depth=seen.depth,
+            score=seen.score,
+            bar=bar(seen.score),
+            text=eval_text(seen.score, words),
+            depth_text=words["live_depth"].format(depth=seen.depth),
+            line=list(seen.line),
+            numbered=seen.numbered,
+        )
+    return out
+
+
+def eval_text(score: int, words: dict[str, str]) -> str:
+    """A value for the page: ``+1.2`` (White a man and a bit better), ``0.0``, or a forced result."""
+    if score >= MATE_BOUND:
+        return words["forced_white"]
+    if score <= -MATE_BOUND:
+        return words["forced_black"]
+    return f"{score / 100:+.1f}" if score else "0.0"
 
 
 def _computer_state(app: PlayApp, lang: str) -> dict[str, Any]:
@@ -167,6 +363,7 @@ def _computer_state(app: PlayApp, lang: str) -> dict[str, Any]:
     return {
         "side": None if ref.computer is None else ref.computer.value,
         "level": ref.computer_level,
+        "move_time": app.computer.settings.move_time,
         "name": c.name,
         "thinking": c.thinking(ref),
         "move": None if expected is None else pos.pdn(expected),
@@ -216,28 +413,129 @@ class MoveList:
         return [item for _entry, item in kept]
 
 
-#: the reports a restored board does not end (a set-up ends with setup-ok; tournament notices stand)
-_KEPT = (ReportKind.RESTORED, ReportKind.SETUP, ReportKind.SETUP_OK, ReportKind.TOUCH_MOVE, ReportKind.PROCEDURE)
-#: a report kind that ends an earlier one, and which kinds it ends (shown on that report)
-RESOLVES = {
-    ReportKind.RESTORED.value: frozenset(KINDS["en"]) - {kind.value for kind in _KEPT},
-    ReportKind.SETUP_OK.value: frozenset({ReportKind.SETUP.value}),
+#: reports that are not about the board as it stands (a set-up ends with setup-ok; tournament
+#: notices, the clock's and the link's stand), so neither a restored board nor a move ends them
+_NOT_BOARD = {
+    ReportKind.RESTORED,
+    ReportKind.SETUP,
+    ReportKind.SETUP_OK,
+    ReportKind.TOUCH_MOVE,
+    ReportKind.PROCEDURE,
+    ReportKind.IRREGULARITY_ACCEPTED,
+    ReportKind.RECONSTRUCTED,
+    ReportKind.FLAG_FALL,
+    *(kind for kind in ReportKind if kind.value.startswith("clock-")),
 }
+BOARD_KINDS = frozenset(kind.value for kind in ReportKind) - {kind.value for kind in _NOT_BOARD}
+#: what ends an earlier report (``move``: a move recorded), and which kinds it ends
+RESOLVES = {
+    ReportKind.RESTORED.value: BOARD_KINDS,
+    "move": BOARD_KINDS,
+    ReportKind.SETUP_OK.value: frozenset({ReportKind.SETUP.value}),
+    ReportKind.CLOCK_RESUMED.value: frozenset({ReportKind.CLOCK_PAUSED.value}),
+}
+#: what is never a line of its own (a move is in the move list; a restore with nothing open ended a
+#: pause on the way, as a capture's touch-down)
+_NEVER_SHOWN = frozenset({ReportKind.RESTORED.value, ReportKind.SETUP_OK.value, "move"})
 
 
-def fold_reports(reports: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The page's list of reports: a report that ends an earlier one (``restored``, ``setup-ok``)
-    is shown on the latest report it ends, as its ``resolved`` (kind, message, time), not as a
-    line of its own; every other report has ``resolved`` None."""
+def fold_reports(reports: Iterable[dict[str, Any]], resolved: str = "resolved") -> list[dict[str, Any]]:
+    """The page's list of reports: an entry that ends earlier reports (``restored`` and a ``move``
+    end every report about the board still open, ``setup-ok`` a set-up, ``clock-resumed`` a pause)
+    is shown on each of them, as its ``resolved`` (kind, message, time, and the ``line`` shown:
+    ``resolved``, the word, and the message), not as a line of its own; every other report has
+    ``resolved`` None, and each its ``line`` (its label and message, see :func:`line`)."""
     out: list[dict[str, Any]] = []
     for r in reports:
         ends = RESOLVES.get(r["kind"], frozenset())
-        earlier = next((x for x in reversed(out) if x["resolved"] is None and x["kind"] in ends), None)
-        if earlier is not None:
-            earlier["resolved"] = {"kind": r["kind"], "message": r["message"], "t": r["t"]}
+        earlier = [x for x in out if x["resolved"] is None and x["kind"] in ends]
+        for x in earlier:
+            x["resolved"] = {
+                "kind": r["kind"],
+                "message": r["message"],
+                "t": r["t"],
+                "line": line(resolved, r["message"]),
+            }
+        if earlier or r["kind"] in _NEVER_SHOWN:
             continue
-        out.append({**r, "resolved": None})
+        out.append({**r, "line": line(r["label"], r["message"]), "resolved": None})
     return out
+
+
+def _report_items(
+    history: Iterable[object], active: Report | None, lang: str, names: Callable[[tuple[int, ...]], str]
+) -> list[dict[str, Any]]:
+    """The reports of the game (its last 40) and the moves between them, for :func:`fold_reports`.
+    A capture paused on a touch-down square is a guidance while it lasts, not a fault: it is shown
+    only while it is the active report."""
+    kinds = wording.words(KINDS, lang)
+    played = wording.words(UI, lang)["resolved_by_move"]
+    items: list[dict[str, Any]] = []
+    for v in history:
+        if isinstance(v, MoveMade):
+            items.append({"kind": "move", "label": "", "message": played.format(move=v.pdn), "t": v.t, "squares": []})
+        elif isinstance(v, Report) and (kind_of(v) != "capture-continues" or v is active):
+            items.append(
+                {
+                    "kind": v.kind.value,
+                    "label": kinds.get(kind_of(v), v.kind.value),
+                    "message": message(v, lang, names),
+                    "t": v.t,
+                    "squares": list(v.squares),
+                }
+            )
+    shown = [i for i, item in enumerate(items) if item["kind"] != "move"][-40:]
+    return items[shown[0] :] if shown else []
+
+
+_ARTICLES = ("a ", "an ", "the ", "o ", "os ", "as ", "um ", "uma ")
+
+
+def _plain(text: str) -> str:
+    low = text.strip().lower()
+    for article in _ARTICLES:
+        if low.startswith(article):
+            return low[len(article) :]
+    return low
+
+
+def line(label: str, text: str) -> str:
+    """A label and its text as the page shows them: ``Label: text`` (after the colon the text
+    goes on in lower case, as Portuguese writes it), or the text alone, capitalised, when it
+    already says what the label says ("a capture is compulsory: ..." under "capture is compulsory").
+
+    >>> line("captura obrigatória", "Captura obrigatória: capture com b4")
+    'Captura obrigatória: capture com b4'
+    >>> line("relógio apertado sem lance", "As pretas apertaram o relógio")
+    'Relógio apertado sem lance: as pretas apertaram o relógio'
+    """
+    text = text.strip()
+    if not label or _plain(text).startswith(_plain(label)):
+        return text[:1].upper() + text[1:]
+    word = text.split(" ", 1)[0]
+    if not (len(word) > 1 and word.isupper()):  # (not a name in capitals: FEN, a square "B4")
+        text = text[:1].lower() + text[1:]
+    return f"{label[:1].upper()}{label[1:]}: {text}"
+
+
+def control_text(header: dict[str, Any]) -> str:
+    """The game's time control as a player names it: ``FENACEF, 21 min``, ``5 min + 3 s``."""
+    text = str(header.get("clock", ""))
+    name = header.get("clock_name")
+    try:
+        periods = parse_control(text).periods
+    except ClockError:
+        return text
+    if len(periods) == 1 and periods[0].moves is None:
+        p = periods[0]
+        out = f"{p.seconds / TICKS / 60:g} min"
+        if p.increment:
+            out += f" + {p.increment / TICKS:g} s"
+        if p.delay:
+            out = text  # (5d3, 5b3: the control's own notation)
+    else:
+        out = text
+    return f"{str(name).upper() if name == 'fenacef' else name}, {out}" if name else out
 
 
 #: the new-game form's FEN example per variant (valid: tests/app/test_page_form.py reads each)

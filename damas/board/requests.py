@@ -10,7 +10,7 @@ from typing import Any
 
 from damas.computer.opponent import EngineSettings
 from damas.computer.player import side_of
-from referee.clock import MAX_CLOCK_SECONDS, ClockError, parse_control
+from referee.clock import MAX_CLOCK_SECONDS, PRESETS, ClockError, parse_control
 from referee.vocabulary import MODES, Mode, known
 from rules import Color
 from rules.errors import PdnTagError, shown
@@ -48,6 +48,13 @@ def clock_seconds(value: Any, key: str) -> float | None:
     if not 0 <= seconds <= MAX_CLOCK_SECONDS:
         raise ValueError(f"{key} must be between 0 and {MAX_CLOCK_SECONDS // 3600} hours, not {shown(value)}")
     return seconds
+
+
+def preset_name(text: str | None, presets: dict[str, str]) -> str | None:
+    """The name of the time control ``text`` names (``fenacef``, or one of ``[clock.controls]``),
+    kept with the game so the page says it ("FENACEF, 21 min"); None for a control written out."""
+    name = (text or "").strip().lower()
+    return name if (name in PRESETS and name != "none") or name in presets else None
 
 
 def check_result(result: Any) -> str:
@@ -89,6 +96,7 @@ class NewGame:
     tags: dict[str, str] | None
     clock: str | None  # a time control
     computer: tuple[Color, int] | None  # the side the computer plays and its level
+    move_time: float | None = None  # against the computer: its time a move instead of the level's
 
 
 def new_game_request(data: dict[str, Any], engine: EngineSettings, presets: dict[str, str]) -> NewGame:
@@ -119,4 +127,12 @@ def new_game_request(data: dict[str, Any], engine: EngineSettings, presets: dict
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
         raise ValueError(f"level must be 1-10, not {shown(level)}")
     computer = (computer_side, level) if opponent == "engine" else None
-    return NewGame(fen, variant, mode, tags, control, computer)
+    move_time = data.get("move_time")
+    if move_time is not None and (
+        isinstance(move_time, bool) or not isinstance(move_time, (int, float)) or not 0.05 <= move_time <= MAX_MOVE_TIME
+    ):
+        raise ValueError(f"move_time must be seconds a move, 0.05-{MAX_MOVE_TIME:g}, not {shown(move_time)}")
+    return NewGame(fen, variant, mode, tags, control, computer, None if move_time is None else float(move_time))
+
+
+MAX_MOVE_TIME = 600.0  # seconds: the computer's longest time a move

@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"game": title, "marks": [m.to_json() for m in marks]}, ensure_ascii=False))
             continue
-        print(f"{title}, {game.variant.name}, {len(game.move_stack)} moves ({how})")
+        plies = len(game.move_stack)
+        print(f"{title}, {game.variant.name}, {plies} pl{'y' if plies == 1 else 'ies'} ({how})")
         for m in marks:
             print(f"  {m.text()}")
         sides = {"white": 0, "black": 0}

@@ -42,6 +42,13 @@ def game_id(text: str) -> int:
     return int(text)
 
 
+def port_number(text: str) -> int:
+    """A TCP port on the command line: 1-65535 (0 would not say where the page is)."""
+    if not re.fullmatch(r"[0-9]{1,5}", text.strip()) or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port: {text[:20]!r} (1-65535)")
+    return int(text)
+
+
 def open_store(path: str | None, *, create: bool = False, exclusive: bool = False, quarantine: bool = False) -> Store:
     """The database; the commands that read refuse a missing one (a mistyped --db) rather
     than create an empty file."""

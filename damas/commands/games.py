@@ -11,6 +11,15 @@ from damas.commands.common import command, open_store, report_damage
 SHOWN = {"interrupted": "interrupted by a restart"}
 
 
+def cut(text: str, width: int) -> str:
+    """``text`` in ``width`` characters: cut short with an ellipsis, so the reader sees it was.
+
+    >>> cut("Ana Beatriz Sousa - Rui", 12), cut("Ana - Rui", 12)
+    ('Ana Beatriz…', 'Ana - Rui')
+    """
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _when(t: float) -> str:
     """A game's start as the list shows it; ``?`` when it is not known (or not a time)."""
     try:
@@ -32,15 +41,15 @@ def run(args: argparse.Namespace) -> int:
         if not rows and not store.skipped:
             print(f"no games in {store.path}")
         elif rows:
-            print(f"{'id':>4}  {'started':<16}  {'variant':<13}  {'white - black':<28}  {'result':<8}  moves  status")
+            print(f"{'id':>4}  {'started':<16}  {'variant':<13}  {'white - black':<28}  {'result':<8}  plies  status")
         for r in rows:
             started = _when(r.started)
             players = f"{r.tags.get('White', '?')} - {r.tags.get('Black', '?')}"
             said = r.damage + r.unknown
             status = SHOWN.get(r.state, r.state) + (f" ({'; '.join(said)})" if said else "")
             print(
-                f"{r.id:>4}  {started:<16}  {r.variant[:13]:<13}  {players[:28]:<28}  {r.result[:8]:<8}  {r.moves:>5}"
-                f"  {status}"
+                f"{r.id:>4}  {started:<16}  {cut(r.variant, 13):<13}  {cut(players, 28):<28}  {cut(r.result, 8):<8}"
+                f"  {r.moves:>5}  {status}"
             )
         report_damage(store, store.skipped, "")
     return 1 if store.skipped else 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from damas.commands.common import command, variants_help
+from damas.commands.common import command, port_number, variants_help
 from referee.vocabulary import DEFAULT_MODE, MODES
 
 
@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--config", help="board configuration (TOML; see hardware/); without it, the simulated board")
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1; other hosts need a token)")
-    p.add_argument("--port", type=int, default=None, help="port (default 8080)")
+    p.add_argument("--port", type=port_number, default=None, help="port, 1-65535 (default 8080)")
     p.add_argument("--db", help="the game database (default: the user's data directory)")
     p.add_argument(
         "--lang",
@@ -53,6 +53,12 @@ def register(sub: Any) -> None:
         choices=range(1, 11),
         metavar="1-10",
         help="the computer's level: 1 a beginner can beat, 10 its best (default: engine.level, else 3)",
+    )
+    p.add_argument(
+        "--move-time",
+        type=float,
+        metavar="SECONDS",
+        help="the computer's strength by time: seconds a move instead of its level's (default: engine.move_time)",
     )
     p.add_argument(
         "--side", choices=["white", "black"], help="the side the computer plays (default: engine.side, else black)"

@@ -161,7 +161,15 @@ def run(args: argparse.Namespace) -> int:
     if fen:
         Position.from_fen(fen, variant)  # a bad FEN is a user error, reported as such
     mode = args.mode or header.mode or DEFAULT_MODE
-    ref = make_referee(variant.name, fen, mode=mode, board=header.board, senses=header.senses, pieces=header.pieces)
+    ref = make_referee(
+        variant.name,
+        fen,
+        mode=mode,
+        board=header.board,
+        senses=header.senses,
+        pieces=header.pieces,
+        suspects=header.broken or (),
+    )
     try:
         keeper = ClockKeeper.from_header(header.to_json(), ref)  # the log's game clock: the same times
     except ClockError as exc:

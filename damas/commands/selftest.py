@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from damas.commands.common import command, variants_help
+
+if TYPE_CHECKING:
+    from board_hal.layout import Layout
+    from board_hal.selftest import SelfTestResult
 
 
 def register(sub: Any) -> None:
@@ -18,6 +22,11 @@ def register(sub: Any) -> None:
     p.add_argument("--config", help="the board configuration (TOML); without it, the simulated board")
     p.add_argument("--variant", help=variants_help("default: the config's, else brazilian") + "; whose squares to test")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each square (default 30)")
+    p.add_argument(
+        "--db",
+        help="the game database damas play uses (default: the config's, else the user's data directory): "
+        "what the self-test finds broken is written beside it, in board-health.json, for damas play",
+    )
     p.set_defaults(func=run)
 
 
@@ -59,5 +68,39 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{len(result.confirmed)} squares confirmed, {len(result.dead)} dead, {len(result.stuck)} stuck, "
         f"{len(result.misplaced)} answered elsewhere"
+        + (f", {len(result.dead_leds)} LEDs dark" if result.dead_leds else "")
     )
+    if sim is None:
+        _keep(result, io.layout, args.db or config.app.get("database"))
     return 0 if result.ok else 1
+
+
+#: more broken sensors than this: the board needs its wiring or its switches mended first
+MAX_KEPT = 4
+
+
+def _keep(result: SelfTestResult, layout: Layout, db: str | None) -> None:
+    """What was found broken, for damas play (board_hal.health): only a board whose wiring and
+    orientation are right (otherwise every square would look broken: mend those first)."""
+    from board_hal.health import BoardHealth, default_path, now_text
+
+    if result.misplaced or result.wiring or result.numbering or result.led_order:
+        print("not kept for damas play: put the wiring and orientation right, then run the self-test again")
+        return
+    if len(result.dead_leds) == len(layout.cells()):
+        result.dead_leds = []  # no LED at all: a chain's power or data, not LEDs to play around
+    sensors = set(result.stuck) | {layout.cell_of(sq) for sq in result.dead}
+    if len(sensors) > MAX_KEPT:
+        print(f"not kept for damas play: {len(sensors)} sensors do not answer (a board to repair, not to play around)")
+        return
+    health = BoardHealth(layout.size, sensors, set(result.dead_leds), now_text())
+    path = default_path(db) if db else default_path()
+    try:
+        health.save(path)
+    except OSError as exc:
+        print(f"could not keep the findings for damas play: {path}: {exc.strerror}")
+        return
+    if sensors or health.leds:
+        print(f"kept for damas play in {path}: it plays around these until the self-test finds them mended")
+    else:
+        print(f"kept for damas play in {path}: every sensor and LED answers")

@@ -112,6 +112,18 @@ def analyze_game(
 ) -> list[Mark]:
     """The marked moves of a game (its moves as replayed in ``game``; set-ups start afresh), each
     position valued by ``search`` (default: our engine within ``limits``)."""
+    return evaluate_game(game, limits, search=search, progress=progress)[0]
+
+
+def evaluate_game(
+    game: Game,
+    limits: Limits | None = None,
+    *,
+    search: Search | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[Mark], list[int]]:
+    """The marked moves of a game and its curve: the value of the start and of the position after
+    each move, from White's side (hundredths of a man; a set-up position counts as level)."""
     if search is None:
         search = engine_search(game.variant.name, limits or Limits(move_time=0.5))
     steps = game.steps()
@@ -131,6 +143,9 @@ def analyze_game(
         if progress is not None:
             progress(i + 1, len(steps))
     end_score = _end_score(replay) if replay.outcome() is not None else search(replay)[0]
+    moved = [i for i, (_, entry) in enumerate(prepared) if not isinstance(entry, Position)]
+    curve = [white_view(scores[i][0], prepared[i][0].turn) for i in moved]
+    curve.append(white_view(end_score, replay.position.turn))
     marks: list[Mark] = []
     ply = 0
     for i, (before, entry) in enumerate(prepared):
@@ -149,7 +164,12 @@ def analyze_game(
             continue
         played, better = before.pdn(entry), before.pdn(best)
         marks.append(Mark(ply, _number(before, ply, game), played, better, best_score - after, kind, best_score, after))
-    return marks
+    return marks, curve
+
+
+def white_view(score: int, turn: Color) -> int:
+    """A score for the side to move as White's."""
+    return score if turn is Color.WHITE else -score
 
 
 def _end_score(game: Game) -> int:
@@ -180,6 +200,7 @@ class GameAnalysis:
         self.total = len(self.game.steps()) + 1
         self.done = 0
         self.marks: list[Mark] = []
+        self.curve: list[int] = []  # the value after each move, from White's side (once finished)
         self.error: str | None = None
         self.finished = False
         self._open = open_engine
@@ -215,7 +236,7 @@ class GameAnalysis:
         try:
             engine = self._open()
             opened = engine
-            self.marks = analyze_game(self.game, search=lambda g: self._search(opened, g))
+            self.marks, self.curve = evaluate_game(self.game, search=lambda g: self._search(opened, g))
         except EngineFailed as exc:
             self.error = str(exc)
         except Exception as exc:  # never a dead thread without a word: the page says what happened

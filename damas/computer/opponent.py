@@ -80,6 +80,8 @@ class Answer:
     move: Move | None
     score: int | None = None  # hundredths of a man for the side to move, when the engine said
     error: str | None = None
+    pv: tuple[Move, ...] = ()  # the line the engine expects, from its move on (when it said)
+    depth: int | None = None  # the depth its last finished iteration reached (when it said)
 
 
 @dataclass(frozen=True)
@@ -299,7 +301,7 @@ class LocalEngine(Opponent):
             result = self.engine.search(game, limits, stop_event=stop)
             with self._lock:
                 if ticket == self._current:
-                    self._answers.put(Answer(ticket, result.move, result.score))
+                    self._answers.put(Answer(ticket, result.move, result.score, pv=result.pv, depth=result.depth))
 
 
 class HubEngine(Opponent):
@@ -480,6 +482,7 @@ class HubEngine(Opponent):
         self._send("go think")
         deadline = time.monotonic() + expected_seconds(limits) + self.timeout
         score: int | None = None
+        line, depth = "", None
         try:
             while True:
                 with self._lock:
@@ -490,6 +493,7 @@ class HubEngine(Opponent):
                 command, values, _flags = self._next(min(deadline, time.monotonic() + 0.1), waiting, deadline)
                 if command == "info" and "score" in values:
                     score = _score(values["score"])
+                    line, depth = values.get("pv", ""), _depth(values.get("depth"))
                 elif command == "error" and "message" in values:
                     log.warning("engine %s: %s", self.name, values["message"])
                 elif command == "done":
@@ -511,7 +515,7 @@ class HubEngine(Opponent):
                 raise EngineFailed(f"answered {text[:40]!r}, which is not a move") from None
             legal = " ".join(move_text(m) for m in list(game.position.legal_moves)[:12])
             raise EngineFailed(f"answered an illegal move {text[:40]!r} (legal: {legal})") from None
-        return Answer(ticket, move, score)
+        return Answer(ticket, move, score, pv=_line(game.position, line, move), depth=depth)
 
     def _stop_search(self) -> None:
         """(with the lock held) Ask the engine to stop the search under way; its done line is read
@@ -708,6 +712,26 @@ def _score(text: str) -> int | None:
     if abs(men) >= 999:
         return MATE_BOUND if men > 0 else -MATE_BOUND
     return round(men * 100)
+
+
+def _depth(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() else None
+
+
+def _line(pos: Position, text: str, move: Move) -> tuple[Move, ...]:
+    """The engine's line as moves (it starts with its move), up to the first one that is not
+    legal where it stands (an engine's line is a hint, never trusted further)."""
+    line: list[Move] = []
+    for word in text.split():
+        try:
+            m = parse_hub_move(pos, word)
+        except HubError:
+            break
+        if not line and m != move:
+            break  # the line of an earlier iteration, not of the move it chose
+        line.append(m)
+        pos = pos.apply(m)
+    return tuple(line) or (move,)
 
 
 def open_engine(variant: str, settings: EngineSettings, *, level: int | None = None) -> Opponent:

@@ -28,7 +28,7 @@ from rules import Color, Move, Position
 
 log = logging.getLogger(__name__)
 
-_COMPUTER_TAG = re.compile(r" \(level [0-9]+\)$")
+_COMPUTER_TAG = re.compile(r" \((level [0-9]+|[0-9.]+ s a move)\)$")
 Key = tuple[int, Position]  # a position in the game: how many moves and set-ups led to it, and it
 
 
@@ -217,9 +217,9 @@ class Computer:
         self._due = None
 
 
-def computer_tag(name: str, level: int) -> str:
-    """The PDN name of the computer's side (``White``/``Black`` tag)."""
-    return f"{name} (level {level})"
+def computer_tag(name: str, level: int, move_time: float | None = None) -> str:
+    """The PDN name of the computer's side (``White``/``Black`` tag): its level, or its time."""
+    return f"{name} ({move_time:g} s a move)" if move_time else f"{name} (level {level})"
 
 
 def is_computer_tag(value: str) -> bool:

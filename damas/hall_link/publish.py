@@ -62,7 +62,6 @@ RECENT = 5  # games named in the status message (the hall asks for any it has no
 RESEND_EVERY = 1.0  # seconds: the same resend request is answered once in this time
 
 KEEPALIVE = 5  # seconds: the broker tells the hall a board is gone after 1.5 times this without a word
-_META = "CREATE TABLE IF NOT EXISTS hall_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 _OUTBOX = """
 CREATE TABLE IF NOT EXISTS hall_outbox (
     game_id INTEGER NOT NULL,
@@ -134,14 +133,7 @@ class Publisher:
         self.clock = clock
         self.db = store.db
         self.db.execute(_OUTBOX)
-        self.db.execute(_META)
-        row = self.db.execute("SELECT value FROM hall_meta WHERE key='db'").fetchone()
-        if row is None:  # this database's own id: a fresh one (a new SD card) is told from the old
-            row = (secrets.token_urlsafe(12),)
-            with self.db:
-                self.db.execute("INSERT OR IGNORE INTO hall_meta VALUES ('db', ?)", row)
-            row = self.db.execute("SELECT value FROM hall_meta WHERE key='db'").fetchone()
-        self.db_id = str(row[0])
+        self.db_id = store.database_id()  # this database's own id: a fresh one (a new SD card) is told from the old
         self.boot = secrets.token_urlsafe(9)  # this run of the board (two boards with one id differ in it)
         self.games: dict[int, Published] = {}
         self._version: tuple[int, int] | None = None
@@ -175,7 +167,9 @@ class Publisher:
         self.connected.clear()
 
     def _on_message(self, _c: mqtt.Client, _u: Any, msg: mqtt.MQTTMessage) -> None:
-        if not msg.payload:  # (the hall cleared an assignment: its game was played, or its round taken back)
+        if not msg.payload:  # the hall cleared an assignment (its game was played, or its round taken back)
+            if msg.topic == assign_topic(self.board):
+                self._requests.put(("assign", None))  # (one waiting for the game in play is dropped too)
             return
         try:
             data = validate.load(bytes(msg.payload), validate.MAX_STATUS)

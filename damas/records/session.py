@@ -19,7 +19,7 @@ from board_hal.buttons import ButtonPress
 from board_hal.debounce import DEFAULT_WINDOW, Transition
 from board_hal.squares import SquareState
 from damas.records.journal import events_phrase, holes, prefix
-from damas.records.store import GameRow, Store, StoreError
+from damas.records.store import ABANDONED, INTERRUPTED, GameRow, Store, StoreError
 from referee import (
     Action,
     ClockAction,
@@ -33,11 +33,12 @@ from referee import (
     Takeback,
     Verdict,
 )
-from referee.clock import ClockError, parse_control
+from referee.clock import ClockError, parse_control, shown_seconds
 from referee.colour import make_referee, pieces_from_json
-from referee.log import COLOUR_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
+from referee.log import COLOUR_FORMAT, UID_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
 from referee.vocabulary import Mode
-from rules import Color, DraughtsError, Move
+from rules import Color, DraughtsError, Move, Termination
+from rules.pdn import Clock as PdnClock
 from rules.pdn import PdnGame
 
 Records = tuple[list[tuple[int, str, int, int, list[int], float]], list[int], list[tuple[float, str, list[int], str]]]
@@ -115,16 +116,22 @@ class GameSession:
         window: float = 0.05,
         clock: str | None = None,
         clock_auto: bool = False,
+        clock_name: str | None = None,
         senses: str | None = None,
         pieces: dict[int, SquareState] | None = None,
+        broken: Iterable[int] = (),
     ) -> GameSession:
         """A new game; ``clock``: its time control (None or ``none``: no clock), ``clock_auto``:
-        in casual mode, a recorded move presses the clock; ``senses``: what a board that
-        senses colour tells (``colour``, ``crown``), ``pieces``: what it read (its journal is
-        then of format 2, and its referee reads pieces: ``referee.colour``)."""
+        in casual mode, a recorded move presses the clock; ``clock_name``: the name the control
+        was chosen by (``fenacef``), kept for the page; ``senses``: what a board that senses
+        colour tells (``colour``, ``crown``), ``pieces``: what it read (its journal is then of
+        format 2, and its referee reads pieces: ``referee.colour``); ``broken``: the squares whose
+        sensor the self-test found broken (``board_hal.health``)."""
         extra: dict[str, Any] = {}
         if clock is not None and not parse_control(clock).none:
             extra = {"clock": clock, "clock_auto": clock_auto}
+            if clock_name is not None:
+                extra["clock_name"] = clock_name
         header = LogHeader(
             variant=variant,
             fen=fen,
@@ -133,9 +140,10 @@ class GameSession:
             extra=extra,
             senses=senses or None,
             pieces=pieces if senses else None,
+            broken=sorted(broken) or None,
         ).to_json()
         tags = {"Date": datetime.date.today().strftime("%Y.%m.%d"), **tags}  # every new game has its date
-        game_id = store.new_game(variant, fen, mode, header, tags)
+        game_id = store.new_game(variant, fen, mode, header, tags, uid=True)
         return cls(store, store.game(game_id), window=window)
 
     @classmethod
@@ -327,7 +335,7 @@ class GameSession:
         pg = self.pipeline.pdn_game(tags)
         if result is not None:
             pg.result = result
-        return pg
+        return with_ending(pg, self.pipeline, row)
 
     def reports(self) -> list[Report]:
         return [v for v in self.history if isinstance(v, Report)]
@@ -361,7 +369,7 @@ def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:
     all replay its journal through it: the referee its row asks for (variant, start position,
     mode, the board as the log began) and the game clock its header names."""
     h = row.header
-    senses = h.get("senses") if h.get("format") == COLOUR_FORMAT else None
+    senses = h.get("senses") if h.get("format") in (COLOUR_FORMAT, UID_FORMAT) else None
     referee = make_referee(
         row.variant,
         row.fen,
@@ -369,8 +377,16 @@ def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:
         board=h.get("board"),
         senses=senses if senses in ("colour", "crown") else None,
         pieces=pieces_from_json(h.get("pieces")),
+        suspects=_squares(h.get("broken")),
     )
     return Pipeline(referee, window, _keeper(row.header, referee))
+
+
+def _squares(obj: object) -> list[int]:
+    """A header's list of square numbers (``broken``), or none if it is not one."""
+    if not isinstance(obj, list):
+        return []
+    return [x for x in obj if isinstance(x, int) and not isinstance(x, bool)]
 
 
 def _keeper(header: dict[str, Any], referee: Referee) -> ClockKeeper | None:
@@ -393,4 +409,25 @@ def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> P
     pg = pipe.pdn_game(dict(row.tags))
     if row.result_locked or row.ended is not None:
         pg.result = row.result
+    return with_ending(pg, pipe, row)
+
+
+def with_ending(pg: PdnGame, pipe: Pipeline, row: GameRow) -> PdnGame:
+    """The record's end as the players saw it: a ``Termination`` tag (as PGN and lidraughts write
+    it: ``Normal``, ``Time forfeit``, ``Abandoned``), and the clocks when the game ended, after
+    the last move, when they differ from its own (a flag, a resignation while a clock ran)."""
+    outcome = pipe.referee.game.outcome()
+    if "Termination" not in pg.tags:
+        if outcome is not None:
+            forfeit = outcome.termination is Termination.TIME_FORFEIT
+            pg.tags["Termination"] = "Time forfeit" if forfeit else "Normal"
+        elif row.state in (ABANDONED, INTERRUPTED):
+            pg.tags["Termination"] = "Abandoned"
+    keeper = pipe.clock
+    if keeper is not None and pg.moves and (keeper.clock.flag is not None or keeper.clock.stopped):
+        left = keeper.clock.left
+        final = PdnClock(shown_seconds(left[Color.WHITE]), shown_seconds(left[Color.BLACK]), None)
+        shown = pg.moves[-1].clock
+        if shown is None or (shown.white, shown.black) != (final.white, final.black):
+            pg.moves[-1].comments.append(final.comment())
     return pg

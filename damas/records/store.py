@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import sqlite3
 import stat
 import time
@@ -34,6 +35,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from referee.log import UID_FORMAT
 from referee.vocabulary import DEFAULT_MODE, MODES, Mode, known
 from rules import DraughtsError, Position, find_variant, parse_result
 from rules.errors import shown
@@ -549,6 +551,29 @@ class Store:
         ] or found
         return problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
 
+    def database_id(self) -> str:
+        """This database's own id, made once (a fresh SD card's is another): a game's id across
+        databases is ``<database id>-<game id>`` (its journal's header, event-log format 3; the
+        tournament hall's messages). A database whose hall link made one before (its table
+        ``hall_meta``) keeps that one."""
+        own = self._own_id()
+        if own is None:
+            self._tx([("INSERT OR IGNORE INTO meta VALUES ('uid', ?)", (self._new_id(),))])
+            own = self._own_id()
+        assert own is not None
+        return own
+
+    def _own_id(self) -> str | None:
+        rows = self._query("SELECT value FROM meta WHERE key='uid'")
+        return str(rows[0][0]) if rows else None
+
+    def _new_id(self) -> str:
+        try:
+            old = self._db.execute("SELECT value FROM hall_meta WHERE key='db'").fetchone()
+        except sqlite3.OperationalError:  # (no such table: no hall link ever ran on it)
+            old = None
+        return str(old[0]) if old else secrets.token_urlsafe(12)
+
     # -- games ---------------------------------------------------------------------------
     def new_game(
         self,
@@ -560,15 +585,28 @@ class Store:
         *,
         game_id: int | None = None,
         started: float | None = None,
+        uid: bool = False,
     ) -> int:
+        """A new game's row and journal copy; ``uid``: its header names the game's id across
+        databases (``<database id>-<game id>``, event-log format 3)."""
         started = time.time() if started is None else started
+        db_id = made = None
+        if uid:  # (a database's first game makes its id, in the game's own transaction)
+            db_id = self._own_id()
+            if db_id is None:
+                db_id = made = self._new_id()
 
         def start_copy(new_id: int | None) -> None:  # in the row's transaction: a game without its copy is not started
             assert new_id is not None
-            self._start_copy(new_id, {**header, "game": new_id, "tags": tags})
+            head = header
+            if db_id is not None:
+                head = {**header, "format": UID_FORMAT, "uid": f"{db_id}-{new_id}"}
+                self._db.execute("UPDATE games SET header=? WHERE id=?", (json.dumps(head), new_id))
+            self._start_copy(new_id, {**head, "game": new_id, "tags": tags})
 
         new_id = self._tx(
-            [
+            [("INSERT OR IGNORE INTO meta VALUES ('uid', ?)", (made,))] * (made is not None)
+            + [
                 (
                     "INSERT INTO games (id, variant, fen, mode, tags, started, header) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (game_id, variant, fen, mode, json.dumps(tags), started, json.dumps(header)),
@@ -683,6 +721,14 @@ class Store:
         """A game marked damaged for want of events that are back: as it was before (its replay
         says again whether it ended)."""
         self._tx([("UPDATE games SET ended=NULL, status=NULL WHERE id=? AND status=?", (game_id, DAMAGED))])
+        self.save_record(game_id)
+
+    def reopen_unfinished(self, game_id: int) -> None:
+        """A game left unfinished (abandoned or interrupted, never damaged) is in play again."""
+        row = self.game(game_id)
+        if row.state not in (ABANDONED, INTERRUPTED):
+            raise StoreError(f"{self.path}: game {game_id} is {row.state}: only an unfinished game can be resumed")
+        self._tx([("UPDATE games SET ended=NULL, status=NULL, termination=NULL WHERE id=?", (game_id,))])
         self.save_record(game_id)
 
     def correct(self, game_id: int, tags: dict[str, str] | None = None, result: str | None = None) -> None:

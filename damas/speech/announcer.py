@@ -129,6 +129,11 @@ class Announcer:
     def _listen(self, verdicts: list[Verdict]) -> None:
         self._heard += verdicts  # (composed in update, after the LEDs)
 
+    def tell(self, texts: dict[str, str]) -> None:
+        """Something the app says in its own words (a training's verdict), in each language; a
+        newer one replaces it in the voice's queue."""
+        self._add("reports", lambda lang: texts.get(lang) or texts.get("en", ""), group="told")
+
     def read_out_asked(self) -> None:
         """The read-out gesture was made (said at the next update)."""
         self._read_out = True

@@ -18,14 +18,24 @@ Routes:
   ``side`` (the side the computer plays) and ``level`` 1-10. ``hint``: the engine's move for the
   player to move, lit in the ``hint`` role (casual games unless ``[engine] hints`` says otherwise).
   ``analyze``: the game in play analysed off the board loop; the state's ``analysis`` and the
-  moves' ``mark`` show it); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
+  moves' ``mark`` show it; ``live`` ``{"on": true|false}``: the live analysis (the state's
+  ``live``: the bar, the number, the depth and the engine's line), in casual games and finished
+  ones); ``study`` with ``op``: ``open`` (``game``, ``ply``: a recorded game, default the one in
+  play), ``pdn`` (``pdn``: a pasted PDN's first game), ``play`` (``node``, ``move``: a move tried
+  from that position, kept as a variation), ``goto``/``delete``/``promote`` (``node``), ``close``
+  (the state's ``study``); ``training`` with ``op`` ``start`` (``kind``: ``game`` or ``tactic``
+  of the shipped sets by ``index``, or ``study``; ``mode`` replay or guess, ``side``) or ``stop``
+  (the state's ``training``); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
   of that side's button), ``clock-pause``, ``clock-resume``, ``clock-adjust`` with ``white`` /
-  ``black`` (seconds, or ``m:ss`` text);
+  ``black`` (seconds, or ``m:ss`` text); ``confirm`` with ``move`` (square numbers, one of the
+  ``moves`` a ``sensor-confirm`` report offers: the state's ``active.confirm``) or ``square`` (the
+  sensor under it is broken: a set-up a stuck sensor keeps from completing);
 * ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record
   (tag names are PDN symbols starting with a capital letter, values text without control
   characters, ``""`` removes a tag; results 1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1 or ``*``);
 * ``GET /live.pdn`` the current and recent games (multi-game PDN, as broadcast relays poll);
-  ``GET /games/{id}.pdn`` one game.
+  ``GET /games/{id}.pdn`` one game; ``GET /study.pdn`` the study open on the page, its
+  variations in parentheses.
 
 A bad request is a 400 with ``{"error": "..."}`` naming the problem (a body above 64 KiB
 is a 413); a game id is ASCII digits, anything else is not found.
@@ -308,6 +318,19 @@ def build_app(play: PlayApp) -> web.Application:
     @routes.get("/live.pdn")
     async def live(_request: web.Request) -> web.StreamResponse:
         return web.Response(text=play.live_pdn(), content_type="application/x-chess-pdn", charset="utf-8")
+
+    @routes.get("/study.pdn")
+    async def study_pdn(_request: web.Request) -> web.StreamResponse:
+        try:
+            text = play.study_pdn()
+        except LookupError:
+            raise web.HTTPNotFound() from None
+        return web.Response(
+            text=text,
+            content_type="application/x-chess-pdn",
+            charset="utf-8",
+            headers={"Content-Disposition": 'attachment; filename="damas-study.pdn"'},
+        )
 
     @routes.get("/games/{game_id}.pdn")
     async def game_pdn(request: web.Request) -> web.StreamResponse:

@@ -49,6 +49,7 @@ function alertText(a) { // an alert in the page's language (the board's own word
     case "assignment": return t("alert_assignment", a);
     case "flood": return t("alert_flood", a);
     case "new-database": return t("alert_new_database", a);
+    case "identity": return t("alert_identity", a);
     case "duplicate-id": return t("alert_duplicate_id", a);
     case "stalled": return t("alert_stalled", a);
     case "bad-board": return t("alert_bad_board", { board: a.bad });
@@ -102,9 +103,9 @@ function svgBoard(g) {
 }
 
 function left(g, side) {
-  // the time left on a side's clock: the running one counts down since the state came
+  // the time left on a side's clock: the running one counts down since the board's state came
   const c = g.clock;
-  const gone = c.ticking && c.running === side ? (Date.now() - received) / 1000 : 0;
+  const gone = c.ticking && c.running === side ? (Date.now() - (g.at || received)) / 1000 : 0;
   return Math.max(0, (c[side] || 0) - gone);
 }
 
@@ -184,6 +185,8 @@ function tick() { // the clocks of the games in play, between two states
 }
 
 function merge(old, got) { // a delta (only what changed since our version) laid over the state we have
+  const now = Date.now();
+  for (const b of got.boards) if (b.game) b.game.at = now; // its clocks' faces as of now (a board whose clock only ran on is not sent again)
   if (got.delta === undefined || !old) return got;
   const boards = new Map(old.boards.map((b) => [b.board, b]));
   for (const b of got.boards) boards.set(b.board, b);

@@ -10,7 +10,7 @@ It answers the first GOOD searches (default 0) properly, with the first legal mo
 * ``hang``: never answers ``go`` (and ignores ``stop``);
 * ``stuck``: never answers ``go`` and reads nothing more (a search that never ends: even its
   input closed does not stop it);
-* ``flood``: answers ``go`` with ``info`` lines without end, never a move;
+* ``flood``: answers ``go`` with ``info`` lines without end (4,000 a second), never a move;
 * ``nonsense``: answers ``done move=hello``;
 * ``illegal``: answers a move that is not legal in the position;
 * ``noise``: writes garbage lines before a proper answer (which the client must take);
@@ -104,8 +104,13 @@ def main() -> int:
                 bad = next(f"{a}-{b}" for a in range(1, count) for b in range(a + 1, count) if f"{a}-{b}" not in legal)
                 say(format_line("done", move=bad))
             elif mode == "flood":
-                while True:  # info lines without end, and never a move
-                    say("info depth=1 score=0.00")
+                # info lines without end, and never a move: many a second, yet well below what
+                # an engine may write (RATE, 1 MiB a second; that is ``torrent``), so only the
+                # timeout can end it however fast or loaded the machine is
+                while True:
+                    for _ in range(200):
+                        say("info depth=1 score=0.00")
+                    time.sleep(0.05)
             elif mode == "endless-line":
                 chunk = b"x" * (1 << 20)
                 with contextlib.suppress(BrokenPipeError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -163,7 +164,7 @@ class Server:
         self.sim("lift", a)
         self.wait_for(lambda s: s["leds"].get(str(a)) == "from")
         self.sim("place", b)
-        return self.wait_for(lambda s: s["leds"].get(str(b)) == "to")
+        return self.wait_for(lambda s: s["leds"].get(str(b)) in ("to", "last"))  # landed, or the move made
 
     def wait_for(self, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
@@ -174,3 +175,14 @@ class Server:
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out; last state: moves={state['moves']} active={state['active']}")
             time.sleep(0.05)
+
+
+def confirm_click(page: Any, button: Any) -> None:
+    """Two taps on a button that asks for a second (a resignation, leaving a game unfinished):
+    the first arms it (it says what the second does), the second, a moment later, confirms."""
+    from playwright.sync_api import expect
+
+    button.click()
+    expect(button).to_have_class(re.compile(r"\barmed\b"))
+    page.wait_for_timeout(450)  # (a double tap's second half is not a confirmation)
+    button.click()

@@ -55,6 +55,7 @@ def test_clock_pressed_on_the_page(page: object, tmp_path: Path) -> None:
         page.screenshot(path=str(OUTPUT / "browser-clock-flag.png"))
         page.goto(server.url + "/?lang=pt")
         expect(page.locator("#clockstatus")).to_have_text("Tempo esgotado: Pretas")
-        expect(page.locator("#reports li").first).to_contain_text("Acabou o tempo das pretas")
+        # the kind, then its sentence in lower case after the colon (issue 28: one capitalisation)
+        expect(page.locator("#reports li").first).to_contain_text("Tempo esgotado: acabou o tempo das pretas")
     finally:
         server.stop()

@@ -60,6 +60,7 @@ def test_play_the_computer_and_ask_for_a_hint(page: object, tmp_path: Path) -> N
         assert state["computer"] | {"move": None} == {
             "side": "white",
             "level": 1,
+            "move_time": None,
             "name": state["computer"]["name"],
             "thinking": False,
             "move": None,
@@ -92,8 +93,10 @@ def test_play_the_computer_and_ask_for_a_hint(page: object, tmp_path: Path) -> N
         hint = server.get("/api/state")["computer"]["hint"]
         pos = position(2)
         route = pos.routes(pos.parse_pdn(hint))[0]
+        # (issue 28) a suggested move's own roles: its piece, where it goes (not "can go")
+        ends = {route.path[0]: "suggest-from", route.path[-1]: "suggest-to"}
         for sq in route.path:
-            expect(page.locator(f'[data-square="{sq}"] .led')).to_have_attribute("data-role", "hint")
+            expect(page.locator(f'[data-square="{sq}"] .led')).to_have_attribute("data-role", ends.get(sq, "path"))
         expect(box).to_have_text(f"Hint: {hint}")
         OUTPUT.mkdir(exist_ok=True)
         page.screenshot(path=str(OUTPUT / "browser-computer-hint.png"))

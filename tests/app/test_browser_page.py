@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rules import Position
-from tests.app.server import Server
+from tests.app.server import Server, confirm_click
 from tests.conftest import OUTPUT
 from wording import LANGUAGES
 from wording.page import KINDS, LEGEND, UI
@@ -30,18 +30,36 @@ def sq(name: str, variant: str = "brazilian") -> int:
 
 
 @contextmanager
-def opened(browser: Any, url: str, init_script: str | None = None, **context: Any) -> Iterator[Any]:
+def opened(
+    browser: Any, url: str, init_script: str | None = None, refusals: bool = False, **context: Any
+) -> Iterator[Any]:
     """A page in a fresh context (``init_script`` run in it before the page's own); console
-    errors, page errors and failed requests fail the test."""
+    errors, page errors and failed requests fail the test (with ``refusals``, an action the
+    server refuses with a 400 is what the test asks for)."""
     ctx = browser.new_context(**{**DESKTOP, "locale": "en-US", **context})
     if init_script is not None:
         ctx.add_init_script(init_script)
     page = ctx.new_page()
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on(
+        "console",
+        lambda m: (
+            problems.append(f"console {m.type}: {m.text}")
+            if m.type == "error" and not (refusals and "status of 400" in m.text)
+            else None
+        ),
+    )
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
-    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    refused = (400,) if refusals else ()
+    page.on(
+        "response",
+        lambda r: (
+            problems.append(f"{r.status} {r.url}")
+            if r.status >= 400 and not (r.status in refused and "/api/action" in r.url)
+            else None
+        ),
+    )
     try:
         page.goto(url)
         page.wait_for_function("() => window.damasDrawn && window.damasDrawn.length > 0")
@@ -97,7 +115,8 @@ def test_every_language_on_a_desktop_and_a_phone_and_a_finger(browser: Any, tmp_
                     ):
                         assert text == words[key], (lang, key, text)
                     report = page.locator('#reports li[data-kind="wrong-side"]')
-                    expect(report.locator(".kind")).to_have_text(KINDS[lang]["wrong-side"] + ":")
+                    kind = KINDS[lang]["wrong-side"]
+                    expect(report.locator(".msg")).to_contain_text(f"{kind[0].upper()}{kind[1:]}: ")
                     expect(report).to_have_attribute("data-resolved", "restored")  # on the report itself
                     expect(page.locator('#reports li[data-kind="restored"]')).to_have_count(0)
                     legend = page.locator("#legend li")
@@ -145,7 +164,7 @@ def test_every_language_on_a_desktop_and_a_phone_and_a_finger(browser: Any, tmp_
             expect(page.locator("#board .cell.last")).to_have_count(2)
             expect(page.locator(f'[data-square="{sq("c3")}"]')).to_have_class("cell dark last was")
             d4 = page.locator(f'[data-square="{sq("d4")}"]')
-            expect(d4).to_have_attribute("aria-label", re.compile(r"^d4: peça branca; .*último lance$"))
+            expect(d4).to_have_attribute("aria-label", re.compile(r"^d4: pedra branca; .*último lance$"))
             shot(page, "pt-BR-phone-after-touch")
     finally:
         server.stop()
@@ -195,14 +214,14 @@ def test_the_new_game_form_variant_mode_players_and_fen(page: Any, tmp_path: Pat
         page.locator("#ng-variant").select_option("brazilian")
         expect(fen).to_have_attribute("placeholder", "FEN, K para damas (ex.: W:Wc3,e3,Kg1:Bb6,d6,f8)")
         fen.fill("W:W31-50:B1-20")  # the old example: no 8x8 position
-        page.locator("#newgame").click()
+        confirm_click(page, page.locator("#newgame"))  # the game in play has moves: a second tap
         error = page.locator("#formerror")
         expect(error).to_contain_text("esta FEN não é uma posição de damas brasileiras")
         assert "\n" not in error.inner_text()
         fen.fill("B:Wc3,e5,Ke1:Bf6,h8")  # black f6 takes e5 and c3: f6xd4xb2
         shown = Position.from_fen("B:Wc3,e5,Ke1:Bf6,h8", "brazilian").fen()
         assert shown == "B:We5,c3,Ke1:Bh8,f6"  # Brazilian: algebraic squares, as PDN 3.0 writes them
-        page.locator("#newgame").click()
+        confirm_click(page, page.locator("#newgame"))
         expect(page.locator("#gameno")).to_have_text("Partida 3")
         expect(page.locator("#fenshown")).to_have_value(shown)
         expect(page.locator("#status")).to_have_text("Vez das pretas")
@@ -214,7 +233,7 @@ def test_the_new_game_form_variant_mode_players_and_fen(page: Any, tmp_path: Pat
         server.sim("place", d4)
         active = page.locator("#active")
         expect(active).to_have_text(
-            "captura não terminada: Continue a captura a partir de d4: próximo salto para b2", timeout=10000
+            "Captura não terminada: continue a captura a partir de d4: próximo salto para b2", timeout=10000
         )
         roles = {f6: "from", d4: "must-capture", b2: "hint", e5: "remove", c3: "remove"}
         for square, role in roles.items():
@@ -227,8 +246,8 @@ def test_the_new_game_form_variant_mode_players_and_fen(page: Any, tmp_path: Pat
         server.sim("lift", e5)
         server.sim("lift", c3)
         expect(page.locator("#moves")).to_have_text("1... f6xb2")
-        report = page.locator('#reports li[data-kind="required-capture"]')
-        expect(report).to_have_attribute("data-resolved", "restored")
+        # the pause was guidance, not a fault: once the capture is made it leaves no report (issue 28)
+        expect(page.locator('#reports li[data-kind="required-capture"]')).to_have_count(0)
         expect(page.locator('#reports li[data-kind="restored"]')).to_have_count(0)
     finally:
         server.stop()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.server import Server
+from tests.app.server import Server, confirm_click
 from tests.conftest import OUTPUT
 
 
@@ -41,7 +41,7 @@ def test_the_result_selector_shows_the_result(page: object, tmp_path: Path) -> N
         page.goto(server.url + "/?lang=en")
         result = page.locator("#tag-result")
         expect(result).to_have_value("")
-        page.locator('[data-action="resign"][data-side="white"]').click()
+        confirm_click(page, page.locator('[data-action="resign"][data-side="white"]'))
         expect(page.locator("#status")).to_contain_text("0-1")
         expect(result).to_have_value("0-1")  # it used to stay "—"
         page.locator("#newgame").click()

@@ -205,7 +205,7 @@ def run_damas(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_bad_clock_on_the_command_line_is_one_line(tmp_path: Path) -> None:
-    r = run_damas("play", "--db", str(tmp_path / "g.sqlite3"), "--no-browser", "--port", "0", "--clock", "40/90,5+")
+    r = run_damas("play", "--db", str(tmp_path / "g.sqlite3"), "--no-browser", "--port", "8999", "--clock", "40/90,5+")
     assert r.returncode == 2
     assert r.stderr.strip().splitlines() == [
         "damas: error: --clock: invalid clock '40/90,5+': cannot read '5+' "

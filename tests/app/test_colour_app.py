@@ -67,11 +67,12 @@ def test_a_wrong_piece_is_shown_lit_journalled_and_replayed(tmp_path: Path) -> N
     sim.place(sq("d4"), piece=SquareState.WHITE_MAN)
     step(app, clock)
     assert app.state("en")["active"] is None and sim.lit(Role.ERROR) == set()
-    # the journal: format 2, the pieces, every place's piece
+    # the journal: format 3 (format 2's colour header with the game's uid), the pieces, every place's piece
     row = app.session.row
     lines = [json.dumps(e) for e in app.store.journal(row.id)]
     header = app.store.game(row.id).header
-    assert header["format"] == 2 and header["senses"] == "crown" and len(header["pieces"]["w"]) == 12
+    assert header["format"] == 3 and header["senses"] == "crown" and len(header["pieces"]["w"]) == 12
+    assert header["uid"] == f"{app.store.database_id()}-{row.id}"
     assert any('"piece": "b"' in line for line in lines)
     h, events = parse_log([json.dumps(header), *lines])
     assert h.senses == "crown"
@@ -84,13 +85,13 @@ def test_a_wrong_piece_is_shown_lit_journalled_and_replayed(tmp_path: Path) -> N
     app.store.close()
 
 
-def test_a_presence_board_journals_format_1_and_uses_the_presence_referee(tmp_path: Path) -> None:
+def test_a_presence_board_journals_no_colour_and_uses_the_presence_referee(tmp_path: Path) -> None:
     clock = FakeClock()
     sim = SimulatedBoard(LAYOUT, senses=Sensing.PRESENCE, clock=clock)
     app = new_app(tmp_path, sim, clock)
     assert type(app.session.referee) is Referee
     header = app.store.game(app.session.row.id).header
-    assert header["format"] == 1 and "senses" not in header and "pieces" not in header
+    assert header["format"] == 3 and "senses" not in header and "pieces" not in header  # (3: with its uid)
     app.store.close()
 
 

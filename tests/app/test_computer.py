@@ -8,8 +8,11 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import time
 from pathlib import Path
+
+import pytest
 
 from board_hal.layout import Layout
 from board_hal.leds import Role
@@ -233,11 +236,16 @@ def test_a_hint_lights_the_engines_move_for_the_player(tmp_path: Path) -> None:
         hint = app.computer.hint_move(ref)
         assert hint is not None and hint in ref.position.legal_moves
         route = ref.position.routes(hint)[0]
-        assert lit(app) == {sq: Role.HINT for sq in route.path}
+        # (issue 28) a suggested move of its own: its piece and where it goes told apart, not "can go"
+        assert lit(app) == {
+            **{sq: Role.PATH for sq in route.path[1:-1]},
+            route.path[-1]: Role.SUGGEST_TO,
+            route.path[0]: Role.SUGGEST_FROM,
+        }
         assert app.state("en")["computer"]["hint"] == ref.position.pdn(hint)
         execute(app, clock, hint)  # played: the hint is gone, the last move is lit
         assert app.computer.hint_move(ref) is None
-        assert lit(app) == {hint.from_square: Role.FROM, hint.to_square: Role.TO}
+        assert lit(app) == {hint.from_square: Role.LAST, hint.to_square: Role.LAST}
         # tournament games give no hints (unless [engine] hints = "always")
         app.new_game(mode="tournament")
         try:
@@ -289,6 +297,8 @@ def test_a_bad_engine_setting_is_one_line(tmp_path: Path) -> None:
     config.write_text("[engine]\nlevel = 11\n", encoding="utf-8")
     r = damas("play", "--config", str(config), "--db", str(tmp_path / "g.sqlite3"), "--no-browser")
     one_line_error(r, f"{config}: engine.level must be a level 1-10, not 11")
+    r = damas("play", "--move-time", "0", "--db", str(tmp_path / "g.sqlite3"), "--no-browser")
+    one_line_error(r, "--move-time must be 0.05-600 seconds, not 0")
 
 
 def test_the_page_shows_the_analysis_in_the_move_history(tmp_path: Path) -> None:
@@ -319,7 +329,11 @@ def test_the_page_shows_the_analysis_in_the_move_history(tmp_path: Path) -> None
             "finished": True,
             "error": None,
             "lines": [f"1. a5-b6? loses material: better 1. {better}"],
+            "curve": state["analysis"]["curve"],
+            "marked": {1: "?"},
         }
+        start, played, end = state["analysis"]["curve"]  # White's side: the man given away shows
+        assert played < start - 80 and end < start - 80
         assert app.state("pt")["analysis"]["lines"] == [f"1. a5-b6? perde material: melhor 1. {better}"]
     finally:
         app.close()
@@ -356,6 +370,32 @@ def test_an_external_hub_engine_plays_the_computers_side(tmp_path: Path) -> None
         assert move in Position.start(VARIANT).legal_moves
         assert app.state("en")["computer"]["name"].startswith("damas ")  # its id line, once it has started
         assert lit(app) == shows(Position.start(VARIANT), move)
+    finally:
+        app.close()
+        app.store.close()
+
+
+def test_the_computers_strength_chosen_by_time(tmp_path: Path) -> None:
+    """The new-game form's "3 s a move" (``move_time``): the engine is asked for that time a move
+    (what the app sends it, logged on its way), the computer's tag says so; hints keep their own."""
+    import shlex
+    import sys
+
+    clock = FakeClock()
+    log = tmp_path / "to-engine.txt"
+    engine = f"tee {shlex.quote(str(log))} | {shlex.quote(sys.executable)} -m damas hub --tt-size 4"
+    app = new_app(tmp_path, clock, EngineSettings(command=shlex.join(["sh", "-c", engine])))
+    try:
+        turn(app)
+        with pytest.raises(ValueError, match=r"^move_time must be seconds a move, 0\.05-600, not 0$"):
+            app.action({"action": "new-game", "opponent": "engine", "side": "white", "move_time": 0})
+        app.action({"action": "new-game", "opponent": "engine", "side": "white", "level": 10, "move_time": 0.3})
+        move = wait_for_computer(app, clock)
+        assert move in Position.start(VARIANT).legal_moves
+        assert re.search(r"^level move.time=0\.3$", log.read_text(), re.M), log.read_text()
+        state = app.state("en")
+        assert state["computer"]["move_time"] == 0.3 and state["tags"]["White"].endswith(" (0.3 s a move)")
+        assert app.engine_settings.move_time is None  # (the hints and the analysis keep their times)
     finally:
         app.close()
         app.store.close()

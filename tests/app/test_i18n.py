@@ -28,7 +28,10 @@ def test_every_report_kind_led_role_and_end_is_named() -> None:
         said = set(REPORTS[lang]) | set(CLOCK_MESSAGES[lang])  # the clock's reports have their own table
         assert kinds <= said, f"REPORTS[{lang}] lacks {sorted(kinds - said)}"
         for kind, text in REPORTS[lang].items():
-            assert fields(text) <= {"squares", "missing", "extra", "cells", "moves", "at", "next", "move"}, (lang, kind)
+            assert fields(text) <= {"squares", "missing", "extra", "cells", "moves", "at", "next", "move", "count"}, (
+                lang,
+                kind,
+            )
 
 
 def test_no_identifier_is_shown_as_a_word() -> None:

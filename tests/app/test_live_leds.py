@@ -46,7 +46,7 @@ def sq(name: str) -> int:
 # white c3 can take d4 and f6 (c3xe5xg7); black's b8 is then moved where it cannot go
 FEN = f"W:W{sq('c3')},{sq('h2')}:B{sq('d4')},{sq('f6')},{sq('b8')}"
 CAPTURE = {"c3": "from", "d4": "remove", "f6": "remove", "g7": "hint"}
-LAST_MOVE = {"c3": "from", "g7": "to"}
+LAST_MOVE = {"c3": "last", "g7": "last"}
 
 #: (hands: lift or place, square, wait: "window" or "settle", what is lit afterwards)
 STEPS: list[tuple[str, str, str, dict[str, str]]] = [
@@ -164,18 +164,15 @@ def test_shift_register_chain_latches_every_event(tmp_path: Path) -> None:
 
 
 def test_emulated_pico_receives_every_event(tmp_path: Path) -> None:
-    from firmware_bridge.bridge import PicoBoard
+    from firmware_bridge.bridge import PATTERNS, PicoBoard
     from firmware_bridge.emulator import Emulator
-    from firmware_bridge.link import FAST, SLOW, STEADY
-
-    patterns = {"steady": STEADY, "slow": SLOW, "fast": FAST}
 
     def frame(step: dict[str, str]) -> dict[int, tuple[int, int, int, int]]:
         out = {}
         for s, role in expected(step).items():
             r, c = LAYOUT.cell_of(s)
             look = DEFAULT_LOOKS[role]
-            out[r * 8 + c] = (*look.colour, patterns[look.pattern.value])
+            out[r * 8 + c] = (*look.colour, PATTERNS[look.pattern])
         return out
 
     with Emulator(8, cells=start_cells()) as emu:

@@ -124,4 +124,9 @@ def test_a_resolution_is_shown_on_the_report_it_ends() -> None:
         ("touch-move", None),
         ("required-capture", None),
     ]
-    assert got[1]["resolved"] == {"kind": "restored", "message": "restored at 4", "t": 4}
+    assert got[1]["resolved"] == {
+        "kind": "restored",
+        "message": "restored at 4",
+        "t": 4,
+        "line": "Resolved: restored at 4",
+    }

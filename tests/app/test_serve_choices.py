@@ -32,7 +32,7 @@ def test_the_resume_question_takes_yes_by_default(monkeypatch: pytest.MonkeyPatc
     for typed, resume in [("", True), ("y", True), ("yes\n", True), ("n", False), (" No ", False), ("EOF", True)]:
         monkeypatch.setattr(builtins, "input", answer(typed))
         assert serve._ask_resume(4, 17) is resume, typed
-    assert set(asked) == {"resume the unfinished game 4 (17 moves)? [Y/n] "}
+    assert set(asked) == {"resume the unfinished game 4 (17 plies)? [Y/n] "}
 
 
 @pytest.mark.parametrize(

@@ -208,9 +208,10 @@ def test_damas_emulator_board_shows_the_leds() -> None:
 
 
 def test_led_labels_name_the_default_roles_and_show_other_colours() -> None:
+    from firmware_bridge.bridge import PATTERNS
+
     for role, look in DEFAULT_LOOKS.items():
-        pattern = {"off": 0, "steady": 1, "slow": 2, "fast": 3}[look.pattern.value]
-        assert led_label(*look.colour, pattern) == role.value
+        assert led_label(*look.colour, PATTERNS[look.pattern]) == role.value
     assert led_label(1, 2, 3, link.STEADY) == "#010203"
 
 
@@ -284,7 +285,7 @@ def test_moves_made_while_unplugged_are_reconstructed(played: tuple[Emulator, Se
     # the LEDs, reachable again, light every move the reconnect recorded
     squares = {LAYOUT.geometry.parse_square(sq) for sq in ("d4", "b6", "a7", "c5", "c3", "b4")}
     wait_until(lambda: set(lit_roles(emu)) == squares)
-    assert set(lit_roles(emu).values()) == {"from", "to"}
+    assert set(lit_roles(emu).values()) == {"last"}
     # the record: a PDN comment on each reconstructed move, and only on those
     game = read_pdn(server.get(f"/games/{state['game']}.pdn"))[0]
     marked = [bool(pm.comments) and pm.comments[0] == RECONSTRUCTED_COMMENT for pm in game.moves]

@@ -3,6 +3,7 @@ as a subprocess, judged by what it prints and what it does to the (emulated) boa
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import time
 from pathlib import Path
 
 from board_hal.backends import BoardIO
-from board_hal.layout import Layout
+from board_hal.layout import Layout, cell_name
 from firmware_bridge.bridge import PicoBoard
 from rules import Game
 from rules.pdn import read_pdn
@@ -108,7 +109,8 @@ def test_the_emulator_and_pico_repl_as_a_user_runs_them() -> None:
 def test_selftest_on_the_emulated_pico_finds_a_dead_square(tmp_path: Path) -> None:
     """damas selftest on a real (emulated) board, answered as a person would: the board is
     cleared, the LED sweep confirmed, each square's piece put down and taken off when asked,
-    except square 5, whose sensor is dead: one line names it, and the exit status is 1."""
+    except square 5, whose sensor is dead: one line names it, and the exit status is 1. The
+    finding is kept beside the game database for damas play (board-health.json)."""
     from firmware_bridge.emulator import Emulator
 
     dead = 5
@@ -116,7 +118,10 @@ def test_selftest_on_the_emulated_pico_finds_a_dead_square(tmp_path: Path) -> No
         cfg = tmp_path / "pico.toml"
         cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
         proc = subprocess.Popen(
-            [sys.executable, "-m", "damas", "selftest", "--config", str(cfg), "--timeout", "1.5"],
+            [
+                *(sys.executable, "-m", "damas", "selftest", "--config", str(cfg), "--timeout", "1.5"),
+                *("--db", str(tmp_path / "games.sqlite3")),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -163,3 +168,5 @@ def test_selftest_on_the_emulated_pico_finds_a_dead_square(tmp_path: Path) -> No
                 proc.kill()
             proc.communicate(timeout=10)
     assert f"square {dead}" in rest and "Traceback" not in rest, rest
+    kept = json.loads((tmp_path / "board-health.json").read_text())
+    assert kept["sensors"] == [cell_name(LAYOUT.cell_of(dead))] and kept["leds"] == [] and kept["size"] == 8

@@ -2,7 +2,7 @@
 game store, referee and publisher, with simulated hands playing a game from the test data.
 
     python -m tests.hall.board_sim --db DB --broker URL --board-id 7 --pdn FILE --index 3
-        --plies 30 --gap 0.06 --out OUT [--clock 21]
+        --plies 30 --gap 0.06 --out OUT [--clock 21] [--tls-ca CA]
 
 When the game is played (and its result entered), the board's own export of it is written to
 OUT (``<game id>`` on the first line, then the PDN); the board then keeps running (answering
@@ -60,7 +60,7 @@ async def main_async(args: argparse.Namespace) -> None:
         store, variant, None, "casual", Position.start(variant).occupied(), tags, clock=args.clock, clock_auto=True
     )
     app = PlayApp(store, io, session)
-    app.publisher = Publisher(store, args.board_id, Broker.parse(args.broker), assign=app.assign)
+    app.publisher = Publisher(store, args.board_id, Broker.parse(args.broker, tls_ca=args.tls_ca), assign=app.assign)
     app.publisher.start()
     loop_task = asyncio.create_task(app.run_loop())
     stop = asyncio.Event()
@@ -99,6 +99,7 @@ def main() -> None:
     p.add_argument("--round", default="1")
     p.add_argument("--clock", help="the game clock's control (pressed by the moves); default none")
     p.add_argument("--out", required=True)
+    p.add_argument("--tls-ca", help="the event's CA (a broker's TLS listener, as the board's [hall] tls_ca)")
     args = p.parse_args()
     logging.basicConfig(level=logging.WARNING, format=f"board {args.board_id}: %(message)s")
     asyncio.run(main_async(args))

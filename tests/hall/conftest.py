@@ -138,6 +138,7 @@ class BoardProcess:
         plies: int,
         gap: float,
         clock: str | None = None,
+        tls_ca: Path | None = None,
     ) -> None:
         self.board = board
         self.out = tmp / f"board{board}.out"
@@ -145,6 +146,7 @@ class BoardProcess:
         cmd += ["--broker", broker, "--board-id", board, "--pdn", str(pdn), "--index", str(index)]
         cmd += ["--plies", str(plies), "--gap", str(gap), "--out", str(self.out)]
         cmd += ["--clock", clock] if clock else []
+        cmd += ["--tls-ca", str(tls_ca)] if tls_ca else []
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, text=True)
 
     def done(self) -> bool:

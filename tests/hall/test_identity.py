@@ -22,8 +22,9 @@ class Clock:
         return self.now
 
 
-def _game(hall: Hall, board: str, game: int, db: str, plies: int, round_no: str) -> None:
-    """A board's status and one game of ``plies`` moves, as ``damas play --broker`` sends them."""
+def _game(hall: Hall, board: str, game: int, db: str, plies: int, round_no: str) -> list[dict[str, Any]]:
+    """A board's status and one game of ``plies`` moves, as ``damas play --broker`` sends them
+    (returned: the messages, for the board's answers to the hall)."""
     status = {"board": board, "online": True, "game": game, "games": {str(game): plies}, "db": db, "boot": db + "run"}
     hall.receive(f"damas/board/{board}/status", json.dumps(status).encode())
     uid = f"{db}-{game}"
@@ -34,9 +35,19 @@ def _game(hall: Hall, board: str, game: int, db: str, plies: int, round_no: str)
         move = sorted(pos.legal_moves, key=lambda m: m.path)[0]
         msgs.append({"type": "move", "step": i, "path": pos.pdn(move, full=True), "move": pos.pdn(move)})
         pos = pos.apply(move)
-    for seq, m in enumerate(msgs):
-        body = {**m, "board": board, "game": game, "seq": seq, "uid": uid}
+    out = [{**m, "board": board, "game": game, "seq": seq, "uid": uid} for seq, m in enumerate(msgs)]
+    for body in out:
         hall.receive(f"damas/board/{board}/game", json.dumps(body).encode())
+    return out
+
+
+def _answer(hall: Hall, msgs: list[dict[str, Any]]) -> bool:
+    """The board answers the hall's resync of its game (``{"resend": game, "from": 0, "resync":
+    mark}`` on its control topic): its messages again, each with the mark. False: none asked for."""
+    mark = hall.resyncs.get((msgs[0]["board"], msgs[0]["game"]))
+    for body in msgs if mark is not None else []:
+        hall.receive(f"damas/board/{body['board']}/game", json.dumps({**body, "resync": mark}).encode())
+    return mark is not None
 
 
 def test_a_fresh_database_keeps_the_old_games_beside_the_new_ones(tmp_path: Path) -> None:
@@ -49,7 +60,9 @@ def test_a_fresh_database_keeps_the_old_games_beside_the_new_ones(tmp_path: Path
         _game(hall, "7", 1, "oldcard1", 6, "1")
         old = hall.games[("7", 1)].pdn()
         assert hall.game_for(p) is hall.games[("7", 1)]
-        _game(hall, "7", 1, "newcard2", 3, "2")  # the same board id and game number, another database
+        new = _game(hall, "7", 1, "newcard2", 3, "2")  # the same board id and game number, another database
+        assert hall.games[("7", 1)].pdn() == old and ("7.sd1", 1) not in hall.games  # only said: nothing moved
+        assert _answer(hall, new)  # the board's own answer to the hall's question (its control topic)
         assert hall.games[("7.sd1", 1)].pdn() == old  # nothing of the old game lost
         assert hall.games[("7", 1)].plies == 3 and hall.games[("7", 1)].tags["White"] == "Wnewcard2"
         assert hall.game_for(p) is hall.games[("7.sd1", 1)]  # round 1's game: on the old card
@@ -60,8 +73,43 @@ def test_a_fresh_database_keeps_the_old_games_beside_the_new_ones(tmp_path: Path
         store = HallStore(tmp_path / "hall.sqlite3")
         again = Hall(store, None, clock=Clock())  # a restart keeps it all
         assert again.games[("7.sd1", 1)].pdn() == old and again.board_ids() == ["7"]
-        _game(again, "7", 1, "oldcard1", 6, "1")  # the old card back (a database seen before): no new archive
-        assert ("7.sd2", 1) not in again.games
+        back = _game(again, "7", 1, "oldcard1", 6, "1")  # the old card back: asked first, then set aside too
+        assert ("7.sd2", 1) not in again.games and again.games[("7", 1)].plies == 3
+        assert _answer(again, back)
+        assert again.games[("7.sd2", 1)].plies == 3 and again.games[("7", 1)].pdn() == old  # nothing lost
+    finally:
+        store.close()
+
+
+def test_a_forged_status_or_game_naming_another_database_moves_nothing(tmp_path: Path) -> None:
+    """Anyone who can write a board's topics (on the anonymous broker: anyone) can say the board
+    has a new database; the hall only asks the board, and the board's own answer keeps its games."""
+    store = HallStore(tmp_path / "hall.sqlite3")
+    try:
+        hall = Hall(store, None, clock=Clock())
+        real = _game(hall, "7", 1, "realcard", 8, "1")
+        before = hall.games[("7", 1)].pdn()
+        forged = {"board": "7", "online": True, "game": 1, "games": {"1": 0}, "db": "forgedcard", "boot": "mallory1"}
+        hall.receive("damas/board/7/status", json.dumps(forged).encode())
+        start = {**real[0], "uid": "forgedcard-1", "tags": {"White": "Mallory"}}
+        hall.receive("damas/board/7/game", json.dumps(start).encode())  # its game 1, from "another card"
+        move = {**real[3], "uid": "forgedcard-1", "seq": 9, "step": 8}
+        hall.receive("damas/board/7/game", json.dumps(move).encode())
+        assert list(hall.games) == [("7", 1)] and hall.games[("7", 1)].pdn() == before and not hall.archived
+        assert ("7", 1) in hall.resyncs  # the board is asked
+        assert _answer(hall, real)  # and answers from its own database
+        assert list(hall.games) == [("7", 1)] and hall.games[("7", 1)].pdn() == before and not hall.archived
+        kinds = [(a["board"], a["kind"]) for a in hall.alerts()]
+        assert kinds == [("7", "identity")], kinds  # said once
+        assert "forgedcard" in hall.alerts()[0]["message"] and "nothing was moved" in hall.alerts()[0]["message"]
+        # a game number the board has not used yet, started by the forger from "another card":
+        fake = {**real[0], "game": 2, "uid": "forgedcard-2", "tags": {"White": "Mallory"}}
+        hall.receive("damas/board/7/game", json.dumps(fake).encode())
+        assert hall.games[("7", 2)].tags == {"White": "Mallory"}
+        game2 = _game(hall, "7", 2, "realcard", 4, "1")  # the board's own game 2: the hall asks it
+        assert _answer(hall, game2)
+        assert hall.games[("7", 2)].plies == 4 and hall.games[("7", 2)].tags["White"] == "Wrealcard"  # the board's
+        assert hall.games[("7", 1)].pdn() == before and not hall.archived  # and nothing set aside
     finally:
         store.close()
 

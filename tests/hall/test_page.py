@@ -53,6 +53,7 @@ def test_the_hall_page_shows_the_boards_live_and_the_arbiter_acts_from_it(
         page.locator('.card[data-board="1"]').click()  # one board's live view
         page.wait_for_url(re.compile(r"/board/1$"))
         _gid, text = boards[0].export()
+        page.locator("#onemoves li").nth(5).wait_for()  # (the view draws the game once it has fetched it)
         assert page.locator("#onemoves li").count() == 6  # 12 plies, two a line
         assert page.locator("#onetitle").inner_text().startswith("Board 1:")
         assert page.locator("#onepdn").get_attribute("href") == f"/games/1-{_gid}.pdn"

@@ -418,8 +418,14 @@ def test_a_page_gets_only_what_changed_since_its_version_compressed(tmp_path: Pa
     accepts it; a mark from another run of the hall (restarted) gets the whole state."""
 
     async def body(hall: Hall, client: Client) -> None:
+        now = [1000.0]
+        hall.clock = lambda: now[0]
+
         def start(board: str) -> None:
             msg = {"board": board, "game": 1, "seq": 0, "type": "start", "variant": "brazilian", "tags": {}}
+            if board == "7":  # (its clock running: white to move)
+                faces = {"white": 1260.0, "black": 1260.0, "running": "white", "ticking": True, "t": now[0]}
+                msg |= {"control": "21", "clocks": faces}
             hall.receive(f"damas/board/{board}/game", json.dumps(msg).encode())
 
         for board in ("7", "8", "9"):
@@ -428,11 +434,15 @@ def test_a_page_gets_only_what_changed_since_its_version_compressed(tmp_path: Pa
         assert r.headers["Content-Encoding"] == "gzip"
         full = await r.json()  # (aiohttp's client inflates it)
         assert [b["board"] for b in full["boards"]] == ["7", "8", "9"] and "delta" not in full
+        assert full["boards"][0]["game"]["clock"]["white"] == 1260.0
+        now[0] += 30  # board 7's clock runs on: no news (the page counts it down from when it got it)
         move = {"board": "8", "game": 1, "seq": 1, "type": "move", "step": 0, "path": "c3-d4", "move": "c3-d4"}
         hall.receive("damas/board/8/game", json.dumps(move).encode())
         delta = await (await client.get(f"/api/state?since={full['version']}&delta={full['boot']}")).json()
         assert delta["delta"] == full["version"] and delta["board_ids"] == ["7", "8", "9"]
         assert [b["board"] for b in delta["boards"]] == ["8"] and delta["boards"][0]["game"]["plies"] == 1
+        whole = await (await client.get("/api/state")).json()  # (a whole state: the faces as they stand)
+        assert whole["boards"][0]["game"]["clock"]["white"] == 1230.0
         assert delta["boards"][0]["game"]["moves"] is None  # (the cards need no list of moves)
         one = await (await client.get(f"/api/state?since={full['version']}&delta={full['boot']}&moves=8")).json()
         assert one["boards"][0]["game"]["moves"] == ["c3-d4"]  # (one board's page shows them)

@@ -11,9 +11,16 @@ from rules import Color
 
 class Board:
     def __init__(
-        self, variant: str, fen: str | None = None, *, mode: str = "casual", board: Iterable[int] | None = None
+        self,
+        variant: str,
+        fen: str | None = None,
+        *,
+        mode: str = "casual",
+        board: Iterable[int] | None = None,
+        suspects: Iterable[int] = (),
+        heard: Iterable[int] = (),
     ):
-        self.ref = Referee(variant, fen, mode=mode, board=board)
+        self.ref = Referee(variant, fen, mode=mode, board=board, suspects=suspects, heard=heard)
         self.pipe = Pipeline(self.ref)
         self.t = 0.0
         self.all: list[Verdict] = []

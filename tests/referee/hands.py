@@ -272,7 +272,50 @@ def game_log(
     return hands.events, routes
 
 
-def silenced(events: list[Transition], squares: set[int] | frozenset[int]) -> list[Transition]:
-    """What a board whose sensors under ``squares`` are dead reports: none of their events (each
-    keeps the reading it had when the referee started)."""
-    return [ev for ev in events if ev.key not in squares]
+#: how a broken reed switch misreads its square
+FAULT_KINDS = ("dead", "stuck-closed", "stuck-open", "intermittent")
+
+
+def faulty(
+    events: list[Transition], start: frozenset[int], square: int, kind: str, rng: random.Random
+) -> tuple[list[Transition], frozenset[int]]:
+    """What a board whose sensor under ``square`` is broken reports, and the occupancy it
+    reads when the game starts (``start``: the true one).
+
+    ``dead``: never changes (it keeps its first reading, the true one); ``stuck-closed``:
+    always reads occupied; ``stuck-open``: always empty; ``intermittent``: answers, but drops
+    out for 1-5 s now and then (reads empty while a piece stands on it)."""
+    others = [ev for ev in events if ev.key != square]
+    if kind == "dead":
+        return others, start
+    if kind == "stuck-closed":
+        return others, start | {square}
+    if kind == "stuck-open":
+        return others, start - {square}
+    if kind != "intermittent":
+        raise ValueError(kind)
+    mine = [ev for ev in events if ev.key == square]
+    end = events[-1].t if events else 0.0
+    gaps: list[tuple[float, float]] = []
+    t = rng.uniform(2.0, 20.0)
+    while t < end:
+        length = rng.uniform(1.0, 5.0)
+        gaps.append((t, t + length))
+        t += length + rng.uniform(10.0, 40.0)
+    # the true state over time, then read through the drop-outs
+    changes = [(ev.t, ev.occupied) for ev in mine]
+    marks = sorted({t for t, _ in changes} | {t for g in gaps for t in g})
+    truth = square in start
+    shown = truth
+    out: list[Transition] = []
+    i = 0
+    for t in marks:
+        while i < len(changes) and changes[i][0] <= t:
+            truth = changes[i][1]
+            i += 1
+        reading = truth and not any(a <= t < b for a, b in gaps)
+        if reading != shown:
+            out.append(Transition(round(t, 4), square, reading))
+            shown = reading
+    merged = sorted(others + out, key=lambda ev: ev.t)
+    return merged, start

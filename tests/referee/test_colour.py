@@ -128,7 +128,7 @@ def test_a_captured_piece_put_down_on_the_landing_square() -> None:
     assert colour.lit()[sq("e5")] is Role.ERROR
     colour.lift("e5").place("e5", W).wait()  # put right: the white man back
     assert colour.kinds() == ["wrong-piece", "restored"]
-    assert colour.lit().get(sq("e5")) is Role.TO  # the last move again
+    assert colour.lit().get(sq("e5")) is Role.LAST  # the last move again
 
 
 def test_two_pieces_exchanged_in_an_adjustment() -> None:

@@ -45,7 +45,7 @@ def test_only_the_computers_move_is_accepted_and_anything_else_is_reported() -> 
     assert b.leds() == {19: Role.FROM, 23: Role.TO}
     b.move(19, 23)
     assert b.moves() == ["32-28", "19-23"]
-    assert b.ref.expected() is None and b.leds() == {19: Role.FROM, 23: Role.TO}  # the last move, as always
+    assert b.ref.expected() is None and b.leds() == {19: Role.LAST, 23: Role.LAST}  # the last move, as always
 
 
 def test_a_capture_is_lit_with_its_path_and_the_pieces_to_remove() -> None:

@@ -39,7 +39,7 @@ def test_a_pause_mid_chain_says_where_to_continue() -> None:
     }
     board.lift(d4).place(b6).lift(e3, c5)
     assert board.moves() == ["f2xb6"]
-    assert board.leds() == {f2: Role.FROM, b6: Role.TO}
+    assert board.leds() == {f2: Role.LAST, b6: Role.LAST}
 
 
 def test_a_pause_mid_chain_names_the_next_jump_of_the_route_taken() -> None:

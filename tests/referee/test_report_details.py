@@ -20,7 +20,7 @@ def test_a_report_still_active_when_the_move_is_completed_is_cleared_with_a_rest
     assert board.moves() == ["c3-d4"]
     assert board.kinds() == ["off-square", "restored"]
     assert board.ref.report is None
-    assert board.leds() == {22: Role.FROM, 18: Role.TO}
+    assert board.leds() == {22: Role.LAST, 18: Role.LAST}
 
 
 def test_an_adjustment_notice_says_the_touched_piece_must_be_moved_in_tournament() -> None:
@@ -42,7 +42,7 @@ def test_a_piece_that_is_not_the_one_played_lifted_during_the_move_is_noted_once
     assert r.message == "the piece on 10 was touched but 11 was played"
     assert r.params == {"touched": 10, "played": 11}
     assert board.ref.report is None  # a notice: nothing to restore, nothing lit as an error
-    assert board.leds() == {11: Role.FROM, 15: Role.TO}
+    assert board.leds() == {11: Role.LAST, 15: Role.LAST}
 
 
 def test_the_setup_report_says_what_to_put_and_what_to_remove() -> None:
@@ -76,7 +76,7 @@ def test_a_report_active_when_the_link_comes_back_with_a_move_is_cleared_before_
     out = board.pipe.feed(Link(board.t + 5, "up", board=tuple(sorted(start - {32} | {28}))))
     assert [getattr(v, "kind", None) for v in out][:2] == [R.RESTORED, R.RECONSTRUCTED]
     assert board.ref.game.ply == 1 and board.ref.report is None
-    assert board.leds() == {32: Role.FROM, 28: Role.TO}
+    assert board.leds() == {32: Role.LAST, 28: Role.LAST}
 
 
 def test_a_piece_on_a_cell_when_the_link_comes_back_is_seen_when_it_is_taken_away() -> None:

@@ -493,3 +493,36 @@ def test_a_broken_tag_costs_its_line_and_stray_text_between_games_costs_nothing(
     assert [str(w) for w in b.warnings] == ["t.pdn:7: game 2 (? - ?): unexpected text 'a note between games'"]
     assert str(b.error) == "t.pdn:10: game 2 (? - ?): comment without a closing '}'; the game is cut here"
     assert (c.tags, len(c.moves), c.error, c.warnings) == ({"Event": "C"}, 1, None, [])
+
+
+def test_variations_are_read_with_the_move_they_replace_and_written_back() -> None:
+    g = read_game("32-28 19-23 (18-23 38-32 (37-32? 23-29! { Black wins }) 12-18) 28x19 14x23 *")
+    (line,) = g.moves[1].variations
+    assert [m.text for m in line] == ["18-23", "38-32", "12-18"]
+    (inner,) = line[1].variations
+    assert [(m.text, m.nags) for m in inner] == [("37-32", ["?"]), ("23-29", ["!"])] and inner[1].comments
+    out = g.pdn()
+    assert "19-23 (1... 18-23 2. 38-32 (2. 37-32? 23-29! {Black wins}) 2... 12-18) 2. 28x19" in " ".join(out.split())
+    assert read_game(out).pdn() == out
+    # a continuation written after the move (not instead of it) belongs to the next move; a move
+    # that cannot be played ends its variation, the moves before it kept
+    g = read_game("1. 32-28 (19-24 (18-23) 28x19) 19-23 2. 28x19 14x23 *")
+    assert [[m.text for m in v] for v in g.moves[1].variations] == [["19-24"]]  # (28x19: not after 19-24)
+    assert [[m.text for m in v] for v in g.moves[1].variations[0][0].variations] == [["18-23"]]
+    g = read_game("1. 32-28 19-23 (17-21 99-98 16-20) 2. 28x19 14x23 *")
+    assert [[m.text for m in v] for v in g.moves[1].variations] == [["17-21"]]
+    assert [m.text for m in g.moves] == ["32-28", "19-23", "28x19", "14x23"]
+
+
+def test_deeply_nested_variations_are_read_only_so_deep() -> None:
+    """A file nesting variations thousands deep (a forged or broken one) reads without a
+    recursion error: the main line whole, the variations down to MAX_VARIATION_DEPTH."""
+    from rules.pdn import MAX_VARIATION_DEPTH
+
+    g = read_game("1. 32-28 19-23 " + "(18-23 " * 5000 + ")" * 5000 + " 2. 28x19 14x23 *")
+    assert [m.text for m in g.moves] == ["32-28", "19-23", "28x19", "14x23"]
+    depth, moves = 0, g.moves[1:]
+    while moves[0].variations:
+        depth += 1
+        moves = moves[0].variations[0]
+    assert depth == MAX_VARIATION_DEPTH

@@ -70,12 +70,22 @@ def test_the_check_names_each_problem() -> None:
     broken = {name: {lang: dict(texts) for lang, texts in table.items()} for name, table in wording.page.TABLES.items()}
     del broken["UI"]["pt-PT"]["download"]
     broken["REPORTS"]["pt-PT"]["wrong-side"] = "Não é a vez dessa cor"
-    broken["LEGEND"]["pt-BR"]["remove"] = "capturada: retire a pedra"
+    broken["LEGEND"]["pt-BR"]["remove"] = "capturada: tem de retirá-la"
     assert problems("page", broken, wording.page.ENGLISH_ELSEWHERE) == [
         "page.UI[pt-PT] lacks ['download']",
         "page.REPORTS[pt-PT][wrong-side] fills in [], pt-BR ['missing']",
-        "page.LEGEND[pt-BR][remove] says 'pedra': 'capturada: retire a pedra'",
+        "page.LEGEND[pt-BR][remove] says 'tem de': 'capturada: tem de retirá-la'",
     ]
+
+
+def test_a_man_is_a_pedra_in_brazil_too() -> None:
+    """Issue 28: the Brazilian rules and the FENACEF's regulation call a man "pedra"; the check
+    once refused the word in pt-BR. Brazil says "tem que" (or "deve") where Portugal says "tem de"."""
+    ok = {"pt-BR": {"m": "a pedra tem que capturar"}, "pt-PT": {"m": "a pedra tem de capturar"}, "en": {"m": "x"}}
+    assert problems("d", {"T": ok}) == []
+    assert wording.page.UI["pt-BR"]["white_man"] == "pedra branca"
+    said = {"pt-BR": {"m": "a pedra tem de capturar"}, "pt-PT": {"m": "a pedra tem de capturar"}, "en": {"m": "x"}}
+    assert problems("d", {"T": said}) == ["d.T[pt-BR][m] says 'tem de': 'a pedra tem de capturar'"]
 
 
 def test_one_lookup_for_every_domain() -> None:

@@ -21,7 +21,8 @@ let speakOn = localStorage.getItem("damas-speak") === "1"; // the page speaks to
 const CYCLE = [undefined, "w", "W", "b", "B"];
 const SYMBOLS = {
   from: "↑", to: "↓", path: "•", hint: "•", "must-capture": "!", capturable: "◇",
-  remove: "×", missing: "+", extra: "−", error: "✗", test: "■",
+  remove: "×", missing: "+", extra: "−", error: "✗", test: "■", sensor: "⊘",
+  "suggest-from": "⇑", "suggest-to": "⇓", last: "○",
 };
 // for the benchmark and the tests: when the page first drew a board, and each state it drew
 window.damasDrawn = [];
@@ -49,6 +50,42 @@ function alertReport(text) {
   const box = $("active");
   box.textContent = text;
   box.style.display = "block";
+}
+
+// a sensor that may not answer: the moves the board cannot tell apart, or the squares of a set-up
+// a stuck sensor keeps from completing; the player's answer is the confirm action
+let confirmShown = "";
+function renderConfirm() {
+  const box = $("confirm");
+  const c = state.active && state.active.confirm;
+  const key = c ? JSON.stringify([state.lang, c]) : "";
+  if (key === confirmShown) return; // redrawn only when it changes (a button keeps its focus)
+  confirmShown = key;
+  box.innerHTML = "";
+  box.style.display = c ? "block" : "none";
+  if (!c) return;
+  if (c.moves.length) {
+    const q = document.createElement("span");
+    q.textContent = ui("confirm_played") + " ";
+    box.appendChild(q);
+  }
+  const answer = (body) => post("/api/action", { action: "confirm", ...body });
+  for (const m of c.moves) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = m.text;
+    b.dataset.move = m.move;
+    b.onclick = () => answer({ move: m.move });
+    box.appendChild(b);
+  }
+  for (const sq of c.squares) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = ui("sensor_broken").replace("{square}", sq.name);
+    b.dataset.square = sq.square;
+    b.onclick = () => answer({ square: sq.square });
+    box.appendChild(b);
+  }
 }
 
 function connect() {
@@ -186,7 +223,7 @@ function render() {
   if (!state) return;
   if (board.dataset.built !== `${state.size}-${flipped}-${state.variant}`) buildBoard();
   document.documentElement.lang = state.lang;
-  for (const el of document.querySelectorAll("[data-ui]")) el.textContent = state.ui[el.dataset.ui] || el.textContent;
+  for (const el of document.querySelectorAll("[data-ui]")) if (!el.dataset.armed) el.textContent = state.ui[el.dataset.ui] || el.textContent;
   for (const el of document.querySelectorAll("[data-ui-label]")) el.setAttribute("aria-label", ui(el.dataset.uiLabel));
   document.title = `damas — ${state.title}`;
   $("variant").textContent = state.title;
@@ -213,18 +250,21 @@ function render() {
   renderComputer();
   const active = $("active");
   if (state.active) {
-    active.innerHTML = '<span class="kind"></span><span class="msg"></span>';
-    const said = state.active.message.toLowerCase().startsWith(state.active.label.toLowerCase());
-    active.querySelector(".kind").textContent = said ? "" : state.active.label + ": ";
-    active.querySelector(".msg").textContent = state.active.message;
+    active.innerHTML = '<span class="msg"></span>';
+    active.querySelector(".msg").textContent = state.active.line; // its label and message, said once
     active.style.display = "block";
     active.dataset.kind = state.active.kind;
   } else { active.style.display = "none"; active.dataset.kind = ""; }
+  renderConfirm();
   renderHistory();
   renderSaid();
   renderAnalysis();
+  renderLive();
+  renderStudy();
+  renderTraining();
   $("download").href = `/games/${state.game}.pdn`;
   renderReports();
+  renderRecent();
   for (const key of ["White", "Black", "Event"]) {
     const input = $("tag-" + key);
     if (document.activeElement !== input) input.value = (state.tags[key] || "").replace(/^\?$/, "");
@@ -254,7 +294,9 @@ function render() {
 
 // the board: the live position (what the sensors and the game say, and the LEDs), or a history entry
 function renderBoard() {
-  const entry = shownEntry();
+  const st = studyOnPage() ? state.study : null;
+  const entry = st ? { fen: st.fen, path: st.last ? st.last.path : null, study: true } : shownEntry();
+  board.classList.toggle("study", !!st);
   const shownPieces = entry ? parseFen(entry.fen) : null;
   const occupied = new Set(state.occupied.map(String));
   // a piece on its way (landed, touching down, or just put on a legal destination that the
@@ -273,6 +315,7 @@ function renderBoard() {
     const sq = div.dataset.square;
     div.classList.toggle("last", !!sq && lastSquares.has(sq));
     div.classList.toggle("was", !!sq && sq === lastFrom);
+    div.classList.toggle("picked", !!st && sq === picked);
     let said = "";
     if (shownPieces) {
       if (sq && shownPieces[sq]) { addPiece(div, shownPieces[sq].toLowerCase(), shownPieces[sq]); said = pieceName(shownPieces[sq]); }
@@ -289,13 +332,19 @@ function renderBoard() {
         said = sensed && shown ? pieceName(shown) : sensed ? ui("unknown_piece") : "";
       }
       const role = sq && state.leds[sq];
+      // a LED that does not light (the self-test's): its role is shown here, marked, as the board cannot
+      const dark = sq && (state.dead_leds || []).includes(Number(sq));
       if (role) {
-        div.appendChild(ledMark(role));
+        const mark = ledMark(role);
+        if (dark) mark.classList.add("dark");
+        div.appendChild(mark);
         const meaning = state.legend.find((l) => l.role === role);
         said += (said ? "; " : "") + (meaning ? meaning.text : role);
+        if (dark) said += ` (${ui("led_dark")})`;
       }
     }
-    if (sq && lastSquares.has(sq)) said += (said ? "; " : "") + ui("last_move");
+    const lastLit = sq && state.leds[sq] === "last" && !entry; // (the LED already says it)
+    if (sq && lastSquares.has(sq) && !lastLit) said += (said ? "; " : "") + ui("last_move");
     div.setAttribute("aria-label", `${sq ? state.names[sq] : div.dataset.cell}: ${said || ui("empty")}`);
     div.tabIndex = div.dataset.cell === focusCell ? 0 : -1;
   }
@@ -343,15 +392,14 @@ function renderReports() {
     const li = document.createElement("li");
     li.dataset.kind = r.kind;
     li.className = r.resolved ? "resolved" : r.active ? "open" : "";
-    li.innerHTML = '<span class="kind"></span><span class="msg"></span>';
-    // the kind's name, unless the sentence already starts with it ("Captura obrigatória: ...")
-    li.querySelector(".kind").textContent = r.message.toLowerCase().startsWith(r.label.toLowerCase()) ? "" : r.label + ": ";
-    li.querySelector(".msg").textContent = r.message;
+    li.innerHTML = '<span class="msg"></span>';
+    // the kind's name and the sentence, said once ("Captura obrigatória: capture com b4"; server-made)
+    li.querySelector(".msg").textContent = r.line;
     if (r.resolved) {
       li.dataset.resolved = r.resolved.kind;
       const res = document.createElement("span");
       res.className = "resolution";
-      res.textContent = `${ui("resolved")}: ${r.resolved.message}`;
+      res.textContent = r.resolved.line;
       li.appendChild(res);
     }
     list.appendChild(li);
@@ -433,11 +481,13 @@ function renderHistory() {
     if (m.white) parts.push({ text: `${number}.`, cls: "num" });
     else if (first) parts.push({ text: `${number}...`, cls: "num" });
     // with a clock: the time the move took; after an analysis its ? or ?? (the lines below say why)
-    const text = m.pdn + (m.mark || "");
+    // a move read with a sensor that does not answer is marked (its title says which)
+    const text = m.pdn + (m.mark || "") + (m.inferred ? "*" : "");
     const shown = m.took ? `${text} (${m.took})` : text;
+    const why = m.inferred ? ui("inferred").replace("{square}", m.inferred) : null;
     // its name: what is shown, then the move as the board says it ("c3-d4 — 1. White: c3 to d4.")
-    const said = m.said ? `${shown} — ${number}. ${m.said}` : null;
-    parts.push({ text: shown, cls: "mv", index: i, said });
+    const said = m.said ? `${shown} — ${number}. ${m.said}` + (why ? ` ${why}.` : "") : null;
+    parts.push({ text: shown, cls: "mv", index: i, said, why });
     if (!m.white) number++;
     first = false;
   });
@@ -451,8 +501,9 @@ function renderHistory() {
       none.textContent = ui("no_moves");
       box.appendChild(none);
     }
+    let pair = null; // a move number and its move: one piece that a line never breaks
     parts.forEach((p, k) => {
-      if (k) box.appendChild(document.createTextNode(" "));
+      if (k && !pair) box.appendChild(document.createTextNode(" "));
       let el;
       if (p.cls === "mv") {
         el = document.createElement("button");
@@ -461,12 +512,21 @@ function renderHistory() {
         el.dataset.index = p.index;
         el.setAttribute("aria-current", String(view === p.index || (view === null && p.index === state.moves.length - 1)));
         if (p.said) el.setAttribute("aria-label", p.said);
+        if (p.why) el.title = p.why;
       } else {
         el = document.createElement("span");
         if (p.cls === "setup") el.dataset.index = p.index;
       }
       el.className = p.cls;
       el.textContent = p.text;
+      if (pair) { pair.append(" ", el); pair = null; return; }
+      if (p.cls === "num") {
+        pair = document.createElement("span");
+        pair.className = "pair";
+        pair.appendChild(el);
+        box.appendChild(pair);
+        return;
+      }
       box.appendChild(el);
     });
     const current = box.querySelector('[aria-current="true"]');
@@ -552,6 +612,7 @@ function fenExample() {
 $("ng-variant").onchange = () => { if (state) fenExample(); };
 $("newgameform").onsubmit = (ev) => {
   ev.preventDefault();
+  if (gameGoesOn() && !confirmed($("newgame"), ui("confirm_new_game").replace("{game}", state.game))) return;
   const mode = document.querySelector('input[name="mode"]:checked');
   const body = { action: "new-game", variant: $("ng-variant").value, fen: $("ng-fen").value.trim() };
   if (mode) body.mode = mode.value;
@@ -588,7 +649,7 @@ function renderComputer() {
     computerFormSet = true;
     $("opponent").value = c.side ? "engine" : "human";
     if (c.side) $("computerside").value = c.side;
-    if (c.level) $("level").value = String(c.level);
+    if (c.level) $("level").value = c.move_time && [1, 3, 10].includes(c.move_time) ? `t${c.move_time}` : String(c.level);
   }
 }
 
@@ -596,11 +657,13 @@ function renderAnalysis() {
   const a = state.analysis;
   const box = $("analysis");
   box.style.display = a ? "block" : "none";
+  renderGraph(a);
   if (!a) return;
   box.innerHTML = "";
   let head = state.ui.analyzing.replace("{done}", a.done).replace("{total}", a.total);
   if (a.error) head = a.error;
-  else if (a.finished) head = a.lines.length ? state.ui.analysis_done.replace("{count}", a.lines.length) : state.ui.no_marks;
+  else if (a.finished) head = !a.lines.length ? state.ui.no_marks
+    : a.lines.length === 1 ? state.ui.analysis_done_one : state.ui.analysis_done.replace("{count}", a.lines.length);
   const p = document.createElement("div");
   p.textContent = head;
   box.appendChild(p);
@@ -612,9 +675,308 @@ function renderAnalysis() {
   }
 }
 
+// the live analysis: the bar, the number, the depth and the engine's line, while the players move
+function renderLive() {
+  const l = state.live || { on: false, allowed: false };
+  const toggle = $("livetoggle");
+  toggle.checked = l.on;
+  toggle.disabled = !l.on && !l.allowed;
+  $("liveoff").hidden = l.on || l.allowed;
+  $("evalrow").hidden = !l.on;
+  $("liveline").hidden = !l.on || !l.numbered;
+  $("liveerror").hidden = !l.error;
+  $("liveerror").textContent = l.error || "";
+  if (!l.on) return;
+  $("evalwhite").style.width = `${l.bar}%`;
+  const meter = $("evalbar");
+  meter.setAttribute("aria-valuenow", String(l.bar));
+  meter.setAttribute("aria-valuetext", l.text);
+  meter.dataset.score = l.score === null ? "" : String(l.score);
+  $("evalnum").textContent = l.text;
+  $("evaldepth").textContent = l.depth_text || "";
+  $("linetext").textContent = l.numbered;
+}
+$("livetoggle").onchange = (e) => {
+  post("/api/action", { action: "live", on: e.target.checked });
+};
+
+// the analysed game's graph: the value after each ply (White above the middle), the marked moves as
+// dots; a dot or a point of the curve shows that position
+const GRAPH_W = 300, GRAPH_H = 80;
+function renderGraph(a) {
+  const svg = $("graph");
+  const curve = (a && a.finished && !a.error && a.curve) || [];
+  svg.toggleAttribute("hidden", curve.length < 2); // (an SVG element has no hidden property)
+  const key = JSON.stringify([curve, a && a.marked]);
+  if (curve.length < 2 || svg.dataset.key === key) return;
+  svg.dataset.key = key;
+  const ns = "http://www.w3.org/2000/svg";
+  const x = (i) => (i * GRAPH_W) / (curve.length - 1);
+  const y = (v) => GRAPH_H / (1 + 10 ** (v / 400)); // White's winning chances, as the bar shows them
+  const points = curve.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
+  const el = (name, attrs) => {
+    const e = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    svg.appendChild(e);
+    return e;
+  };
+  svg.innerHTML = "";
+  el("rect", { class: "black", x: 0, y: 0, width: GRAPH_W, height: GRAPH_H });
+  el("polygon", { class: "white", points: `0,${GRAPH_H} ${points.join(" ")} ${GRAPH_W},${GRAPH_H}` });
+  el("line", { class: "zero", x1: 0, y1: GRAPH_H / 2, x2: GRAPH_W, y2: GRAPH_H / 2 });
+  el("polyline", { class: "curve", points: points.join(" ") });
+  for (const [ply, symbol] of Object.entries(a.marked || {})) {
+    const i = Number(ply);
+    if (i >= curve.length) continue;
+    const dot = el("circle", { class: `mark ${symbol === "??" ? "game" : "other"}`, cx: x(i), cy: y(curve[i]), r: 3, "data-ply": ply });
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `${moveLabel(i - 1)}${symbol}`;
+    dot.appendChild(title);
+    dot.addEventListener("click", (e) => { e.stopPropagation(); showEntry(i - 1); });
+  }
+}
+$("graph").onclick = (e) => { // the position after the ply nearest the click
+  const curve = (state.analysis && state.analysis.curve) || [];
+  if (curve.length < 2) return;
+  const box = $("graph").getBoundingClientRect();
+  showEntry(Math.round(((e.clientX - box.left) / box.width) * (curve.length - 1)) - 1);
+};
+
+// -- a study: a game (the one in play, or a PDN) with the moves tried from its positions -------------
+let picked = null; // in a study: the square of the piece picked (a click or Enter), waiting for where it goes
+// a study's moves are tried on the page's board, unless they are made on the board itself
+const studyOnPage = () => !!(state && state.study && !state.study.on_board);
+function renderStudy() {
+  const st = state.study;
+  $("studyon").hidden = !st;
+  $("studyoff").hidden = !!st;
+  const barred = state.mode === "tournament" && state.result === "*" && !state.termination; // (no help then)
+  $("branch").hidden = !!st || barred;
+  $("st-here").disabled = barred;
+  $("st-open").disabled = barred;
+  if (!st) { picked = null; $("studychoose").hidden = true; return; }
+  $("studytitle").textContent = [st.title === "? – ?" ? "" : st.title, st.result === "*" ? "" : st.result].filter(Boolean).join(" · ");
+  const tree = $("studytree");
+  const key = JSON.stringify([st.tokens, st.current]);
+  if (tree.dataset.key !== key) {
+    tree.dataset.key = key;
+    tree.innerHTML = "";
+    for (const t of st.tokens) {
+      const span = document.createElement("span");
+      if (t.kind === "move") {
+        span.className = "mv" + (t.depth ? " var" : "") + (t.id === st.current ? " current" : "");
+        span.dataset.node = t.id;
+        span.setAttribute("role", "button");
+        span.tabIndex = 0;
+        if (t.id === st.current) span.setAttribute("aria-current", "true");
+      } else span.className = (t.kind === "number" ? "num" : "paren") + (t.depth ? " var" : "");
+      span.textContent = t.kind === "open" ? "(" : t.kind === "close" ? ")" : t.text;
+      tree.appendChild(span);
+      tree.appendChild(document.createTextNode(" "));
+    }
+    const current = tree.querySelector(".current"); // (the tree scrolls, never the page)
+    if (current) tree.scrollTop = Math.max(0, current.offsetTop - tree.clientHeight / 2);
+  }
+  // (while its moves are made on the board, the board says where the study is)
+  $("st-prev").disabled = st.parent === null || st.on_board;
+  $("st-next").disabled = st.next === null || st.on_board;
+  $("st-delete").disabled = st.parent === null || st.on_board;
+  $("st-promote").disabled = st.parent === null || st.on_board;
+  $("st-download").href = `/study.pdn?v=${st.version}`;
+  const onBoard = $("st-board");
+  onBoard.textContent = ui(st.on_board ? "study_board_off" : "study_board");
+  onBoard.setAttribute("aria-pressed", st.on_board ? "true" : "false");
+}
+
+function studyPost(body) {
+  return post("/api/action", Object.assign({ action: "study" }, body), true).then((j) => {
+    $("st-error").textContent = j.ok ? "" : j.error || "";
+    if (!j.ok && $("st-load").hidden) alertReport(j.error || "");
+    return j;
+  });
+}
+
+function studyMove(fromSq, toSq) {
+  const options = state.study.moves.filter((m) => String(m.from) === fromSq && String(m.to) === toSq);
+  picked = null;
+  const choose = $("studychoose");
+  choose.hidden = options.length < 2;
+  if (options.length === 1) studyPost({ op: "play", node: state.study.current, move: options[0].pdn });
+  else if (options.length > 1) { // two captures from here to there: which pieces it takes, said by its path
+    choose.innerHTML = "";
+    const label = document.createElement("span");
+    label.textContent = ui("study_choose");
+    choose.appendChild(label);
+    for (const m of options) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = m.pdn;
+      b.onclick = () => { choose.hidden = true; studyPost({ op: "play", node: state.study.current, move: m.pdn }); };
+      choose.appendChild(b);
+    }
+  }
+  renderBoard();
+}
+
+$("studytree").addEventListener("click", (e) => {
+  const mv = e.target.closest(".mv");
+  if (mv) studyPost({ op: "goto", node: Number(mv.dataset.node) });
+});
+$("studytree").addEventListener("keydown", (e) => {
+  const mv = e.target.closest && e.target.closest(".mv");
+  if (mv && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); studyPost({ op: "goto", node: Number(mv.dataset.node) }); }
+});
+$("st-prev").onclick = () => studyPost({ op: "goto", node: state.study.parent });
+$("st-next").onclick = () => studyPost({ op: "goto", node: state.study.next });
+$("st-delete").onclick = () => studyPost({ op: "delete", node: state.study.current });
+$("st-promote").onclick = () => studyPost({ op: "promote", node: state.study.current });
+$("st-close").onclick = () => studyPost({ op: "close" });
+$("st-board").onclick = () => { // the position set up on the board: its moves are made there
+  const on = !state.study.on_board;
+  if (on && gameGoesOn() && !(state.training && state.training.on)
+    && !confirmed($("st-board"), ui("confirm_new_game").replace("{game}", state.game))) return;
+  studyPost({ op: "board", on });
+};
+// the game in play (or the position shown of it) opened as a study
+const studyHere = () => studyPost({ op: "open", game: state.game, ply: view === null ? state.moves.filter((m) => !m.setup).length : view + 1 });
+$("st-here").onclick = studyHere;
+$("branch").onclick = () => { studyHere().then((j) => { if (j.ok) view = null; }); };
+$("st-file").onchange = (e) => {
+  const file = e.target.files[0];
+  if (file) file.text().then((text) => { $("st-pdn").value = text; });
+};
+function showLoad(open) {
+  $("st-load").hidden = !open;
+  $("st-loadtoggle").setAttribute("aria-expanded", open ? "true" : "false");
+}
+$("st-loadtoggle").onclick = () => showLoad($("st-load").hidden);
+// a file of many games: the study opens its first one (a request's body holds 64 KiB at most)
+function firstGame(text) {
+  const starts = [...text.matchAll(/^\s*\[Event\s/gm)].map((m) => m.index);
+  return starts.length > 1 ? text.slice(0, starts[1]) : text;
+}
+$("st-open").onclick = () => {
+  const text = firstGame($("st-pdn").value);
+  if (new Blob([text]).size > 60000) { $("st-error").textContent = ui("study_too_big"); return; }
+  studyPost({ op: "pdn", pdn: text }).then((j) => { if (j.ok) showLoad(false); });
+};
+
+// -- training on the board: a game replayed (every move lit, or one side's guessed), a tactic found --
+let tacticIndex = Number(localStorage.getItem("damas-tactic") || 0);
+function renderTraining() {
+  const t = state.training || { on: false, games: [], tactics: 0 };
+  $("trainingon").hidden = !t.on;
+  const sel = $("tr-game");
+  const key = JSON.stringify(t.games);
+  if (sel.dataset.key !== key) {
+    sel.dataset.key = key;
+    sel.innerHTML = "";
+    t.games.forEach((title, i) => { const o = document.createElement("option"); o.value = String(i); o.textContent = title; sel.appendChild(o); });
+  }
+  $("tr-start").disabled = !t.games.length;
+  $("tr-tactic").disabled = !t.tactics;
+  $("tr-study").hidden = !state.study;
+  $("tr-count").textContent = t.tactics ? `${(tacticIndex % t.tactics) + 1}/${t.tactics}` : "";
+  if (!t.on) return;
+  $("trainingtitle").textContent = `${t.title} · ${t.ply}/${t.total}`;
+  const said = $("trainingsaid");
+  said.textContent = t.text;
+  said.dataset.verdict = t.verdict;
+  $("trainingscore").textContent = t.score;
+  $("tr-next").hidden = t.mode !== "tactic" || !["solved", "failed"].includes(t.verdict);
+}
+
+function startTraining(button, body) {
+  const training = state.training && state.training.on; // (a training's own game is not asked about)
+  if (!training && gameGoesOn() && !confirmed(button, ui("confirm_new_game").replace("{game}", state.game))) return;
+  post("/api/action", Object.assign({ action: "training", op: "start" }, body)).then((j) => { if (j.ok) view = null; });
+}
+const trainingMode = () => ({ mode: document.querySelector('input[name="trmode"]:checked').value, side: $("tr-side").value });
+$("tr-start").onclick = () => startTraining($("tr-start"), Object.assign({ kind: "game", index: Number($("tr-game").value) }, trainingMode()));
+$("tr-study").onclick = () => startTraining($("tr-study"), Object.assign({ kind: "study" }, trainingMode()));
+function startTactic(button) {
+  const count = (state.training && state.training.tactics) || 1;
+  startTraining(button, { kind: "tactic", index: tacticIndex % count });
+}
+$("tr-tactic").onclick = () => startTactic($("tr-tactic"));
+$("tr-next").onclick = () => {
+  tacticIndex += 1;
+  localStorage.setItem("damas-tactic", String(tacticIndex));
+  startTactic($("tr-next"));
+};
+$("tr-stop").onclick = () => post("/api/action", { action: "training", op: "stop" });
+
 function computerFields() {
   if ($("opponent").value !== "engine") return { opponent: "human" };
-  return { opponent: "engine", side: $("computerside").value, level: Number($("level").value) };
+  const strength = $("level").value; // a level, or a time a move ("t3": 3 s, at the best level)
+  if (strength.startsWith("t")) return { opponent: "engine", side: $("computerside").value, level: 10, move_time: Number(strength.slice(1)) };
+  return { opponent: "engine", side: $("computerside").value, level: Number(strength) };
+}
+
+// -- two taps for what cannot be taken back (a resignation, a draw, leaving a game unfinished): the
+// first arms the button for a few seconds and says what the second does; one mis-tap does nothing
+const ARM_MS = 5000;
+const REARM_MS = 400; // a double tap's second half is not a confirmation
+function confirmed(button, text) {
+  const armed = Number(button.dataset.armed || 0);
+  if (armed && Date.now() - armed >= REARM_MS) { disarm(button); return true; }
+  if (armed) return false;
+  button.dataset.armed = String(Date.now());
+  button.dataset.said = button.textContent;
+  button.textContent = text;
+  button.classList.add("armed");
+  button.armTimer = setTimeout(() => disarm(button), ARM_MS);
+  return false;
+}
+
+function disarm(button) {
+  clearTimeout(button.armTimer);
+  if (!button.dataset.armed) return;
+  delete button.dataset.armed;
+  button.classList.remove("armed");
+  button.textContent = (state && button.dataset.ui && state.ui[button.dataset.ui]) || button.dataset.said;
+}
+
+function gameGoesOn() { // a game with moves and no result: leaving it needs a confirmation
+  return !!state && state.result === "*" && !state.termination && state.moves.length > 0;
+}
+
+// -- the recent games: one left unfinished can be resumed --------------------------------------
+function renderRecent() {
+  const list = $("recent");
+  const games = state.games || [];
+  const key = state.lang + state.game + JSON.stringify(games);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.innerHTML = "";
+  $("recentbox").hidden = !games.length;
+  for (const g of games) {
+    const li = document.createElement("li");
+    li.dataset.game = g.id;
+    li.dataset.state = g.state;
+    const what = document.createElement("span");
+    what.textContent = `#${g.id} ${g.white} – ${g.black} · ${g.title} · ${g.plies_text} · ` +
+      (g.result !== "*" ? g.result : g.state_text);
+    li.appendChild(what);
+    if (g.resumable) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "resume";
+      b.dataset.ui = "resume_game";
+      b.textContent = ui("resume_game");
+      b.onclick = () => {
+        if (gameGoesOn() && !confirmed(b, ui("confirm_resume").replace("{game}", g.id))) return;
+        post("/api/action", { action: "resume-game", game: g.id }).then((j) => { if (j.ok) view = null; });
+      };
+      li.appendChild(b);
+    }
+    const a = document.createElement("a");
+    a.href = `/games/${g.id}.pdn`;
+    a.textContent = "PDN";
+    a.setAttribute("download", "");
+    li.appendChild(a);
+    list.appendChild(li);
+  }
 }
 
 function writeBanner() {
@@ -700,6 +1062,12 @@ function sensedAt(cell) {
 }
 
 function activate(cell) { // a click, or Enter on the focused square
+  if (studyOnPage()) { // a study: the first picks a piece that can move, the second where it goes
+    const sq = cell.dataset.square;
+    if (picked && sq && sq !== picked) studyMove(picked, sq);
+    else { picked = sq && sq !== picked && state.study.moves.some((m) => String(m.from) === sq) ? sq : null; renderBoard(); }
+    return;
+  }
   if (setup) {
     const sq = cell.dataset.square;
     if (sq) {
@@ -718,8 +1086,8 @@ board.addEventListener("pointerdown", (ev) => {
   const cell = ev.target.closest(".cell");
   if (!cell || !state) return;
   focusCell = cell.dataset.cell;
-  if (setup || view !== null) { activate(cell); return; }
-  press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: sensedAt(cell), id: ev.pointerId };
+  if (setup || (view !== null && !studyOnPage())) { activate(cell); return; }
+  press = { cell, x: ev.clientX, y: ev.clientY, dragging: false, occupied: studyOnPage() ? !!cell.querySelector(".piece") : sensedAt(cell), id: ev.pointerId };
   board.setPointerCapture(ev.pointerId);
   ev.preventDefault();
 });
@@ -735,7 +1103,7 @@ board.addEventListener("pointermove", (ev) => {
     drag.style.width = box.width + "px";
     drag.style.height = box.height + "px";
     drag.style.display = "block";
-    sim("lift", press.cell);
+    if (!studyOnPage()) sim("lift", press.cell);
   }
   if (press.dragging) {
     const w = parseFloat(drag.style.width);
@@ -751,6 +1119,11 @@ function release(ev) {
   drag.style.display = "none";
   if (ev.type === "pointercancel") return;
   const over = target(ev);
+  if (studyOnPage()) { // a study: a drag plays a move from the position shown, a click picks or puts
+    if (p.dragging && over && over.dataset.square) studyMove(p.cell.dataset.square, over.dataset.square);
+    else if (!p.dragging && over === p.cell) activate(p.cell);
+    return;
+  }
   if (p.dragging) {
     // put down where released (a touch-down or the end of the move); off the board: taken off
     if (over && !sensedAt(over)) sim("place", over);
@@ -804,8 +1177,9 @@ $("lang").onchange = (e) => {
   old.close();
   connect();
 };
-for (const b of document.querySelectorAll("[data-action]")) {
-  b.onclick = () => post("/api/action", { action: b.dataset.action, side: b.dataset.side });
+for (const b of document.querySelectorAll("[data-action]")) { // a resignation, a draw: two taps
+  const key = b.dataset.action === "draw" ? "confirm_draw" : `confirm_resign_${b.dataset.side}`;
+  b.onclick = () => { if (confirmed(b, ui(key))) post("/api/action", { action: b.dataset.action, side: b.dataset.side }); };
 }
 $("hint").onclick = () => post("/api/action", { action: "hint" });
 $("readout").onclick = () => readOut("all");
@@ -820,6 +1194,7 @@ $("setupmode").onclick = () => setSetup(true);
 $("setupcancel").onclick = () => setSetup(false);
 $("setupclear").onclick = () => { setup = {}; renderSetup(); };
 $("setupstart").onclick = () => {
+  if (gameGoesOn() && !confirmed($("setupstart"), ui("confirm_new_game").replace("{game}", state.game))) return;
   const fen = setupFen();
   post("/api/action", { action: "new-game", fen, ...computerFields() }).then((j) => { if (j.ok) setSetup(false); });
 };

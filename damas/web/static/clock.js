@@ -94,7 +94,7 @@ function renderClock(state) {
     face.classList.toggle("flag", c.flag === side);
   }
   const status = panel.querySelector("#clockstatus");
-  let text = `${words.control}: ${c.control}` + (c.auto ? ` (${words.auto})` : "");
+  let text = `${words.control}: ${c.control_text || c.control}` + (c.auto ? ` (${words.auto})` : "");
   if (c.flag) text = `${words.flag}: ${state.ui[c.flag]}`;
   else if (c.paused) text = c.paused_by === "power" ? words.paused_power : words.paused;
   else if (!c.running) text += ` — ${words.not_started}`;

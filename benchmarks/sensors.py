@@ -1,0 +1,58 @@
+"""Broken sensors (issue 31): games played through the tests' human-hands model on a board
+with dead, stuck or intermittent reed switches, the broken squares chosen at random among
+those each game uses and unknown to the referee.
+
+For each case it prints how many games were recorded whole without help, how many after the
+player answered what the page asked (the move played, or the square whose sensor is broken),
+and how many were misrecorded (the one figure that must be 0). The games: every real game
+of tests/data/games and N generated games of each variant (Brazilian, International,
+Portuguese).
+
+    .venv/bin/python benchmarks/sensors.py [--games N] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.referee.faults import campaign  # noqa: E402
+from tests.referee.hands import Style  # noqa: E402
+
+CASES = [
+    ("dead", 1, "careful"),
+    ("dead", 1, "sloppy"),
+    ("stuck-closed", 1, "careful"),
+    ("stuck-open", 1, "careful"),
+    ("intermittent", 1, "careful"),
+    ("intermittent", 1, "sloppy"),
+    ("dead", 2, "careful"),
+    ("dead", 2, "sloppy"),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=60, help="generated games per variant (default 60)")
+    parser.add_argument("--quick", action="store_true", help="one dead sensor, careful hands only")
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]}")
+    head = f"{'sensor':<14}{'broken':>7}  {'hands':<8}{'games':>6}"
+    print(f"{head}{'whole alone':>14}{'after answers':>15}{'misrecorded':>13}")
+    for kind, n, hands in CASES[:1] if args.quick else CASES:
+        t0 = time.perf_counter()
+        games, alone, helped, wrong = campaign(kind, n, Style.sloppy() if hands == "sloppy" else None, args.games)
+        print(
+            f"{kind:<14}{n:>7}  {hands:<8}{games:>6}{f'{alone} ({100 * alone / games:.1f} %)':>14}"
+            f"{f'{helped} ({100 * helped / games:.1f} %)':>15}{wrong:>13}   ({time.perf_counter() - t0:.0f} s)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

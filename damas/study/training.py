@@ -1,0 +1,152 @@
+"""Training on the board, as PicoChess does it for chess: a game replayed move by move on the
+physical board, or a tactic to find, judged by the board.
+
+A :class:`Training` holds the line to follow (the moves from its start position) and judges the
+moves the players make on the board, which the board loop hands it as they are recorded
+(:meth:`Training.follow`). Three modes:
+
+* ``replay``: every move is lit (the LEDs' suggested-move roles); the players make them;
+* ``guess``: the moves of the side the player trains (``side``) are not lit: the player makes
+  the move they think was played, and is told right or wrong; the other side's moves are lit;
+* ``tactic``: the side to move finds the shot (the line's first move); right is "solved",
+  anything else "failed".
+
+A move off the line is told at once ("the game went 12. c3-d4: take your move back"); the board
+loop lights what to put back, and once the move is taken back the line's move is lit. Only
+the judging lives here (a pure function of the moves played); the sets shipped with the
+package are read by :func:`shipped_games` and :func:`shipped_tactics`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from rules import Color, Move, Position, find_variant
+from rules.pdn import PdnGame, read_pdn
+
+MODES = ("replay", "guess", "tactic")
+
+
+@dataclass(frozen=True)
+class Tactic:
+    """A position where one move wins (a shot, or a forced win of the game)."""
+
+    fen: str
+    move: str  # in the variant's notation
+    kind: str  # "shot" or "forced win"
+
+
+@cache
+def shipped_games(variant: str) -> list[PdnGame]:
+    """The games shipped to replay in ``variant`` (none for a variant without a public source)."""
+    name = f"games-{find_variant(variant).name}.pdn"
+    path = resources.files("damas.study") / name
+    if not path.is_file():
+        return []
+    return read_pdn(path.read_text(encoding="utf-8"), name)
+
+
+@cache
+def shipped_tactics(variant: str) -> list[Tactic]:
+    """The project's tactical positions for ``variant`` (``tools/make_training_sets.py``)."""
+    name = f"tactics-{find_variant(variant).name}.json"
+    path = resources.files("damas.study") / name
+    if not path.is_file():
+        return []
+    return [Tactic(t["fen"], t["move"], t["kind"]) for t in json.loads(path.read_text(encoding="utf-8"))]
+
+
+@dataclass
+class Training:
+    """The line to follow from ``start``, and what the moves made so far earned."""
+
+    title: str
+    start: Position
+    line: list[Move]
+    mode: str = "replay"
+    side: Color | None = None  # the side whose moves are guessed (guess, tactic); None: both lit
+    white: str = "?"  # the players of the game replayed (the training game's tags)
+    black: str = "?"
+    right: int = 0
+    wrong: int = 0
+    judged: set[int] = field(default_factory=set)  # plies already counted right or wrong
+    revealed: set[int] = field(default_factory=set)  # plies guessed wrong: lit from then on
+    played: int = 0  # plies made on the board since the start (on the line or not)
+    off: int | None = None  # the first ply off the line, while it stands on the board
+    last: tuple[int, bool] | None = None  # the newest guess judged: its ply, right or not
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"unknown training mode {self.mode!r} ({', '.join(MODES)})")
+        if self.side is None and self.mode in ("guess", "tactic"):
+            self.side = self.start.turn
+
+    def positions(self) -> list[Position]:
+        """The line's positions: the start, then after each of its moves."""
+        out = [self.start]
+        for m in self.line:
+            out.append(out[-1].apply(m))
+        return out
+
+    def guessed(self, ply: int) -> bool:
+        """Is the move at ``ply`` (0: the first) the player's to find?"""
+        if self.mode == "replay" or self.side is None:
+            return False
+        mover = self.start.turn if ply % 2 == 0 else self.start.turn.other
+        return mover is self.side
+
+    def follow(self, moves: list[Move]) -> None:
+        """The moves made on the board since the start: the newest are judged."""
+        self.played = len(moves)
+        self.off = next((i for i, m in enumerate(moves) if i >= len(self.line) or m != self.line[i]), None)
+        for i in range(len(moves)):
+            if i in self.judged or (self.off is not None and i > self.off):
+                continue
+            if self.guessed(i) and i not in self.revealed:
+                self.judged.add(i)
+                good = self.off != i
+                if good:
+                    self.right += 1
+                else:
+                    self.wrong += 1
+                    self.revealed.add(i)
+                self.last = (i, good)
+            elif self.off != i:
+                self.judged.add(i)
+
+    @property
+    def finished(self) -> bool:
+        """The line has been played to its end (the tactic's shot made, the game replayed)."""
+        return self.off is None and self.played >= len(self.line)
+
+    def lit(self) -> Move | None:
+        """The move the LEDs show now: the line's next move, unless the player is to find it
+        (nothing while a move off the line stands on the board)."""
+        if self.off is not None or self.finished:
+            return None
+        ply = self.played
+        return self.line[ply] if not self.guessed(ply) or ply in self.revealed else None
+
+    def move_text(self, ply: int) -> str:
+        """The line's move at ``ply`` as a player reads it (``12. c3-d4``, ``12... f6-g5``)."""
+        pos = self.positions()[ply]
+        index = ply + (1 if self.start.turn is Color.BLACK else 0)
+        number = f"{index // 2 + 1}." if pos.turn is Color.WHITE else f"{index // 2 + 1}..."
+        return f"{number} {pos.pdn(self.line[ply])}"
+
+    def verdict(self) -> str:
+        """What the page says: ``solved``/``failed`` (a tactic), ``done`` (a game replayed to its
+        end), ``wrong`` (a move off the line stands: take it back), ``right`` (the newest guess was
+        right), ``guess`` (the player's move to find), ``play`` (the lit move to make)."""
+        if self.finished:
+            if self.mode == "tactic":
+                return "solved" if self.wrong == 0 else "failed"
+            return "done"
+        if self.off is not None:
+            return "wrong"
+        if self.last is not None and self.last[0] == self.played - 1 and self.last[1]:
+            return "right"
+        return "guess" if self.lit() is None else "play"

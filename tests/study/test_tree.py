@@ -1,0 +1,95 @@
+"""A study's tree of moves (damas.study.tree): variations tried from any position, written as
+PDN variations and read back, deleted, promoted; bad requests are one line that changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from damas.study.tree import MAX_NODES, Study, StudyError
+from rules import Game
+from rules.pdn import read_game
+from tests.conftest import shared_path
+
+
+def moves_text(study: Study) -> str:
+    return " ".join(study.pdn().split("\n\n", 1)[1].split())
+
+
+def test_a_variation_tried_from_a_past_position_is_written_and_read_back() -> None:
+    study = Study.from_pdn(read_game("1. c3-d4 f6-g5 2. g3-h4 *", "brazilian"))
+    first = study.main_line()[0]
+    tried = study.play(first.id, "b6-a5")
+    assert study.current is tried and tried.ply == 2
+    study.play(tried.id, "d4-c5")
+    assert moves_text(study) == "1. c3-d4 f6-g5 (1... b6-a5 2. d4-c5) 2. g3-h4 *"
+    assert study.play(first.id, "b6-a5") is tried  # a move there already is not played twice
+    again = Study.from_pdn(read_game(study.pdn()))
+    assert moves_text(again) == moves_text(study)
+    assert [t["text"] for t in study.tokens() if t["kind"] != "open" and t["kind"] != "close"] == [
+        "1.",
+        "c3-d4",
+        "f6-g5",
+        "1...",
+        "b6-a5",
+        "2.",
+        "d4-c5",
+        "2.",
+        "g3-h4",
+    ]
+
+
+def test_promote_and_delete() -> None:
+    study = Study.from_game(Game("brazilian"))
+    a = study.play(0, "c3-d4")
+    b = study.play(0, "e3-f4")
+    assert moves_text(study) == "1. c3-d4 (1. e3-f4) *"
+    study.promote(b.id)
+    assert moves_text(study) == "1. e3-f4 (1. c3-d4) *"
+    study.play(a.id, "f6-g5")
+    study.goto(a.id + 2)
+    study.delete(a.id)
+    assert moves_text(study) == "1. e3-f4 *" and study.current is study.root
+    assert set(study.nodes) == {0, b.id}
+
+
+def test_nested_variations_and_their_notes_are_kept() -> None:
+    text = "32-28 19-23 (18-23 38-32 (37-32? 23-29! { Black wins }) 12-18) 28x19 14x23 *"
+    study = Study.from_pdn(read_game(text))
+    want = "1. 32-28 19-23 (1... 18-23 2. 38-32 (2. 37-32? 23-29! {Black wins}) 2... 12-18) 2. 28x19 14x23 *"
+    assert moves_text(study) == want
+    assert "(1... 18-23 2. 29x18 13x22)" in moves_text(
+        Study.from_pdn(read_game(shared_path("pdn-syntax", "variation.pdn").read_text()))
+    )
+
+
+@pytest.mark.parametrize(
+    ("node", "move", "said"),
+    [
+        (99, "c3-d4", "no move 99 in this study"),
+        ("0", "c3-d4", "no move '0' in this study"),
+        (0, "c3-c4", "'c3-c4'"),
+        (0, "d6-c5", "'d6-c5' is not a legal move here (legal: "),
+        (0, 5, "a move must be text, not 5"),
+    ],
+)
+def test_a_bad_request_is_one_line_and_changes_nothing(node: object, move: object, said: str) -> None:
+    study = Study.from_game(Game("brazilian"))
+    with pytest.raises(StudyError) as exc:
+        study.play(node, move)
+    assert said in str(exc.value) and "\n" not in str(exc.value)
+    assert study.nodes == {0: study.root} and study.current is study.root
+    with pytest.raises(StudyError, match="cannot be deleted"):
+        study.delete(0)
+
+
+def test_a_study_is_bounded() -> None:
+    study = Study.from_game(Game("brazilian"))
+    node = study.root
+    with pytest.raises(StudyError, match=f"at most {MAX_NODES} moves"):
+        for _ in range(MAX_NODES + 1):
+            # two plies forward and back would repeat positions: a fresh variation each time
+            move = next(iter(node.position.legal_moves))
+            node = study.play(node.id, node.position.pdn(move))
+            if not node.position.legal_moves:
+                node = study.root
+                study.root.children.clear()  # (keep the nodes counted, start a new line)
