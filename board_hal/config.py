@@ -60,6 +60,10 @@ class PicoConfig:
     order: str = "serpentine"
     settle_us: int = 30  # the row settling time of the firmware's matrix scan
     watchdog: float = 4.0  # seconds; 0: the firmware arms no watchdog
+    # a linear Hall board's thresholds (ADC counts from the no-field reading; 0: the firmware's
+    # own, 200 and 670): a piece from ``present`` on, a king from ``king`` (hardware/wiring-hall.md)
+    present: int = 0
+    king: int = 0
 
 
 @dataclass
@@ -99,7 +103,7 @@ _TOP = {"variant", "board", "gpio", "pico", "leds", "app", "clock", "engine", "h
 _BOARD = {"backend", "rotation", "white_side", "size", "debounce", "leds"}
 _GPIO = {"rows", "columns", "scan_rate", "settle_us", "leds"}
 _GPIO_LEDS = {"data", "clock", "latch"}
-_PICO = {"port", "baudrate", "first", "along", "order", "settle_us", "watchdog"}
+_PICO = {"port", "baudrate", "first", "along", "order", "settle_us", "watchdog", "present", "king"}
 _LEDS = {"colours", "colors"}
 
 
@@ -298,6 +302,19 @@ def _pico_strip(out: PicoConfig, pico: Mapping[str, Any], cfg: Config, src: str)
             f"not {_short(watchdog)}"
         )
     out.first, out.along, out.order, out.settle_us, out.watchdog = first, along, order, settle, float(watchdog)
+    for key in ("present", "king"):
+        value = pico.get(key, 0)
+        if not _is_int(value) or not 0 <= value <= 2047:
+            raise ConfigError(
+                f"{src}: pico.{key} must be ADC counts from the no-field reading, 1 to 2047 (0: the firmware's own), "
+                f"not {_short(value)}"
+            )
+    present, king = pico.get("present", 0), pico.get("king", 0)
+    if present and king and king <= present:
+        raise ConfigError(
+            f"{src}: pico.king ({king}) must be above pico.present ({present}): a king reads stronger than a man"
+        )
+    out.present, out.king = present, king
     return out
 
 

@@ -256,11 +256,16 @@ class SelfTest:
         sensors = self.io.sensors
         explain = getattr(sensors, "explain_placement", None)
         if res.fields:
-            res.messages.append(
-                "field readings: "
-                + ", ".join(f"{_piece_name(p)} {v:+d}" for p, v in res.fields.items())
-                + " (a linear board's thresholds go between its men and its kings: protocol.md, CALIBRATE)"
-            )
+            men = [abs(v) for p, v in res.fields.items() if not p.king]
+            kings = [abs(v) for p, v in res.fields.items() if p.king]
+            if men and kings and min(kings) > max(men):
+                advice = f"set pico.king = {(max(men) + min(kings)) // 2}: halfway between its men and its kings"
+            elif men and kings:
+                advice = "a king reads no stronger than a man: is its crown's magnet missing, or the other way up?"
+            else:
+                advice = "a linear board's thresholds go between its men and its kings: pico.present, pico.king"
+            readings = ", ".join(f"{_piece_name(p)} {v:+d}" for p, v in res.fields.items())
+            res.messages.append(f"field readings: {readings} ({advice})")
         if explain is not None and any(e != g for e, g in cells.items()):
             res.numbering = explain(cells)
             if res.numbering:

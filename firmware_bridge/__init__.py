@@ -43,6 +43,7 @@ def open_pico(config: Config, layout: Layout, *, clock: Clock | None = None) -> 
         strip=(pico.first, along, order),
         settle_us=pico.settle_us,
         watchdog_ms=round(pico.watchdog * 1000),
+        thresholds=(pico.present, pico.king),
     )
     return BoardIO(layout, board, board)
 

@@ -88,11 +88,15 @@ class PicoBoard(SensorBackend, LedBackend):
         scan_hz: int = link.KEEP,
         debounce_ms: int = link.KEEP,
         heartbeat_ms: int = link.KEEP,
+        thresholds: tuple[int, int] = (0, 0),
     ) -> None:
         SensorBackend.__init__(self, size, clock)
         link.strip_position(0, size, size, strip)  # (a strip that does not start at a corner: ValueError now)
         self.strip = strip
         self.settings = (scan_hz, debounce_ms, heartbeat_ms, settle_us, watchdog_ms)
+        # a linear Hall board's thresholds (present, king; 0 keeps the firmware's own): sent after
+        # every HELLO it answers, since a firmware that restarts has forgotten them
+        self.thresholds = thresholds
         self.version = link.VERSION  # the protocol this connection speaks (HELLO settles it)
         self._deframer: link.Deframer | None = None
         self._entries: list[tuple[int, int, int, int, int]] = []  # lit LEDs: (cell index, r, g, b, pattern)
@@ -345,6 +349,9 @@ class PicoBoard(SensorBackend, LedBackend):
             self._gestures = None  # its read-out and chord counts: taken from its next BUTTON
             if self.version >= 3:  # the row settling time, the strip's layout, the watchdog
                 self._send(link.CONFIG, self._config())
+                fields = link.hello_board(payload)[0] & link.FIELD_READINGS
+                if fields and any(self.thresholds):  # a linear board's thresholds (pico.present, pico.king)
+                    self._send(link.CALIBRATE, link.pack_calibrate(*self.thresholds))
             self._send(link.LEDS, self._leds_payload())  # the LEDs as they should be
 
     def _watchdog_report(self, payload: bytes) -> None:
@@ -472,7 +479,10 @@ class PicoBoard(SensorBackend, LedBackend):
         return self.fields_read if self._fields_came.wait(timeout) else None
 
     def calibrate(self, present: int, king: int) -> bool:
-        """A linear-sensor board's thresholds (ADC counts; 0 keeps the board's own)."""
+        """A linear-sensor board's thresholds (ADC counts; 0 keeps the board's own), sent again
+        whenever the board restarts."""
+        was = self.thresholds
+        self.thresholds = (present or was[0], king or was[1])
         return self.senses > Sensing.PRESENCE and self._send(link.CALIBRATE, link.pack_calibrate(present, king))
 
     def show(self, intents: Mapping[Cell, Role]) -> None:

@@ -78,10 +78,10 @@ class _Matrix:
 
     def field(self, cell: Cell) -> int:
         """A linear sensor's reading over ``cell``: ADC counts from the no-field level
-        (hardware/wiring-hall.md: a man about 580, a king about 900; positive: north up)."""
+        (hardware/wiring-hall.md: a man about 530, a king about 815; positive: north up)."""
         state = self.pieces.get(cell, link.EMPTY)
         size = {link.EMPTY: 0, link.OCCUPIED: 120}.get(
-            state, 900 if state in (link.WHITE_KING, link.BLACK_KING) else 580
+            state, 815 if state in (link.WHITE_KING, link.BLACK_KING) else 530
         )
         sign = 1 if state in (link.WHITE_MAN, link.WHITE_KING, link.OCCUPIED) else -1
         if cell in self.upside_down:

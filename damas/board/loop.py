@@ -360,24 +360,35 @@ class PlayApp:
             push(text_for)
 
     # -- commands -------------------------------------------------------------------------------
-    def sim_event(self, op: str, square: Any, cell: Any) -> None:
+    def sim_event(self, op: str, square: Any, cell: Any, piece: Any = None) -> None:
         sim = self.sim
         if sim is None:
             raise ValueError("there is no simulated board: the pieces are real")
         if op not in ("lift", "place"):
             raise ValueError(f"unknown op {shown(op)} (lift or place)")
         occupied = op == "place"
+        put: SquareState | None = None
+        if piece is not None:
+            if not occupied or piece not in ("w", "b", "W", "B"):
+                raise ValueError(f"no piece {shown(piece)} to place (w, b, W or B, with op place)")
+            put = SquareState.from_code(piece)
         if cell is not None:
             try:
                 where = sim.layout.geometry.parse_cell(str(cell))
             except DraughtsError as exc:
                 raise ValueError(str(exc)) from None
             rc = sim.layout.physical(*where)
-            (sim.place_cell if occupied else sim.lift_cell)(rc, self.clock())
+            if occupied:
+                sim.place_cell(rc, self.clock(), put)
+            else:
+                sim.lift_cell(rc, self.clock())
         else:
             if not isinstance(square, int) or isinstance(square, bool) or not 1 <= square <= sim.layout.geometry.count:
                 raise ValueError(f"no square {shown(square)}")
-            (sim.place if occupied else sim.lift)(square, self.clock())
+            if occupied:
+                sim.place(square, self.clock(), put)
+            else:
+                sim.lift(square, self.clock())
         self.pump()  # journalled before the answer: an acknowledged event is durable
         if self.pending:
             raise ValueError(RECORDS_ERROR["en"].format(reason=self.write_error))

@@ -88,6 +88,9 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         # a square whose sensor does not answer shows what the game has there, not its stale reading
         "occupied": sorted((s.raw - suspects) | (pos.occupied() & suspects)),
         "cells": sorted(s.raw_cells),
+        # a board that senses colour: the piece it reads on each square (w, b, W, B; ? not
+        # known), so the page can draw what stands there where it is not the game's
+        "sensed": _sensed(ref),
         "leds": {str(q): role.value for q, role in app.led_intents()},
         "moves": moves,
         "pdn": s.pdn_game().pdn(),
@@ -350,6 +353,14 @@ def eval_text(score: int, words: dict[str, str]) -> str:
     if score <= -MATE_BOUND:
         return words["forced_black"]
     return f"{score / 100:+.1f}" if score else "0.0"
+
+
+def _sensed(ref: Any) -> dict[str, str] | None:
+    """The pieces a colour board reads, by square (None on a board that senses presence only)."""
+    sensed = getattr(ref, "sensed", None)  # (referee.colour's ColourReferee)
+    if sensed is None:
+        return None
+    return {str(q): state.code for q, state in sorted(sensed.items())}
 
 
 def _computer_state(app: PlayApp, lang: str) -> dict[str, Any]:

@@ -11,7 +11,8 @@ Routes:
   ``?part=last`` (the turn and the last move), ``clocks`` or ``position`` (the turn and the
   pieces) reads one of them only (the page's L, C and P keys);
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
-  — the simulated board's hands;
+  — the simulated board's hands; a place may name the piece put down, ``"piece": "w"|"b"|"W"|"B"``
+  (a white or black man or king: what a board that senses colour and crowns then reads);
 * ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game"|"hint"|"analyze", ...}``
   (``new-game`` takes ``variant``, ``fen``, ``mode``, ``tags`` and ``clock``, a time control; the
   players' tags carry over to the new game; against the computer also ``opponent: "engine"``,
@@ -287,7 +288,7 @@ def build_app(play: PlayApp) -> web.Application:
     async def sim(request: web.Request) -> web.StreamResponse:
         data = await body(request)
         try:
-            play.sim_event(str(data.get("op")), data.get("square"), data.get("cell"))
+            play.sim_event(str(data.get("op")), data.get("square"), data.get("cell"), data.get("piece"))
         except ValueError as exc:
             return web.json_response({"error": str(exc)}, status=400)
         await play.flush()

@@ -28,9 +28,10 @@ import machine
 
 #: the 12-bit ADC's reading with no field (the DRV5055's output is VCC/2, ratiometric with the ADC's 3.3 V)
 ZERO = 2048
-#: field thresholds in ADC counts from ZERO (hardware/wiring-hall.md: a man about 580, a king about 900)
+#: field thresholds in ADC counts from ZERO (hardware/wiring-hall.md: the DRV5055A3 at 3.3 V,
+#: 15 mV/mT, reads a man about 530, a king about 815; a king from halfway between)
 PRESENT = 200
-KING = 740
+KING = 670
 
 
 class HallPairs:

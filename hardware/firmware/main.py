@@ -26,7 +26,7 @@ ESCAPE_PIN = 28  # to GND at start-up: the firmware does not start
 SENSOR = "reed"
 PAIRS = (2, 3, 4)  # "pairs": SH/LD, CLK, QH of the 74HC165 chain
 SELECT = (2, 3, 4, 5)  # "linear": S0-S3 of every multiplexer
-ENABLE = tuple(range(6, 6 + (SIZE * SIZE + 15) // 16))  # "linear": /E of multiplexer 1, 2, ...
+MUX_ENABLE = tuple(range(6, 6 + (SIZE * SIZE + 15) // 16))  # "linear": /E of multiplexer 1, 2, ...
 ADC_PIN = 26  # "linear": ADC0, the multiplexers' common outputs
 LINEAR_BUTTONS = (20, 21)  # "linear": the clock's buttons (GP26 is the ADC)
 
@@ -41,7 +41,10 @@ def sensor():
         return hall.HallPairs(PAIRS[0], PAIRS[1], PAIRS[2], SIZE * SIZE), BUTTONS
     import time
 
-    return hall.LinearHall(SELECT, ENABLE, ADC_PIN, SIZE * SIZE, time.sleep_us), LINEAR_BUTTONS
+    # (MUX_ENABLE, not ENABLE: that name is the watchdog's bit below, and a module-level name
+    # bound twice is the last one when sensor() runs)
+    settle = getattr(time, "sleep_us", None)  # (CPython, running this file in the tests, has none)
+    return hall.LinearHall(SELECT, MUX_ENABLE, ADC_PIN, SIZE * SIZE, settle), LINEAR_BUTTONS
 
 
 # The chip's watchdog block (RP2040 datasheet §4.7, RP2350 datasheet §12.9): CTRL at the base

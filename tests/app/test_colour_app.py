@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.error
 from pathlib import Path
+from typing import Any
 
 from board_hal.layout import Layout
 from board_hal.leds import Role
-from board_hal.simulated import SimulatedBoard
+from board_hal.simulated import ENV_SENSES, SimulatedBoard
 from board_hal.squares import Sensing, SquareState
 from damas.board.loop import PlayApp, board_pieces
 from damas.records.session import GameSession, export_game
@@ -138,3 +140,65 @@ def test_a_game_begun_as_presence_only_journals_no_pieces(tmp_path: Path) -> Non
     header = store.game(session.row.id).header
     parse_log([json.dumps(header), *lines])  # readable as format 1
     store.close()
+
+
+def test_the_page_draws_the_piece_a_colour_board_reads_where_it_is_not_the_game_s(browser: Any, tmp_path: Path) -> None:
+    """`damas play` on a simulated board that senses colour and crowns, seen in Chromium: a black
+    man put down for White's c3-d4 is drawn as a black man, marked, its square lit as an
+    error, said to screen readers, and the report says so; put right, the mark goes
+    (test-output/page-colour-wrong-piece.png)."""
+    from tests.app.server import Server
+    from tests.conftest import OUTPUT
+
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT, env={ENV_SENSES: "crown"}).start()
+    c3, d4 = sq("c3"), sq("d4")
+    try:
+        state = server.get("/api/state")
+        assert state["sensed"][str(c3)] == "w" and len(state["sensed"]) == 24
+        server.sim("lift", c3)
+        server.wait_for(lambda s: s["leds"].get(str(c3)) == "from")
+        server.post("/api/sim", {"op": "place", "square": d4, "piece": "b"})
+        state = server.wait_for(lambda s: (s["active"] or {}).get("kind") == "wrong-piece")
+        assert [m["pdn"] for m in state["moves"]] == ["c3-d4"]  # the move is read from occupancy all the same
+        assert state["sensed"][str(d4)] == "b" and state["pieces"][str(d4)] == "w"
+        assert state["leds"][str(d4)] == "error"
+        page = browser.new_page(viewport={"width": 1280, "height": 860}, locale="en-US")  # type: ignore[attr-defined]
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url)
+        page.wait_for_function("() => window.damasDrawn && window.damasDrawn.length > 0")
+        drawn = page.locator(f'#board [data-square="{d4}"] .piece')
+        assert drawn.get_attribute("class") == "piece b mismatch"
+        assert drawn.get_attribute("data-sensed") == "b" and drawn.get_attribute("data-piece") == "w"
+        label = page.locator(f'#board [data-square="{d4}"]').get_attribute("aria-label")
+        assert label is not None and "black man on the board, where the game has white man" in label
+        assert page.locator(".piece.mismatch").count() == 1
+        assert "a black man stands on d4" in page.inner_text("body")
+        OUTPUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "page-colour-wrong-piece.png"), full_page=True)
+        # put right: the game's piece on d4, no mark left
+        server.sim("lift", d4)
+        server.post("/api/sim", {"op": "place", "square": d4, "piece": "w"})
+        server.wait_for(lambda s: s["active"] is None and s["sensed"].get(str(d4)) == "w")
+        page.wait_for_function("() => document.querySelectorAll('.piece.mismatch').length === 0")
+        # a bad piece is a one-line refusal
+        try:
+            server.post("/api/sim", {"op": "place", "square": sq("e5"), "piece": "k"})
+            raise AssertionError("a piece k was taken")
+        except urllib.error.HTTPError as err:
+            assert err.code == 400
+            assert json.loads(err.read())["error"] == "no piece 'k' to place (w, b, W or B, with op place)"
+        assert not errors, errors
+        page.close()
+    finally:
+        server.stop()
+
+
+def test_a_presence_board_sends_no_sensed_pieces(tmp_path: Path) -> None:
+    from tests.app.server import Server
+
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT, env={ENV_SENSES: ""}).start()
+    try:
+        assert server.get("/api/state")["sensed"] is None
+    finally:
+        server.stop()

@@ -42,11 +42,11 @@ def test_pico_button_frames_become_presses_once_each(emulator: Emulator) -> None
 
         before = time.time()
         emulator.press("black")
-        wait_until(lambda: len(presses()) == 1, 3.0, "black's press")
+        wait_until(lambda: len(presses()) == 1, 15.0, "black's press")
         emulator.press("white")
         time.sleep(0.1)  # released
         emulator.press("white", hold=0.3)  # held longer: still one press
-        wait_until(lambda: len(presses()) == 3, 3.0, "white's presses")
+        wait_until(lambda: len(presses()) == 3, 15.0, "white's presses")
         time.sleep(0.4)  # the repeated frames and the heartbeats add nothing
         got = presses()
         assert [(p.side, p.source) for p in got] == [("black", "pico"), ("white", "pico"), ("white", "pico")]
@@ -74,7 +74,7 @@ def test_an_older_firmware_is_refused_with_a_clear_message(caplog: pytest.LogCap
         board = PicoBoard(old.port, 8)
         with BoardIO(LAYOUT, board, board) as io:
             board.start(wait=1.0)
-            wait_until(lambda: board.last_error is not None, 3.0, "the refusal")
+            wait_until(lambda: board.last_error is not None, 15.0, "the refusal")
             assert board.last_error is not None
             message = board.last_error[1]
             assert "speaks link protocol 1; this damas speaks 2 and 3: update the Pico's firmware" in message

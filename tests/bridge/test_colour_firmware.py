@@ -65,7 +65,7 @@ def test_fields_and_thresholds_of_the_linear_board() -> None:
         with BoardIO(LAYOUT, board, board) as io:
             io.start()
             fields = board.fields()
-            assert fields is not None and fields[(0, 0)] == 580 and fields[(0, 2)] == -900 and fields[(1, 1)] == 0
+            assert fields is not None and fields[(0, 0)] == 530 and fields[(0, 2)] == -815 and fields[(1, 1)] == 0
             assert board.calibrate(0, 1000)  # kings from 1000 counts on: this one now reads as a man
             wait_until(lambda: io.pieces().get(LAYOUT.key_of(0, 2)) is SquareState.BLACK_MAN)
             assert board.calibrate(700, 0)  # a piece from 700 on: the white man is gone, the king a man
@@ -140,11 +140,48 @@ def test_the_self_test_names_a_magnet_the_other_way_up() -> None:
             "the white man put on square 32 (g1) reads black: its magnet is the other way up (white pieces north up)"
         )
         assert res.fields == {
-            SquareState.WHITE_MAN: -580,
-            SquareState.BLACK_MAN: -580,
-            SquareState.WHITE_KING: 900,
-            SquareState.BLACK_KING: -900,
+            SquareState.WHITE_MAN: -530,
+            SquareState.BLACK_MAN: -530,
+            SquareState.WHITE_KING: 815,
+            SquareState.BLACK_KING: -815,
         }
-        assert any(
-            m.startswith("field readings: white man -580, black man -580, white king +900") for m in res.messages
-        )
+        assert (
+            "field readings: white man -530, black man -530, white king +815, black king -815 "
+            "(set pico.king = 672: halfway between its men and its kings)"
+        ) in res.messages
+
+
+def test_the_thresholds_of_the_configuration_are_sent_again_after_a_restart() -> None:
+    """``[pico] present``/``king``: a hobbyist's kings read stronger or weaker than the firmware's
+    defaults; the host sends its thresholds after every HELLO the board answers, so a board
+    that restarted (and forgot them) reads with them again."""
+    from board_hal.config import parse_config
+    from firmware_bridge import open_pico
+
+    with Emulator(8, colour="linear", pieces={(0, 0): link.WHITE_KING, (0, 2): link.BLACK_MAN}) as emu:
+        toml = f'variant = "brazilian"\n[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\nking = 900\n'
+        cfg = parse_config(toml, "pico.toml", env={})
+        assert cfg.pico is not None and (cfg.pico.present, cfg.pico.king) == (0, 900)
+        with open_pico(cfg, LAYOUT) as io:
+            io.start()
+            a1, c1 = LAYOUT.key_of(0, 0), LAYOUT.key_of(0, 2)
+            wait_until(lambda: io.pieces().get(a1) is W)  # 815 counts: a man below 900
+            emu.reset()
+            wait_until(lambda: emu.firmware.sensor.king == 900, 10, "the thresholds sent to the restarted board")
+            assert io.pieces() == {a1: W, c1: B}
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ("king = 3000", "pico.king must be ADC counts from the no-field reading, 1 to 2047"),
+        ('present = "low"', "pico.present must be ADC counts"),
+        ("present = 700\nking = 600", "pico.king (600) must be above pico.present (700)"),
+    ],
+)
+def test_bad_thresholds_are_one_line(table: str, words: str) -> None:
+    from board_hal.config import ConfigError, parse_config
+
+    with pytest.raises(ConfigError) as err:
+        parse_config(f'[board]\nbackend = "pico"\n[pico]\nport = "/dev/ttyACM0"\n{table}\n', "b.toml", env={})
+    assert words in str(err.value) and "\n" not in str(err.value)

@@ -20,6 +20,7 @@ import pytest
 from board_hal.backends import BoardIO
 from board_hal.layout import Layout
 from board_hal.leds import Role
+from board_hal.squares import Sensing, SquareState
 from board_hal.ws2812 import strip_cells
 from firmware_bridge import link
 from firmware_bridge.bridge import PicoBoard
@@ -214,6 +215,140 @@ def test_a_host_plays_through_a_pty_with_the_firmware_under_micropython() -> Non
 
             wait_until(lambda: lit() == {0, 15}, 10, "a1 and a2 on LEDs 0 and 15")
             time.sleep(0.2)
+            assert board.stats["bad_payloads"] == 0 and board.last_error is None
+    finally:
+        proc.kill()
+        _out, err = proc.communicate(timeout=10)
+        os.close(master)
+        os.close(slave)
+        shutil.rmtree(state)
+    assert b"Traceback" not in err, err.decode(errors="replace")
+
+
+def hall_scenario(kind: str) -> str:
+    """A Hall-sensor board made as main.py makes it (its ``sensor()``, its pins): four pieces,
+    one more field too weak to be a piece, the host's HELLO and FIELDS; then a crown put on,
+    a piece lifted and another put down, CALIBRATE, FIELDS again and a clock button."""
+    button = 20 if kind == "linear" else 26
+    return "\n".join(
+        [
+            f"hall {kind}",
+            "piece 0 530",  # a white man on a1 (its magnet north up)
+            "piece 2 -530",  # a black man on c1
+            "piece 9 815",  # a white king on b2 (a crown with its own magnet)
+            "piece 11 -815",  # a black king on d2
+            "piece 20 120",  # a field too weak for a piece (a stray magnet, a screwdriver)
+            "size 8",
+            "hello",
+            "step 2",
+            frame(link.HELLO),
+            "step 1",
+            frame(link.FIELDS),
+            "step 1",
+            "piece 0 815",  # the white man crowned
+            "step 10",
+            "lift 2",  # the black man lifted...
+            "step 10",
+            "piece 3 -530",  # ...and put down on d1
+            "step 10",
+            frame(link.CALIBRATE, link.pack_calibrate(0, 900)),  # kings from 900 counts on
+            "step 10",
+            frame(link.FIELDS),
+            "step 1",
+            f"press {button}",
+            "step 8",
+            f"release {button}",
+            "step 10",
+        ]
+    )
+
+
+@pytest.mark.parametrize("kind", ["pairs", "linear"])
+def test_the_hall_firmware_runs_byte_for_byte_alike_under_micropython_and_cpython(kind: str, tmp_path: Path) -> None:
+    """hall.py and main.py's ``sensor()`` on the real interpreter: the 74HC165 chain of two
+    switches per square, or the multiplexed linear sensors read through the ADC, become the
+    SQUARES frames the host's codec reads — colours, and on the linear build crowns and the
+    CALIBRATE thresholds; FIELDS answers each cell's reading."""
+    mp_out, mp_err = run_scenario(micropython(), hall_scenario(kind), tmp_path)
+    py_out, _ = run_scenario(sys.executable, hall_scenario(kind), tmp_path)
+    assert mp_out == py_out
+    assert mp_err.startswith("heap ")
+    frames = link.Deframer(3).feed(out_bytes(mp_out))
+    assert not [p for k, _s, p in frames if k == link.ERROR]
+    features = link.hello_board(frames[0][2])[0]
+    crowns = link.CROWNS if kind == "linear" else 0
+    assert features & (link.COLOUR | link.FIELD_READINGS | link.CROWNS) == link.COLOUR | link.FIELD_READINGS | crowns
+    seen = []  # each distinct board the firmware sent, in order
+    for k, _s, p in frames:
+        if k == link.SQUARES:
+            rows, cols, states, _up = link.unpack_squares(p)
+            assert (rows, cols) == (8, 8)
+            board = {i: s for i, s in enumerate(states) if s != link.EMPTY}
+            if not seen or seen[-1] != board:
+                seen.append(board)
+    wm, bm, wk, bk = link.WHITE_MAN, link.BLACK_MAN, link.WHITE_KING, link.BLACK_KING
+    if kind == "linear":
+        assert seen == [
+            {0: wm, 2: bm, 9: wk, 11: bk},
+            {0: wk, 2: bm, 9: wk, 11: bk},  # the crown put on
+            {0: wk, 9: wk, 11: bk},  # lifted
+            {0: wk, 3: bm, 9: wk, 11: bk},
+            {0: wm, 3: bm, 9: wm, 11: bm},  # kings from 900 on: 815 reads as a man
+        ]
+    else:  # two switches see poles, not crowns; CALIBRATE changes nothing
+        assert seen == [{0: wm, 2: bm, 9: wm, 11: bm}, {0: wm, 9: wm, 11: bm}, {0: wm, 3: bm, 9: wm, 11: bm}]
+    answers = [link.unpack_fields(p)[2] for k, _s, p in frames if k == link.FIELDS]
+    assert len(answers) == 2
+    if kind == "linear":
+        assert {i: f for i, f in enumerate(answers[0]) if f} == {0: 530, 2: -530, 9: 815, 11: -815, 20: 120}
+        assert {i: f for i, f in enumerate(answers[1]) if f} == {0: 815, 3: -530, 9: 815, 11: -815, 20: 120}
+    else:  # a switch's reading: +1 (its white switch), -1 (its black one)
+        assert {i: f for i, f in enumerate(answers[1]) if f} == {0: 1, 3: -1, 9: 1, 11: -1}
+    presses = [link.unpack_button(p)[:2] for k, _s, p in frames if k == link.BUTTON]
+    assert presses and presses[0] == (1, 0)  # white's clock button, on this build's pin
+
+
+def test_a_host_reads_colours_and_crowns_through_a_pty_from_the_linear_firmware_under_micropython() -> None:
+    """The linear Hall build as main.py starts it (SENSOR = "linear"), under MicroPython behind a
+    pseudo-terminal; the host's bridge reads each piece's colour, sees a crown put on, and a
+    piece of the other colour put down."""
+    exe = micropython()
+    layout = Layout("brazilian")
+    start = Position.start("brazilian").pieces()
+
+    def write(fields: dict[int, int]) -> None:
+        (state / "fields.new").write_text("".join(f"{i} {v}\n" for i, v in sorted(fields.items())))
+        (state / "fields.new").rename(state / "fields")
+
+    def index(square: int) -> int:
+        r, c = layout.cell_of(square)
+        return r * 8 + c
+
+    fields = {index(sq): 530 if p.color.value == "white" else -530 for sq, p in start.items()}
+    state = Path(tempfile.mkdtemp(prefix="damas-mp-"))
+    write(fields)
+    master, slave = os.openpty()
+    import tty
+
+    tty.setraw(slave)
+    proc = subprocess.Popen(
+        [exe, str(HERE / "serve.py"), str(FIRMWARE_DIR), str(LINK_DIR), str(state), "linear"],
+        stdin=master,
+        stdout=master,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        board = PicoBoard(os.ttyname(slave), 8)
+        with BoardIO(layout, board, board) as io:
+            board.start(wait=10.0)
+            wait_until(lambda: io.link == "up", 10, "the link up")
+            assert io.senses is Sensing.CROWN
+            assert io.pieces() == {sq: SquareState.of(p.color.value) for sq, p in start.items()}
+            fields[index(1)] = -815  # square 1's black man crowned (its crown's magnet south up too)
+            fields[index(12)] = 530  # square 12's black man swapped for a white one
+            write(fields)
+            wait_until(lambda: io.pieces().get(1) is SquareState.BLACK_KING, 10, "a black king on square 1")
+            wait_until(lambda: io.pieces().get(12) is SquareState.WHITE_MAN, 10, "a white man on square 12")
             assert board.stats["bad_payloads"] == 0 and board.last_error is None
     finally:
         proc.kill()

@@ -1,6 +1,7 @@
 """Fuzzing the serial line's decoder (firmware_bridge/link.py): random bytes, damaged and
-well-formed frames with random payloads. The decoder never raises, never hands over a frame
-that fails its checks, and its buffer stays bounded; payload readers raise only ValueError."""
+well-formed frames with random payloads (the colour builds' SQUARES, FIELDS and CALIBRATE
+too). The decoder never raises, never hands over a frame that fails its checks, and its buffer
+stays bounded; payload readers raise only ValueError."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ UNPACK = {
     link.LEDS: link.unpack_leds,
     link.CONFIG: link.unpack_config,
     link.ERROR: link.unpack_error,
+    link.SQUARES: link.unpack_squares,  # protocol 3's colour frames (the Hall builds)
+    link.FIELDS: link.unpack_fields,
+    link.CALIBRATE: link.unpack_calibrate,
 }
 
 
@@ -33,6 +37,10 @@ def _chunk(rng: random.Random) -> tuple[bytes, bool]:
         rows, cols = rng.choice([(8, 8), (10, 10), (255, 255), (0, 0)])
         cells = rng.sample(range(rows * cols), min(rows * cols, rng.randint(0, 30)))
         payload = link.pack_snapshot(rows, cols, cells, rng.randrange(2**32))
+    elif kind == link.SQUARES and rng.random() < 0.5:
+        rows, cols = rng.choice([(8, 8), (10, 10), (255, 255), (0, 0)])
+        states = [rng.randrange(16) for _ in range(rows * cols)]  # reserved states too
+        payload = link.pack_squares(rows, cols, states, rng.randrange(2**32))
     else:
         payload = rng.randbytes(rng.choice([0, 1, 6, 7, 14, 600, 2000]))
     frame = link.encode(kind, rng.randrange(2**16), payload)

@@ -241,8 +241,10 @@ def test_a_representative_subset_passes_on_boards_that_sense_colour_and_crowns()
 
 
 @pytest.mark.slow
-def test_every_simulated_board_test_passes_on_boards_that_sense_colour_and_crowns() -> None:
-    _run_with_colour(EVERYWHERE, ["-m", "not slow"])
+@pytest.mark.timeout(1500)  # (a whole folder's tests in one: the default 180 s is for one test)
+@pytest.mark.parametrize("folder", EVERYWHERE)
+def test_every_simulated_board_test_passes_on_boards_that_sense_colour_and_crowns(folder: str) -> None:
+    _run_with_colour([folder], ["-m", "not slow"])
 
 
 # -- the two-switch Hall build on the Pi's pins (74hc165, colour = true) --------------------------

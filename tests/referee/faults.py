@@ -101,15 +101,26 @@ def play_faulty(
 VARIANTS = ("brazilian", "international", "portuguese")
 
 
-def campaign(kind: str, n_broken: int, style: Style | None, per_variant: int) -> tuple[int, int, int, int]:
-    """Every real game and ``per_variant`` generated games of each variant, ``n_broken`` sensors
-    of ``kind`` broken in each: (games, recorded whole without help, whole after answers, misrecorded)."""
+def campaign_games(per_variant: int) -> list[tuple[Position, list[Move]]]:
+    """The campaign's games: every real game, then ``per_variant`` generated games of each variant."""
     games = [(start, moves) for _name, start, moves in real_games()]
     for variant in VARIANTS:
         games += [random_game(variant, 1000 + i, 200, capture_bias=0.7) for i in range(per_variant)]
+    return games
+
+
+def campaign_broken(k: int, moves: list[Move], kind: str, n_broken: int) -> list[tuple[int, str]]:
+    """The sensors broken in the campaign's game ``k``."""
+    return [(sq, kind) for sq in random.Random(k).sample(used_squares(moves), n_broken)]
+
+
+def campaign(kind: str, n_broken: int, style: Style | None, per_variant: int) -> tuple[int, int, int, int]:
+    """Every real game and ``per_variant`` generated games of each variant, ``n_broken`` sensors
+    of ``kind`` broken in each: (games, recorded whole without help, whole after answers, misrecorded)."""
+    games = campaign_games(per_variant)
     alone = helped = wrong = 0
     for k, (start, moves) in enumerate(games):
-        broken = [(sq, kind) for sq in random.Random(k).sample(used_squares(moves), n_broken)]
+        broken = campaign_broken(k, moves, kind, n_broken)
         first = play_faulty(start, moves, k, broken, style, answer=False)
         second = play_faulty(start, moves, k, broken, style, answer=True)
         alone += first.whole

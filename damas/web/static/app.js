@@ -322,14 +322,20 @@ function renderBoard() {
     } else {
       const inGame = sq && state.pieces[sq];
       const sensed = sq ? occupied.has(sq) : state.cells.includes(div.dataset.cell);
+      // a board that senses colour (and crowns) reads each piece: where it is not the game's
+      // (another colour, a crown missing or too many), the page draws what stands there
+      const read = sensed && sq && state.sensed ? state.sensed[sq] : null;
+      const odd = inGame && read && read !== "?" && read !== inGame ? read : null;
       if (sensed || inGame) {
         const onTheWay = sensed && !inGame && moving && strays === 1;
-        const shown = inGame || (onTheWay ? moving : null);
+        const shown = odd || inGame || (onTheWay ? moving : null);
         if (sensed && shown) addPiece(div, shown.toLowerCase(), shown);
         else if (sensed) addPiece(div, "unknown", null);
         else addPiece(div, "ghost", inGame);
         if (div.lastChild) div.lastChild.dataset.piece = inGame || "?";
-        said = sensed && shown ? pieceName(shown) : sensed ? ui("unknown_piece") : "";
+        if (odd) { div.lastChild.classList.add("mismatch"); div.lastChild.dataset.sensed = odd; }
+        said = odd ? ui("sensed_not_game").replace("{sensed}", pieceName(odd)).replace("{game}", pieceName(inGame))
+          : sensed && shown ? pieceName(shown) : sensed ? ui("unknown_piece") : "";
       }
       const role = sq && state.leds[sq];
       // a LED that does not light (the self-test's): its role is shown here, marked, as the board cannot

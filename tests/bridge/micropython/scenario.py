@@ -8,7 +8,10 @@ SCENARIO, one command a line: ``size N`` (first: an N x N matrix), ``close R C``
 (a switch), ``press PIN`` / ``release PIN`` (a clock button: 26, 27), ``in HEX`` (bytes on the
 line for the firmware's next read), ``hello`` (its start-up HELLO), ``step N`` (N passes of
 its main loop, 5 ms apart), ``scan`` (one scan, timed at the pins), ``watchdog`` (give it a
-watchdog), ``fail`` (its next step raises). Printed: ``out HEX`` per write to the line,
+watchdog), ``fail`` (its next step raises). A Hall-sensor board (hardware/wiring-hall.md):
+``hall pairs`` or ``hall linear`` before ``size`` (main.py's ``sensor()`` then makes the
+reader, on main.py's pins), ``piece I FIELD`` (the field over cell I, in ADC counts: a man
+about +-530, a king about +-820; positive: a white piece), ``lift I``. Printed: ``out HEX`` per write to the line,
 ``strip`` per write to the LED strip (the lit positions and colours), ``settle US`` (the
 shortest delay between driving a row and reading a column), at the end the watchdog's
 record and, on stderr, the heap the firmware uses (its code and its data).
@@ -93,7 +96,34 @@ def main():
     stream = Stream()
     for words in lines:
         what = words[0]
-        if what == "size":
+        if what == "hall":
+            stub_machine.hall = words[1]
+            if words[1] == "linear":
+                stub_machine.buttons = (20, 21)
+        elif what == "piece":
+            stub_machine.fields[int(words[1])] = int(words[2])
+        elif what == "lift":
+            stub_machine.fields.pop(int(words[1]), None)
+        elif what == "size" and stub_machine.hall is not None:
+            import main as pico_main  # hardware/firmware/main.py: its pins, its sensor()
+
+            n = int(words[1])
+            pico_main.SENSOR = stub_machine.hall
+            reader, buttons = pico_main.sensor()
+            fw = board_fw.Firmware(
+                (),
+                (),
+                22,
+                stream,
+                ticks_ms=lambda: clock[0],
+                sleep_ms=lambda ms: None,
+                sleep_us=sleep_us,
+                buttons=buttons,
+                watchdog=dog,
+                sensor=reader,
+                size=(n, n),
+            )
+        elif what == "size":
             n = int(words[1])
             fw = board_fw.Firmware(
                 tuple(range(2, 2 + n)),
