@@ -169,9 +169,7 @@ def test_a_suggested_move_and_the_last_move_blink_apart_on_single_colour_leds(tm
         move = ref.position.parse_pdn("b4xf4")
         board.app.computer.hint = (key_of(ref), move)  # the engine's suggestion (its answer, without an engine)
         board.turn()
-        roles = dict(board.app.led_intents())
-        assert (roles[sq("b4")], roles[sq("f4")], roles[sq("d6")]) == (Role.SUGGEST_FROM, Role.SUGGEST_TO, Role.PATH)
-        seen = {t: board.latched(at=t) for t in (0.0, 0.2, 0.35, 0.6, 1.3)}
+        seen = {t: board.latched(at=t) for t in (0.0, 0.2, 0.35, 0.6, 1.3)}  # the bits latched first (the surface)
         # its piece blinks twice and pauses; where it goes is on but for a dark moment; the
         # landing on the way stays steady
         assert [("b4" in seen[t], "f4" in seen[t], "d6" in seen[t]) for t in seen] == [
@@ -181,6 +179,8 @@ def test_a_suggested_move_and_the_last_move_blink_apart_on_single_colour_leds(tm
             (False, True, True),
             (False, False, True),
         ]
+        roles = dict(board.app.led_intents())
+        assert (roles[sq("b4")], roles[sq("f4")], roles[sq("d6")]) == (Role.SUGGEST_FROM, Role.SUGGEST_TO, Role.PATH)
         # the patterns of the roles a player meets side by side all differ
         patterns = [DEFAULT_LOOKS[r].pattern for r in (Role.HINT, Role.SUGGEST_FROM, Role.SUGGEST_TO, Role.LAST)]
         assert len(set(patterns)) == 4 and patterns[0] is Pattern.STEADY
@@ -194,9 +194,9 @@ def test_the_last_move_flashes_and_the_hint_colour_key_still_works(tmp_path: Pat
         for op, name in (("lift", "b4"), ("place", "f4"), ("lift", "c5"), ("lift", "e5")):
             board.hands(op, name)
         assert board.app.session.referee.game.ply == 1
-        assert dict(board.app.led_intents()) == {sq("b4"): Role.LAST, sq("f4"): Role.LAST}
         assert board.latched(at=0.05) == {"b4", "f4"}
         assert board.latched(at=0.5) == set()  # a flash, not a steady "the piece lifted"
+        assert dict(board.app.led_intents()) == {sq("b4"): Role.LAST, sq("f4"): Role.LAST}
     finally:
         board.close()
     # [leds] colours: the old key `hint` (and `can-go`) still names where a lifted piece can go

@@ -884,7 +884,7 @@ function renderTraining() {
   $("tr-study").hidden = !state.study;
   $("tr-count").textContent = t.tactics ? `${(tacticIndex % t.tactics) + 1}/${t.tactics}` : "";
   if (!t.on) return;
-  $("trainingtitle").textContent = `${t.title} · ${t.ply}/${t.total}`;
+  $("trainingtitle").textContent = t.mode === "tactic" ? `${ui("training_tactic")}: ${t.title}` : `${t.title} · ${t.ply}/${t.total}`;
   const said = $("trainingsaid");
   said.textContent = t.text;
   said.dataset.verdict = t.verdict;
