@@ -57,6 +57,7 @@ DEFAULT_LEVEL = 3
 DEFAULT_TIMEOUT = 10.0  # seconds beyond the expected time before an engine counts as hung
 DEPTH_TIME = 30.0  # seconds a depth-limited search is expected to take at most
 STOP_TIMEOUT = 5.0  # seconds an engine has to answer ``stop``
+START_TIMEOUT = 5.0  # seconds, at least, a starting engine has to answer ``hub`` (a loaded Pi starts slowly)
 HINT_TIME = 1.0  # seconds for a hint
 # what an engine may write: its lines are a few hundred bytes, a few a second
 MAX_LINE = 16 * 1024  # bytes of one line (a longer one fails the engine)
@@ -415,7 +416,7 @@ class HubEngine(Opponent):
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
         self._send("hub")
-        deadline = time.monotonic() + self.timeout
+        deadline = time.monotonic() + max(self.timeout, START_TIMEOUT)
         while True:
             command, values, _flags = self._next(deadline, "hub")
             if command == "id" and "name" in values:
