@@ -416,9 +416,10 @@ class HubEngine(Opponent):
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
         self._send("hub")
-        deadline = time.monotonic() + max(self.timeout, START_TIMEOUT)
+        allowed = max(self.timeout, START_TIMEOUT)
+        deadline = time.monotonic() + allowed
         while True:
-            command, values, _flags = self._next(deadline, "hub")
+            command, values, _flags = self._next(deadline, "hub", allowed=allowed)
             if command == "id" and "name" in values:
                 self.name = values["name"] + (f" {values['version']}" if "version" in values else "")
             elif command == "param" and "name" in values:
@@ -440,8 +441,9 @@ class HubEngine(Opponent):
         if self.seed is not None and "seed" in self.params:
             self._send(format_line("set-param", name="seed", value=self.seed))
         self._send("init")
-        deadline = time.monotonic() + max(self.timeout, 30.0)  # an engine may load its tables now
-        while self._next(deadline, "init")[0] != "ready":
+        allowed = max(self.timeout, 30.0)  # an engine may load its tables now
+        deadline = time.monotonic() + allowed
+        while self._next(deadline, "init", allowed=allowed)[0] != "ready":
             pass
         log.info("engine %s ready (%s)", self.name, self.command)
 
@@ -564,18 +566,20 @@ class HubEngine(Opponent):
             raise EngineFailed(self._exited("while reading its input")) from None
 
     def _next(
-        self, until: float, waiting_for: str, deadline: float | None = None
+        self, until: float, waiting_for: str, deadline: float | None = None, *, allowed: float | None = None
     ) -> tuple[str, dict[str, str], list[str]]:
         """The next line the engine wrote that the protocol knows (others are ignored), by ``until``;
         ``("", {}, [])`` when ``until`` comes first, unless it is the ``deadline`` (the default):
-        then the engine has failed."""
+        then the engine has failed (``allowed``: the seconds it had, said in the error; by default
+        the move timeout)."""
         deadline = until if deadline is None else deadline
         while True:
             left = until - time.monotonic()
             if left <= 0:  # (checked first: an engine that floods its output cannot hold the worker)
                 if until < deadline:
                     return "", {}, []
-                raise EngineFailed(f"did not answer {waiting_for!r} in time (timeout {self.timeout:g} s)")
+                timeout = self.timeout if allowed is None else allowed
+                raise EngineFailed(f"did not answer {waiting_for!r} in time (timeout {timeout:g} s)")
             if self._overrun is not None:
                 raise EngineFailed(self._overrun.why)
             try:

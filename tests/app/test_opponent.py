@@ -95,7 +95,7 @@ def test_a_cancelled_search_never_answers() -> None:
     ("mode", "good", "said"),
     [
         ("crash-start", 0, "exited with status 3 after 'hub': fake engine: cannot load its weights"),
-        ("silent", 0, "did not answer 'hub' in time"),
+        ("silent", 0, "did not answer 'hub' in time (timeout 5 s)"),
         ("crash", 1, "exited with status 139 after 'go think': fake engine: segmentation fault"),
         ("hang", 1, "did not answer 'go think' in time"),
         ("flood", 0, "did not answer 'go think' in time"),
