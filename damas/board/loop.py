@@ -24,6 +24,7 @@ from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
 from board_hal.squares import Sensing, SquareState
+from damas.board.analysis_mode import AnalysisMode
 from damas.board.page_state import MoveList, page_state, training_text
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
 from damas.computer.analysis import GameAnalysis
@@ -37,14 +38,13 @@ from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store,
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
 from damas.study.training import Training, shipped_games, shipped_tactics
-from damas.study.tree import Study, StudyError
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import parse_control
 from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
-from rules import Color, DraughtsError, Game, Move, Position, find_variant, parse_result
+from rules import Color, DraughtsError, Move, Position, find_variant, parse_result
 from rules.errors import shown
-from rules.pdn import read_pdn, write_pdn
+from rules.pdn import write_pdn
 from wording import LANGUAGES, language
 from wording.page import RECORDS_ERROR, PageError
 
@@ -105,11 +105,8 @@ class PlayApp:
         self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
         self.live: LiveAnalysis | None = None  # the position searched while the players move (the page's bar)
         self._live_variant = ""  # the variant the live analysis' engine plays
-        self.study: Study | None = None  # a game opened on the page to try moves in (its variations)
-        self.study_version = 0  # changes whenever the study does (the view compares it)
-        # the study's moves made on the board: the node it started from, the game that plays them
-        self.study_board: tuple[int, int] | None = None
-        self._study_game: tuple[int, Game] | None = None  # the study's position as a game, by version
+        # a game opened on the page to try moves in (its variations), on the page or on the board
+        self.analysis_mode = AnalysisMode(self)
         self.training: Training | None = None  # a game replayed or a tactic on the board
         self._training_game = 0  # the game the training is played in
         self._training_told: tuple[Any, ...] | None = None  # what the training said last
@@ -162,7 +159,8 @@ class PlayApp:
             self.computer.error,
             None if self.analysis is None else self.analysis.progress(),
             None if self.live is None else (self.live.seen(), self.live.error),
-            self.study_version,
+            self.analysis_mode.version,
+            self.analysis_mode.returning,
             None if self.training is None else (self.training.played, self.training.off, self.training.right),
             None if s.clock is None else s.clock.shown(self.clock()),  # last: ``pump`` reads it as view[-1]
         )
@@ -181,7 +179,7 @@ class PlayApp:
             if isinstance(ev, (ButtonPress, ReadOut)):
                 self.gestures.feed(ev)
                 self._take_gestures(now)
-            else:
+            elif not self.analysis_mode.returning:  # (the hands putting the game back: not its moves)
                 self.pending.append(ev)
         self._take_gestures(now)
         self._feed_pending()
@@ -189,7 +187,7 @@ class PlayApp:
             self.session.tick(self.clock())
             # the computer's move, once its engine has answered (entered like a player's action)
             self.computer.update(self.session.referee, self._enter, self.clock())
-            self._follow_study_board()
+            self.analysis_mode.follow()
             self._follow_live()
             self._follow_training()
         view = self._view()
@@ -256,6 +254,8 @@ class PlayApp:
             geo = self.session.referee.position.geometry
             return [(q, LedRole.ERROR) for q in geo.squares()]
         ref = self.session.referee
+        if self.analysis_mode.returning:  # back from the analysis: what to put back for the game
+            return sorted(self.analysis_mode.return_leds().items())
         lit = {i.square: i.role for i in ref.led_intents()}
         hint = self.computer.hint_move(ref)
         if hint is not None and ref.report is None and frozenset(ref.occupied) == ref.position.occupied():
@@ -288,7 +288,7 @@ class PlayApp:
         if self.speech.update(self.session, self._seen()):  # after the LEDs: the voice never holds them up
             self._mark()
             await self.flush()
-        if self.publisher is not None:  # after the page and the LEDs: the hall comes second
+        if self.publisher is not None and self.analysis_mode.board is None:  # after the LEDs; games, not analyses
             self.publisher.poll(self.session, self.version)
 
     def _seen(self) -> Seen:
@@ -364,8 +364,11 @@ class PlayApp:
         sim = self.sim
         if sim is None:
             raise ValueError("there is no simulated board: the pieces are real")
+        if op == "fix":
+            self._sim_fix(sim)
+            return
         if op not in ("lift", "place"):
-            raise ValueError(f"unknown op {shown(op)} (lift or place)")
+            raise ValueError(f"unknown op {shown(op)} (lift, place or fix)")
         occupied = op == "place"
         put: SquareState | None = None
         if piece is not None:
@@ -393,9 +396,25 @@ class PlayApp:
         if self.pending:
             raise ValueError(RECORDS_ERROR["en"].format(reason=self.write_error))
 
+    def _sim_fix(self, sim: SimulatedBoard) -> None:
+        """The simulated hands do what the lit squares ask: a piece (the position's) on each
+        square to fill, none on each square to empty (a set-up, a position to put back)."""
+        pos = self.session.referee.position
+        for q, role in list(self.led_intents()):
+            if role is LedRole.EXTRA:
+                sim.lift(q, self.clock())
+            elif role is LedRole.MISSING:
+                p = pos.piece_at(q)
+                sim.place(q, self.clock(), None if p is None else SquareState.of(p.color.value, p.king))
+            self.pump()
+        if self.pending:
+            raise ValueError(RECORDS_ERROR["en"].format(reason=self.write_error))
+
     def action(self, data: dict[str, Any]) -> None:
         name = data.get("action")
         now = self.clock()
+        if self.analysis_mode.board is not None and name in ("resign", "draw", "result"):
+            raise ValueError(f"{name}: the board analyses a study (no result): leave the analysis first")
         if name == "new-game":
             asked = new_game_request(data, self.engine_settings, self.clock_presets)
             if asked.computer is not None:  # its strength: the level, or a time a move (its own, not the hints')
@@ -418,7 +437,7 @@ class PlayApp:
             self.live_analysis(data.get("on"))
             return
         if name == "study":
-            self.study_action(data)
+            self.analysis_mode.action(data)
             return
         if name == "training":
             self.training_action(data)
@@ -505,9 +524,8 @@ class PlayApp:
     ) -> None:
         """A new game (the clock as before, unless ``clock`` names another control; ``computer``:
         the side the computer plays and its level)."""
-        old = self.session
         try:
-            v = find_variant(variant or old.row.variant).name
+            v = find_variant(variant or self.session.row.variant).name
         except DraughtsError:
             raise PageError("bad-variant", variant=shown(variant)) from None
         if fen:
@@ -517,6 +535,8 @@ class PlayApp:
                 raise PageError("bad-fen", variant=v, detail=str(exc)) from None
         layout = self._layout_for(v)
         self._refuse_while_paused()
+        self.analysis_mode.drop()  # (an analysis on the board ends: the game kept aside is the one in play)
+        old = self.session
         try:
             if not old.ended:
                 self.store.abandon(old.row.id)
@@ -540,21 +560,15 @@ class PlayApp:
                 set_up(self.sim, Position.from_fen(fen, v) if fen else Position.start(v))
                 while not self.sim.transitions.empty():
                     self.sim.transitions.get_nowait()
-            senses, pieces = board_pieces(self.io)
-            session = GameSession.start(
-                self.store,
+            session = self.start_session(
                 v,
                 fen,
                 mode or old.row.mode,
                 squares,
                 kept,
-                window=self.window,
                 clock=control,
                 clock_auto=bool(h.get("clock_auto", False)),
                 clock_name=name if isinstance(name, str) else None,
-                senses=senses,
-                pieces=pieces,
-                broken=self.broken()[0],
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
@@ -562,6 +576,37 @@ class PlayApp:
         if computer is not None:
             self.start_computer(*computer)
         self._mark()
+
+    def start_session(
+        self,
+        variant: str,
+        fen: str | None,
+        mode: Mode,
+        squares: Iterable[int],
+        tags: dict[str, str],
+        *,
+        clock: str | None = None,
+        clock_auto: bool = False,
+        clock_name: str | None = None,
+    ) -> GameSession:
+        """A new session on this board (a game, or the analysis mode's), what the board senses
+        and the sensors the self-test found broken in its journal's header."""
+        senses, pieces = board_pieces(self.io)
+        return GameSession.start(
+            self.store,
+            variant,
+            fen,
+            mode,
+            squares,
+            tags,
+            window=self.window,
+            clock=clock,
+            clock_auto=clock_auto,
+            clock_name=clock_name,
+            senses=senses,
+            pieces=pieces,
+            broken=self.broken()[0],
+        )
 
     def broken(self) -> tuple[set[int], set[int]]:
         """The squares whose sensor, and those whose LED, the self-test found broken (none
@@ -573,7 +618,8 @@ class PlayApp:
     def _switch_to(self, session: GameSession) -> None:
         """The board plays ``session`` from now on (a new game, or one resumed)."""
         self.session = session
-        self.session.listeners.append(self._changed)
+        if self._changed not in session.listeners:  # (a game kept aside by the analysis mode comes back)
+            session.listeners.append(self._changed)
         self._alive = None
         self._records_changed += 1
         self.computer.reset()
@@ -596,6 +642,7 @@ class PlayApp:
             raise PageError("not-resumable", game=game_id)
         layout = self._layout_for(row.variant)
         self._refuse_while_paused()
+        self.analysis_mode.drop()
         old = self.session
         try:
             self.store.reopen_unfinished(game_id)
@@ -700,58 +747,8 @@ class PlayApp:
             self._stop_live()
             self.live_analysis(True)
         else:
-            self.live.follow(self.study_game() if self.study is not None else self.session.referee.game)
-
-    # -- a study: a game opened on the page to try moves in -------------------------------------
-    def study_action(self, data: dict[str, Any]) -> None:
-        """``open`` (a recorded game, or the one in play, at a ply), ``pdn`` (a pasted PDN's first
-        game), ``play`` (a move from a position of the study), ``goto``, ``delete``, ``promote``,
-        ``close``. A bad request is a ``ValueError`` of one line and changes nothing."""
-        op = data.get("op")
-        ref = self.session.referee
-        if op != "close" and ref.mode == "tournament" and not self.session.ended:
-            raise PageError("no-study")  # moving pieces on another board is help in a tournament game
-        try:
-            if op == "open":
-                self.study, self.study_board = self._study_of(data.get("game"), data.get("ply")), None
-            elif op == "pdn":
-                self.study, self.study_board = study_of_pdn(data.get("pdn"), self.session.row.variant), None
-            elif op == "close":
-                self.study = None
-                self.study_board = None
-            elif self.study is None:
-                raise StudyError("no study is open (open a game or a PDN first)")
-            elif op == "play":
-                self.study.play(data.get("node"), data.get("move"))
-            elif op == "goto":
-                self.study.goto(data.get("node"))
-            elif op == "delete":
-                self.study.delete(data.get("node"))
-            elif op == "promote":
-                self.study.promote(data.get("node"))
-            elif op == "board":
-                self._study_on_board(data.get("on"))
-            else:
-                raise StudyError(f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, board, close)")
-        except StudyError as exc:
-            raise ValueError(str(exc)) from None
-        self.study_version += 1
-        self._follow_live()
-        self._mark()
-
-    def _study_on_board(self, on: Any) -> None:
-        """The study's position set up on the board (a casual game from it, the LEDs guiding the
-        set-up): the moves made there are the study's, as variations from that position."""
-        if not isinstance(on, bool):
-            raise StudyError(f"board needs on: true or false, not {shown(on)}")
-        assert self.study is not None
-        if not on:
-            self.study_board = None
-            return
-        tags, node = self.study.tags, self.study.current
-        white, black = tags.get("White", "?"), tags.get("Black", "?")
-        self._new_game_from(node.position, f"Analysis: {white} – {black}", white, black)
-        self.study_board = (node.id, self.session.row.id)
+            studying = self.analysis_mode.study is not None
+            self.live.follow(self.analysis_mode.game() if studying else self.session.referee.game)
 
     def _new_game_from(self, start: Position, event: str, white: str, black: str) -> None:
         """A casual game from ``start`` for the page's own use (a study on the board, training),
@@ -760,45 +757,6 @@ class PlayApp:
         tags = {"Event": event, "White": white, "Black": black}
         tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
         self.new_game(fen, start.variant.name, "casual", tags)
-
-    def _follow_study_board(self) -> None:
-        """The moves made on the board in the study's game, followed in the study (a move taken
-        back: its position again; the move stays in the study)."""
-        if self.study is None or self.study_board is None:
-            return
-        start, game_id = self.study_board
-        if game_id != self.session.row.id or start not in self.study.nodes:
-            self.study_board = None  # another game, or its position deleted: the board plays on its own
-            self.study_version += 1
-            return
-        node = self.study.nodes[start]
-        for _pos, m in self.session.referee.game.steps():
-            if isinstance(m, Move):
-                node = self.study.extend(node, m)
-        if node is not self.study.current:
-            self.study.current = node
-            self.study_version += 1
-
-    def _study_of(self, game_id: Any, ply: Any) -> Study:
-        """A recorded game (default: the one in play) as a study, shown after ``ply`` moves."""
-        if game_id is None or game_id == self.session.row.id:
-            study = Study.from_game(self.session.referee.game, self.session.tags())
-        else:
-            if not isinstance(game_id, int) or isinstance(game_id, bool):
-                raise StudyError(f"game must be a game's id, not {shown(game_id)}")
-            try:
-                pg = export_game(self.store, game_id)
-            except StoreError as exc:
-                raise StudyError(str(exc)) from None
-            study = Study.from_pdn(pg)
-            if pg.variant.name != self.session.row.variant:
-                raise StudyError(f"game {game_id} is {pg.variant.title}: the board plays the game in play's variant")
-        line = study.main_line()
-        if ply is not None:
-            if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(line):
-                raise StudyError(f"ply must be 0-{len(line)}, not {shown(ply)}")
-            study.current = line[ply - 1] if ply else study.root
-        return study
 
     # -- training on the board: a game replayed, a tactic found -----------------------------------
     def training_action(self, data: dict[str, Any]) -> None:
@@ -827,14 +785,15 @@ class PlayApp:
         color = None if side is None else Color(side)
         if mode not in ("replay", "guess"):
             raise ValueError(f"training mode must be replay or guess, not {shown(mode)}")
+        study = self.analysis_mode.study
         if kind == "study":
-            if self.study is None:
+            if study is None:
                 raise ValueError("no study is open: open a game or a PDN to train on it")
-            line = [n.move for n in self.study.main_line() if n.move is not None]
-            tags = self.study.tags
+            line = [n.move for n in study.main_line() if n.move is not None]
+            tags = study.tags
             title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
             return Training(
-                title, self.study.root.position, line, mode, color, tags.get("White", "?"), tags.get("Black", "?")
+                title, study.root.position, line, mode, color, tags.get("White", "?"), tags.get("Black", "?")
             )
         sets: list[Any] = (
             shipped_games(variant) if kind == "game" else shipped_tactics(variant) if kind == "tactic" else []
@@ -898,23 +857,6 @@ class PlayApp:
         before = t.positions()[t.off].occupied()
         sensed = frozenset(self.session.referee.occupied)
         return sensed in (before, before - {t.line[t.off].from_square})
-
-    def study_game(self) -> Game:
-        """The study's position shown, as a game (its moves from the study's start)."""
-        assert self.study is not None
-        if self._study_game is not None and self._study_game[0] == self.study_version:
-            return self._study_game[1]  # (the live analysis asks every turn of the loop)
-        game = Game(self.study.variant, self.study.root.position)
-        for node in self.study.current.path():
-            assert node.move is not None
-            game.push(node.move, after_end=True)
-        self._study_game = (self.study_version, game)
-        return game
-
-    def study_pdn(self) -> str:
-        if self.study is None:
-            raise LookupError("no study is open")
-        return self.study.pdn()
 
     def close(self) -> None:
         """Stop the engines (the computer's, an analysis under way, the live one) and the voice."""
@@ -1004,24 +946,6 @@ def suggested(pos: Position, move: Move) -> dict[int, LedRole]:
     lit[path[-1]] = LedRole.SUGGEST_TO
     lit[path[0]] = LedRole.SUGGEST_FROM  # (a capture that ends where it began: its piece)
     return lit
-
-
-def study_of_pdn(text: Any, variant: str) -> Study:
-    """The first game of a pasted or loaded PDN as a study (of the board's variant: its squares)."""
-    if not isinstance(text, str) or not text.strip():
-        raise StudyError("paste or load a PDN first")
-    try:
-        games = read_pdn(text, "the PDN")
-    except DraughtsError as exc:
-        raise StudyError(str(exc)) from None
-    if not games:
-        raise StudyError("the PDN has no game")
-    pg = games[0]
-    if pg.error is not None:
-        raise StudyError(str(pg.error))
-    if pg.variant.name != variant:
-        raise StudyError(f"the PDN is a game of {pg.variant.title}: the board plays {find_variant(variant).title}")
-    return Study.from_pdn(pg)
 
 
 def set_up(sim: SimulatedBoard, pos: Position) -> None:

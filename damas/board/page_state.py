@@ -137,6 +137,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "analysis": _analysis_state(app, lang),
         "live": _live_state(app, lang),
         "study": _study_state(app),
+        # the analysis mode on the board: its set-up (squares to fill, to empty), or the game put back
+        "board_analysis": app.analysis_mode.state(),
         "training": _training_state(app, lang),
         "write_error": None
         if app.write_error is None
@@ -221,7 +223,7 @@ def _analysis_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
 
 def _study_state(app: PlayApp) -> dict[str, Any] | None:
     """The study open on the page: its tree as text, the position shown and its legal moves."""
-    study = app.study
+    study = app.analysis_mode.study
     if study is None:
         return None
     node = study.current
@@ -248,8 +250,8 @@ def _study_state(app: PlayApp) -> dict[str, Any] | None:
         "moves": moves,
         "parent": None if node.parent is None else node.parent.id,
         "next": node.children[0].id if node.children else None,
-        "version": app.study_version,
-        "on_board": app.study_board is not None,  # its moves are made on the board (the page shows the board)
+        "version": app.analysis_mode.version,
+        "on_board": app.analysis_mode.board is not None,  # its moves are made on the board (the page shows the board)
     }
 
 

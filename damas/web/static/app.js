@@ -228,7 +228,10 @@ function render() {
   document.title = `damas — ${state.title}`;
   $("variant").textContent = state.title;
   $("mode").textContent = `${state.ui.mode}: ${state.ui[state.mode]}`;
-  $("gameno").textContent = `${state.ui.game} ${state.game}`;
+  const analysing = !!(state.board_analysis && state.board_analysis.on); // (no game: no result, no tags)
+  $("gameno").textContent = analysing ? ui("board_analysis") : `${state.ui.game} ${state.game}`;
+  $("endgame").hidden = analysing;
+  $("tagsbox").hidden = analysing;
   $("tagsgame").textContent = `#${state.game}`;
   $("lang").value = state.lang;
   renderForm();
@@ -760,6 +763,7 @@ function renderStudy() {
   $("branch").hidden = !!st || barred;
   $("st-here").disabled = barred;
   $("st-open").disabled = barred;
+  renderBoardAnalysis();
   if (!st) { picked = null; $("studychoose").hidden = true; return; }
   $("studytitle").textContent = [st.title === "? – ?" ? "" : st.title, st.result === "*" ? "" : st.result].filter(Boolean).join(" · ");
   const tree = $("studytree");
@@ -783,16 +787,33 @@ function renderStudy() {
     const current = tree.querySelector(".current"); // (the tree scrolls, never the page)
     if (current) tree.scrollTop = Math.max(0, current.offsetTop - tree.clientHeight / 2);
   }
-  // (while its moves are made on the board, the board says where the study is)
-  $("st-prev").disabled = st.parent === null || st.on_board;
-  $("st-next").disabled = st.next === null || st.on_board;
-  $("st-delete").disabled = st.parent === null || st.on_board;
-  $("st-promote").disabled = st.parent === null || st.on_board;
+  // (while its moves are made on the board, a position gone to is set up there: the lit squares)
+  $("st-prev").disabled = st.parent === null;
+  $("st-next").disabled = st.next === null;
+  $("st-delete").disabled = st.parent === null;
+  $("st-promote").disabled = st.parent === null;
   $("st-download").href = `/study.pdn?v=${st.version}`;
   const onBoard = $("st-board");
   onBoard.textContent = ui(st.on_board ? "study_board_off" : "study_board");
   onBoard.setAttribute("aria-pressed", st.on_board ? "true" : "false");
 }
+
+// the analysis on the board: the set-up still to do, the board ready, or the game put back
+function renderBoardAnalysis() {
+  const ba = state.board_analysis;
+  const box = $("boardanalysis");
+  box.hidden = !ba;
+  if (!ba) return;
+  const names = (squares) => squares.map((q) => state.names[String(q)]).join(", ");
+  const todo = [];
+  if (ba.fill.length) todo.push(ui("board_fill").replace("{squares}", names(ba.fill)));
+  if (ba.empty.length) todo.push(ui("board_empty").replace("{squares}", names(ba.empty)));
+  const text = ba.returning ? ui("board_return").replace("{game}", ba.game) + " " + todo.join("; ")
+    : ba.set_up ? ui("board_ready") : ui("board_setup") + " " + todo.join("; ");
+  if ($("ba-text").textContent !== text) $("ba-text").textContent = text;
+  $("ba-fix").hidden = !state.simulated || !todo.length;
+}
+$("ba-fix").onclick = () => post("/api/sim", { op: "fix" });
 
 function studyPost(body) {
   return post("/api/action", Object.assign({ action: "study" }, body), true).then((j) => {
@@ -837,11 +858,8 @@ $("st-next").onclick = () => studyPost({ op: "goto", node: state.study.next });
 $("st-delete").onclick = () => studyPost({ op: "delete", node: state.study.current });
 $("st-promote").onclick = () => studyPost({ op: "promote", node: state.study.current });
 $("st-close").onclick = () => studyPost({ op: "close" });
-$("st-board").onclick = () => { // the position set up on the board: its moves are made there
-  const on = !state.study.on_board;
-  if (on && gameGoesOn() && !(state.training && state.training.on)
-    && !confirmed($("st-board"), ui("confirm_new_game").replace("{game}", state.game))) return;
-  studyPost({ op: "board", on });
+$("st-board").onclick = () => { // the position set up on the board, its moves made there (the game kept aside)
+  studyPost({ op: "board", on: !state.study.on_board });
 };
 // the game in play (or the position shown of it) opened as a study
 const studyHere = () => studyPost({ op: "open", game: state.game, ply: view === null ? state.moves.filter((m) => !m.setup).length : view + 1 });
