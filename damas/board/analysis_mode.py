@@ -236,6 +236,8 @@ class AnalysisMode:
             "on": True,
             "returning": False,
             "game": None if self.held is None else self.held.row.id,
+            # the game kept aside has moves and no result (a new game would leave it unfinished)
+            "game_goes_on": self.held is not None and not self.held.ended and bool(self.held.referee.game.steps()),
             "node": self.board.node,
             # the referee's set-up: the board does not hold the study's position yet
             "set_up": not setting_up and frozenset(ref.occupied) == ref.position.occupied(),

@@ -621,7 +621,7 @@ function fenExample() {
 $("ng-variant").onchange = () => { if (state) fenExample(); };
 $("newgameform").onsubmit = (ev) => {
   ev.preventDefault();
-  if (gameGoesOn() && !confirmed($("newgame"), ui("confirm_new_game").replace("{game}", state.game))) return;
+  if (gameGoesOn() && !confirmed($("newgame"), ui("confirm_new_game").replace("{game}", leftGame()))) return;
   const mode = document.querySelector('input[name="mode"]:checked');
   const body = { action: "new-game", variant: $("ng-variant").value, fen: $("ng-fen").value.trim() };
   if (mode) body.mode = mode.value;
@@ -912,7 +912,7 @@ function renderTraining() {
 
 function startTraining(button, body) {
   const training = state.training && state.training.on; // (a training's own game is not asked about)
-  if (!training && gameGoesOn() && !confirmed(button, ui("confirm_new_game").replace("{game}", state.game))) return;
+  if (!training && gameGoesOn() && !confirmed(button, ui("confirm_new_game").replace("{game}", leftGame()))) return;
   post("/api/action", Object.assign({ action: "training", op: "start" }, body)).then((j) => { if (j.ok) view = null; });
 }
 const trainingMode = () => ({ mode: document.querySelector('input[name="trmode"]:checked').value, side: $("tr-side").value });
@@ -962,8 +962,11 @@ function disarm(button) {
 }
 
 function gameGoesOn() { // a game with moves and no result: leaving it needs a confirmation
+  if (state && state.board_analysis && state.board_analysis.on) return state.board_analysis.game_goes_on; // (the game kept aside)
   return !!state && state.result === "*" && !state.termination && state.moves.length > 0;
 }
+// the game a new one would leave: the one in play, or the one an analysis on the board kept aside
+const leftGame = () => (state.board_analysis && state.board_analysis.on ? state.board_analysis.game : state.game);
 
 // -- the recent games: one left unfinished can be resumed --------------------------------------
 function renderRecent() {
@@ -1218,7 +1221,7 @@ $("setupmode").onclick = () => setSetup(true);
 $("setupcancel").onclick = () => setSetup(false);
 $("setupclear").onclick = () => { setup = {}; renderSetup(); };
 $("setupstart").onclick = () => {
-  if (gameGoesOn() && !confirmed($("setupstart"), ui("confirm_new_game").replace("{game}", state.game))) return;
+  if (gameGoesOn() && !confirmed($("setupstart"), ui("confirm_new_game").replace("{game}", leftGame()))) return;
   const fen = setupFen();
   post("/api/action", { action: "new-game", fen, ...computerFields() }).then((j) => { if (j.ok) setSetup(false); });
 };
