@@ -166,7 +166,7 @@ _UI_EN = {
     "study_close": "Back to the game",
     "study_hint": "Drag a piece (or pick it, then its square) to try a move from the position shown: "
     "it is kept as a variation. Click a move to see its position.",
-    "study_paste": "Open a PDN",
+    "study_paste": "Open a PDN or a FEN",
     "study_file": "PDN file",
     "study_open": "Open",
     "study_choose": "Which capture?",
@@ -344,7 +344,7 @@ _UI_BR = {
     "study_close": "Voltar à partida",
     "study_hint": "Arraste uma pedra (ou escolha-a e depois a casa) para testar um lance a partir da posição mostrada: "
     "ele fica como variante. Clique num lance para ver a posição.",
-    "study_paste": "Abrir um PDN",
+    "study_paste": "Abrir um PDN ou uma FEN",
     "study_file": "Arquivo PDN",
     "study_open": "Abrir",
     "study_choose": "Qual captura?",
@@ -522,7 +522,7 @@ _UI_PT = {
     "study_close": "Voltar à partida",
     "study_hint": "Arraste uma peça (ou escolha-a e depois a casa) para experimentar um lance "
     "a partir da posição mostrada: fica como variante. Clique num lance para ver a posição.",
-    "study_paste": "Abrir um PDN",
+    "study_paste": "Abrir um PDN ou uma FEN",
     "study_file": "Ficheiro PDN",
     "study_open": "Abrir",
     "study_choose": "Qual captura?",

@@ -18,6 +18,7 @@ or journalled in it) and the LEDs light what to put back (``returning``).
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -288,9 +289,16 @@ class AnalysisMode:
 
 
 def study_of_pdn(text: Any, variant: str) -> Study:
-    """The first game of a pasted or loaded PDN as a study (of the board's variant: its squares)."""
+    """The first game of a pasted or loaded PDN as a study (of the board's variant: its squares),
+    or a position given as a FEN alone (``W:W21-32:B1-12``: a study from it)."""
     if not isinstance(text, str) or not text.strip():
         raise StudyError("paste or load a PDN first")
+    if FEN_ALONE.fullmatch(text.strip()):
+        try:
+            start = Position.from_fen(text, variant)
+        except DraughtsError as exc:
+            raise StudyError(str(exc)) from None
+        return Study(start.variant, start)
     try:
         games = read_pdn(text, "the PDN")
     except DraughtsError as exc:
@@ -303,6 +311,10 @@ def study_of_pdn(text: Any, variant: str) -> Study:
     if pg.variant.name != variant:
         raise StudyError(f"the PDN is a game of {pg.variant.title}: the board plays {find_variant(variant).title}")
     return Study.from_pdn(pg)
+
+
+#: a FEN without a PDN around it: the side to move, a colon, the pieces (``"`` and ``.`` allowed)
+FEN_ALONE = re.compile(r'"?\s*[WBwb]\s*:[^\[\]{}()]*"?\.?')
 
 
 def start_of(pos: Position) -> str | None:

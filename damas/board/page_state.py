@@ -86,7 +86,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "names": {str(q): pos.square_text(q) for q in geo.squares()},
         "pieces": {str(q): piece.symbol for q, piece in pos.pieces().items()},
         # a square whose sensor does not answer shows what the game has there, not its stale reading
-        "occupied": sorted((s.raw - suspects) | (pos.occupied() & suspects)),
+        "occupied": sorted((_raw(app) - suspects) | (pos.occupied() & suspects)),
         "cells": sorted(s.raw_cells),
         # a board that senses colour: the piece it reads on each square (w, b, W, B; ? not
         # known), so the page can draw what stands there where it is not the game's
@@ -151,6 +151,12 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
         "voice": app.speech.speaker is not None,
     }
+
+
+def _raw(app: PlayApp) -> set[int]:
+    """The squares the board senses occupied: as journalled in the game, or, while the game's
+    position is put back after an analysis on the board (nothing journalled), as they are."""
+    return set(app.io.occupied()[0]) if app.analysis_mode.returning else app.session.raw
 
 
 #: a set-up report naming at most this many squares offers "the sensor under ... is broken"

@@ -147,3 +147,58 @@ def test_a_position_set_up_played_taken_back_and_the_game_resumed_untouched(tmp_
         ]
     finally:
         server.stop()
+
+
+def test_a_new_game_during_an_analysis_leaves_the_game_kept_aside_resumable(tmp_path: Path) -> None:
+    """The analysis ends with a new game; the game it kept aside is left unfinished (as any game
+    a new one leaves) and can be resumed; the analysis is not the game in play."""
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT).start()
+    try:
+        pos = START
+        for move in ("c3-d4", "f6-g5"):
+            pos = hand_move(server, move, pos)
+        first = server.get("/api/state")["game"]
+        study(server, op="open", ply=2)
+        study(server, op="board", on=True)
+        state = server.wait_for(lambda s: s["board_analysis"] is not None and s["board_analysis"]["set_up"])
+        assert state["board_analysis"]["game_goes_on"] and state["board_analysis"]["game"] == first
+        node = state["study"]["current"]
+        tried = hand_move(server, "g3-h4", pos)  # moves of the analysis only
+        hand_move(server, "b6-a5", tried)
+        take_back(server, tried, tried.parse_pdn("b6-a5"))  # two plies taken back on the board
+        take_back(server, pos, pos.parse_pdn("g3-h4"))
+        state = server.get("/api/state")
+        assert state["study"]["current"] == node and not state["moves"]
+        assert tree(state) == "1. c3-d4 f6-g5 2. g3-h4 b6-a5"
+        hand_move(server, "g3-h4", pos)
+        server.post("/api/action", {"action": "new-game"})
+        state = server.wait_for(lambda s: s["board_analysis"] is None and not s["moves"])
+        assert state["game"] not in (first, None) and not state["study"]["on_board"]
+        assert [g["id"] for g in state["games"] if g["id"] == first]
+        server.post("/api/action", {"action": "resume-game", "game": first})
+        state = server.wait_for(lambda s: s["game"] == first)
+        assert [m["pdn"] for m in state["moves"] if "pdn" in m] == ["c3-d4", "f6-g5"]
+    finally:
+        server.stop()
+
+
+def test_a_fen_pasted_is_set_up_on_the_board_and_played_from(tmp_path: Path) -> None:
+    """A position given as a FEN alone opens as a study and is set up on the board (every other
+    piece to take off); a malformed one is one line naming it."""
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT).start()
+    try:
+        fen = "W:Wc3,e3:Bd6,f6"
+        assert "no square" in refusal(server, {"action": "study", "op": "pdn", "pdn": "W:Wc3,e9:Bd6"})
+        assert study(server, op="pdn", pdn=fen)["ok"]
+        study(server, op="board", on=True)
+        state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "setup")
+        assert names(state["board_analysis"]["fill"]) == [] and len(state["board_analysis"]["empty"]) == 20
+        server.post("/api/sim", {"op": "fix"})
+        state = server.wait_for(lambda s: s["board_analysis"]["set_up"])
+        assert sorted(names(state["occupied"])) == ["c3", "d6", "e3", "f6"]
+        start = Position.from_fen(fen, VARIANT)
+        hand_move(server, "c3-d4", start)
+        state = server.get("/api/state")
+        assert tree(state) == "1. c3-d4" and state["board_analysis"]["on"]
+    finally:
+        server.stop()

@@ -155,8 +155,16 @@ def test_moves_tried_from_a_past_position_become_variations(browser: Any, tmp_pa
             page.locator("#st-board").click()
             expect(page.locator("#st-board")).to_have_attribute("aria-pressed", "false")
             expect(page.locator("#ba-text")).to_contain_text(f"Back to game {first}")
+            back = server.get("/api/state")
+            assert back["board_analysis"]["returning"] and back["game"] == first
+            lit = back["board_analysis"]["fill"] + back["board_analysis"]["empty"]
+            assert lit and {back["leds"][str(q)] for q in lit} == {"missing", "extra"}
+            for q in lit:  # the page shows the board as it stands, the squares to change lit
+                expect(page.locator(f'[data-square="{q}"] .led')).to_have_count(1)
             shot(page, "analysis-return")
-            page.locator("#ba-fix").click()
+            for q in lit:  # the simulated hands put the game back, one click a square
+                page.locator(f'[data-square="{q}"]').click()
+                expect(page.locator(f'[data-square="{q}"] .led')).to_have_count(0)
             expect(page.locator("#boardanalysis")).to_be_hidden()
             assert server.get(f"/games/{first}.pdn") == played
             assert server.get("/api/state")["game"] == first

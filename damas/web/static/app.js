@@ -754,7 +754,9 @@ $("graph").onclick = (e) => { // the position after the ply nearest the click
 // -- a study: a game (the one in play, or a PDN) with the moves tried from its positions -------------
 let picked = null; // in a study: the square of the piece picked (a click or Enter), waiting for where it goes
 // a study's moves are tried on the page's board, unless they are made on the board itself
-const studyOnPage = () => !!(state && state.study && !state.study.on_board);
+// (or while the game's position is put back after an analysis on the board: the page shows that)
+const studyOnPage = () => !!(state && state.study && !state.study.on_board
+  && !(state.board_analysis && state.board_analysis.returning));
 function renderStudy() {
   const st = state.study;
   $("studyon").hidden = !st;
