@@ -25,8 +25,9 @@ from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
 from board_hal.squares import Sensing, SquareState
 from damas.board.analysis_mode import AnalysisMode
-from damas.board.page_state import MoveList, page_state, training_text
+from damas.board.page_state import MoveList, page_state
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
+from damas.board.training_mode import TrainingMode, suggested
 from damas.computer.analysis import GameAnalysis
 from damas.computer.live import LiveAnalysis
 from damas.computer.opponent import EngineSettings, open_engine
@@ -37,15 +38,14 @@ from damas.records.session import DamagedGame, GameSession, export_game
 from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
-from damas.study.training import Training, shipped_games, shipped_tactics
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import parse_control
 from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
-from rules import Color, DraughtsError, Move, Position, find_variant, parse_result
+from rules import Color, DraughtsError, Position, find_variant, parse_result
 from rules.errors import shown
 from rules.pdn import write_pdn
-from wording import LANGUAGES, language
+from wording import language
 from wording.page import RECORDS_ERROR, PageError
 
 log = logging.getLogger(__name__)
@@ -107,9 +107,7 @@ class PlayApp:
         self._live_variant = ""  # the variant the live analysis' engine plays
         # a game opened on the page to try moves in (its variations), on the page or on the board
         self.analysis_mode = AnalysisMode(self)
-        self.training: Training | None = None  # a game replayed or a tactic on the board
-        self._training_game = 0  # the game the training is played in
-        self._training_told: tuple[Any, ...] | None = None  # what the training said last
+        self.training_mode = TrainingMode(self)  # a game replayed or a tactic on the board
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         self._recent: tuple[tuple[int, int], list[GameRow]] | None = None  # the page's list of recent games
         self._records_changed = 0  # a game started, resumed or corrected: the list is read again
@@ -161,7 +159,7 @@ class PlayApp:
             None if self.live is None else (self.live.seen(), self.live.error),
             self.analysis_mode.version,
             self.analysis_mode.returning,
-            None if self.training is None else (self.training.played, self.training.off, self.training.right),
+            self.training_mode.shown(),
             None if s.clock is None else s.clock.shown(self.clock()),  # last: ``pump`` reads it as view[-1]
         )
 
@@ -189,7 +187,7 @@ class PlayApp:
             self.computer.update(self.session.referee, self._enter, self.clock())
             self.analysis_mode.follow()
             self._follow_live()
-            self._follow_training()
+            self.training_mode.follow()
         view = self._view()
         if view != self._shown:
             self._mark(view)
@@ -260,7 +258,7 @@ class PlayApp:
         hint = self.computer.hint_move(ref)
         if hint is not None and ref.report is None and frozenset(ref.occupied) == ref.position.occupied():
             lit.update(suggested(ref.position, hint))  # the engine's move for the player (over the last move)
-        lit.update(self._training_leds())
+        lit.update(self.training_mode.leds())
         intents = sorted(lit.items())
         keeper = self.session.clock
         if keeper is not None and keeper.clock.flag is not None:  # a flag fell: the loser's pieces glow red
@@ -440,7 +438,7 @@ class PlayApp:
             self.analysis_mode.action(data)
             return
         if name == "training":
-            self.training_action(data)
+            self.training_mode.action(data)
             return
         if name == "resume-game":
             self.resume_game(data.get("game"))
@@ -750,114 +748,6 @@ class PlayApp:
             studying = self.analysis_mode.study is not None
             self.live.follow(self.analysis_mode.game() if studying else self.session.referee.game)
 
-    def _new_game_from(self, start: Position, event: str, white: str, black: str) -> None:
-        """A casual game from ``start`` for the page's own use (a study on the board, training),
-        named by its event and the players of the game it comes from."""
-        fen = None if start == Position.start(start.variant) else start.fen()
-        tags = {"Event": event, "White": white, "Black": black}
-        tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
-        self.new_game(fen, start.variant.name, "casual", tags)
-
-    # -- training on the board: a game replayed, a tactic found -----------------------------------
-    def training_action(self, data: dict[str, Any]) -> None:
-        """``start`` (``kind``: ``game`` or ``tactic`` from the shipped sets by ``index``, or
-        ``study``: the open study's main line; ``mode`` replay or guess, ``side`` the side guessed)
-        a new game from the line's start, or ``stop``. A bad request changes nothing."""
-        op = data.get("op")
-        if op == "stop":
-            self.training = None
-            self._mark()
-            return
-        if op != "start":
-            raise ValueError(f"unknown training op {shown(op)} (start or stop)")
-        training = self._training_of(data)
-        self._new_game_from(training.start, f"Training: {training.title}", training.white, training.black)
-        self.training = training
-        self._training_game = self.session.row.id
-        self._mark()
-
-    def _training_of(self, data: dict[str, Any]) -> Training:
-        kind, index, mode = data.get("kind"), data.get("index", 0), data.get("mode", "replay")
-        variant = self.session.row.variant
-        side = data.get("side")
-        if side not in (None, "white", "black"):
-            raise ValueError(f"side must be white or black, not {shown(side)}")
-        color = None if side is None else Color(side)
-        if mode not in ("replay", "guess"):
-            raise ValueError(f"training mode must be replay or guess, not {shown(mode)}")
-        study = self.analysis_mode.study
-        if kind == "study":
-            if study is None:
-                raise ValueError("no study is open: open a game or a PDN to train on it")
-            line = [n.move for n in study.main_line() if n.move is not None]
-            tags = study.tags
-            title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
-            return Training(
-                title, study.root.position, line, mode, color, tags.get("White", "?"), tags.get("Black", "?")
-            )
-        sets: list[Any] = (
-            shipped_games(variant) if kind == "game" else shipped_tactics(variant) if kind == "tactic" else []
-        )
-        if kind not in ("game", "tactic"):
-            raise ValueError(f"unknown training kind {shown(kind)} (game, tactic or study)")
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(sets):
-            raise ValueError(f"no {kind} {shown(index)} in the {variant} set (0-{len(sets) - 1})")
-        if kind == "game":
-            pg = sets[index]
-            title = f"{pg.tags.get('White', '?')} – {pg.tags.get('Black', '?')}, {pg.tags.get('Event', '?')}"
-            white, black = pg.tags.get("White", "?"), pg.tags.get("Black", "?")
-            return Training(title, pg.start_position, [m.move for m in pg.moves], mode, color, white, black)
-        tactic = sets[index]
-        start = Position.from_fen(tactic.fen, variant)
-        return Training(f"{index + 1}/{len(sets)}", start, [start.parse_pdn(tactic.move)], "tactic")
-
-    def _follow_training(self) -> None:
-        t = self.training
-        if t is None:
-            return
-        if self._training_game != self.session.row.id:
-            self.training = None  # another game: the training is over
-            return
-        t.follow([m for _pos, m in self.session.referee.game.steps() if isinstance(m, Move)])
-        told = (t.played, t.off, t.right, t.wrong, self.training_restored())
-        if told != self._training_told:  # the voice (and the page's list of what was said) says what changed
-            self._training_told = told
-            self.speech.tell({lang: training_text(self, lang) for lang in LANGUAGES})
-
-    def _training_leds(self) -> dict[int, LedRole]:
-        """The training's lights: the line's move to make, or, while a move off the line stands,
-        what to put back (the position before it)."""
-        self._follow_training()  # (the LEDs may be asked while a move is being recorded)
-        t = self.training
-        ref = self.session.referee
-        if t is None or ref.report is not None:
-            return {}
-        sensed = frozenset(ref.occupied)
-        if t.off is not None:
-            before = t.positions()[t.off]
-            if self.training_restored():
-                # put back, while the referee waits for the next event to read it as taken back (a
-                # board that senses presence only may also read it as a capture a silent sensor hid):
-                # the line's move, until its piece is lifted (the referee lights the move under way)
-                return suggested(before, t.line[t.off]) if sensed == before.occupied() else {}
-            lit = {q: LedRole.MISSING for q in before.occupied() - sensed}
-            lit.update({q: LedRole.EXTRA for q in sensed - before.occupied()})
-            return lit
-        move = t.lit()
-        if move is None or sensed != ref.position.occupied() or not ref.position.is_legal(move):
-            return {}
-        return suggested(ref.position, move)
-
-    def training_restored(self) -> bool:
-        """A move off the training's line taken back on the board (the position before it there,
-        or the line's move under way from it), the game not yet told: the line's move is shown."""
-        t = self.training
-        if t is None or t.off is None or t.off >= len(t.line):
-            return False
-        before = t.positions()[t.off].occupied()
-        sensed = frozenset(self.session.referee.occupied)
-        return sensed in (before, before - {t.line[t.off].from_square})
-
     def close(self) -> None:
         """Stop the engines (the computer's, an analysis under way, the live one) and the voice."""
         self._stop_live()
@@ -937,15 +827,6 @@ class PlayApp:
 
 ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
 RECENT = 6  # games the page lists beside the game in play
-
-
-def suggested(pos: Position, move: Move) -> dict[int, LedRole]:
-    """A suggested move as the LEDs show it: its piece, the landings on its way, where it ends."""
-    path = pos.routes(move)[0].path
-    lit = {q: LedRole.PATH for q in path[1:-1]}
-    lit[path[-1]] = LedRole.SUGGEST_TO
-    lit[path[0]] = LedRole.SUGGEST_FROM  # (a capture that ends where it began: its piece)
-    return lit
 
 
 def set_up(sim: SimulatedBoard, pos: Position) -> None:

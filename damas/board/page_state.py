@@ -267,7 +267,7 @@ def _training_state(app: PlayApp, lang: str) -> dict[str, Any]:
     variant = app.session.row.variant
     games = [f"{g.tags.get('White', '?')} – {g.tags.get('Black', '?')} ({g.result})" for g in shipped_games(variant)]
     out: dict[str, Any] = {"games": games, "tactics": len(shipped_tactics(variant)), "on": False}
-    t = app.training
+    t = app.training_mode.training
     if t is None:
         return out
     verdict = t.verdict()
@@ -289,7 +289,7 @@ def _training_state(app: PlayApp, lang: str) -> dict[str, Any]:
 
 def training_text(app: PlayApp, lang: str) -> str:
     """What the training says now (the page, and the board's voice when it changes)."""
-    t = app.training
+    t = app.training_mode.training
     if t is None:
         return ""
     words = wording.words(UI, lang)
@@ -305,7 +305,7 @@ def training_text(app: PlayApp, lang: str) -> str:
     elif verdict == "done":
         said.append(words["training_done"])
     lit = t.lit()
-    if app.training_restored() and t.off is not None:
+    if app.training_mode.restored() and t.off is not None:
         said = [words["training_play"].format(move=t.move_text(t.off))]  # taken back: the line's move to make
     elif lit is not None:
         said.append(words["training_play"].format(move=t.move_text(t.played)))
