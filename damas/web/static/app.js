@@ -795,6 +795,7 @@ function renderStudy() {
   $("st-delete").disabled = st.parent === null;
   $("st-promote").disabled = st.parent === null;
   $("st-download").href = `/study.pdn?v=${st.version}`;
+  $("st-hint").hidden = st.on_board; // (the moves are made on the board then: its box says so)
   const onBoard = $("st-board");
   onBoard.textContent = ui(st.on_board ? "study_board_off" : "study_board");
   onBoard.setAttribute("aria-pressed", st.on_board ? "true" : "false");
