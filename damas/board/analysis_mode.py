@@ -215,6 +215,14 @@ class AnalysisMode:
         if node is not self.study.current:
             self.study.current = node
             self.version += 1
+        # a line's end (no more moves: the referee takes nothing back after it): its last move put
+        # back on the board goes back one ply all the same (from there, a new session)
+        ref = self.board.session.referee
+        parent = node.parent
+        if ref.ended and parent is not None and frozenset(ref.occupied) == parent.position.occupied():
+            self.study.current = parent
+            self.anchor(parent)
+            self.version += 1
 
     def state(self) -> dict[str, Any] | None:
         """What the page shows of the analysis on the board (None: off)."""

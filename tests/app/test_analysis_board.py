@@ -202,3 +202,30 @@ def test_a_fen_pasted_is_set_up_on_the_board_and_played_from(tmp_path: Path) -> 
         assert tree(state) == "1. c3-d4" and state["board_analysis"]["on"]
     finally:
         server.stop()
+
+
+def test_a_line_that_ends_the_game_is_taken_back_on_the_board(tmp_path: Path) -> None:
+    """The last piece taken ends the line (a result the referee keeps); putting the capture back
+    on the board still goes back one ply, and play goes on from there."""
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT).start()
+    try:
+        fen = "W:Wc3,e3:Bd4"
+        study(server, op="pdn", pdn=fen)
+        study(server, op="board", on=True)
+        server.post("/api/sim", {"op": "fix"})
+        server.wait_for(lambda s: s["board_analysis"]["set_up"])
+        start = Position.from_fen(fen, VARIANT)
+        hand_move(server, "c3xe5", start)
+        state = server.wait_for(lambda s: s["result"] == "1-0")
+        assert tree(state) == "1. c3xe5" and state["board_analysis"]["on"]
+        move = start.parse_pdn("c3xe5")
+        server.sim("lift", move.to_square)
+        server.sim("place", move.from_square)
+        server.sim("place", sq("d4"))
+        state = server.wait_for(lambda s: s["result"] == "*" and s["study"]["current"] == 0)
+        assert state["board_analysis"]["set_up"] and state["fen"] == start.fen() and not state["moves"]
+        hand_move(server, "e3xc5", start)
+        state = server.wait_for(lambda s: s["result"] == "1-0")
+        assert tree(state) == "1. c3xe5 (1. e3xc5)"
+    finally:
+        server.stop()
