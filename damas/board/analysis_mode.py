@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from damas.board.loop import PlayApp
 
 
+NOWHERE = -1  # the node of a study the board's session started from, once that study is gone
+
+
 @dataclass
 class OnBoard:
     """The study's moves made on the board: the node its session started from, the session."""
@@ -72,8 +75,10 @@ class AnalysisMode:
         try:
             if op == "open":
                 self.study = self._study_of(data.get("game"), data.get("ply"))
+                self._another_study()
             elif op == "pdn":
                 self.study = study_of_pdn(data.get("pdn"), game.row.variant)
+                self._another_study()
             elif op == "close":
                 self.leave()
                 self.study = None
@@ -91,13 +96,18 @@ class AnalysisMode:
                 self._board(data.get("on"))
             else:
                 raise StudyError(f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, board, close)")
-            if self.board is not None and self.study is not None and self.study.current is not self.at():
+            if self.board is not None and self.study is not None and self.study.current is not self.at(grow=False):
                 self.anchor(self.study.current)  # the page went elsewhere: the board is set up there
         except StudyError as exc:
             raise ValueError(str(exc)) from None
         self.version += 1
         app._follow_live()
         app._mark()
+
+    def _another_study(self) -> None:
+        """Another study opened while the board analyses: the board is set up at its position."""
+        if self.board is not None:
+            self.board = OnBoard(NOWHERE, self.board.session)
 
     def _board(self, on: Any) -> None:
         if not isinstance(on, bool):
@@ -167,7 +177,7 @@ class AnalysisMode:
         assert game is not None
         self._close(self.board.session)
         self.board, self.held = None, None
-        self.app.session = game
+        self.app._switch_to(game)
 
     def _close(self, session: GameSession) -> None:
         with contextlib.suppress(StoreError):  # (left open, it is closed as interrupted by the next start)
@@ -187,14 +197,16 @@ class AnalysisMode:
         lit.update({q: LedRole.EXTRA for q in sensed - want})
         return lit
 
-    def at(self) -> Node | None:
-        """The study's node the board's position is (its start, and the moves made since)."""
+    def at(self, *, grow: bool = True) -> Node | None:
+        """The study's node the board's position is (its start, and the moves made since: each
+        added to the study where it is not there yet, with ``grow``; else None when one is not,
+        a move deleted on the page, say)."""
         if self.study is None or self.board is None or self.board.node not in self.study.nodes:
             return None
-        node = self.study.nodes[self.board.node]
+        node: Node | None = self.study.nodes[self.board.node]
         for _pos, m in self.board.session.referee.game.steps():
-            if isinstance(m, Move):
-                node = self.study.extend(node, m)
+            if isinstance(m, Move) and node is not None:
+                node = self.study.extend(node, m) if grow else next((c for c in node.children if c.move == m), None)
         return node
 
     def follow(self) -> None:

@@ -200,6 +200,15 @@ def test_a_fen_pasted_is_set_up_on_the_board_and_played_from(tmp_path: Path) -> 
         hand_move(server, "c3-d4", start)
         state = server.get("/api/state")
         assert tree(state) == "1. c3-d4" and state["board_analysis"]["on"]
+        # the move deleted on the page: gone from the study, its position to set up again
+        assert study(server, op="delete", node=state["study"]["current"])["ok"]
+        state = server.wait_for(lambda s: s["board_analysis"]["fill"])
+        assert tree(state) == "" and state["study"]["current"] == 0
+        assert names(state["board_analysis"]["fill"]) == ["c3"] and names(state["board_analysis"]["empty"]) == ["d4"]
+        # another position opened meanwhile: the board is set up at it
+        assert study(server, op="pdn", pdn="W:Wc3,e3:Bd6")["ok"]
+        state = server.wait_for(lambda s: names(s["board_analysis"]["empty"]) == ["d4", "f6"])
+        assert names(state["board_analysis"]["fill"]) == ["c3"] and tree(state) == ""
     finally:
         server.stop()
 
