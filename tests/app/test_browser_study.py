@@ -96,6 +96,7 @@ def test_moves_tried_from_a_past_position_become_variations(browser: Any, tmp_pa
             page.locator("#st-promote").click()
             expect(page.locator("#studytree")).to_contain_text("1. c3-d4 h6-g5")
             page.locator("#studytree .mv", has_text="b6-a5").click()
+            expect(page.locator("#studytree .mv.current")).to_have_text("b6-a5")  # (before its deletion)
             page.locator("#st-delete").click()
             expect(page.locator("#studytree .mv.current")).to_have_text("c3-d4")
             assert tree_text(page) == "1. c3-d4 h6-g5 (1... f6-g5 2. g3-h4)"
