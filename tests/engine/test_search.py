@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engine import ENTRY_BYTES, LEVELS, MATE_BOUND, Engine, Limits, SearchInfo, TranspositionTable, level_settings
 from engine.evaluate import Evaluator, evaluator_for, hand_weights_10, weight_names_10, weight_vector_10, weights_10
-from rules import Color, Game, Position, find_variant
+from rules import Color, Game, Move, Position, find_variant
 
 VARIANTS = ("brazilian", "international", "portuguese")
 
@@ -211,15 +211,14 @@ def test_levels_8_to_10_are_bounded_by_nodes_not_by_time() -> None:
     assert [lv.nodes for lv in LEVELS[7:]] == sorted(lv.nodes or 0 for lv in LEVELS[7:])
 
 
-def _level_search(nodes: int) -> tuple[object, ...]:
+def _level_search(nodes: int) -> tuple[Move | None, int, int, int, tuple[Move, ...]]:
     game = Game("international")
     for text in ("32-28", "19-23", "28x19", "14x23", "37-32", "20-24"):
         game.push_pdn(text)
     eng = Engine("international", level=10, seed=1, tt_mb=4)
     eng.level = dataclasses.replace(eng.level, nodes=nodes)
-    t0 = time.process_time()
     r = eng.search(game)  # no limits of its own: the level's
-    return r.move, r.score, r.depth, r.nodes, r.pv, time.process_time() - t0
+    return r.move, r.score, r.depth, r.nodes, r.pv
 
 
 def test_a_level_plays_the_same_move_under_load() -> None:
@@ -235,7 +234,7 @@ def test_a_level_plays_the_same_move_under_load() -> None:
         for hog in hogs:
             hog.kill()
             hog.wait()
-    assert loaded[:5] == idle[:5]
+    assert loaded == idle
 
 
 def test_a_clock_still_bounds_a_node_limited_search() -> None:
