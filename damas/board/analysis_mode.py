@@ -18,14 +18,16 @@ or journalled in it) and the LEDs light what to put back (``returning``).
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from board_hal.leds import Role as LedRole
 from damas.board.requests import valid_tag
 from damas.records.session import GameSession, export_game
-from damas.records.store import StoreError
+from damas.records.store import ANALYSIS, StoreError
 from damas.study.tree import Node, Study, StudyError
 from referee import ClockAction
 from referee.vocabulary import ReportKind
@@ -36,6 +38,8 @@ from wording.page import RECORDS_ERROR, PageError
 
 if TYPE_CHECKING:
     from damas.board.loop import PlayApp
+
+log = logging.getLogger(__name__)
 
 
 NOWHERE = -1  # the node of a study the board's session started from, once that study is gone
@@ -56,6 +60,8 @@ class AnalysisMode:
         self.app = app
         self.study: Study | None = None
         self.version = 0  # changes whenever the study does (the view compares it)
+        self.study_id: int | None = None  # its row in the records (None: not written yet)
+        self._saved = 0  # the version written last (the records keep every study)
         self.board: OnBoard | None = None  # the study on the board (None: its moves are tried on the page)
         self.held: GameSession | None = None  # the game in play, kept aside while the board analyses
         self.returning = False  # back in the game: its position is being put back on the board
@@ -73,15 +79,22 @@ class AnalysisMode:
         if op != "close" and game.referee.mode == "tournament" and not game.ended:
             raise PageError("no-study")  # moving pieces on another board is help in a tournament game
         try:
-            if op == "open":
+            if op == "open" and data.get("study") is not None:
+                self.study, self.study_id = self._stored_study(data.get("study")), data.get("study")
+                self._another_study()
+            elif op == "open":
                 self.study = self._study_of(data.get("game"), data.get("ply"))
+                self.study_id = None  # a new study: a row of its own
                 self._another_study()
             elif op == "pdn":
                 self.study = study_of_pdn(data.get("pdn"), game.row.variant)
+                self.study_id = None
                 self._another_study()
             elif op == "close":
                 self.leave()
-                self.study = None
+                if self.study_id is not None:
+                    self._write(lambda: self.app.store.close_study(self.study_id or 0))
+                self.study, self.study_id = None, None
             elif self.study is None:
                 raise StudyError("no study is open (open a game or a PDN first)")
             elif op == "play":
@@ -103,6 +116,7 @@ class AnalysisMode:
         self.version += 1
         app._follow_live()
         app._mark()
+        self.keep(raising=True)  # written before the page is answered: a power cut keeps it
 
     def _another_study(self) -> None:
         """Another study opened while the board analyses: the board is set up at its position."""
@@ -152,7 +166,8 @@ class AnalysisMode:
         app = self.app
         tags = {"Event": event, "White": white, "Black": black}
         tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
-        return app.start_session(start.variant.name, start_of(start), "casual", app.io.occupied()[0], tags)
+        squares = app.io.occupied()[0]
+        return app.start_session(start.variant.name, start_of(start), "casual", squares, tags, purpose=ANALYSIS)
 
     def leave(self) -> None:
         """Back to the game kept aside, as it was: the board is put back to its position first."""
@@ -265,6 +280,68 @@ class AnalysisMode:
             "fill": sorted(q for q, r in lit.items() if r is LedRole.MISSING),
             "empty": sorted(q for q, r in lit.items() if r is LedRole.EXTRA),
         }
+
+    # -- studies kept in the records: written after each change, read at start -------------------
+    def load(self) -> None:
+        """Read every stored study (a damaged one: one line naming it, the others are read); the
+        one the page had open is open again, if it is of the board's variant."""
+        app = self.app
+        try:
+            rows = app.store.studies()
+        except StoreError as exc:
+            log.warning("the studies cannot be read (%s): none is open", exc)
+            return
+        for row in rows:
+            try:
+                study = Study.from_json(row.tree) if row.damage is None else None
+                if study is None:
+                    raise StudyError(str(row.damage))
+            except StudyError as exc:
+                log.warning("study %d in %s is damaged (%s): left as it is, not opened", row.id, app.store.path, exc)
+                continue
+            if row.open and self.study is None and study.variant.name == app.session.row.variant:
+                self.study, self.study_id = study, row.id
+                log.info("study %d is open again (%d moves)", row.id, len(study.nodes) - 1)
+
+    def _stored_study(self, study_id: Any) -> Study:
+        """A study the records keep, by its id (of the board's variant)."""
+        if not isinstance(study_id, int) or isinstance(study_id, bool):
+            raise StudyError(f"study must be a study's id, not {shown(study_id)}")
+        try:
+            row = self.app.store.study(study_id)
+        except StoreError as exc:
+            raise StudyError(str(exc)) from None
+        if row.damage is not None:
+            raise StudyError(f"study {study_id} is damaged ({row.damage})")
+        try:
+            study = Study.from_json(row.tree)
+        except StudyError as exc:
+            raise StudyError(f"study {study_id} is damaged ({exc})") from None
+        variant = (self.held or self.app.session).row.variant
+        if study.variant.name != variant:
+            raise StudyError(f"study {study_id} is {study.variant.title}: the board plays {variant}")
+        return study
+
+    def keep(self, *, raising: bool = False) -> None:
+        """Write the open study when it changed since it was last written (whole, one transaction)."""
+        if self.study is None or self._saved == self.version:
+            return
+        study, version = self.study, self.version
+
+        def save() -> None:
+            self.study_id = self.app.store.save_study(self.study_id, study.variant.name, study.to_json())
+
+        self._saved = version  # (tried once per change: a failure is said once)
+        self._write(save, raising=raising)
+
+    @staticmethod
+    def _write(write: Callable[[], None], *, raising: bool = True) -> None:
+        try:
+            write()
+        except StoreError as exc:
+            if raising:
+                raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
+            log.warning("the study could not be written: %s", exc)
 
     # -- the study's position -------------------------------------------------------------------
     def game(self) -> Game:

@@ -116,6 +116,7 @@ class PlayApp:
         # the clock buttons, the Pi's and the Pico's: a press waits ``chord`` s for the other (the read-out)
         self.gestures = ChordFilter(chord)
         session.listeners.append(self._changed)
+        self.analysis_mode.load()  # the study the page had open, open again
 
     @property
     def sim(self) -> SimulatedBoard | None:
@@ -186,6 +187,7 @@ class PlayApp:
             # the computer's move, once its engine has answered (entered like a player's action)
             self.computer.update(self.session.referee, self._enter, self.clock())
             self.analysis_mode.follow()
+            self.analysis_mode.keep()
             self._follow_live()
             self.training_mode.follow()
         view = self._view()
@@ -519,9 +521,11 @@ class PlayApp:
         clock: str | None = None,
         *,
         computer: tuple[Color, int] | None = None,
+        purpose: str | None = None,
     ) -> None:
         """A new game (the clock as before, unless ``clock`` names another control; ``computer``:
-        the side the computer plays and its level)."""
+        the side the computer plays and its level; ``purpose``: a session that is not a game,
+        ``Store.new_game``)."""
         try:
             v = find_variant(variant or self.session.row.variant).name
         except DraughtsError:
@@ -567,6 +571,7 @@ class PlayApp:
                 clock=control,
                 clock_auto=bool(h.get("clock_auto", False)),
                 clock_name=name if isinstance(name, str) else None,
+                purpose=purpose,
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
@@ -586,9 +591,11 @@ class PlayApp:
         clock: str | None = None,
         clock_auto: bool = False,
         clock_name: str | None = None,
+        purpose: str | None = None,
     ) -> GameSession:
-        """A new session on this board (a game, or the analysis mode's), what the board senses
-        and the sensors the self-test found broken in its journal's header."""
+        """A new session on this board (a game, or one that is not: ``purpose``, a training or
+        the analysis mode's), what the board senses and the sensors the self-test found broken in
+        its journal's header."""
         senses, pieces = board_pieces(self.io)
         return GameSession.start(
             self.store,
@@ -604,6 +611,7 @@ class PlayApp:
             senses=senses,
             pieces=pieces,
             broken=self.broken()[0],
+            purpose=purpose,
         )
 
     def broken(self) -> tuple[set[int], set[int]]:
@@ -636,8 +644,8 @@ class PlayApp:
             row = self.store.game(game_id)
         except StoreError as exc:
             raise ValueError(str(exc)) from None
-        if row.state not in (ABANDONED, INTERRUPTED):
-            raise PageError("not-resumable", game=game_id)
+        if row.state not in (ABANDONED, INTERRUPTED) or row.purpose is not None:
+            raise PageError("not-resumable", game=game_id)  # (a session is not a game to play on)
         layout = self._layout_for(row.variant)
         self._refuse_while_paused()
         self.analysis_mode.drop()

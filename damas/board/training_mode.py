@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from board_hal.leds import Role as LedRole
 from damas.board.page_state import training_text
 from damas.board.requests import valid_tag
+from damas.records.store import TRAINING
 from damas.study.training import Training, shipped_games, shipped_tactics
 from rules import Color, Move, Position
 from rules.errors import shown
@@ -46,12 +47,13 @@ class TrainingMode:
         self.app._mark()
 
     def _new_game_from(self, start: Position, event: str, white: str, black: str) -> None:
-        """A casual game from ``start`` for the training, named by its event and the players of
-        the game it comes from."""
+        """A casual session from ``start`` for the training, named by its event and the players of
+        the game it comes from; recorded as a training, not a game (left out of the lists of
+        games, the export, the resume)."""
         fen = None if start == Position.start(start.variant) else start.fen()
         tags = {"Event": event, "White": white, "Black": black}
         tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
-        self.app.new_game(fen, start.variant.name, "casual", tags)
+        self.app.new_game(fen, start.variant.name, "casual", tags, purpose=TRAINING)
 
     def _of(self, data: dict[str, Any]) -> Training:
         kind, index, mode = data.get("kind"), data.get("index", 0), data.get("mode", "replay")

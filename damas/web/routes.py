@@ -24,11 +24,13 @@ Routes:
   moves' ``mark`` show it; ``live`` ``{"on": true|false}``: the live analysis (the state's
   ``live``: the bar, the number, the depth and the engine's line), in casual games and finished
   ones); ``study`` with ``op``: ``open`` (``game``, ``ply``: a recorded game, default the one in
-  play), ``pdn`` (``pdn``: a pasted PDN's first game), ``play`` (``node``, ``move``: a move tried
-  from that position, kept as a variation), ``goto``/``delete``/``promote`` (``node``), ``board``
-  (``on``: the analysis mode on the board, ``damas.board.analysis_mode``; the state's
-  ``board_analysis``: ``on``, ``set_up``, the squares to ``fill`` and to ``empty``, or
-  ``returning`` to ``game``), ``close`` (the state's ``study``); ``training`` with ``op``
+  play; or ``study``: a kept study by its id, the state's ``study.id``), ``pdn`` (``pdn``: a
+  pasted PDN's first game, or a FEN alone), ``play`` (``node``, ``move``: a move tried from that
+  position, kept as a variation), ``goto``/``delete``/``promote`` (``node``), ``board`` (``on``:
+  the analysis mode on the board, ``damas.board.analysis_mode``; the state's ``board_analysis``:
+  ``on``, ``set_up``, the squares to ``fill`` and to ``empty``, or ``returning`` to ``game``),
+  ``close`` (the state's ``study``; every study is kept in the records, written before the
+  answer, and the one open comes back open after a restart); ``training`` with ``op``
   ``start`` (``kind``: ``game`` or ``tactic``
   of the shipped sets by ``index``, or ``study``; ``mode`` replay or guess, ``side``) or ``stop``
   (the state's ``training``); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press

@@ -17,6 +17,7 @@ from rules.pdn import read_game
 from tests.app.server import Server
 from tests.app.test_browser_training import take_back
 from tests.app.test_evening import hand_move
+from tests.conftest import wait_until
 
 VARIANT = "brazilian"
 START = Position.start(VARIANT)
@@ -238,3 +239,48 @@ def test_a_line_that_ends_the_game_is_taken_back_on_the_board(tmp_path: Path) ->
         assert tree(state) == "1. c3xe5 (1. e3xc5)"
     finally:
         server.stop()
+
+
+def test_a_power_cut_during_an_analysis_on_a_real_board_resumes_the_game_untouched(tmp_path: Path) -> None:
+    """The emulated Pico: an analysis from the game's position has a move made, the power goes;
+    back, the game is resumed as it was (the move on the board is the analysis', never the
+    game's: no reconstruction from it), the LEDs light what to put back, and play goes on."""
+    from firmware_bridge.emulator import Emulator
+    from tests.bridge.test_link_gap import LAYOUT, hands, lit_roles, pdns, start_cells
+
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        cfg = tmp_path / "pico.toml"
+        cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
+        db = tmp_path / "g.sqlite3"
+        server = Server(db, "--config", str(cfg)).start()
+        try:
+            pos = hands(emu, START, "c3-d4")
+            first = server.wait_for(lambda s: len(s["moves"]) == 1)["game"]
+            study(server, op="open", ply=1)
+            study(server, op="board", on=True)
+            server.wait_for(lambda s: s["board_analysis"] is not None and s["board_analysis"]["set_up"])
+            hands(emu, pos, "f6-e5")  # a move of the analysis
+            state = server.wait_for(lambda s: len(s["moves"]) == 1 and s["game"] != first)
+            assert tree(state) == "1. c3-d4 f6-e5"
+            server.kill()  # the power goes during the analysis
+        finally:
+            if server.proc is not None:
+                server.stop()
+        server.start("--resume")
+        try:
+            state = server.wait_for(lambda s: s["link"]["state"] == "up" and s["board_analysis"] is not None)
+            assert state["game"] == first and pdns(state) == ["c3-d4"]
+            assert state["board_analysis"]["returning"] and state["active"] is None
+            assert names(state["board_analysis"]["fill"]) == ["f6"] and names(state["board_analysis"]["empty"]) == [
+                "e5"
+            ]
+            assert tree(state) == "1. c3-d4 f6-e5"  # the study is back too
+            wait_until(lambda: lit_roles(emu).get(sq("e5")) is not None and lit_roles(emu).get(sq("f6")) is not None)
+            emu.lift(LAYOUT.cell_of(sq("e5")))  # the hands put the game back
+            emu.place(LAYOUT.cell_of(sq("f6")))
+            server.wait_for(lambda s: s["board_analysis"] is None)
+            hands(emu, pos, "f6-g5")
+            state = server.wait_for(lambda s: len(s["moves"]) == 2)
+            assert pdns(state) == ["c3-d4", "f6-g5"] and state["game"] == first
+        finally:
+            server.stop()
