@@ -246,13 +246,10 @@ def test_a_power_cut_during_an_analysis_on_a_real_board_resumes_the_game_untouch
     back, the game is resumed as it was (the move on the board is the analysis', never the
     game's: no reconstruction from it), the LEDs light what to put back, and play goes on."""
     from firmware_bridge.emulator import Emulator
-    from tests.bridge.test_link_gap import LAYOUT, hands, lit_roles, pdns, start_cells
+    from tests.bridge.test_link_gap import LAYOUT, hands, lit_roles, pdns, pico_server, start_cells
 
     with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
-        cfg = tmp_path / "pico.toml"
-        cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
-        db = tmp_path / "g.sqlite3"
-        server = Server(db, "--config", str(cfg)).start()
+        server = pico_server(tmp_path, emu)
         try:
             pos = hands(emu, START, "c3-d4")
             first = server.wait_for(lambda s: len(s["moves"]) == 1)["game"]
