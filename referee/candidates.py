@@ -33,6 +33,8 @@ class Candidate:
     origin: int
     dest: int
     captured: frozenset[int]
+    #: the position the move leaves (kept: a search over readings goes on from it)
+    result: Position
 
     def in_progress(self, s: frozenset[int]) -> bool:
         """Could ``s`` be the board part-way through this move?"""
@@ -53,8 +55,11 @@ def candidates(pos: Position, masked: frozenset[int] = frozenset()) -> list[Cand
     for m in pos.legal_moves:
         routes = pos.routes(m)
         landings = frozenset(sq for r in routes for sq in r.path[1:-1]) - masked
-        after = pos.apply(m).occupied() - masked
-        out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, frozenset(m.captured)))
+        result = pos.apply(m)
+        after = result.occupied() - masked
+        out.append(
+            Candidate(pos, m, before, after, landings, m.from_square, m.to_square, frozenset(m.captured), result)
+        )
     return out
 
 
@@ -73,11 +78,12 @@ class CandidateCache:
             self._cache.clear()
 
     def of(self, pos: Position) -> list[Candidate]:
-        c = self._cache.get(pos)
+        c = self._cache.pop(pos, None)
         if c is None:
-            if len(self._cache) > self.size:
-                self._cache.clear()
-            c = self._cache[pos] = candidates(pos, self.masked)
+            if len(self._cache) >= self.size:
+                del self._cache[next(iter(self._cache))]  # the least recently used one goes
+            c = candidates(pos, self.masked)
+        self._cache[pos] = c  # (dicts keep their order: the last used is the last)
         return c
 
     def find(self, pos: Position, move: Move) -> Candidate:
