@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from rules import Move, Position
 
@@ -33,8 +34,11 @@ class Candidate:
     origin: int
     dest: int
     captured: frozenset[int]
-    #: the position the move leaves (kept: a search over readings goes on from it)
-    result: Position
+
+    @cached_property
+    def result(self) -> Position:
+        """The position the move leaves (kept: a search over readings goes on from it)."""
+        return self.base.apply(self.move)
 
     def in_progress(self, s: frozenset[int]) -> bool:
         """Could ``s`` be the board part-way through this move?"""
@@ -51,15 +55,18 @@ def candidates(pos: Position, masked: frozenset[int] = frozenset()) -> list[Cand
     """Every legal move from ``pos`` as a candidate; ``masked``: squares whose sensor does not
     answer, left out of every occupancy (a piece set down there is never seen)."""
     out = []
-    before = pos.occupied() - masked
+    occupied = pos.occupied()
+    before = occupied - masked
     for m in pos.legal_moves:
-        routes = pos.routes(m)
-        landings = frozenset(sq for r in routes for sq in r.path[1:-1]) - masked
-        result = pos.apply(m)
-        after = result.occupied() - masked
-        out.append(
-            Candidate(pos, m, before, after, landings, m.from_square, m.to_square, frozenset(m.captured), result)
-        )
+        captured = frozenset(m.captured)
+        if len(m.path) > 2 or len(captured) > 1:  # a chain: its routes may touch down elsewhere
+            landings = frozenset(sq for r in pos.routes(m) for sq in r.path[1:-1]) - masked
+        else:
+            landings = frozenset()
+        after = (
+            (occupied - {m.from_square} - captured) | {m.to_square}
+        ) - masked  # (the piece moved, the captured off)
+        out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, captured))
     return out
 
 

@@ -45,7 +45,7 @@ from referee.candidates import (
 )
 from referee.diagnose import capture_goes_on, classify, names, required_capture
 from referee.expect import engine_text, expected_message, parse_engine_move
-from referee.faults import MAX_NODES, Readings, readings
+from referee.faults import MAX_NODES, Reading, Readings, readings
 from referee.faults import MAX_PLIES as READING_PLIES
 from referee.leds import led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
@@ -150,6 +150,15 @@ class _Shadow:
     refuted: bool = False
 
 
+def _first_hidden(r: Reading) -> int | None:
+    """The square whose change ``r``'s first move needs hidden (None: its own changes were seen;
+    a later move of the reading may hide one, read again once this move is recorded)."""
+    if r.hidden is None or not r.moves:
+        return r.hidden
+    m = r.moves[0]
+    return r.hidden if r.hidden in (m.from_square, m.to_square, *m.captured) else None
+
+
 def _lost_way(sh: _Shadow) -> bool:
     """Did the reading ``sh`` come to a board it cannot explain (a blocking report)?"""
     return any(isinstance(v, Report) and v.kind in _BLOCKING for v in sh.verdicts)
@@ -237,6 +246,7 @@ class Referee:
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
         self._pending: _Pending | None = None  # a move held while a sensor may answer yet (_infer)
         self._catching_up = False  # reading the plies played while a move was held (a deeper search)
+        self._deep_until = -math.inf  # until then too (a move is held while a sensor may answer)
         self._lost = False  # nothing explained the board at some moment since it last matched the game
         self._doubt = False  # a takeback (or correction) is held while a silent square could have hidden a move
         self._shadows: list[_Shadow] = []  # while the page is asked: each reading played on (see _follow)
@@ -391,11 +401,11 @@ class Referee:
         if not r.complete or not found:
             return False
         # (a sensor that dropped out and showed its piece late does not make another reading)
-        firsts = {(x.moves[0] if x.moves else None, None if x.dropped else x.hidden) for x in found}
+        firsts = {(x.moves[0] if x.moves else None, None if x.dropped else _first_hidden(x)) for x in found}
         if len(firsts) != 1:
             return False
         ((move, hidden),) = firsts
-        late = {x.hidden for x in found if x.dropped}
+        late = {_first_hidden(x) for x in found if x.dropped} - {None}
         if hidden is None and len(late) == 1 and all(x.dropped for x in found):
             (hidden,) = late  # its sensor dropped out under the piece: named, as a dead one is
         if move is None or not (
@@ -418,6 +428,7 @@ class Referee:
             squares = {x.hidden for x in others} | {hidden}
             due = max(x.until for x in others if x.until is not None)
             self._pending = _Pending(move, hidden, landed, frozenset(sq for sq in squares if sq is not None), due)
+            self._deep_until = max(self._deep_until, due)  # the plies played meanwhile: a deeper search
             return False
         self._adopt(move, hidden, landed, out)
         return True
@@ -578,7 +589,7 @@ class Referee:
         return self._readings.at(self.t)
 
     def _search(self, air: float | None = None) -> Readings:
-        deeper = 2 if self._catching_up else 1
+        deeper = 2 if self._catching_up or self.t <= self._deep_until else 1
         return readings(
             self.position,
             self.occupied,
@@ -730,10 +741,10 @@ class Referee:
             if self._pending is not None and due == self._pending.due:
                 p, self._pending = self._pending, None
                 self.t = max(self.t, due)
-                if self._board_readings().complete or self._doubt or self._sensed() == self._expect(self.position):
-                    self._evaluate(out)  # every drop-out is over by now: the readings tell
-                else:  # more plies than the readings hold were played meanwhile: it is the one left
-                    self._catching_up = True  # and the plies since are read with a deeper search, once
+                if self._doubt or self._sensed() == self._expect(self.position):
+                    self._evaluate(out)  # the board went back: the readings tell
+                else:  # every reading but the drop-out's began with it, and no sensor answered since
+                    self._catching_up = True  # the plies played meanwhile are read with a deeper search
                     try:
                         self._adopt(p.move, p.hidden, p.landed, out)
                     finally:
