@@ -270,6 +270,8 @@ def readings(
                         if progress(c, s, mask | {a}) and started(c, mask, ready):
                             add(Reading(line, h, under_way=True, landed=times, disturbed=True))
         if len(found) >= MAX_READINGS:
+            if len({x.moves[:1] for x in found}) < 2:
+                raise _Cut  # they all begin alike: a reading left unseen could begin otherwise
             return
         for c in options:
             unseen = {sq for sq in (c.origin, *c.captured) if sq not in lifts and sq not in known}
