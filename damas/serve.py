@@ -211,6 +211,12 @@ def _open_game(
     for line in recover(store, lost_only=store.quarantined is None):
         log.info("recover: %s", line)
 
+    # a training or an analysis on the board left in play is not a game to resume: it is closed
+    # (kept whole, marked interrupted) and the board starts a new game unless a game is left in
+    # play; the study the page had open comes back with the page (damas.board.loop), and a game
+    # the session had left unfinished can be resumed from the page's list
+    for session_id in store.close_sessions():
+        log.info("game %d was a session on the board, not a game: kept, not resumed", session_id)
     # an unfinished game: resume it (after checking the board) or close it
     notes: list[str] = []
     row = store.unfinished()
