@@ -33,7 +33,7 @@ from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
 from damas.records.session import DamagedGame, GameSession, export_game
-from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError
+from damas.records.store import ABANDONED, ANALYSIS, DAMAGED, INTERRUPTED, TRAINING, GameRow, Store, StoreError
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
 from damas.study.training import Training, shipped_games, shipped_tactics
@@ -107,6 +107,8 @@ class PlayApp:
         self._live_variant = ""  # the variant the live analysis' engine plays
         self.study: Study | None = None  # a game opened on the page to try moves in (its variations)
         self.study_version = 0  # changes whenever the study does (the view compares it)
+        self.study_id: int | None = None  # its row in the records (None: not written yet)
+        self._study_saved = 0  # the study_version written last (the records keep every study)
         # the study's moves made on the board: the node it started from, the game that plays them
         self.study_board: tuple[int, int] | None = None
         self._study_game: tuple[int, Game] | None = None  # the study's position as a game, by version
@@ -121,6 +123,7 @@ class PlayApp:
         # the clock buttons, the Pi's and the Pico's: a press waits ``chord`` s for the other (the read-out)
         self.gestures = ChordFilter(chord)
         session.listeners.append(self._changed)
+        self._load_studies()
 
     @property
     def sim(self) -> SimulatedBoard | None:
@@ -190,6 +193,7 @@ class PlayApp:
             # the computer's move, once its engine has answered (entered like a player's action)
             self.computer.update(self.session.referee, self._enter, self.clock())
             self._follow_study_board()
+            self._keep_study()
             self._follow_live()
             self._follow_training()
         view = self._view()
@@ -502,9 +506,11 @@ class PlayApp:
         clock: str | None = None,
         *,
         computer: tuple[Color, int] | None = None,
+        purpose: str | None = None,
     ) -> None:
         """A new game (the clock as before, unless ``clock`` names another control; ``computer``:
-        the side the computer plays and its level)."""
+        the side the computer plays and its level; ``purpose``: a session that is not a game,
+        ``Store.new_game``)."""
         old = self.session
         try:
             v = find_variant(variant or old.row.variant).name
@@ -555,6 +561,7 @@ class PlayApp:
                 senses=senses,
                 pieces=pieces,
                 broken=self.broken()[0],
+                purpose=purpose,
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
@@ -592,8 +599,8 @@ class PlayApp:
             row = self.store.game(game_id)
         except StoreError as exc:
             raise ValueError(str(exc)) from None
-        if row.state not in (ABANDONED, INTERRUPTED):
-            raise PageError("not-resumable", game=game_id)
+        if row.state not in (ABANDONED, INTERRUPTED) or row.purpose is not None:
+            raise PageError("not-resumable", game=game_id)  # (a session is not a game to play on)
         layout = self._layout_for(row.variant)
         self._refuse_while_paused()
         old = self.session
@@ -712,12 +719,19 @@ class PlayApp:
         if op != "close" and ref.mode == "tournament" and not self.session.ended:
             raise PageError("no-study")  # moving pieces on another board is help in a tournament game
         try:
-            if op == "open":
+            if op == "open" and data.get("study") is not None:
+                self.study, self.study_id = self._stored_study(data.get("study")), data.get("study")
+                self.study_board = None
+            elif op == "open":
                 self.study, self.study_board = self._study_of(data.get("game"), data.get("ply")), None
+                self.study_id = None  # a new study: a row of its own
             elif op == "pdn":
                 self.study, self.study_board = study_of_pdn(data.get("pdn"), self.session.row.variant), None
+                self.study_id = None
             elif op == "close":
-                self.study = None
+                if self.study_id is not None:
+                    self._write_study(lambda: self.store.close_study(self.study_id or 0))
+                self.study, self.study_id = None, None
                 self.study_board = None
             elif self.study is None:
                 raise StudyError("no study is open (open a game or a PDN first)")
@@ -738,6 +752,66 @@ class PlayApp:
         self.study_version += 1
         self._follow_live()
         self._mark()
+        self._keep_study(raising=True)  # written before the page is answered: a power cut keeps it
+
+    # -- studies kept in the records: written after each change, read at start -------------------
+    def _load_studies(self) -> None:
+        """Read every stored study (a damaged one: one line naming it, the others are read); the
+        one the page had open is open again, if it is of the board's variant."""
+        try:
+            rows = self.store.studies()
+        except StoreError as exc:
+            log.warning("the studies cannot be read (%s): none is open", exc)
+            return
+        for row in rows:
+            try:
+                study = Study.from_json(row.tree) if row.damage is None else None
+                if study is None:
+                    raise StudyError(str(row.damage))
+            except StudyError as exc:
+                log.warning("study %d in %s is damaged (%s): left as it is, not opened", row.id, self.store.path, exc)
+                continue
+            if row.open and self.study is None and study.variant.name == self.session.row.variant:
+                self.study, self.study_id = study, row.id
+                log.info("study %d is open again (%d moves)", row.id, len(study.nodes) - 1)
+
+    def _stored_study(self, study_id: Any) -> Study:
+        """A study the records keep, by its id (of the board's variant)."""
+        if not isinstance(study_id, int) or isinstance(study_id, bool):
+            raise StudyError(f"study must be a study's id, not {shown(study_id)}")
+        try:
+            row = self.store.study(study_id)
+        except StoreError as exc:
+            raise StudyError(str(exc)) from None
+        if row.damage is not None:
+            raise StudyError(f"study {study_id} is damaged ({row.damage})")
+        try:
+            study = Study.from_json(row.tree)
+        except StudyError as exc:
+            raise StudyError(f"study {study_id} is damaged ({exc})") from None
+        if study.variant.name != self.session.row.variant:
+            raise StudyError(f"study {study_id} is {study.variant.title}: the board plays {self.session.row.variant}")
+        return study
+
+    def _keep_study(self, *, raising: bool = False) -> None:
+        """Write the open study when it changed since it was last written (whole, one transaction)."""
+        if self.study is None or self._study_saved == self.study_version:
+            return
+        study, version = self.study, self.study_version
+
+        def save() -> None:
+            self.study_id = self.store.save_study(self.study_id, study.variant.name, study.to_json())
+
+        self._study_saved = version  # (tried once per change: a failure is said once)
+        self._write_study(save, raising=raising)
+
+    def _write_study(self, write: Callable[[], None], *, raising: bool = True) -> None:
+        try:
+            write()
+        except StoreError as exc:
+            if raising:
+                raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
+            log.warning("the study could not be written: %s", exc)
 
     def _study_on_board(self, on: Any) -> None:
         """The study's position set up on the board (a casual game from it, the LEDs guiding the
@@ -750,16 +824,17 @@ class PlayApp:
             return
         tags, node = self.study.tags, self.study.current
         white, black = tags.get("White", "?"), tags.get("Black", "?")
-        self._new_game_from(node.position, f"Analysis: {white} – {black}", white, black)
+        self._new_game_from(node.position, f"Analysis: {white} – {black}", white, black, ANALYSIS)
         self.study_board = (node.id, self.session.row.id)
 
-    def _new_game_from(self, start: Position, event: str, white: str, black: str) -> None:
+    def _new_game_from(self, start: Position, event: str, white: str, black: str, purpose: str) -> None:
         """A casual game from ``start`` for the page's own use (a study on the board, training),
-        named by its event and the players of the game it comes from."""
+        named by its event and the players of the game it comes from; recorded as a session of
+        that ``purpose``, not a game (left out of the lists of games, the export, the resume)."""
         fen = None if start == Position.start(start.variant) else start.fen()
         tags = {"Event": event, "White": white, "Black": black}
         tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
-        self.new_game(fen, start.variant.name, "casual", tags)
+        self.new_game(fen, start.variant.name, "casual", tags, purpose=purpose)
 
     def _follow_study_board(self) -> None:
         """The moves made on the board in the study's game, followed in the study (a move taken
@@ -813,7 +888,7 @@ class PlayApp:
         if op != "start":
             raise ValueError(f"unknown training op {shown(op)} (start or stop)")
         training = self._training_of(data)
-        self._new_game_from(training.start, f"Training: {training.title}", training.white, training.black)
+        self._new_game_from(training.start, f"Training: {training.title}", training.white, training.black, TRAINING)
         self.training = training
         self._training_game = self.session.row.id
         self._mark()

@@ -82,6 +82,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "size": geo.size,
         "mode": ref.mode,
         "game": s.row.id,
+        "purpose": s.row.purpose,  # None: a game; "training", "analysis": a session on the board
         "squares": {str(q): list(geo.coord(q)) for q in geo.squares()},
         "names": {str(q): pos.square_text(q) for q in geo.squares()},
         "pieces": {str(q): piece.symbol for q, piece in pos.pieces().items()},
@@ -233,6 +234,7 @@ def _study_state(app: PlayApp) -> dict[str, Any] | None:
             {"pdn": pos.pdn(m), "from": path[0], "to": path[-1], "path": list(path), "captured": sorted(m.captured)}
         )
     return {
+        "id": app.study_id,  # its row in the records (a study kept: the action study/open's study)
         "title": f"{study.tags.get('White', '?')} – {study.tags.get('Black', '?')}",
         "result": study.result,
         "tokens": study.tokens(),

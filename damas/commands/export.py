@@ -18,6 +18,11 @@ def register(sub: Any) -> None:
     p = command(sub, "export", "write recorded games as PDN", "damas export --all -o games.pdn")
     p.add_argument("game", nargs="?", type=int, help="the game's id (default: the latest game)")
     p.add_argument("--all", action="store_true", help="every game")
+    p.add_argument(
+        "--sessions",
+        action="store_true",
+        help="with --all (or for the latest), the training and analysis sessions on the board too",
+    )
     p.add_argument("-o", "--output", help="file to write (default: standard output)")
     p.add_argument(
         "--compat",
@@ -42,12 +47,12 @@ def run(args: argparse.Namespace) -> int:
     notes: list[str] = []
     with open_store(args.db) as store:
         if args.all:
-            ids = [r.id for r in reversed(store.games())]
+            ids = [r.id for r in reversed(store.games(sessions=args.sessions))]
             notes += store.skipped
         elif args.game is not None:
             ids = [args.game]
         else:
-            latest = store.games(limit=1)
+            latest = store.games(limit=1, sessions=args.sessions)
             if not latest:
                 raise UserError(f"no games in {store.path}")
             ids = [latest[0].id]

@@ -32,12 +32,17 @@ def register(sub: Any) -> None:
     p = command(sub, "games", "list the recorded games", "damas games --limit 10")
     p.add_argument("--db", help="the game database")
     p.add_argument("--limit", type=int, default=50, help="show at most this many, the latest first (default 50)")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="the training and analysis sessions on the board too (marked as such; left out by default)",
+    )
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
-        rows = store.games(limit=args.limit)
+        rows = store.games(limit=args.limit, sessions=args.all)
         if not rows and not store.skipped:
             print(f"no games in {store.path}")
         elif rows:
@@ -47,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
             players = f"{r.tags.get('White', '?')} - {r.tags.get('Black', '?')}"
             said = r.damage + r.unknown
             status = SHOWN.get(r.state, r.state) + (f" ({'; '.join(said)})" if said else "")
+            if r.purpose is not None:
+                status = f"{r.purpose} session, {status}"
             print(
                 f"{r.id:>4}  {started:<16}  {cut(r.variant, 13):<13}  {cut(players, 28):<28}  {cut(r.result, 8):<8}"
                 f"  {r.moves:>5}  {status}"

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from damas.records.journal import Merged, events_phrase, merge, prefix
-from damas.records.store import DAMAGED, STATUSES, GameRow, Store, StoreError, a_result, a_termination, a_time
+from damas.records.store import DAMAGED, PURPOSES, STATUSES, GameRow, Store, StoreError, a_result, a_termination, a_time
 from referee.log import MAX_LINE, LogError, parse_log
 from referee.vocabulary import DEFAULT_MODE, MODES, known
 from rules import DraughtsError, Position, find_variant
@@ -196,6 +196,11 @@ def _repair(record: dict[str, Any], header: dict[str, Any]) -> list[str]:
     status = record.get("status")
     if status is not None and status not in STATUSES:
         replace("status", f"is not a status ({', '.join(STATUSES)})", None)
+    if record.get("purpose") is None and header.get("purpose") in PURPOSES:
+        record["purpose"] = header["purpose"]  # (a record written before it said so)
+    purpose = record.get("purpose")
+    if purpose is not None and purpose not in PURPOSES:
+        replace("purpose", f"is not a purpose ({', '.join(PURPOSES)})", None)
     if not isinstance(record.get("result_locked", False), bool):
         replace("result_locked", "is not true or false", False)
     tags = record.get("tags")

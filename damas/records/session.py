@@ -120,18 +120,22 @@ class GameSession:
         senses: str | None = None,
         pieces: dict[int, SquareState] | None = None,
         broken: Iterable[int] = (),
+        purpose: str | None = None,
     ) -> GameSession:
         """A new game; ``clock``: its time control (None or ``none``: no clock), ``clock_auto``:
         in casual mode, a recorded move presses the clock; ``clock_name``: the name the control
         was chosen by (``fenacef``), kept for the page; ``senses``: what a board that senses
         colour tells (``colour``, ``crown``), ``pieces``: what it read (its journal is then of
         format 2, and its referee reads pieces: ``referee.colour``); ``broken``: the squares whose
-        sensor the self-test found broken (``board_hal.health``)."""
+        sensor the self-test found broken (``board_hal.health``); ``purpose``: a session that is
+        not a game (``training``, ``analysis``: ``Store.new_game``), said in its log's header too."""
         extra: dict[str, Any] = {}
         if clock is not None and not parse_control(clock).none:
             extra = {"clock": clock, "clock_auto": clock_auto}
             if clock_name is not None:
                 extra["clock_name"] = clock_name
+        if purpose is not None:
+            extra["purpose"] = purpose
         header = LogHeader(
             variant=variant,
             fen=fen,
@@ -143,7 +147,7 @@ class GameSession:
             broken=sorted(broken) or None,
         ).to_json()
         tags = {"Date": datetime.date.today().strftime("%Y.%m.%d"), **tags}  # every new game has its date
-        game_id = store.new_game(variant, fen, mode, header, tags, uid=True)
+        game_id = store.new_game(variant, fen, mode, header, tags, uid=True, purpose=purpose)
         return cls(store, store.game(game_id), window=window)
 
     @classmethod

@@ -88,6 +88,14 @@ CREATE TABLE IF NOT EXISTS reports (
     squares TEXT NOT NULL,
     message TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS studies (
+    id INTEGER PRIMARY KEY,
+    variant TEXT NOT NULL,
+    tree TEXT NOT NULL,
+    open INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
 """
 
 # how a game ended besides by a result: set when it happens (NULL: in play, or finished)
@@ -95,6 +103,29 @@ ABANDONED = "abandoned"  # a new game was started while it was in play
 INTERRUPTED = "interrupted"  # the program stopped and the next start did not resume it
 DAMAGED = "damaged"  # its records cannot be replayed: kept, never resumed
 STATUSES = (ABANDONED, INTERRUPTED, DAMAGED)
+
+# what a row is for besides a game (NULL: a game): a session the page started on the board,
+# kept whole like a game but left out of the lists of games, the export and the resume at start
+TRAINING = "training"  # a game replayed or a tactic (damas.study.training)
+ANALYSIS = "analysis"  # a study's position tried on the board ("Try on the board")
+PURPOSES = (TRAINING, ANALYSIS)
+# the Event tags the page gave these sessions before the column existed (a database migrated)
+_SESSION_EVENTS = (("Training: ", TRAINING), ("Analysis: ", ANALYSIS))
+_A_GAME = "(purpose IS NULL OR purpose NOT IN ('training', 'analysis'))"  # (an unknown purpose: a game)
+
+
+@dataclass
+class StudyRow:
+    """A study as stored: its tree as the study writes it (``damas.study.tree``: JSON), or
+    ``None`` with ``damage`` saying why it cannot be read."""
+
+    id: int
+    variant: str
+    tree: dict[str, Any] | None
+    open: bool
+    created: float
+    updated: float
+    damage: str | None = None
 
 
 class StoreError(Exception):
@@ -141,6 +172,7 @@ class GameRow:
     status: str | None = None
     damage: list[str] = field(default_factory=list)  # what could not be read in this row
     unknown: list[str] = field(default_factory=list)  # fields read as unknown: not what they claimed
+    purpose: str | None = None  # None: a game; else a session (``PURPOSES``)
 
     @property
     def finished(self) -> bool:
@@ -174,6 +206,7 @@ class GameRow:
             "ended": self.ended,
             "header": self.header,
             "status": self.status,
+            "purpose": self.purpose,
         }
 
 
@@ -347,6 +380,8 @@ class Store:
             cols = {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
             if "status" not in cols:
                 self.db.execute("ALTER TABLE games ADD COLUMN status TEXT")
+            if "purpose" not in cols:
+                self._add_purpose()
             row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -360,6 +395,32 @@ class Store:
         except StoreError:
             self._disconnect()
             raise
+
+    def _add_purpose(self) -> None:
+        """The ``purpose`` column, added to a database made before it (one transaction, so two
+        programs opening the file at once add it once): the training and analysis sessions the
+        page recorded as casual games until then, known by the Event tag it gave them
+        (``Training: …``, ``Analysis: …``), are marked as such. Nothing else changes."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            marked = []
+            if "purpose" not in {r[1] for r in db.execute("PRAGMA table_info(games)")}:
+                db.execute("ALTER TABLE games ADD COLUMN purpose TEXT")
+                for game_id, tags in db.execute("SELECT id, tags FROM games WHERE mode='casual'").fetchall():
+                    event = (_json_object(tags) or {}).get("Event")
+                    for prefix, purpose in _SESSION_EVENTS:
+                        if isinstance(event, str) and event.startswith(prefix):
+                            db.execute("UPDATE games SET purpose=? WHERE id=?", (purpose, game_id))
+                            marked.append(game_id)
+            db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(*_BROKEN):
+                db.execute("ROLLBACK")
+            raise
+        for game_id in marked:  # their copies' records say so too (``damas recover`` keeps it)
+            if self.journals.is_dir():
+                self.save_record(game_id)
 
     def _disconnect(self) -> None:
         if self.db is not None:
@@ -586,9 +647,12 @@ class Store:
         game_id: int | None = None,
         started: float | None = None,
         uid: bool = False,
+        purpose: str | None = None,
     ) -> int:
         """A new game's row and journal copy; ``uid``: its header names the game's id across
-        databases (``<database id>-<game id>``, event-log format 3)."""
+        databases (``<database id>-<game id>``, event-log format 3); ``purpose``: a session that
+        is not a game (``PURPOSES``)."""
+        assert purpose is None or purpose in PURPOSES
         started = time.time() if started is None else started
         db_id = made = None
         if uid:  # (a database's first game makes its id, in the game's own transaction)
@@ -608,8 +672,9 @@ class Store:
             [("INSERT OR IGNORE INTO meta VALUES ('uid', ?)", (made,))] * (made is not None)
             + [
                 (
-                    "INSERT INTO games (id, variant, fen, mode, tags, started, header) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, variant, fen, mode, json.dumps(tags), started, json.dumps(header)),
+                    "INSERT INTO games (id, variant, fen, mode, tags, started, header, purpose)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, variant, fen, mode, json.dumps(tags), started, json.dumps(header), purpose),
                 )
             ],
             then=start_copy,
@@ -651,6 +716,10 @@ class Store:
         if status is not None and status not in STATUSES:
             unknown.append(f"its status {shown(status, 40)} is not one ({', '.join(STATUSES)})")
             status = None
+        purpose = r[12]
+        if purpose is not None and purpose not in PURPOSES:  # listed as a game: nothing is hidden
+            unknown.append(f"its purpose {shown(purpose, 40)} is not one ({', '.join(PURPOSES)})")
+            purpose = None
         return GameRow(
             id=int(r[0]),
             variant=str(r[1]),
@@ -664,12 +733,13 @@ class Store:
             ended=r[9] if isinstance(r[9], (int, float)) else None,
             header=header,
             status=status,
-            moves=r[12] if len(r) > 12 else 0,
+            moves=r[13] if len(r) > 13 else 0,
             damage=damage,
             unknown=unknown,
+            purpose=purpose,
         )
 
-    _COLS = "id, variant, fen, mode, tags, result, termination, result_locked, started, ended, header, status"
+    _COLS = "id, variant, fen, mode, tags, result, termination, result_locked, started, ended, header, status, purpose"
     _SELECT = f"SELECT {_COLS}, (SELECT COUNT(*) FROM moves WHERE game_id=games.id) FROM games"
 
     def game(self, game_id: int) -> GameRow:
@@ -678,11 +748,13 @@ class Store:
             raise StoreError(f"{self.path}: no game {game_id}")
         return self._row(rows[0])
 
-    def games(self, limit: int | None = None) -> list[GameRow]:
+    def games(self, limit: int | None = None, *, sessions: bool = False) -> list[GameRow]:
         """The games, newest first, read one by one (2000 games: 60 ms here), so that a damaged
-        part of the file costs the games in it, not the list: those are noted in ``self.skipped``."""
+        part of the file costs the games in it, not the list: those are noted in ``self.skipped``.
+        ``sessions``: the training and analysis sessions too (``GameRow.purpose``)."""
         self.skipped = []
-        ids = [r[0] for r in self._query("SELECT id FROM games ORDER BY id DESC")]
+        which = "" if sessions else f" WHERE {_A_GAME}"
+        ids = [r[0] for r in self._query(f"SELECT id FROM games{which} ORDER BY id DESC")]
         out = []
         for i in ids[:limit] if limit else ids:
             try:
@@ -695,8 +767,20 @@ class Store:
         return [int(r[0]) for r in self._query("SELECT id FROM games ORDER BY id")]
 
     def unfinished(self) -> GameRow | None:
-        rows = self._query(f"{self._SELECT} WHERE ended IS NULL ORDER BY id DESC LIMIT 1")
+        """The latest game left in play (never a session: ``close_sessions``)."""
+        rows = self._query(f"{self._SELECT} WHERE ended IS NULL AND {_A_GAME} ORDER BY id DESC LIMIT 1")
         return self._row(rows[0]) if rows else None
+
+    def close_sessions(self) -> list[int]:
+        """Close the sessions left in play (a restart during a training or an analysis on the
+        board): each is marked interrupted, kept whole. Returns their ids."""
+        ids = [
+            int(r[0])
+            for r in self._query("SELECT id FROM games WHERE ended IS NULL AND purpose IN ('training', 'analysis')")
+        ]
+        for game_id in ids:
+            self.abandon(game_id, INTERRUPTED)
+        return ids
 
     def finish(self, game_id: int, result: str, termination: str | None) -> None:
         self._tx(
@@ -747,6 +831,74 @@ class Store:
             stmts.append(("UPDATE games SET result=?, result_locked=1 WHERE id=?", (result, game_id)))
         self._tx(stmts)
         self.save_record(game_id)
+
+    # -- studies: the trees of variations the page keeps ----------------------------------------
+    def save_study(self, study_id: int | None, variant: str, tree: dict[str, Any], *, open: bool = True) -> int:
+        """Write a study whole (a new one when ``study_id`` is None) in one transaction: a power
+        cut leaves it as it was before or as it is now. ``open``: the study the page shows (the
+        only one: any other open is closed). Returns its id."""
+        now = time.time()
+        text = json.dumps(tree)
+        stmts: list[tuple[str, tuple[Any, ...]]] = []
+        if open:
+            stmts.append(("UPDATE studies SET open=0 WHERE open=1 AND id IS NOT ?", (study_id,)))
+        if study_id is None:
+            stmts.append(
+                (
+                    "INSERT INTO studies (variant, tree, open, created, updated) VALUES (?, ?, ?, ?, ?)",
+                    (variant, text, int(open), now, now),
+                )
+            )
+        else:
+            stmts.append(
+                (
+                    "UPDATE studies SET variant=?, tree=?, open=?, updated=? WHERE id=?",
+                    (variant, text, int(open), now, study_id),
+                )
+            )
+
+        def exists(last: int | None) -> None:
+            if (
+                study_id is not None
+                and not self._db.execute("SELECT 1 FROM studies WHERE id=?", (study_id,)).fetchone()
+            ):
+                raise StoreError(f"{self.path}: no study {study_id}")
+
+        last = self._tx(stmts, then=exists)
+        return study_id if study_id is not None else int(last or 0)
+
+    def close_study(self, study_id: int) -> None:
+        """The page closed the study: kept, no longer the one shown."""
+        self._tx([("UPDATE studies SET open=0 WHERE id=?", (study_id,))])
+
+    def delete_study(self, study_id: int) -> None:
+        self._tx([("DELETE FROM studies WHERE id=?", (study_id,))])
+
+    def studies(self) -> list[StudyRow]:
+        """Every study, the latest changed first; a row that cannot be read is returned with
+        ``damage`` naming the problem (the others are read all the same)."""
+        ids = [int(r[0]) for r in self._query("SELECT id FROM studies ORDER BY updated DESC, id DESC")]
+        return [self.study(i) for i in ids]
+
+    def study(self, study_id: int) -> StudyRow:
+        rows = self._query("SELECT id, variant, tree, open, created, updated FROM studies WHERE id=?", (study_id,))
+        if not rows:
+            raise StoreError(f"{self.path}: no study {study_id}")
+        r = rows[0]
+        try:
+            tree = _json_object(r[2])
+        except RecursionError:  # (nested deeper than any study writes)
+            tree = None
+        damage = None if tree is not None else "its tree is not a JSON object"
+        return StudyRow(
+            id=int(r[0]),
+            variant=str(r[1]),
+            tree=tree,
+            open=bool(r[3]),
+            created=float(r[4]) if a_time(r[4]) else 0.0,
+            updated=float(r[5]) if a_time(r[5]) else 0.0,
+            damage=damage,
+        )
 
     # -- the game clock's last sign of life ---------------------------------------------------
     def set_alive(self, game_id: int, t: float) -> None:
@@ -989,7 +1141,7 @@ class Store:
             [
                 (
                     "INSERT OR REPLACE INTO games (id, variant, fen, mode, tags, result, termination, result_locked,"
-                    " started, ended, header, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " started, ended, header, status, purpose) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         record["id"],
                         record["variant"],
@@ -1003,6 +1155,7 @@ class Store:
                         record.get("ended"),
                         json.dumps(record["header"]),
                         record.get("status"),
+                        record.get("purpose"),
                     ),
                 )
             ]

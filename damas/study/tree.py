@@ -20,6 +20,7 @@ from rules.pdn import PdnGame, PdnMove
 from rules.variants import Variant
 
 MAX_NODES = 5000  # moves one study keeps (a page cannot grow the server's memory without bound)
+TREE_FORMAT = 1  # the stored tree's format (``Study.to_json``)
 
 
 class StudyError(ValueError):
@@ -196,6 +197,95 @@ class Study:
 
     def pdn(self) -> str:
         return self.pdn_game().pdn()
+
+    # -- stored (the records' ``studies`` table) ----------------------------------------------------
+    def to_json(self) -> dict[str, object]:
+        """The whole study as JSON: its start, tags and result, every move in the tree (in
+        order: each after its parent, a position's moves in their order, the first its line's
+        continuation) with its id (the page's), NAGs and comments, and the position shown. Flat,
+        never nested (a line of 5,000 moves is 5,000 entries, not 5,000 levels)."""
+        order: list[Node] = []
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            stack.extend(reversed(node.children))
+        index = {node.id: i for i, node in enumerate(order)}
+        moves: list[dict[str, object]] = []
+        for node in order[1:]:
+            assert node.parent is not None
+            entry: dict[str, object] = {"id": node.id, "parent": index[node.parent.id], "move": node.text}
+            if node.nags:
+                entry["nags"] = list(node.nags)
+            if node.comments:
+                entry["comments"] = list(node.comments)
+            moves.append(entry)
+        return {
+            "format": TREE_FORMAT,
+            "variant": self.variant.name,
+            "fen": self.root.position.fen(),
+            "tags": dict(self.tags),
+            "result": self.result,
+            "moves": moves,
+            "current": index[self.current.id],
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Study:
+        """A study as :meth:`to_json` wrote it; anything else is a :class:`StudyError` of one
+        line naming what is wrong (a move that is not legal where it stands, a parent that is not
+        before it...)."""
+        if not isinstance(data, dict):
+            raise StudyError(f"not a study (a JSON object), but {shown(data, 40)}")
+        if data.get("format") != TREE_FORMAT:
+            raise StudyError(f"unknown study format {shown(data.get('format'), 20)} (this reads {TREE_FORMAT})")
+        tags, result, moves, current = data.get("tags"), data.get("result"), data.get("moves"), data.get("current")
+        if not isinstance(tags, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items()):
+            raise StudyError(f"its tags are not text: {shown(tags, 40)}")
+        if not isinstance(result, str):
+            raise StudyError(f"its result is not text: {shown(result, 40)}")
+        if not isinstance(moves, list):
+            raise StudyError(f"its moves are not a list: {shown(moves, 40)}")
+        try:
+            start = Position.from_fen(str(data.get("fen")), str(data.get("variant")))
+        except DraughtsError as exc:
+            raise StudyError(f"its start is not a position: {exc}") from None
+        study = cls(start.variant, start, tags, result)
+        order = [study.root]
+        for i, entry in enumerate(moves, 1):
+            if not isinstance(entry, dict):
+                raise StudyError(f"move {i} is not an object: {shown(entry, 40)}")
+            parent, text = entry.get("parent"), entry.get("move")
+            if not isinstance(parent, int) or isinstance(parent, bool) or not 0 <= parent < len(order):
+                raise StudyError(f"move {i}: its parent {shown(parent, 20)} is not a move before it")
+            nags, comments = entry.get("nags", []), entry.get("comments", [])
+            if not isinstance(nags, list) or not all(isinstance(x, str) for x in nags):
+                raise StudyError(f"move {i}: its NAGs are not text: {shown(nags, 40)}")
+            if not isinstance(comments, list) or not all(isinstance(x, str) for x in comments):
+                raise StudyError(f"move {i}: its comments are not text: {shown(comments, 40)}")
+            node_id = entry.get("id")
+            if not isinstance(node_id, int) or isinstance(node_id, bool) or node_id < 1 or node_id in study.nodes:
+                raise StudyError(f"move {i}: its id {shown(node_id, 20)} is not a new positive number")
+            node = order[parent]
+            try:
+                matches = node.position.match_moves(text) if isinstance(text, str) else []
+            except DraughtsError:
+                matches = []
+            if len(matches) != 1:
+                raise StudyError(f"move {i}: {shown(text, 40)} is not one legal move after {node.position.fen()}")
+            if any(c.move == matches[0] for c in node.children):
+                raise StudyError(f"move {i}: {shown(text, 40)} is there twice")
+            child = study._child(node, matches[0])
+            del study.nodes[child.id]
+            child.id = node_id  # the page's ids stay what they were
+            study.nodes[node_id] = child
+            study._next = max(study._next, node_id + 1)
+            child.nags, child.comments = list(nags), list(comments)
+            order.append(child)
+        if not isinstance(current, int) or isinstance(current, bool) or not 0 <= current < len(order):
+            raise StudyError(f"the position shown {shown(current, 20)} is not one of its {len(order)}")
+        study.current = order[current]
+        return study
 
     def tokens(self) -> list[dict[str, object]]:
         """The tree as the page writes it: move numbers, moves (with their id and depth: 0 on the

@@ -22,9 +22,11 @@ Routes:
   moves' ``mark`` show it; ``live`` ``{"on": true|false}``: the live analysis (the state's
   ``live``: the bar, the number, the depth and the engine's line), in casual games and finished
   ones); ``study`` with ``op``: ``open`` (``game``, ``ply``: a recorded game, default the one in
-  play), ``pdn`` (``pdn``: a pasted PDN's first game), ``play`` (``node``, ``move``: a move tried
-  from that position, kept as a variation), ``goto``/``delete``/``promote`` (``node``), ``close``
-  (the state's ``study``); ``training`` with ``op`` ``start`` (``kind``: ``game`` or ``tactic``
+  play; or ``study``: a kept study by its id, the state's ``study.id``), ``pdn`` (``pdn``: a
+  pasted PDN's first game), ``play`` (``node``, ``move``: a move tried from that position, kept as
+  a variation), ``goto``/``delete``/``promote`` (``node``), ``close`` (the state's ``study``;
+  every study is kept in the records, written before the answer, and the one open comes back
+  open after a restart); ``training`` with ``op`` ``start`` (``kind``: ``game`` or ``tactic``
   of the shipped sets by ``index``, or ``study``; ``mode`` replay or guess, ``side``) or ``stop``
   (the state's ``training``); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
   of that side's button), ``clock-pause``, ``clock-resume``, ``clock-adjust`` with ``white`` /

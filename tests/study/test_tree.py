@@ -3,6 +3,9 @@ PDN variations and read back, deleted, promoted; bad requests are one line that 
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 from damas.study.tree import MAX_NODES, Study, StudyError
@@ -93,3 +96,67 @@ def test_a_study_is_bounded() -> None:
             if not node.position.legal_moves:
                 node = study.root
                 study.root.children.clear()  # (keep the nodes counted, start a new line)
+
+
+# -- a study as the records keep it (Study.to_json / from_json) ------------------------------------
+def test_a_study_stored_and_read_back_is_the_same_tree() -> None:
+    study = Study.from_pdn(read_game("1. c3-d4 f6-g5 (1... b6-a5 2. d4-c5 (2. g3-h4)) 2. g3-h4 *", "brazilian"))
+    study.tags.update({"White": "Ana", "Black": "Rui"})
+    line = study.main_line()
+    line[0].comments.append("a comment with } and { and\nlines")
+    line[1].nags.append("!?")
+    tried = study.play(line[1].id, "a3-b4")  # a variation after the line's second move
+    study.play(study.root.id, "e3-f4")  # another first move
+    study.current = tried
+    again = Study.from_json(json.loads(json.dumps(study.to_json())))
+    assert again.pdn() == study.pdn()
+    assert again.tokens() == study.tokens()  # the page's ids too
+    assert again.current.text == "a3-b4" and again.current.parent is not None
+    assert again.current.parent.text == line[1].text
+    assert again.main_line()[0].comments == ["a comment with } and { and\nlines"]
+    assert again.tags == study.tags and again.result == study.result
+    assert again.play(again.current.id, "b6-a5").id not in study.nodes  # a new move: a new id
+
+
+def test_a_study_from_a_set_up_position_keeps_its_start() -> None:
+    fen = "W:W21,22:B9,10"
+    study = Study(Game("brazilian", fen).start.variant, Game("brazilian", fen).start)
+    study.play(0, study.root.position.pdn(next(iter(study.root.position.legal_moves))))
+    again = Study.from_json(study.to_json())
+    assert again.root.position == study.root.position and again.pdn() == study.pdn()
+
+
+def test_a_long_line_is_stored_flat() -> None:
+    """A line of thousands of moves is not thousands of nested levels (JSON's recursion limit)."""
+    pos = Game("brazilian", "W:WKa1:BKh2").start
+    study = Study(pos.variant, pos)
+    node = study.root
+    cycle = ("a1-b2", "h2-g1", "b2-a1", "g1-h2")  # two kings shuffling: a line as long as one likes
+    for i in range(1500):
+        node = study.extend(node, node.position.parse_pdn(cycle[i % 4]))
+    assert node.ply == 1500
+    text = json.dumps(study.to_json())
+    assert Study.from_json(json.loads(text)).pdn() == study.pdn()
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda d: d.update(format=9), "unknown study format 9"),
+        (lambda d: d.update(fen="W:W99:B1"), "its start is not a position"),
+        (lambda d: d["moves"][1].update(move="c3-d4"), "move 2: 'c3-d4' is not one legal move"),
+        (lambda d: d["moves"][1].update(parent=5), "move 2: its parent 5 is not a move before it"),
+        (lambda d: d["moves"][0].update(comments=[3]), "move 1: its comments are not text"),
+        (lambda d: d.update(current=99), "the position shown 99 is not one"),
+        (lambda d: d["moves"][1].update(id=1), "move 2: its id 1 is not a new positive number"),
+        (lambda d: d["moves"].append({**d["moves"][0], "id": 50}), "move 4: 'c3-d4' is there twice"),
+        (lambda d: d.update(moves={}), "its moves are not a list"),
+        (lambda d: d.update(tags=[]), "its tags are not text"),
+    ],
+)
+def test_a_damaged_stored_study_is_one_line(change: Any, said: str) -> None:
+    data = Study.from_pdn(read_game("1. c3-d4 f6-g5 2. g3-h4 *", "brazilian")).to_json()
+    change(data)
+    with pytest.raises(StudyError) as info:
+        Study.from_json(data)
+    assert said in str(info.value) and "\n" not in str(info.value)

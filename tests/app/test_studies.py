@@ -1,0 +1,120 @@
+"""Studies survive a restart (issue 28): each change is written to the records before the page is
+answered, so a study edited and the process killed (SIGKILL: no clean stop) comes back whole on
+the next start, open as it was; a damaged study is named in one line and the others still load."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from tests.app.server import Server
+
+PASTED = (
+    '[Event "Club night"]\n[White "Ana"]\n[Black "Rui"]\n[Result "*"]\n\n'
+    "1. c3-d4 {Ana's favourite, a quiet start} (1. e3-f4 f6-g5) 1... b6-a5 2. d4-c5 !? *"
+)
+
+
+def study(server: Server, **request: Any) -> dict[str, Any]:
+    server.post("/api/action", {"action": "study", **request})
+    return server.get("/api/state")["study"]  # type: ignore[no-any-return]
+
+
+def node_of(state: dict[str, Any], text: str) -> int:
+    return next(int(t["id"]) for t in state["tokens"] if t["kind"] == "move" and t["text"].startswith(text))
+
+
+def test_a_study_edited_then_killed_comes_back_whole(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    server = Server(db).start()
+    try:
+        pasted = study(server, op="pdn", pdn=PASTED)
+        pasted_pdn = server.get("/study.pdn")
+        s = study(server, op="open")  # the game in play (no moves yet) as a second study
+        s = study(server, op="play", node=0, move="c3-d4")
+        s = study(server, op="play", node=node_of(s, "c3-d4"), move="f6-g5")
+        s = study(server, op="play", node=node_of(s, "c3-d4"), move="b6-a5")  # a variation
+        s = study(server, op="promote", node=node_of(s, "b6-a5"))
+        s = study(server, op="goto", node=node_of(s, "f6-g5"))
+        before, before_pdn = s, server.get("/study.pdn")
+        assert "(1... f6-g5)" in before_pdn
+        server.kill()  # the power goes: nothing more is written
+    finally:
+        if server.proc is not None:
+            server.stop()
+    again = Server(db).start()
+    try:
+        state = again.get("/api/state")["study"]
+        assert state is not None, again.output
+        assert state["tokens"] == before["tokens"] and state["fen"] == before["fen"]
+        assert again.get("/study.pdn") == before_pdn
+        # the other study is kept too, variations and comments as pasted
+        stored = stored_studies(db)
+        assert len(stored) == 2
+        other = next(i for i in stored if i != state["id"])
+        reopened = study(again, op="open", study=other)
+        assert reopened["tokens"] == pasted["tokens"] and again.get("/study.pdn") == pasted_pdn
+        assert "{Ana's favourite, a quiet start}" in pasted_pdn and "(1. e3-f4 f6-g5)" in pasted_pdn
+        # closed: not open at the next start, but kept
+        study(again, op="close")
+        assert again.get("/api/state")["study"] is None
+    finally:
+        again.stop()
+    third = Server(db).start()
+    try:
+        assert third.get("/api/state")["study"] is None
+        assert len(stored_studies(db)) == 2
+    finally:
+        third.stop()
+
+
+def stored_studies(db: Path) -> list[int]:
+    con = sqlite3.connect(db)
+    try:
+        return [int(r[0]) for r in con.execute("SELECT id FROM studies ORDER BY id")]
+    finally:
+        con.close()
+
+
+def test_a_damaged_study_is_named_and_the_others_load(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    server = Server(db).start()
+    try:
+        study(server, op="pdn", pdn="1. c3-d4 f6-g5 *")
+        s = study(server, op="pdn", pdn=PASTED)
+        kept = server.get("/study.pdn")
+    finally:
+        server.stop()
+    first, second = stored_studies(db)
+    con = sqlite3.connect(db)
+    try:  # the first study's row damaged (a disk, another program): a move that is not one
+        tree = json.loads(con.execute("SELECT tree FROM studies WHERE id=?", (first,)).fetchone()[0])
+        tree["moves"][0]["move"] = "c3-d9"
+        con.execute("UPDATE studies SET tree=? WHERE id=?", (json.dumps(tree), first))
+        con.commit()
+    finally:
+        con.close()
+    again = Server(db).start()
+    try:
+        state = again.get("/api/state")["study"]
+        assert state is not None and state["tokens"] == s["tokens"] and again.get("/study.pdn") == kept
+        said = [line for line in again.output.splitlines() if f"study {first}" in line]
+        assert len(said) == 1 and "damaged" in said[0] and "c3-d9" in said[0], again.output
+        assert "Traceback" not in again.output
+    finally:
+        again.stop()
+    con = sqlite3.connect(db)
+    try:  # the open one damaged too, beyond JSON: the board starts without it, and says so
+        con.execute("UPDATE studies SET tree='{\"format\": 1, ' WHERE id=?", (second,))
+        con.commit()
+    finally:
+        con.close()
+    third = Server(db).start()
+    try:
+        assert third.get("/api/state")["study"] is None
+        assert sum(f"study {i} " in third.output for i in (first, second)) == 2, third.output
+        assert "Traceback" not in third.output
+    finally:
+        third.stop()
