@@ -26,6 +26,7 @@ from board_hal.simulated import SimulatedBoard
 from board_hal.squares import Sensing, SquareState
 from damas.board.page_state import MoveList, page_state, training_text
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
+from damas.board.studies import KeptStudies
 from damas.computer.analysis import GameAnalysis
 from damas.computer.live import LiveAnalysis
 from damas.computer.opponent import EngineSettings, open_engine
@@ -33,7 +34,17 @@ from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
 from damas.records.session import DamagedGame, GameSession, export_game
-from damas.records.store import ABANDONED, ANALYSIS, DAMAGED, INTERRUPTED, TRAINING, GameRow, Store, StoreError
+from damas.records.store import (
+    ABANDONED,
+    ANALYSIS,
+    DAMAGED,
+    INTERRUPTED,
+    TRAINING,
+    GameRow,
+    Store,
+    StoreError,
+    StudyRow,
+)
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
 from damas.study.training import Training, shipped_games, shipped_tactics
@@ -123,7 +134,9 @@ class PlayApp:
         # the clock buttons, the Pi's and the Pico's: a press waits ``chord`` s for the other (the read-out)
         self.gestures = ChordFilter(chord)
         session.listeners.append(self._changed)
-        self._load_studies()
+        # the studies the records keep: the one open when the program stopped is open again
+        self.kept = KeptStudies(store)
+        self.study, self.study_id = self.kept.load(session.row.variant) or (None, None)
 
     @property
     def sim(self) -> SimulatedBoard | None:
@@ -720,8 +733,8 @@ class PlayApp:
             raise PageError("no-study")  # moving pieces on another board is help in a tournament game
         try:
             if op == "open" and data.get("study") is not None:
-                self.study, self.study_id = self._stored_study(data.get("study")), data.get("study")
-                self.study_board = None
+                self.study = self.kept.reopen(data.get("study"), self.session.row.variant)
+                self.study_id, self.study_board = data.get("study"), None
             elif op == "open":
                 self.study, self.study_board = self._study_of(data.get("game"), data.get("ply")), None
                 self.study_id = None  # a new study: a row of its own
@@ -730,7 +743,10 @@ class PlayApp:
                 self.study_id = None
             elif op == "close":
                 if self.study_id is not None:
-                    self._write_study(lambda: self.store.close_study(self.study_id or 0))
+                    try:
+                        self.kept.close(self.study_id)
+                    except StoreError as exc:
+                        raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
                 self.study, self.study_id = None, None
                 self.study_board = None
             elif self.study is None:
@@ -754,64 +770,24 @@ class PlayApp:
         self._mark()
         self._keep_study(raising=True)  # written before the page is answered: a power cut keeps it
 
-    # -- studies kept in the records: written after each change, read at start -------------------
-    def _load_studies(self) -> None:
-        """Read every stored study (a damaged one: one line naming it, the others are read); the
-        one the page had open is open again, if it is of the board's variant."""
-        try:
-            rows = self.store.studies()
-        except StoreError as exc:
-            log.warning("the studies cannot be read (%s): none is open", exc)
-            return
-        for row in rows:
-            try:
-                study = Study.from_json(row.tree) if row.damage is None else None
-                if study is None:
-                    raise StudyError(str(row.damage))
-            except StudyError as exc:
-                log.warning("study %d in %s is damaged (%s): left as it is, not opened", row.id, self.store.path, exc)
-                continue
-            if row.open and self.study is None and study.variant.name == self.session.row.variant:
-                self.study, self.study_id = study, row.id
-                log.info("study %d is open again (%d moves)", row.id, len(study.nodes) - 1)
-
-    def _stored_study(self, study_id: Any) -> Study:
-        """A study the records keep, by its id (of the board's variant)."""
-        if not isinstance(study_id, int) or isinstance(study_id, bool):
-            raise StudyError(f"study must be a study's id, not {shown(study_id)}")
-        try:
-            row = self.store.study(study_id)
-        except StoreError as exc:
-            raise StudyError(str(exc)) from None
-        if row.damage is not None:
-            raise StudyError(f"study {study_id} is damaged ({row.damage})")
-        try:
-            study = Study.from_json(row.tree)
-        except StudyError as exc:
-            raise StudyError(f"study {study_id} is damaged ({exc})") from None
-        if study.variant.name != self.session.row.variant:
-            raise StudyError(f"study {study_id} is {study.variant.title}: the board plays {self.session.row.variant}")
-        return study
-
     def _keep_study(self, *, raising: bool = False) -> None:
-        """Write the open study when it changed since it was last written (whole, one transaction)."""
-        if self.study is None or self._study_saved == self.study_version:
+        """Write the open study when it changed since it was last written (``damas.board.studies``):
+        before the page is answered (``raising``: a failure is the request's error), or when the
+        board's moves changed it (a failure is logged, once per change)."""
+        study = self.study
+        if study is None or self._study_saved == self.study_version:
             return
-        study, version = self.study, self.study_version
-
-        def save() -> None:
-            self.study_id = self.store.save_study(self.study_id, study.variant.name, study.to_json())
-
-        self._study_saved = version  # (tried once per change: a failure is said once)
-        self._write_study(save, raising=raising)
-
-    def _write_study(self, write: Callable[[], None], *, raising: bool = True) -> None:
+        self._study_saved = self.study_version
         try:
-            write()
+            self.study_id = self.kept.save(self.study_id, study)
         except StoreError as exc:
             if raising:
                 raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
             log.warning("the study could not be written: %s", exc)
+
+    def kept_studies(self) -> list[StudyRow]:
+        """The page's list of kept studies (of the board's variant, but the one open)."""
+        return self.kept.listed(self.session.row.variant, self.study_id, RECENT)
 
     def _study_on_board(self, on: Any) -> None:
         """The study's position set up on the board (a casual game from it, the LEDs guiding the

@@ -5,6 +5,7 @@ list kept between pushes."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +13,7 @@ import wording
 from board_hal.leds import Role as LedRole
 from damas.computer.analysis import Mark
 from damas.computer.live import bar
-from damas.records.store import ABANDONED, INTERRUPTED, GameRow
+from damas.records.store import ABANDONED, INTERRUPTED, GameRow, StudyRow
 from damas.sentences import kind_of, message
 from damas.speech.phrases import move_phrase
 from damas.study.training import shipped_games, shipped_tactics
@@ -147,6 +148,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         else {**s.clock.face(app.clock()), "low": app.low_time, "control_text": control_text(s.row.header)},
         "clock_words": wording.words(CLOCK_WORDS, lang),
         "games": [_game_item(r, words) for r in app.recent_games()],
+        "studies": [_kept_item(r, words) for r in app.kept_studies()],
         "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
         "voice": app.speech.speaker is not None,
     }
@@ -217,6 +219,18 @@ def _analysis_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
         # the graph: the value after each ply from White's side (hundredths, ±GRAPH_CAP), the marked plies
         "curve": [max(-GRAPH_CAP, min(GRAPH_CAP, v)) for v in a.curve],
         "marked": {m.ply: m.symbol for m in a.marks},
+    }
+
+
+def _kept_item(row: StudyRow, words: dict[str, str]) -> dict[str, Any]:
+    """A kept study as the page lists it (the action study/open with its id opens it again)."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.updated)) if row.updated else ""
+    return {
+        "id": row.id,
+        "title": row.title,
+        "moves": row.moves,
+        "moves_text": words["plies_one"] if row.moves == 1 else words["plies"].format(count=row.moves),
+        "updated": when,
     }
 
 

@@ -118,3 +118,36 @@ def test_a_damaged_study_is_named_and_the_others_load(tmp_path: Path) -> None:
         assert "Traceback" not in third.output
     finally:
         third.stop()
+
+
+def test_the_page_lists_the_kept_studies_and_opens_one_again(browser: Any, tmp_path: Path) -> None:
+    """In Chromium: "Back to the game" closes a study and keeps it; the page lists it (its
+    players, its moves, when it was changed), and "Open" brings it back with its variations."""
+    from playwright.sync_api import expect
+
+    from tests.app.test_browser_page import opened, shot
+    from tests.app.test_browser_study import tree_text
+
+    server = Server(tmp_path / "games.sqlite3").start()
+    try:
+        study(server, op="pdn", pdn=PASTED)
+        with opened(browser, f"{server.url}/?lang=en") as page:
+            expect(page.locator("#studyon")).to_be_visible()
+            assert tree_text(page) == "1. c3-d4 (1. e3-f4 f6-g5) 1... b6-a5 2. d4-c5!?"
+            expect(page.locator("#st-keptbox")).to_be_hidden()  # (the open one is not listed)
+            page.locator("#st-close").click()
+            expect(page.locator("#studyon")).to_be_hidden()
+            item = page.locator("#st-kept li")
+            expect(item).to_have_count(1)
+            expect(item).to_contain_text("Ana – Rui · 5 plies · ")
+            expect(page.locator("#h-kept")).to_have_text("Kept studies")
+            shot(page, "kept-studies")
+            item.get_by_role("button", name="Open").click()
+            expect(page.locator("#studyon")).to_be_visible()
+            assert tree_text(page) == "1. c3-d4 (1. e3-f4 f6-g5) 1... b6-a5 2. d4-c5!?"
+            expect(page.locator("#st-keptbox")).to_be_hidden()
+        with opened(browser, f"{server.url}/?lang=pt-BR") as page:
+            page.locator("#st-close").click()
+            expect(page.locator("#h-kept")).to_have_text("Estudos salvos")
+    finally:
+        server.stop()

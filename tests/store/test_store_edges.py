@@ -390,6 +390,7 @@ def test_a_finished_game_is_recorded_when_its_record_file_cannot_be(tmp_path: Pa
             "ended",
             "header",
             "status",
+            "purpose",
         }
         record.unlink()
         record.mkdir()  # something in the way of the record file

@@ -760,6 +760,7 @@ function renderStudy() {
   $("branch").hidden = !!st || barred;
   $("st-here").disabled = barred;
   $("st-open").disabled = barred;
+  renderKept(!st && !barred);
   if (!st) { picked = null; $("studychoose").hidden = true; return; }
   $("studytitle").textContent = [st.title === "? – ?" ? "" : st.title, st.result === "*" ? "" : st.result].filter(Boolean).join(" · ");
   const tree = $("studytree");
@@ -792,6 +793,32 @@ function renderStudy() {
   const onBoard = $("st-board");
   onBoard.textContent = ui(st.on_board ? "study_board_off" : "study_board");
   onBoard.setAttribute("aria-pressed", st.on_board ? "true" : "false");
+}
+
+// the studies the records keep (each change written at once): one opens again where it was left
+function renderKept(shown) {
+  const kept = state.studies || [];
+  $("st-keptbox").hidden = !shown || !kept.length;
+  const list = $("st-kept");
+  const key = state.lang + JSON.stringify(kept);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.innerHTML = "";
+  for (const k of kept) {
+    const li = document.createElement("li");
+    li.dataset.study = k.id;
+    const what = document.createElement("span");
+    what.textContent = `${k.title} · ${k.moves_text} · ${k.updated}`;
+    li.appendChild(what);
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "reopen";
+    b.dataset.ui = "study_open";
+    b.textContent = ui("study_open");
+    b.onclick = () => studyPost({ op: "open", study: k.id });
+    li.appendChild(b);
+    list.appendChild(li);
+  }
 }
 
 function studyPost(body) {
