@@ -27,7 +27,7 @@ from board_hal.squares import Sensing, SquareState
 from damas.board.page_state import MoveList, page_state, training_text
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
 from damas.board.studies import KeptStudies
-from damas.computer.analysis import GameAnalysis
+from damas.computer.analysis import GameAnalysis, KeptAnalysis
 from damas.computer.live import LiveAnalysis
 from damas.computer.opponent import EngineSettings, open_engine
 from damas.computer.player import Computer, computer_tag, is_computer_tag
@@ -113,7 +113,9 @@ class PlayApp:
         self._retry_at = 0.0
         self.engine_settings = engine or EngineSettings()
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
-        self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
+        # the page's analysis of a game (damas.computer.analysis): under way, or kept in the records
+        self.analysis: GameAnalysis | KeptAnalysis | None = None
+        self._analyses: dict[int, KeptAnalysis | None] = {}  # the records' analyses read (by game)
         self.live: LiveAnalysis | None = None  # the position searched while the players move (the page's bar)
         self._live_variant = ""  # the variant the live analysis' engine plays
         self.study: Study | None = None  # a game opened on the page to try moves in (its variations)
@@ -137,6 +139,7 @@ class PlayApp:
         # the studies the records keep: the one open when the program stopped is open again
         self.kept = KeptStudies(store)
         self.study, self.study_id = self.kept.load(session.row.variant) or (None, None)
+        self._restore_analysis()
 
     @property
     def sim(self) -> SimulatedBoard | None:
@@ -207,6 +210,7 @@ class PlayApp:
             self.computer.update(self.session.referee, self._enter, self.clock())
             self._follow_study_board()
             self._keep_study()
+            self._keep_analysis()
             self._follow_live()
             self._follow_training()
         view = self._view()
@@ -598,6 +602,7 @@ class PlayApp:
         self._records_changed += 1
         self.computer.reset()
         self.computer.set_variant(session.row.variant)
+        self._restore_analysis()
 
     def resume_game(self, game_id: Any) -> None:
         """Play on a game left unfinished (a new game started while it was in play, or a restart that
@@ -682,6 +687,59 @@ class PlayApp:
             self.session.row.id, self.session.referee.game, lambda: open_engine(variant, settings, level=10), limits
         )
         self._mark()
+
+    # -- analyses kept in the records: a finished game's graph comes back ------------------------
+    def _keep_analysis(self) -> None:
+        """An analysis just finished: written to the records (its graph and marks outlive the
+        program, and the game's turn in play)."""
+        a = self.analysis
+        if not isinstance(a, GameAnalysis) or (data := a.to_json()) is None or a.game_id in self._analyses:
+            return
+        try:
+            self.store.save_analysis(a.game_id, data)
+        except StoreError as exc:
+            log.warning("the analysis of game %d could not be written: %s", a.game_id, exc)
+        self._analyses[a.game_id] = KeptAnalysis.from_json(a.game_id, data)
+
+    def _kept_analysis(self, game_id: int) -> KeptAnalysis | None:
+        """A game's analysis from the records (read once; a damaged one: none)."""
+        if game_id not in self._analyses:
+            try:
+                data = self.store.analysis(game_id)
+            except StoreError:
+                data = None
+            self._analyses[game_id] = None if data is None else KeptAnalysis.from_json(game_id, data)
+        return self._analyses[game_id]
+
+    def _restore_analysis(self) -> None:
+        """The game in play's kept analysis, when it is of the game's moves as they are (a
+        finished game resumed or after a restart: its graph again)."""
+        a, game = self.analysis, self.session.referee.game
+        if a is not None and a.game_id == self.session.row.id:
+            return
+        moves = [pos.pdn(m) for pos, m in game.steps() if isinstance(m, Move)]
+        kept = self._kept_analysis(self.session.row.id) if moves else None
+        if kept is not None and kept.moves == moves:
+            self.analysis = kept
+
+    def study_graph(self) -> dict[str, Any] | None:
+        """The evaluation graph of the study's game (the recorded game it was opened from), from
+        its analysis — under way and finished, or kept — while the study's main line begins
+        with the game's moves: the values, the marked plies, and the main line's nodes."""
+        study = self.study
+        if study is None or study.source is None:
+            return None
+        line = study.main_line()
+        texts = [n.text for n in line]
+        a = self.analysis
+        found = a if a is not None and a.game_id == study.source else self._kept_analysis(study.source)
+        if found is None or not found.finished or found.error is not None or texts[: len(found.moves)] != found.moves:
+            return None
+        return {
+            "curve": list(found.curve),
+            "marked": {m.ply: m.symbol for m in found.marks},
+            "nodes": [study.root.id] + [n.id for n in line[: len(found.moves)]],
+        }
 
     def live_allowed(self) -> bool:
         """Live analysis is a hint on every move: only where hints are (``[engine] hints``: casual
@@ -844,6 +902,7 @@ class PlayApp:
             study = Study.from_pdn(pg)
             if pg.variant.name != self.session.row.variant:
                 raise StudyError(f"game {game_id} is {pg.variant.title}: the board plays the game in play's variant")
+        study.source = self.session.row.id if game_id is None else game_id
         line = study.main_line()
         if ply is not None:
             if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(line):

@@ -266,6 +266,9 @@ def _study_state(app: PlayApp) -> dict[str, Any] | None:
         "next": node.children[0].id if node.children else None,
         "version": app.study_version,
         "on_board": app.study_board is not None,  # its moves are made on the board (the page shows the board)
+        # the evaluation graph of the game it was opened from (its analysis, under way or kept):
+        # ``curve`` after each ply of the main line, ``marked`` plies, ``nodes`` the line's ids
+        "graph": app.study_graph(),
     }
 
 

@@ -88,6 +88,11 @@ CREATE TABLE IF NOT EXISTS reports (
     squares TEXT NOT NULL,
     message TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    data TEXT NOT NULL,
+    created REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS studies (
     id INTEGER PRIMARY KEY,
     variant TEXT NOT NULL,
@@ -835,6 +840,27 @@ class Store:
             stmts.append(("UPDATE games SET result=?, result_locked=1 WHERE id=?", (result, game_id)))
         self._tx(stmts)
         self.save_record(game_id)
+
+    # -- a game's analysis (its evaluation graph and marked moves), kept once finished -----------
+    def save_analysis(self, game_id: int, data: dict[str, Any]) -> None:
+        """A game's analysis as the analysis writes it (``damas.computer.analysis``: JSON),
+        replacing the one before."""
+        self._tx(
+            [
+                (
+                    "INSERT OR REPLACE INTO analyses (game_id, data, created) VALUES (?, ?, ?)",
+                    (game_id, json.dumps(data), time.time()),
+                )
+            ]
+        )
+
+    def analysis(self, game_id: int) -> dict[str, Any] | None:
+        """A game's kept analysis; ``None`` when there is none, or it cannot be read."""
+        rows = self._query("SELECT data FROM analyses WHERE game_id=?", (game_id,))
+        try:
+            return _json_object(rows[0][0]) if rows else None
+        except RecursionError:
+            return None
 
     # -- studies: the trees of variations the page keeps ----------------------------------------
     def save_study(
