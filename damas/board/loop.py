@@ -116,6 +116,7 @@ class PlayApp:
         # the page's analysis of a game (damas.computer.analysis): under way, or kept in the records
         self.analysis: GameAnalysis | KeptAnalysis | None = None
         self._analyses: dict[int, KeptAnalysis | None] = {}  # the records' analyses read (by game)
+        self._analysis_kept: GameAnalysis | None = None  # the last analysis written to the records
         self.live: LiveAnalysis | None = None  # the position searched while the players move (the page's bar)
         self._live_variant = ""  # the variant the live analysis' engine plays
         self.study: Study | None = None  # a game opened on the page to try moves in (its variations)
@@ -693,8 +694,9 @@ class PlayApp:
         """An analysis just finished: written to the records (its graph and marks outlive the
         program, and the game's turn in play)."""
         a = self.analysis
-        if not isinstance(a, GameAnalysis) or (data := a.to_json()) is None or a.game_id in self._analyses:
+        if not isinstance(a, GameAnalysis) or a is self._analysis_kept or (data := a.to_json()) is None:
             return
+        self._analysis_kept = a
         try:
             self.store.save_analysis(a.game_id, data)
         except StoreError as exc:

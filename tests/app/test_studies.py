@@ -164,12 +164,17 @@ def test_a_finished_games_graph_comes_back_from_its_kept_analysis(browser: Any, 
     from tests.app.test_evening import hand_move
 
     db = tmp_path / "games.sqlite3"
-    server = Server(db, "--move-time", "0.05").start()
+    server = Server(db).start()
     try:
         pos = Position.start("brazilian")
         for move in ("c3-d4", "f6-g5", "g3-h4", "g7-f6"):
             pos = hand_move(server, move, pos)
         first = server.get("/api/state")["game"]
+    finally:
+        server.stop()
+    server = Server(db, "--move-time", "0.05", "--resume").start()  # (the game resumed: not analysed yet)
+    try:
+        assert server.get("/api/state")["game"] == first and server.get("/api/state")["analysis"] is None
         server.post("/api/action", {"action": "resign", "side": "black"})
         server.post("/api/action", {"action": "analyze"})
         analysed = server.wait_for(lambda s: (s["analysis"] or {}).get("finished"), timeout=60)["analysis"]
