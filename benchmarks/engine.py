@@ -179,7 +179,7 @@ def eval_speed(depth: int, tables: list[str]) -> None:
 
 
 def tc(t: float | None) -> str:
-    return "the levels' own time" if t is None else f"{t:g} s"
+    return "the levels' own settings" if t is None else f"{t:g} s"
 
 
 def play(match: Match, games: int, jobs: int, record: Path | None, quick: bool, verbose: bool) -> None:
@@ -189,7 +189,7 @@ def play(match: Match, games: int, jobs: int, record: Path | None, quick: bool, 
 
 
 def ladder(variant: str, levels: range, games: int, jobs: int, quick: bool, verbose: bool, clock: str) -> None:
-    """Each level against the one below, at the levels' own settings (depth or time a move)."""
+    """Each level against the one below, at the levels' own settings (depth or nodes a move)."""
     print(f"\n## The level ladder, {variant}: each level against the one below, {games} games a step")
     for n in levels:
         match = Match(variant, Spec.parse(f"damas:level={n}"), Spec.parse(f"damas:level={n - 1}"), None, clock=clock)

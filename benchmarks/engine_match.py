@@ -168,9 +168,9 @@ def start_game(variant: str, start: str) -> Game:
 
 
 # -- players -----------------------------------------------------------------------------------------
-#: a player's options: ``depth``, ``noise`` and ``time`` change its level's settings (a level
-#: being calibrated: ``damas:level=3:noise=150``)
-OPTIONS = ("level", "weights", "rev", "db", "tt", "depth", "noise", "time")
+#: a player's options: ``depth``, ``noise`` and ``nodes`` change its level's settings (a level
+#: being calibrated: ``damas:level=3:noise=150``; ``nodes=none``: depth only)
+OPTIONS = ("level", "weights", "rev", "db", "tt", "depth", "noise", "nodes")
 
 
 @dataclass(frozen=True)
@@ -223,15 +223,15 @@ class Damas(Player):
         if spec.get("rev"):
             cls = baseline_engine(str(spec.get("rev")))
         self.engine = cls(variant, level=level, seed=seed, tt_mb=tt)
-        if spec.get("depth") or spec.get("noise") or spec.get("time"):
+        if spec.get("depth") or spec.get("noise") or spec.get("nodes"):
             from engine.levels import Level
 
             lv = self.engine.level
-            t = spec.get("time")
+            n = spec.get("nodes")
             self.engine.level = Level(
                 lv.number,
                 int(spec.get("depth") or lv.depth),
-                (float(t) if t != "none" else None) if t else lv.move_time,
+                (int(n) if n != "none" else None) if n else lv.nodes,
                 int(spec.get("noise") or lv.noise),
             )
         weights = spec.get("weights")

@@ -11,10 +11,12 @@ towards 0, so the side ahead does not trade into it and the side behind does).
 The weighted evaluation reads a table (``weights_<variant>.json`` beside this module, written
 by ``tools/tune_eval.py``; International's hand-set values when it has none, 8x8's own hand-set
 evaluation above when it has none): the men's square values for the opening and for the
-ending, blended by the number of men on the board, the weight of each other term, and learned
-men patterns (blocks of eight squares within bands of two rows, each configuration of men a
-weight; see :func:`pattern_blocks`), folded into one lookup table per band so that they cost
-a lookup a band. :meth:`Evaluator.features` is the linear form the tuner fits, kept exact by
+ending, blended by the number of men on the board, the weight of each other term (and, fitted
+to Scan's scores, the trade when ahead, the outposts and the kings on the long diagonal), and
+learned men patterns (blocks of eight squares within every two neighbouring rows, each
+configuration of men a weight; see :func:`pattern_blocks`), folded into one lookup table per
+pair of rows so that they cost a lookup a pair. :meth:`Evaluator.features` is the linear form
+the tuner fits, kept exact by
 a test.
 
 Everything is precomputed per variant as bit masks in the rules engine's internal layout
@@ -53,9 +55,15 @@ WEIGHTS_10 = WEIGHTS_DIR / "weights_international.json"
 #: learned weight for White. A block and its image with the board turned (and the colours
 #: swapped) share one table, so five tables of 3^8 weights; a configuration never seen in the
 #: training data weighs 0, as do all of them without a weights file. Kings are not men here.
-PATTERN_TABLES = 5
+#: Across the bands as well: the same windows over each pair of rows that straddles two bands
+#: (rows 8-7, 6-5, 4-3, 2-1 from the top; eleven bits with the padding bit inside), four more
+#: tables, so that every two neighbouring rows are seen together.
+PATTERN_TABLES = 9
 PATTERN_SIZE = 3**8
 BAND_BITS = 11
+#: the scalar terms that came with the fit of issue 30 (after ``support`` in the table's order);
+#: they weigh 0 in a table written before them, and in the hand-set one
+NEW_SCALARS = ("trade", "outposts", "king_diagonal")
 
 
 def weights_path(variant: Variant) -> Path:
@@ -64,16 +72,32 @@ def weights_path(variant: Variant) -> Path:
 
 
 @cache
-def bands_of(variant: Variant) -> tuple[tuple[int, int], ...]:
-    """The board as bands of two rows in the internal layout: (first bit, width in bits)
-    per band, from the top (a band's width includes the padding bits inside it)."""
+def band_rows(variant: Variant) -> tuple[tuple[int, int], ...]:
+    """The pairs of rows the patterns read, upper row first: the bands of two rows from the
+    top, then (10x10) the pairs that straddle two bands."""
+    size = geometry_for(variant).size
+    rows = [(size - 1 - 2 * band, size - 2 - 2 * band) for band in range(size // 2)]
+    if size == 10:
+        rows += [(size - 2 - 2 * k, size - 3 - 2 * k) for k in range(size // 2 - 1)]
+    return tuple(rows)
+
+
+@cache
+def pattern_bands(variant: Variant) -> tuple[tuple[int, int], ...]:
+    """Each pair of :func:`band_rows` in the internal layout: (first bit, width in bits; a
+    width includes the padding bits inside)."""
     geo = geometry_for(variant)
     out = []
-    for band in range(geo.size // 2):
-        rows = (geo.size - 1 - 2 * band, geo.size - 2 - 2 * band)  # internal rows run from the top
+    for rows in band_rows(variant):
         bits = [geo.bit_of_square[s] for s in range(1, geo.count + 1) if geo.coords[s][1] in rows]
         out.append((min(bits), max(bits) - min(bits) + 1))
     return tuple(out)
+
+
+def bands_of(variant: Variant) -> tuple[tuple[int, int], ...]:
+    """The board as bands of two rows in the internal layout: (first bit, width in bits)
+    per band, from the top (a band's width includes the padding bits inside it)."""
+    return pattern_bands(variant)[: geometry_for(variant).size // 2]
 
 
 @cache
@@ -83,16 +107,16 @@ def pattern_blocks(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...], i
     turned image, where a Black man is digit 1 and the weight counts for Black).
 
     International: each band of two rows seen through two overlapping windows of four squares
-    per row (ten blocks of eight squares, five tables). 8x8: each band whole (eight squares;
-    four blocks, two tables: a band and its turned image share one)."""
+    per row (ten blocks of eight squares, five tables), and the same over the pairs of rows
+    that straddle two bands (bands 5-8 of :func:`pattern_bands`: eight blocks, four tables).
+    8x8: each band whole (eight squares; four blocks, two tables: a band and its turned image
+    share one)."""
     geo = geometry_for(variant)
     size = geo.size
     by_coord = {geo.coords[s]: s for s in range(1, geo.count + 1)}
     bit = geo.bit_of_square
-    bands = bands_of(variant)
-
-    def band_of(b: int) -> int:
-        return next(i for i, (lo, width) in enumerate(bands) if lo <= b < lo + width)
+    bands = pattern_bands(variant)
+    rows = band_rows(variant)
 
     def turned(b: int) -> int:
         s = geo.square_of_bit[b]
@@ -101,27 +125,29 @@ def pattern_blocks(variant: Variant) -> tuple[tuple[int, int, tuple[int, ...], i
 
     def band_squares(band: int) -> list[int]:
         # the band's squares: its upper row, then its lower row, files left to right
-        r_up, r_down = size - 1 - 2 * band, size - 2 - 2 * band
+        r_up, r_down = rows[band]
         up = sorted((f, bit[s]) for (f, r), s in by_coord.items() if r == r_up)
         down = sorted((f, bit[s]) for (f, r), s in by_coord.items() if r == r_down)
         return [b for _f, b in up] + [b for _f, b in down]
 
+    windows: list[tuple[int, list[int]]] = []
     if size == 10:
-        primaries = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]
-        windows = []
-        for band, right in primaries:
+        for band, right in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (5, 0), (5, 1), (6, 0), (6, 1)]:
             sq = band_squares(band)
-            windows.append(sq[right : right + 4] + sq[5 + right : 9 + right])
+            windows.append((band, sq[right : right + 4] + sq[5 + right : 9 + right]))
     else:
-        windows = [band_squares(band) for band in range(len(bands) // 2)]
+        windows = [(band, band_squares(band)) for band in range(len(bands) // 2)]
     out = []
-    for table, window in enumerate(windows):
-        band = band_of(window[0])
-        out.append((band, table, tuple(b - bands[band][0] for b in window), 1))
+    for table, (band, window) in enumerate(windows):
+        lo, width = bands[band]
+        assert all(lo <= b < lo + width for b in window)
+        out.append((band, table, tuple(b - lo for b in window), 1))
         image = [turned(b) for b in window]
-        iband = band_of(image[0])
-        assert all(band_of(b) == iband for b in image)
-        out.append((iband, table, tuple(b - bands[iband][0] for b in image), -1))
+        r_up, r_down = rows[band]
+        iband = rows.index((size - 1 - r_down, size - 1 - r_up))
+        ilo, iwidth = bands[iband]
+        assert all(ilo <= b < ilo + iwidth for b in image)
+        out.append((iband, table, tuple(b - ilo for b in image), -1))
     return tuple(out)
 
 
@@ -173,6 +199,7 @@ def hand_weights_10() -> dict[str, Any]:
         "runaway": [40, 30, 20],
         "king_mobility": 2,
         "support": 0,
+        **dict.fromkeys(NEW_SCALARS, 0),
         "patterns": [[0] * PATTERN_SIZE for _ in range(PATTERN_TABLES)],
     }
 
@@ -202,6 +229,7 @@ def hand_weights(variant: Variant) -> dict[str, Any]:
         "runaway": [40, 30, 20],
         "king_mobility": 2,
         "support": 0,
+        **dict.fromkeys(NEW_SCALARS, 0),
         "patterns": [[0] * PATTERN_SIZE for _ in range(pattern_count(variant))],
     }
 
@@ -335,6 +363,16 @@ class Evaluator:
         self.right = sum(1 << bit[s] for s, f in zip(squares, files, strict=True) if f >= size - 4)
         offs = geo.offsets
         self.fwd = ((offs[UP[0]], offs[UP[1]]), (offs[DOWN[0]], offs[DOWN[1]]))
+        # the opponent's half, short of the crowning row: where a man is an outpost
+        self.outpost_rows = (
+            sum(self.rows[0][r] for r in range(size // 2, size - 1)),
+            sum(self.rows[1][r] for r in range(size // 2, size - 1)),
+        )
+        # the long diagonal (double corner to double corner): a king's road
+        diag = [s for s in squares if coord[s][0] == coord[s][1]]
+        if len(diag) < size:
+            diag = [s for s in squares if coord[s][0] + coord[s][1] == size - 1]
+        self.long_diagonal = sum(1 << bit[s] for s in diag)
         # the square each side's man stands on, seen from White's side (the tables' index)
         by_coord = {coord[s]: s for s in squares}
         self.rel: tuple[dict[int, int], dict[int, int]] = (
@@ -343,7 +381,8 @@ class Evaluator:
         )
         # the weighted evaluation (International always; 8x8 with a fitted table), else 8x8's own
         self.weighted = False
-        self.bands = bands_of(variant)
+        self.bands = pattern_bands(variant)
+        self.n_bands = size // 2  # the bands proper; after them (10x10) the straddling pairs
         self.blocks = pattern_blocks(variant)
         table = weights_for(variant)
         if table is not None:
@@ -364,6 +403,8 @@ class Evaluator:
         self.w_run = tuple(int(x) for x in w["runaway"])
         self.w_kmob = int(w["king_mobility"])
         self.w_sup = int(w["support"])
+        self.w_trade, self.w_post, self.w_diag = (int(w.get(k, 0)) for k in NEW_SCALARS)
+        self.w_extra = bool(self.w_post or self.w_diag)
         self.use_patterns(w.get("patterns"))
 
     use_weights_10 = use_weights
@@ -372,16 +413,28 @@ class Evaluator:
         """The pattern weights folded per band: one table of 3^width sums indexed by the
         band's White men (:attr:`trit1`) plus its Black men (:attr:`trit2`); none when all are 0."""
         self.pat_tables: tuple[list[int], ...] = ()
+        self.cross_tables: tuple[list[int], ...] = ()
         if not patterns or not any(any(t) for t in patterns):
             return
         tables = [[int(v) for v in t] for t in patterns]
-        width = max(w for _lo, w in self.bands)
+        width = max(w for _lo, w in self.bands[: self.n_bands])
+        geo = self.geo
+        squares = {geo.bit_of_square[s] for s in range(1, geo.count + 1)}
+
+        def digits(band: int) -> list[int]:
+            # a band's digits: every bit of a band proper (so 8x8's padding inside counts as an
+            # always-empty square); a straddling pair's squares alone (its padding bit skipped)
+            lo, w = self.bands[band]
+            if band < self.n_bands:
+                return list(range(width))
+            return [o for o in range(w) if lo + o in squares]
+
         bands: dict[int, list[int]] = {}
         for band, table, offsets, sign in self.blocks:
             # the block's index for every configuration of the band's squares, built digit
-            # by digit (the band's configuration is sum of digit x 3^offset, White's man 1)
+            # by digit (the band's configuration is sum of digit x 3^position, White's man 1)
             idx = [0]
-            for o in range(width):
+            for o in digits(band):
                 d1 = d2 = 0
                 if o in offsets:
                     p = 3 ** offsets.index(o)
@@ -392,11 +445,20 @@ class Evaluator:
             prev = bands.get(band)
             bands[band] = add if prev is None else [a + b for a, b in zip(prev, add, strict=True)]
         assert sorted(bands) == list(range(len(self.bands)))  # as the evaluation reads them
-        self.pat_tables = tuple(bands[band] for band in range(len(self.bands)))
+        self.pat_tables = tuple(bands[band] for band in range(self.n_bands))
+        self.cross_tables = tuple(bands[band] for band in range(self.n_bands, len(self.bands)))
         self.trit1 = tuple(sum(3**o for o in range(width) if (v >> o) & 1) for v in range(1 << width))
         self.trit2 = tuple(2 * t for t in self.trit1)
         self.band_mask = (1 << width) - 1
-        self.band_shifts = tuple(lo for lo, _w in self.bands)
+        self.band_shifts = tuple(lo for lo, _w in self.bands[: self.n_bands])
+        if self.cross_tables:
+            _lo, cw = self.bands[self.n_bands]
+            ds = digits(self.n_bands)
+            assert all(digits(b) == ds for b in range(self.n_bands, len(self.bands)))
+            self.ctrit1 = tuple(sum(3**i for i, o in enumerate(ds) if (v >> o) & 1) for v in range(1 << cw))
+            self.ctrit2 = tuple(2 * t for t in self.ctrit1)
+            self.cross_mask = (1 << cw) - 1
+            self.cross_shifts = tuple(lo for lo, _w in self.bands[self.n_bands :])
 
     use_patterns_10 = use_patterns
 
@@ -477,6 +539,12 @@ class Evaluator:
             score -= self._runaways(xm & self.front[1 - side], own, 1 - side, self.w_run)
         if ok or xk:
             score += self.w_kmob * (self._mobility(ok, empty) - self._mobility(xk, empty))
+        if self.w_trade:
+            pieces = n_om + n_ok + n_xm + n_xk
+            score += self.w_trade * (n_om + n_ok - n_xm - n_xk) * ((start - pieces) // 4)
+        if self.w_extra:
+            _trade, post, diag = self._extra(om, ok, xm, xk, side, 0)
+            score += self.w_post * post + self.w_diag * diag
         if self.pat_tables:
             t1, t2 = self.trit1, self.trit2
             wm, bm = (xm, om) if side else (om, xm)
@@ -490,6 +558,16 @@ class Evaluator:
                     + p3[t1[(wm >> 33) & 1023] + t2[(bm >> 33) & 1023]]
                     + p4[t1[(wm >> 44) & 1023] + t2[(bm >> 44) & 1023]]
                 )
+                if self.cross_tables:
+                    # the four pairs of rows across the bands (bits 5-15, 16-26, ...)
+                    c0, c1, c2, c3 = self.cross_tables
+                    u1, u2 = self.ctrit1, self.ctrit2
+                    pat += (
+                        c0[u1[(wm >> 5) & 2047] + u2[(bm >> 5) & 2047]]
+                        + c1[u1[(wm >> 16) & 2047] + u2[(bm >> 16) & 2047]]
+                        + c2[u1[(wm >> 27) & 2047] + u2[(bm >> 27) & 2047]]
+                        + c3[u1[(wm >> 38) & 2047] + u2[(bm >> 38) & 2047]]
+                    )
             else:
                 # 8x8: four bands of two rows (nine bits each, padding included)
                 q0, q1, q2, q3 = self.pat_tables
@@ -505,6 +583,26 @@ class Evaluator:
         if (n_ok, n_om, n_xk, n_xm) in self.drawish:
             score = score // 8 if score >= 0 else -(-score // 8)
         return score
+
+    def _extra(self, om: int, ok: int, xm: int, xk: int, side: int, ahead: int) -> tuple[int, int, int]:
+        """The terms of issue 30's fit, each own minus the opponent's: the pieces ahead times
+        how empty the board is (in quarters of the men at the start: trading when ahead),
+        the outposts (a man in the opponent's half with both squares behind him held) and
+        kings on the long diagonal."""
+        own, opp = om | ok, xm | xk
+        trade = ahead * ((self.start_men - (own | opp).bit_count()) // 4)
+        post = 0
+        for men, mine, (f0, f1), rows, sign in (
+            (om, own, self.fwd[side], self.outpost_rows[side], 1),
+            (xm, opp, self.fwd[1 - side], self.outpost_rows[1 - side], -1),
+        ):
+            held = men & rows
+            if held:
+                held &= (mine << f0) if f0 > 0 else (mine >> -f0)
+                held &= (mine << f1) if f1 > 0 else (mine >> -f1)
+                post += sign * held.bit_count()
+        diag = (ok & self.long_diagonal).bit_count() - (xk & self.long_diagonal).bit_count()
+        return trade, post, diag
 
     def _men_tables(self, total_men: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
         """The men's square values blended for ``total_men`` men on the board, per side."""
@@ -583,11 +681,15 @@ class Evaluator:
         if ok or xk:
             add(base + 6, self._mobility(ok, empty) - self._mobility(xk, empty))
         add(base + 7, sup)
+        ahead = n_om + n_ok - n_xm - n_xk
+        for i, v in enumerate(self._extra(om, ok, xm, xk, side, ahead)):
+            add(base + 8 + i, v)
         wm, bm = (om, xm) if side == 0 else (xm, om)
         view = 1 if side == 0 else -1
         bands = self.bands
+        first = base + 8 + len(NEW_SCALARS)
         for band, table, offsets, sign in self.blocks:
-            add(base + 8 + table * PATTERN_SIZE + pattern_index(wm, bm, bands[band][0], offsets, sign), view * sign)
+            add(first + table * PATTERN_SIZE + pattern_index(wm, bm, bands[band][0], offsets, sign), view * sign)
         return (n_om - n_xm) * MAN, x
 
     features_10 = features
@@ -636,6 +738,7 @@ def weight_vector(w: dict[str, Any], variant: Variant) -> list[float]:
         *w["runaway"],
         w["king_mobility"],
         w["support"],
+        *(w.get(k, 0) for k in NEW_SCALARS),
         *_patterns_of(w, pattern_count(variant)),
     ]
 
@@ -665,6 +768,7 @@ def weight_names(variant: Variant) -> list[str]:
         "runaway[2]",
         "king_mobility",
         "support",
+        *NEW_SCALARS,
         *(f"patterns[{t}][{i}]" for t in range(pattern_count(variant)) for i in range(PATTERN_SIZE)),
     ]
 
@@ -672,8 +776,9 @@ def weight_names(variant: Variant) -> list[str]:
 def weight_dict(v: list[int], variant: Variant) -> dict[str, Any]:
     """The inverse of :func:`weight_vector` (for the tuner's output)."""
     tables = pattern_count(variant)
-    n = (len(v) - 9 - tables * PATTERN_SIZE) // 2
-    p0 = 9 + 2 * n
+    scalars = 9 + len(NEW_SCALARS)  # the king, then after the men's tables every other term
+    n = (len(v) - scalars - tables * PATTERN_SIZE) // 2
+    p0 = scalars + 2 * n
     return {
         "king": v[0],
         "men_opening": v[1 : 1 + n],
@@ -684,6 +789,7 @@ def weight_dict(v: list[int], variant: Variant) -> dict[str, Any]:
         "runaway": v[4 + 2 * n : 7 + 2 * n],
         "king_mobility": v[7 + 2 * n],
         "support": v[8 + 2 * n],
+        **{k: v[9 + 2 * n + i] for i, k in enumerate(NEW_SCALARS)},
         "patterns": [v[p0 + t * PATTERN_SIZE : p0 + (t + 1) * PATTERN_SIZE] for t in range(tables)],
     }
 

@@ -181,25 +181,28 @@ def parse_level(values: dict[str, str], flags: list[str]) -> Limits:
             raise HubError(f"level {name}={raw!r} must be a non-negative number")
         return x
 
+    def whole(name: str, what: str) -> int | None:
+        if name not in values:
+            return None
+        x = number(name)
+        if x < 1 or x != int(x):
+            raise HubError(f"level {name}={values[name]!r} must be a whole number of {what}, at least 1")
+        return int(x)
+
     if "infinite" in flags or values.get("infinite") in ("true", "1"):
         return Limits(infinite=True)
-    if "depth" in values:
-        d = number("depth")
-        if d < 1 or d != int(d):
-            raise HubError(f"level depth={values['depth']!r} must be a whole number of plies, at least 1")
-        return Limits(depth=int(d))
+    # depth= and nodes= bound the search together with a time, whichever comes first
+    depth = whole("depth", "plies")
+    nodes = whole("nodes", "nodes")
     if "move-time" in values:
-        return Limits(move_time=number("move-time"))
+        return Limits(depth=depth, nodes=nodes, move_time=number("move-time"))
     if "time" in values:
         inc = number("inc") if "inc" in values else 0.0
-        moves = None
-        if "moves" in values:
-            m = number("moves")
-            if m != int(m) or m < 1:
-                raise HubError(f"level moves={values['moves']!r} must be a whole number, at least 1")
-            moves = int(m)
-        return Limits(time=number("time"), inc=inc, moves=moves)
-    raise HubError("level needs depth=, move-time=, time= [inc=], moves= time= or infinite")
+        moves = whole("moves", "moves")
+        return Limits(depth=depth, nodes=nodes, time=number("time"), inc=inc, moves=moves)
+    if depth is not None or nodes is not None:
+        return Limits(depth=depth, nodes=nodes)
+    raise HubError("level needs depth=, nodes=, move-time=, time= [inc=], moves= time= or infinite")
 
 
 # -- the engine side ---------------------------------------------------------------------------------

@@ -3,8 +3,10 @@
 Levels 1-7 are bounded by depth alone, so a level with a seed plays the same moves on any
 machine; their error is a random amount (up to ``noise`` hundredths of a man) added to
 every root move's exact score before the best is chosen, drawn from the engine's seeded
-generator. Levels 8-10 search without error to a depth cap or for a default time (when the
-caller gives no time of its own), whichever comes first; level 10 has no cap.
+generator. Levels 8-10 search without error to a depth cap or a number of nodes (when the
+caller gives no limit of its own), whichever comes first; level 10 has no depth cap. A node
+count, unlike a time, does not depend on the machine or its load: a level plays the same
+move in the same position on a loaded server and on a Raspberry Pi (which takes longer).
 
 Calibrated by games (``benchmarks/engine.py --parts ladder``): each level scores 60-75 %
 against the one below (the README has the ladder measured in each variant).
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 class Level:
     number: int
     depth: int
-    move_time: float | None  # seconds when the caller gives no limit; None: depth only
+    nodes: int | None  # nodes a move when the caller gives no limit; None: depth only
     noise: int  # hundredths of a man
 
 
@@ -31,9 +33,10 @@ LEVELS: tuple[Level, ...] = (
     Level(5, 3, None, 40),
     Level(6, 4, None, 20),
     Level(7, 5, None, 5),
-    Level(8, 7, 1.0, 0),
-    Level(9, 9, 2.0, 0),
-    Level(10, 100, 5.0, 0),
+    # about 0.8, 1.9 and 4.6 s of CPU where 130 k nodes/s (the times levels 8-10 had before)
+    Level(8, 7, 100_000, 0),
+    Level(9, 9, 250_000, 0),
+    Level(10, 100, 600_000, 0),
 )
 
 

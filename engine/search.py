@@ -254,8 +254,8 @@ class Engine:
         if limits is not None and limits.depth is not None:
             max_depth = min(max_depth, max(1, limits.depth))
         max_depth = min(max_depth, MAX_PLY - 10)
-        timed = self._hard is not None
-        if len(root_moves) == 1 and timed and ponder_hit is None:
+        bounded = self._hard is not None or self._node_limit is not None
+        if len(root_moves) == 1 and bounded and ponder_hit is None:
             max_depth = 1  # nothing to think about
         key = self._key(om, ok, xm, xk, side)
         best = root_moves[0]
@@ -338,21 +338,18 @@ class Engine:
         self._start = start
         self._iter_best: tuple[RawMove, int, list[RawMove]] | None = None
         self._threat_ply = -1
-        default = (self.level.move_time * 0.6, self.level.move_time) if self.level.move_time else None
-        budget: tuple[float, float] | None
-        if limits is None:
-            budget = default
-        elif limits.infinite:
-            budget = None
-        elif limits.move_time is not None or limits.time is not None:
+        # the level's own bound is a node count, not a time: the same on any machine, under
+        # any load; a clock given by the caller bounds the time too (never exceeded)
+        budget = None
+        nodes = self.level.nodes
+        if limits is not None and (
+            limits.infinite or limits.depth is not None or limits.nodes is not None or limits.budget() is not None
+        ):
             budget = limits.budget()
-        elif limits.depth is not None or limits.nodes is not None:
-            budget = None  # a fixed depth (or node count) and nothing else
-        else:
-            budget = default
+            nodes = limits.nodes
         self._soft = budget[0] if budget is not None else None
         self._hard = budget[1] if budget is not None else None
-        self._node_limit = limits.nodes if limits is not None else None
+        self._node_limit = nodes
         self.game_rep_limit = game.repetition_count
         self.game_kings_only = 2 * game.kings_only_moves
         # below this many reversible plies no draw rule but the small endings' can count
@@ -434,15 +431,17 @@ class Engine:
         ev = self._stop_event
         if ev is not None and ev.is_set():
             raise _Stop
-        if self._node_limit is not None and self.nodes >= self._node_limit:
-            raise _Stop
         ph = self._ponder_hit
         if ph is not None:
             if not ph.is_set():
                 return
-            # pondering is over: the clock starts now
+            # pondering is over: the clock starts now, and the node count
             self._ponder_hit = None
             self._start = time.monotonic()
+            if self._node_limit is not None:
+                self._node_limit += self.nodes
+        if self._node_limit is not None and self.nodes >= self._node_limit:
+            raise _Stop
         if self._hard is not None and time.monotonic() - self._start >= self._hard:
             raise _Stop
 

@@ -181,17 +181,15 @@ def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSetting
 
 
 def limits_for(level: int, move_time: float | None = None, *, external: bool = False) -> Limits:
-    """How long the computer thinks at ``level``: our engine's levels 1-7 by depth (reproducible),
-    8-10 by time (8 and 9 with a depth cap); an external engine by time; ``move_time`` instead
-    of the level's."""
+    """How long the computer thinks at ``level``: our engine's levels 1-7 by depth, 8-10 by
+    nodes (8 and 9 with a depth cap): reproducible, the same strength on any machine under any
+    load; an external engine by time; ``move_time`` instead of the level's."""
     if move_time is not None:
         return Limits(move_time=move_time)
     settings = level_settings(level)
     if external:
         return Limits(move_time=EXTERNAL_TIMES[level - 1])
-    if settings.move_time is None:
-        return Limits(depth=settings.depth)
-    return Limits(move_time=settings.move_time)
+    return Limits(depth=settings.depth, nodes=settings.nodes)
 
 
 def expected_seconds(limits: Limits) -> float:
@@ -692,18 +690,20 @@ class _Rate:
 def _level_line(limits: Limits) -> str:
     if limits.infinite:
         return "level infinite"
+    values: dict[str, Any] = {}
     if limits.depth is not None:
-        return format_line("level", depth=limits.depth)
+        values["depth"] = limits.depth
+    if limits.nodes is not None:
+        values["nodes"] = limits.nodes
     if limits.move_time is not None:
-        return format_line("level", move_time=f"{limits.move_time:g}")
-    if limits.time is not None:
-        values: dict[str, Any] = {"time": f"{limits.time:g}"}
+        values["move_time"] = f"{limits.move_time:g}"
+    elif limits.time is not None:
         if limits.moves:
-            values = {"moves": limits.moves, **values}
+            values["moves"] = limits.moves
+        values["time"] = f"{limits.time:g}"
         if limits.inc:
             values["inc"] = f"{limits.inc:g}"
-        return format_line("level", **values)
-    return format_line("level", move_time="1")
+    return format_line("level", **values) if values else format_line("level", move_time="1")
 
 
 def _score(text: str) -> int | None:

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.hub import parse_line, parse_position, position_text
+from engine import Limits
+from engine.hub import parse_level, parse_line, parse_position, position_text
 from rules import Game, Position
 from tests.conftest import damas, one_line_error
 
@@ -299,6 +300,14 @@ def test_closed_stdin_during_a_search_exits_at_once(hub: HubProcess) -> None:
     assert time.monotonic() - t0 < 5  # loose: "at once" on a loaded machine
 
 
+def test_level_nodes_bound_a_search_alone_or_with_a_time() -> None:
+    assert parse_level({"nodes": "5000"}, []) == Limits(nodes=5000)
+    assert parse_level({"depth": "7", "nodes": "100000"}, []) == Limits(depth=7, nodes=100000)
+    assert parse_level({"nodes": "100", "move-time": "2"}, []) == Limits(nodes=100, move_time=2.0)
+    both = parse_level({"depth": "3", "time": "60", "inc": "1"}, [])
+    assert both == Limits(depth=3, time=60.0, inc=1.0)  # depth and clock together (was: depth alone)
+
+
 def test_position_strings_round_trip_in_each_numbering() -> None:
     for variant in ("brazilian", "portuguese", "international"):
         pos = Position.start(variant)
@@ -317,6 +326,7 @@ def test_more_bad_lines_each_get_one_error_and_blank_lines_none(hub: HubProcess)
         ("level depth=1.5", "level depth='1.5' must be a whole number of plies"),
         ("level move-time=-1", "level move-time='-1' must be a non-negative number"),
         ("level time=5 moves=0", "level moves='0' must be a whole number"),
+        ("level nodes=0", "level nodes='0' must be a whole number of nodes"),
         ("set-param name=level", "set-param needs name= and value="),
         ("set-param name=seed value=abc", "parameter seed='abc' is not a whole number"),
         ("set-param name=tt-size value=0", "parameter tt-size='0' must be 1-4096"),

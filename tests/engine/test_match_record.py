@@ -106,4 +106,4 @@ def test_player_specs(em: ModuleType) -> None:
         em.Spec.parse("damas:speed=3")
     # a level being calibrated: its settings changed by the options
     player = em.Damas(em.Spec.parse("damas:level=3:noise=150:depth=2"), "brazilian", seed=1)
-    assert (player.engine.level.depth, player.engine.level.noise, player.engine.level.move_time) == (2, 150, None)
+    assert (player.engine.level.depth, player.engine.level.noise, player.engine.level.nodes) == (2, 150, None)

@@ -43,9 +43,14 @@ def _eval(ev: Evaluator, fen: str) -> tuple[int, int]:
 def test_the_blocks_cover_the_board_in_turned_pairs() -> None:
     blocks = pattern_blocks_10()
     assert len(blocks) == 2 * PATTERN_TABLES
-    geo = Position.start(find_variant("international")).geometry
-    covered = {band * evaluate.BAND_BITS + o for band, _t, offsets, _s in blocks for o in offsets}
-    assert {geo.square_of_bit[b] for b in covered} == set(range(1, 51))
+    variant = find_variant("international")
+    geo = Position.start(variant).geometry
+    bands = evaluate.pattern_bands(variant)
+    squares = [{geo.square_of_bit[bands[band][0] + o] for o in offsets} for band, _t, offsets, _s in blocks]
+    assert set().union(*squares) == set(range(1, 51))
+    # every two neighbouring rows are seen together (in the bands and across them)
+    for row in range(9):
+        assert any({geo.coords[s][1] for s in block} == {row, row + 1} for block in squares), row
     for table in range(PATTERN_TABLES):
         signs = sorted(s for _b, t, _o, s in blocks if t == table)
         assert signs == [-1, 1]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -14,7 +17,7 @@ from hypothesis import strategies as st
 
 from engine import ENTRY_BYTES, LEVELS, MATE_BOUND, Engine, Limits, SearchInfo, TranspositionTable, level_settings
 from engine.evaluate import Evaluator, evaluator_for, hand_weights_10, weight_names_10, weight_vector_10, weights_10
-from rules import Color, Game, Position, find_variant
+from rules import Color, Game, Move, Position, find_variant
 
 VARIANTS = ("brazilian", "international", "portuguese")
 
@@ -197,6 +200,51 @@ def test_levels_are_numbered_1_to_10_and_grow_stronger() -> None:
     for bad in (0, 11, True):
         with pytest.raises(ValueError, match="level must be 1-10"):
             level_settings(bad)
+
+
+def test_levels_8_to_10_are_bounded_by_nodes_not_by_time() -> None:
+    from damas.computer.opponent import limits_for
+
+    for lv in LEVELS[7:]:
+        assert lv.nodes is not None and lv.noise == 0
+        assert limits_for(lv.number) == Limits(depth=lv.depth, nodes=lv.nodes)
+    assert [lv.nodes for lv in LEVELS[7:]] == sorted(lv.nodes or 0 for lv in LEVELS[7:])
+
+
+def _level_search(nodes: int) -> tuple[Move | None, int, int, int, tuple[Move, ...]]:
+    game = Game("international")
+    for text in ("32-28", "19-23", "28x19", "14x23", "37-32", "20-24"):
+        game.push_pdn(text)
+    eng = Engine("international", level=10, seed=1, tt_mb=4)
+    eng.level = dataclasses.replace(eng.level, nodes=nodes)
+    r = eng.search(game)  # no limits of its own: the level's
+    return r.move, r.score, r.depth, r.nodes, r.pv
+
+
+def test_a_level_plays_the_same_move_under_load() -> None:
+    """A level is bounded by nodes: on an idle machine and on one whose cores are all busy, the
+    same position at the same level gets the same search (move, score, depth, nodes). (A level
+    bounded by wall-clock time searched fewer nodes under load, and played other moves.)"""
+    idle = _level_search(30_000)
+    assert 30_000 <= idle[3] < 30_000 + 64  # (the limit is looked at every 64 nodes)
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range((os.cpu_count() or 1) + 1)]
+    try:
+        loaded = _level_search(30_000)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert loaded == idle
+
+
+def test_a_clock_still_bounds_a_node_limited_search() -> None:
+    """The time discipline stays: a clock's move time is never overrun for the nodes' sake."""
+    game = Game("international")
+    t0 = time.monotonic()
+    result = Engine("international", tt_mb=4).search(game, Limits(move_time=0.2, nodes=10**9))
+    assert result.move in game.legal_moves
+    assert time.monotonic() - t0 < 5  # loose; the overrun itself is measured by benchmarks/engine.py
+    assert result.nodes < 10**9
 
 
 def material_balance(game: Game, color: Color) -> int:

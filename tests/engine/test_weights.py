@@ -10,8 +10,15 @@ from pathlib import Path
 import pytest
 
 from engine import evaluate
-from engine.evaluate import Evaluator, hand_weights_10, weight_dict_10, weight_names_10, weight_vector_10
-from rules import Position, find_variant
+from engine.evaluate import (
+    NEW_SCALARS,
+    Evaluator,
+    hand_weights_10,
+    weight_dict_10,
+    weight_names_10,
+    weight_vector_10,
+)
+from rules import Color, Position, find_variant
 
 
 def test_the_weights_file_is_the_evaluation_s_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,3 +100,27 @@ def test_the_tuner_s_linear_form_holds_with_back_rank_and_runaways(fen: str, ter
     assert factors.get(weight_names_10().index(term), 0) == count
     linear = part + sum(vector[i] * f for i, f in factors.items())
     assert abs(ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0) - linear) <= 0.5 * (pos.wm | pos.bm).bit_count() + 1e-9
+
+
+@pytest.mark.parametrize(
+    ("fen", "counts"),
+    [
+        ("W:W32,37:B28", {"trade": 9}),  # a piece ahead with 37 of the 40 men gone: 9 quarters
+        ("W:W32:B28", {}),
+        # 24 in Black's half with both squares behind (29, 30) held: an outpost; 29 alone: none
+        ("W:W24,29,30:B5", {"trade": 18, "outposts": 1}),
+        ("W:W24,29:B5", {"trade": 9}),
+        ("W:WK46:BK50", {"king_diagonal": 1}),  # 46-5 is the long diagonal, 50 is not on it
+        ("B:WK46:BK5", {}),
+    ],
+)
+def test_the_terms_of_the_scan_fit_count_what_they_name(fen: str, counts: dict[str, int]) -> None:
+    """The pieces ahead times the board's emptiness (quarters of the 40 men at the start),
+    outposts, kings on the long diagonal: own minus the opponent's, for the side to move."""
+    ev = Evaluator(find_variant("international"))
+    ev.use_weights_10(hand_weights_10())
+    pos = Position.from_fen(fen, "international")
+    own = (pos.wm, pos.wk, pos.bm, pos.bk, 0) if pos.turn is Color.WHITE else (pos.bm, pos.bk, pos.wm, pos.wk, 1)
+    _part, factors = ev.features_10(*own)
+    names = weight_names_10()
+    assert {k: factors.get(names.index(k), 0) for k in NEW_SCALARS} == {k: counts.get(k, 0) for k in NEW_SCALARS}
