@@ -23,12 +23,25 @@ import time
 from collections.abc import Iterable, Mapping
 
 from board_hal.backends import BoardIO, Clock, LedBackend, SensorBackend
+from board_hal.config import ConfigError
 from board_hal.layout import Cell, Layout
 from board_hal.leds import Role
 from board_hal.squares import Sensing, SquareState
 
 #: the environment's say on what simulated boards sense (``presence``, ``colour``, ``crown``)
 ENV_SENSES = "DAMAS_SIMULATED_SENSES"
+#: square numbers whose simulated sensor is broken: always occupied (stuck), never (dead)
+ENV_STUCK = "DAMAS_SIMULATED_STUCK"
+ENV_DEAD = "DAMAS_SIMULATED_DEAD"
+
+
+def broken_squares(name: str) -> list[int]:
+    """The square numbers the environment variable ``name`` lists (``"15"``, ``"15,22"``)."""
+    text = os.environ.get(name, "").strip()
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ConfigError(f"{name}: square numbers separated by commas (e.g. 15,22), not {text!r:.40}") from None
 
 
 def default_senses() -> Sensing:
@@ -64,6 +77,11 @@ class SimulatedBoard(SensorBackend, LedBackend):
         self.dead: set[Cell] = set()  # sensors that never close
         self.reversed: set[Cell] = set()  # colour sensors mounted the other way up (read black for white)
         self.stuck: set[Cell] = set()  # sensors that always read occupied
+        for name, broken in ((ENV_STUCK, self.stuck), (ENV_DEAD, self.dead)):
+            for sq in broken_squares(name):  # a broken sensor to play around (the page, a demo)
+                if not 1 <= sq <= layout.geometry.count:
+                    raise ConfigError(f"{name}: no square {sq} on this board")
+                broken.add(layout.cell_of(sq))
         self.led_log: list[tuple[float, dict[Cell, Role]]] = []
         self.leds_now: dict[Cell, Role] = {}
 

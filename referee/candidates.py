@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from rules import Move, Position
 
@@ -34,6 +35,11 @@ class Candidate:
     dest: int
     captured: frozenset[int]
 
+    @cached_property
+    def result(self) -> Position:
+        """The position the move leaves (kept: a search over readings goes on from it)."""
+        return self.base.apply(self.move)
+
     def in_progress(self, s: frozenset[int]) -> bool:
         """Could ``s`` be the board part-way through this move?"""
         missing = self.before - s
@@ -49,12 +55,18 @@ def candidates(pos: Position, masked: frozenset[int] = frozenset()) -> list[Cand
     """Every legal move from ``pos`` as a candidate; ``masked``: squares whose sensor does not
     answer, left out of every occupancy (a piece set down there is never seen)."""
     out = []
-    before = pos.occupied() - masked
+    occupied = pos.occupied()
+    before = occupied - masked
     for m in pos.legal_moves:
-        routes = pos.routes(m)
-        landings = frozenset(sq for r in routes for sq in r.path[1:-1]) - masked
-        after = pos.apply(m).occupied() - masked
-        out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, frozenset(m.captured)))
+        captured = frozenset(m.captured)
+        if len(m.path) > 2 or len(captured) > 1:  # a chain: its routes may touch down elsewhere
+            landings = frozenset(sq for r in pos.routes(m) for sq in r.path[1:-1]) - masked
+        else:
+            landings = frozenset()
+        after = (
+            (occupied - {m.from_square} - captured) | {m.to_square}
+        ) - masked  # (the piece moved, the captured off)
+        out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, captured))
     return out
 
 
@@ -73,11 +85,12 @@ class CandidateCache:
             self._cache.clear()
 
     def of(self, pos: Position) -> list[Candidate]:
-        c = self._cache.get(pos)
+        c = self._cache.pop(pos, None)
         if c is None:
-            if len(self._cache) > self.size:
-                self._cache.clear()
-            c = self._cache[pos] = candidates(pos, self.masked)
+            if len(self._cache) >= self.size:
+                del self._cache[next(iter(self._cache))]  # the least recently used one goes
+            c = candidates(pos, self.masked)
+        self._cache[pos] = c  # (dicts keep their order: the last used is the last)
         return c
 
     def find(self, pos: Position, move: Move) -> Candidate:

@@ -45,7 +45,8 @@ from referee.candidates import (
 )
 from referee.diagnose import capture_goes_on, classify, names, required_capture
 from referee.expect import engine_text, expected_message, parse_engine_move
-from referee.faults import Readings, readings
+from referee.faults import MAX_NODES, Reading, Readings, readings
+from referee.faults import MAX_PLIES as READING_PLIES
 from referee.leds import led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
 from referee.vocabulary import (
@@ -72,6 +73,9 @@ DEFAULT_GRACE = 1 / 3
 #: how long the board must be still before a move whose landing no sensor saw is taken as made
 #: when nothing else happens (the other side's reply landing tells at once)
 HIDDEN_LANDING = 3.0
+#: how long a sensor that answered before may read empty under a piece (an intermittent reed
+#: switch drops out for seconds): a landing it may have missed is weighed that long
+DROPOUT = 5.0
 #: positions whose candidates the readings' search keeps (it visits up to faults.MAX_NODES of them)
 FAULT_CACHE_SIZE = 1024
 #: settled events kept while the board differs from the game (a move needs a few dozen; a board
@@ -120,6 +124,19 @@ RECONSTRUCTED_COMMENT = "reconstructed: played while the board was not connected
 INFERRED_COMMENT = "inferred: the sensor under {square} did not answer"
 
 
+@dataclass(frozen=True)
+class _Pending:
+    """A move the readings leave but for a sensor that may have dropped out under another
+    (``squares``: it and the silent square of the move): recorded at ``due`` unless one of
+    ``squares`` answers first."""
+
+    move: Move
+    hidden: int | None
+    landed: float
+    squares: frozenset[int]
+    due: float
+
+
 @dataclass
 class _Shadow:
     """A reading the page is asked about (``move``, with the square whose sensor would not
@@ -131,6 +148,15 @@ class _Shadow:
     ref: Referee
     verdicts: list[Verdict] = field(default_factory=list)
     refuted: bool = False
+
+
+def _first_hidden(r: Reading) -> int | None:
+    """The square whose change ``r``'s first move needs hidden (None: its own changes were seen;
+    a later move of the reading may hide one, read again once this move is recorded)."""
+    if r.hidden is None or not r.moves:
+        return r.hidden
+    m = r.moves[0]
+    return r.hidden if r.hidden in (m.from_square, m.to_square, *m.captured) else None
 
 
 def _lost_way(sh: _Shadow) -> bool:
@@ -206,7 +232,10 @@ class Referee:
         #: before issue 31; for comparison in benchmarks/referee.py)
         self.sensor_faults = sensor_faults
         #: squares whose sensor has never answered (a dead one hides every change: referee.faults)
-        self._silent: set[int] = set(self.game.position.geometry.squares()) - set(heard) - self.suspects
+        heard = frozenset(heard)
+        self._silent: set[int] = set(self.game.position.geometry.squares()) - heard - self.suspects
+        #: when each sensor first answered (one that answered may drop out later: DROPOUT)
+        self._heard_at: dict[int, float] = dict.fromkeys(heard, -math.inf)
         self._named: set[int] = set(self.suspects)  # suspects already announced (a report each, once)
         self.inferred: dict[int, int] = {}  # ply -> the square whose change the move's reading inferred
         self._choices: dict[Move, int | None] = {}  # the moves the page is asked to choose from, with their square
@@ -215,6 +244,9 @@ class Referee:
         self._readings_air: Readings | None = None  # the same, and those a piece put back would make
         self._fault_cache = CandidateCache(size=FAULT_CACHE_SIZE)  # the readings' search: a few hundred positions
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
+        self._pending: _Pending | None = None  # a move held while a sensor may answer yet (_infer)
+        self._catching_up = False  # reading the plies played while a move was held (a deeper search)
+        self._deep_until = -math.inf  # until then too (a move is held while a sensor may answer)
         self._lost = False  # nothing explained the board at some moment since it last matched the game
         self._doubt = False  # a takeback (or correction) is held while a silent square could have hidden a move
         self._shadows: list[_Shadow] = []  # while the page is asked: each reading played on (see _follow)
@@ -318,6 +350,7 @@ class Referee:
     def _forget(self, events: Iterable[Transition] = ()) -> None:
         """The board matches the game (or a move was recorded): the evidence starts again."""
         self.events = list(events)
+        self._pending = None
         self._lost = False
         self._doubt = False
         self._reread = None
@@ -363,13 +396,18 @@ class Referee:
         if self._trimmed or self._setup or self.ended or self.cells or self._asked_stands():
             return False
         r = self._board_readings(air=not held)  # a piece lifted a moment ago may be put back
-        found = [x for x in r.found if x.moves or x.under_way]
+        every = [x for x in r.found if x.moves or x.under_way]
+        found = [x for x in every if x.until is None]  # (without a sensor that may still answer)
         if not r.complete or not found:
             return False
-        firsts = {(x.moves[0] if x.moves else None, x.hidden) for x in found}
+        # (a sensor that dropped out and showed its piece late does not make another reading)
+        firsts = {(x.moves[0] if x.moves else None, None if x.dropped else _first_hidden(x)) for x in found}
         if len(firsts) != 1:
             return False
         ((move, hidden),) = firsts
+        late = {_first_hidden(x) for x in found if x.dropped} - {None}
+        if hidden is None and len(late) == 1 and all(x.dropped for x in found):
+            (hidden,) = late  # its sensor dropped out under the piece: named, as a dead one is
         if move is None or not (
             all(len(x.moves) >= 2 for x in found) or (held and not any(x.under_way for x in found))
         ):
@@ -381,6 +419,17 @@ class Referee:
             self._deadline = self._since + HIDDEN_LANDING  # the piece may still be in the hand
             return False
         landed = min(x.landed[0] for x in found if x.landed)
+        # a sensor that answered before may have dropped out under another first move: until it
+        # could no longer (DROPOUT), that one stands too; if the sensor answers meanwhile, the
+        # board is read again, else this move is the one reading left (more plies played
+        # meanwhile change nothing: every reading of the board then began with this move)
+        others = [x for x in every if x.until is not None and x.moves[:1] != (move,)]
+        if others:
+            squares = {x.hidden for x in others} | {hidden}
+            due = max(x.until for x in others if x.until is not None)
+            self._pending = _Pending(move, hidden, landed, frozenset(sq for sq in squares if sq is not None), due)
+            self._deep_until = max(self._deep_until, due)  # the plies played meanwhile: a deeper search
+            return False
         self._adopt(move, hidden, landed, out)
         return True
 
@@ -413,6 +462,10 @@ class Referee:
         r = self._board_readings()
         if not r.complete:
             return False
+        expiry = r.expiry()
+        if expiry is not None:  # a sensor that dropped out may answer yet: ask once it cannot
+            self._deadline = max(expiry, self._since + self.settle_time)
+            return True
         hiddens: dict[Move, set[int | None]] = {}
         for x in r.found:
             if x.moves:
@@ -470,7 +523,7 @@ class Referee:
         and nothing under way: more play will not choose between them before the search can
         no longer hold them (the page is asked then, without waiting for a still board)."""
         r = self._board_readings(air=True)  # (the search _infer just made: its undisturbed readings)
-        found = [x for x in r.found if not x.disturbed]
+        found = [x for x in r.found if not x.disturbed and x.until is None]  # (a drop-out ends soon)
         firsts = {x.moves[0] for x in found if x.moves}
         return r.complete and len(firsts) >= 2 and all(len(x.moves) >= 2 and not x.under_way for x in found)
 
@@ -485,6 +538,7 @@ class Referee:
         c.clock = list(self.clock)
         c.suspects = set(self.suspects)
         c._silent = set(self._silent)
+        c._heard_at = dict(self._heard_at)
         c._named = set(self._named)
         c.inferred = dict(self.inferred)
         c._choices = {}
@@ -522,31 +576,34 @@ class Referee:
         out += emitted
 
     def _board_readings(self, *, air: bool = False) -> Readings:
-        """The readings of the board since it last matched the game, one silent square allowed
-        (``air``: and those that hold if a piece lifted within ``grace_time``, off its square
-        now, is put back)."""
+        """The readings of the board since it last matched the game, one silent square allowed,
+        or a sensor that answered before dropped out under a landing (``DROPOUT``; those that
+        no longer hold at this moment left out); ``air``: and those that hold if a piece lifted
+        within ``grace_time``, off its square now, is put back."""
         if air:
             if self._readings_air is None:
-                self._readings_air = readings(
-                    self.position,
-                    self.occupied,
-                    self.events,
-                    self._silent,
-                    self._mask,
-                    cache=self._fault_cache,
-                    air=self.t - self.grace_time,
-                )
-            return self._readings_air
+                self._readings_air = self._search(air=self.t - self.grace_time)
+            return self._readings_air.at(self.t)
         if self._readings is None:
-            self._readings = readings(
-                self.position,
-                self.occupied,
-                self.events,
-                self._silent,
-                self._mask,
-                cache=self._fault_cache,
-            )
-        return self._readings
+            self._readings = self._search()
+        return self._readings.at(self.t)
+
+    def _search(self, air: float | None = None) -> Readings:
+        deeper = 2 if self._catching_up or self.t <= self._deep_until else 1
+        return readings(
+            self.position,
+            self.occupied,
+            self.events,
+            self._silent,
+            self._mask,
+            cache=self._fault_cache,
+            air=air,
+            dropout=DROPOUT,
+            hold=HIDDEN_LANDING,
+            heard=self._heard_at,
+            max_plies=READING_PLIES * deeper,
+            max_nodes=MAX_NODES * deeper**3,
+        )
 
     def _another_reading(self, move: Move | None) -> bool:
         """Does the evidence admit a reading other than recording ``move`` now (None: other
@@ -573,7 +630,7 @@ class Referee:
         if move is not None and not any(x.moves[:1] == (move,) for x in r.found):
             return True  # the move itself is not a reading of what the sensors saw (in that order)
         if move is None:  # a takeback or a board that matches: any move since, or one under way, is another reading
-            return any(x.moves or x.under_way for x in r.found)
+            return any((x.moves or x.under_way) and x.until is None for x in r.found)
         pending = False
         for x in r.found:
             other = bool(x.moves) and (move is None or x.moves[0] != move)
@@ -585,6 +642,14 @@ class Referee:
             self._waiting = True
             return True
         return False
+
+    def _more_after(self, move: Move) -> float | None:
+        """When ``move`` landed, if a reading has more moves after it (moves that left the board
+        as it was, a square that does not answer hiding them): their events are kept."""
+        if not self.sensor_faults or not (self._lost or self._mask) or self._readings is None:
+            return None
+        longer = [x.landed[0] for x in self._readings.found if len(x.moves) >= 2 and x.moves[0] == move and x.landed]
+        return min(longer) if longer else None
 
     def _emit_report(
         self,
@@ -652,6 +717,9 @@ class Referee:
             else:
                 self.occupied.discard(key)
             self._silent.discard(key)
+            self._heard_at.setdefault(key, event.t)
+            if self._pending is not None and key in self._pending.squares:
+                self._pending = None  # a sensor it weighed answered: the board is read again
             self.events.append(event)
             if len(self.events) > MAX_EVENTS:
                 del self.events[: len(self.events) - MAX_EVENTS]
@@ -670,6 +738,18 @@ class Referee:
         a board that has been still long enough gets its report."""
         out: list[Verdict] = []
         while (due := self._own_deadline()) is not None and now >= due:
+            if self._pending is not None and due == self._pending.due:
+                p, self._pending = self._pending, None
+                self.t = max(self.t, due)
+                if self._doubt or self._sensed() == self._expect(self.position):
+                    self._evaluate(out)  # the board went back: the readings tell
+                else:  # every reading but the drop-out's began with it, and no sensor answered since
+                    self._catching_up = True  # the plies played meanwhile are read with a deeper search
+                    try:
+                        self._adopt(p.move, p.hidden, p.landed, out)
+                    finally:
+                        self._catching_up = False
+                continue
             if due == self._grace:
                 self._grace = None
                 self.t = max(self.t, due)
@@ -685,7 +765,8 @@ class Referee:
         return out
 
     def _own_deadline(self) -> float | None:
-        due = [d for d in (self._grace, self._deadline) if d is not None]
+        pending = None if self._pending is None else self._pending.due
+        due = [d for d in (self._grace, self._deadline, pending) if d is not None]
         return min(due) if due else None
 
     def next_deadline(self) -> float | None:
@@ -833,6 +914,10 @@ class Referee:
                 if self._another_reading(c.move):
                     self._deadline = self._since + self.settle_time  # a silent square may have hidden another
                     self._lost = True
+                    return
+                when = self._more_after(c.move)
+                if when is not None:  # moves whose changes the board cannot show were made after it
+                    self._adopt(c.move, None, when, out)
                     return
                 self._commit(c, out)
                 return

@@ -32,7 +32,8 @@ Pure: positions in, moves out; it imports only ``rules`` and the referee's candi
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable
+from bisect import bisect_left, bisect_right
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from board_hal.debounce import Transition
@@ -59,6 +60,11 @@ class Reading:
     landed: tuple[float, ...] = ()
     #: it holds only if a piece lifted now (a sleeve, a wrong piece, an adjustment) is put back
     disturbed: bool = False
+    #: ``hidden`` is a sensor that answered before and dropped out under the piece set down on
+    #: it (an intermittent reed switch): the reading holds only until then (a drop-out ends)
+    until: float | None = None
+    #: ``hidden`` answered before: it dropped out under a piece (and showed it late, or will)
+    dropped: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,9 +76,32 @@ class Readings:
     def hidden_readings(self) -> list[Reading]:
         return [r for r in self.found if r.hidden is not None]
 
+    def at(self, t: float) -> Readings:
+        """The readings that still hold at ``t`` (a drop-out they need would have ended)."""
+        if all(r.until is None or r.until > t for r in self.found):
+            return self
+        return Readings(tuple(r for r in self.found if r.until is None or r.until > t), self.complete)
+
+    def expiry(self) -> float | None:
+        """When the next reading that needs a drop-out stops holding (None: no such reading)."""
+        return min((r.until for r in self.found if r.until is not None), default=None)
+
 
 class _Cut(Exception):
     pass
+
+
+def _finite(t: float) -> float | None:
+    return None if t == math.inf else t
+
+
+@dataclass(frozen=True)
+class _Drop:
+    """A reading's drop-out: the move set down on a sensor that dropped out was ``lifted`` then;
+    the reading holds ``until`` then (None: no move has followed it yet)."""
+
+    lifted: float | None = None
+    until: float | None = None
 
 
 def progress(c: Candidate, s: frozenset[int], hide: Collection[int]) -> bool:
@@ -103,6 +132,9 @@ def readings(
     max_nodes: int = MAX_NODES,
     cache: CandidateCache | None = None,
     air: float | None = None,
+    dropout: float | None = None,
+    hold: float = 0.0,
+    heard: Mapping[int, float] | None = None,
 ) -> Readings:
     """The readings of ``board`` from ``position`` (the last position it matched), given the
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
@@ -111,11 +143,19 @@ def readings(
     whose result matches ``board`` but on that square, or with a move under way after them.
     ``masked``: squares known not to answer (never compared). ``air``: also the readings
     that hold if one piece lifted since that time, off its square now, is put back (a sleeve
-    brushing it, say: marked ``disturbed``).
+    brushing it, say: marked ``disturbed``). ``dropout``: also the readings in which a sensor
+    that answered before, reading empty now, dropped out under the piece one move set down on
+    it (an intermittent reed switch), for at most ``dropout`` seconds: the piece was set down
+    at the latest when the next move started (or ``hold`` seconds after its lift, when no
+    move follows), and the reading holds until ``dropout`` seconds after that (``until``);
+    ``heard``: when each sensor first answered (one that had not answered before the piece
+    was lifted is a silent one, not one that dropped out).
     """
     s = frozenset(board)
     known = frozenset(masked)
     quiet = frozenset(silent) - known
+    #: when the sensors that answered first did: one may have dropped out under a landing later
+    dropping = {} if dropout is None else {sq: t for sq, t in (heard or {}).items() if sq not in known}
     lifts: dict[int, list[float]] = {}
     places: dict[int, list[float]] = {}
     for ev in events:
@@ -125,6 +165,7 @@ def readings(
     for ev in events:
         if isinstance(ev.key, int):
             last[ev.key] = ev
+    moments = sorted(ev.t for ev in events if isinstance(ev.key, int))
     off = frozenset(sq for sq, ev in last.items() if air is not None and not ev.occupied and ev.t >= air) - known
     cands = cache or CandidateCache()
     found: list[Reading] = []
@@ -152,8 +193,45 @@ def readings(
         """Did ``c``'s piece leave its square after ``ready`` (or a square that cannot be seen)?"""
         return c.origin in hide or first(lifts, c.origin, ready) is not None
 
+    def late(c: Candidate, ready: float) -> bool:
+        """Could the sensor under ``c``'s destination have dropped out under its piece: it had
+        answered before the piece was lifted, and the landing was not seen right after the
+        lift (nothing seen, or other squares changed in between)?"""
+        lifted = first(lifts, c.origin, ready)
+        if lifted is None or dropping.get(c.dest, math.inf) >= lifted:
+            return False
+        landed = first(places, c.dest, lifted)
+        return landed is None or bisect_right(moments, lifted) < bisect_left(moments, landed)
+
+    def closed(c: Candidate, hide: frozenset[int], ready: float, drop: _Drop) -> _Drop:
+        """``drop`` once ``c`` started: a landing a sensor dropped out under was made by then."""
+        if drop.lifted is None or drop.until is not None or dropout is None:
+            return drop
+        began = ready if c.origin in hide else first(lifts, c.origin, ready)
+        return _Drop(drop.lifted, (ready if began is None else began) + dropout)
+
+    def until(drop: _Drop, hidden: int | None, occ: frozenset[int]) -> float:
+        """Until when a reading whose sensor under ``hidden`` dropped out holds (math.inf: for
+        good, the piece shown when it answered again; -math.inf: it does not hold: a drop-out
+        hides a piece standing there, not one that came and went unseen)."""
+        if drop.lifted is None or dropout is None or hidden is None:
+            return math.inf
+        if hidden not in occ:
+            return -math.inf
+        end = drop.until if drop.until is not None else drop.lifted + hold + dropout
+        if hidden not in s:
+            return end  # still dropped out: until then
+        shown = first(places, hidden, drop.lifted)
+        return math.inf if shown is not None and shown <= end else -math.inf
+
     def search(
-        pos: Position, line: tuple[Move, ...], hidden: int | None, left: int, ready: float, times: tuple[float, ...]
+        pos: Position,
+        line: tuple[Move, ...],
+        hidden: int | None,
+        left: int,
+        ready: float,
+        times: tuple[float, ...],
+        drop: _Drop,
     ) -> None:
         nodes[0] += 1
         if nodes[0] > max_nodes:
@@ -161,11 +239,17 @@ def readings(
         hide = known if hidden is None else known | {hidden}
         occ = pos.occupied()
         diff = (occ ^ s) - hide
+        end = until(drop, hidden, occ)
+        shown_late = drop.lifted is not None
+        if end == -math.inf:
+            return  # not a drop-out
         if not diff:
-            add(Reading(line, hidden, landed=times))
+            add(Reading(line, hidden, landed=times, until=_finite(end), dropped=shown_late))
         elif hidden is None and line and len(diff) == 1 and diff <= quiet:
             add(Reading(line, next(iter(diff)), landed=times))
-        for a in diff & off & occ:  # a piece of this reading is off its square for a moment
+        # a piece of this reading is off its square for a moment (not on top of a drop-out: one
+        # fault at a time, or a later move's landing could pass for any drop-out's end)
+        for a in () if shown_late else diff & off & occ:
             rest = diff - {a}
             if not rest:
                 add(Reading(line, hidden, landed=times, disturbed=True))
@@ -176,13 +260,18 @@ def readings(
             hides = (hidden,) if hidden is not None else (None, *({c.origin} & quiet), *(diff & quiet))
             for h in hides:
                 mask = known if h is None else known | {h}
+                later = until(closed(c, mask, ready, drop), h, occ)
+                if later == -math.inf:
+                    continue
                 if progress(c, s, mask) and started(c, mask, ready):
-                    add(Reading(line, h, under_way=True, landed=times))
-                else:
+                    add(Reading(line, h, under_way=True, landed=times, until=_finite(later), dropped=shown_late))
+                elif not shown_late:
                     for a in (diff & off & occ) - {c.origin} - c.captured:
                         if progress(c, s, mask | {a}) and started(c, mask, ready):
                             add(Reading(line, h, under_way=True, landed=times, disturbed=True))
         if len(found) >= MAX_READINGS:
+            if len({x.moves[:1] for x in found}) < 2:
+                raise _Cut  # they all begin alike: a reading left unseen could begin otherwise
             return
         for c in options:
             unseen = {sq for sq in (c.origin, *c.captured) if sq not in lifts and sq not in known}
@@ -195,24 +284,32 @@ def readings(
             )
             if not seen_any or (unseen and len({c.origin, c.dest, *c.captured} - known - unseen) == 0):
                 continue  # a move nobody saw any part of is not a reading
-            h = hidden
+            tries: list[int | None] = []
             if unseen:
                 (sq,) = unseen
-                if hidden is None:
-                    if sq not in quiet:
-                        continue
-                    h = sq
-                elif sq != hidden:
+                if hidden is None and sq in quiet:
+                    tries.append(sq)
+                elif hidden is not None and sq == hidden:
+                    tries.append(hidden)
+            else:
+                tries.append(hidden)
+            # a sensor that answered before may have dropped out under the piece set down on it
+            # (and shown it late, when it answered again: worth weighing if anything came between)
+            flaky = hidden is None and c.dest not in tries and late(c, ready)
+            for h in (*tries, c.dest) if flaky else tries:
+                mask = known if h is None else known | {h}
+                landed = timed(c, mask, ready)
+                if landed is None:
                     continue
-            landed = timed(c, known if h is None else known | {h}, ready)
-            if landed is None:
-                continue
-            if left == 0:
-                raise _Cut  # the evidence may hold more moves than the search looks at
-            search(pos.apply(c.move), (*line, c.move), h, left - 1, landed, (*times, landed))
+                if left == 0:
+                    raise _Cut  # the evidence may hold more moves than the search looks at
+                after = closed(c, mask, ready, drop)
+                if flaky and h == c.dest:
+                    after = _Drop(landed)
+                search(c.result, (*line, c.move), h, left - 1, landed, (*times, landed), after)
 
     try:
-        search(position, (), None, max_plies, -math.inf, ())
+        search(position, (), None, max_plies, -math.inf, (), _Drop())
     except _Cut:
         return Readings(tuple(found), complete=False)
     return Readings(tuple(found))

@@ -52,7 +52,7 @@ _SQUARE_RE = re.compile(r"[a-jA-J](?:10|[1-9])|[0-9]{1,2}")
 class Position:
     """The pieces and the side to move, for one variant."""
 
-    __slots__ = ("_legal", "_pseudo", "bk", "bm", "engine", "turn", "variant", "wk", "wm")
+    __slots__ = ("_legal", "_occupied", "_pseudo", "bk", "bm", "engine", "turn", "variant", "wk", "wm")
 
     def __init__(
         self,
@@ -88,6 +88,7 @@ class Position:
         self.turn = turn
         self._legal: list[RawMove] | None = None
         self._pseudo: list[RawMove] | None = None
+        self._occupied: frozenset[Square] | None = None
 
     @classmethod
     def _from_bits(cls, v: Variant, eng: Engine, wm: int, wk: int, bm: int, bk: int, turn: Color) -> Position:
@@ -140,7 +141,9 @@ class Position:
         return self._squares(mask)
 
     def occupied(self) -> frozenset[Square]:
-        return frozenset(self._squares(self.wm | self.wk | self.bm | self.bk))
+        if self._occupied is None:  # (a position never changes: the referee asks this often)
+            self._occupied = frozenset(self._squares(self.wm | self.wk | self.bm | self.bk))
+        return self._occupied
 
     def piece_at(self, square: Square) -> Piece | None:
         geo = self.engine.geo

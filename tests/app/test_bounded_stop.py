@@ -9,13 +9,16 @@ import contextlib
 import http.client
 import json
 import resource
+import select
 import socket
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from damas.records.store import Store
+from damas.serve import FILES_KEPT
 from tests.app.server import Server
 from tests.app.test_viewers import NAMES, idle_viewer
 from tests.conftest import wait_until
@@ -90,10 +93,40 @@ def test_connections_held_beyond_the_file_limit_never_pause_the_records(tmp_path
             assert answer["journal"] == 4
             with Store(db) as store:
                 assert store.journal_length(1) == 4
-            # a connection beyond the cap is told so and closed at once, not held
-            extra = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-            with extra:
-                assert extra.recv(100).startswith(b"HTTP/1.1 503")
+            # the flood over, the server holds no more descriptors than the cap (the records keep
+            # theirs); connections are taken one by one up to it, and the next one is told so and
+            # closed at once, not held
+            assert server.proc is not None
+            fds = Path(f"/proc/{server.proc.pid}/fd")
+
+            def settled() -> int:
+                before = len(list(fds.iterdir()))
+                wait_until(lambda: len(list(fds.iterdir())) == before, 10, "the server's descriptors settled")
+                return before
+
+            def refused(sock: socket.socket) -> bool:
+                poll = select.poll()  # (select.select takes no descriptor above 1,023)
+                poll.register(sock, select.POLLIN)
+                return bool(poll.poll(0))
+
+            def taken(sock: socket.socket, before: int) -> bool:
+                return refused(sock) or len(list(fds.iterdir())) > before
+
+            cap = 1024 - FILES_KEPT
+            held_now = settled()
+            assert held_now <= cap, f"{held_now} descriptors open, more than the cap {cap}"
+            for _ in range(cap - held_now + 1):
+                sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+                sock.sendall(b"GET / HTTP/1.1\r\n")
+                idle.append(sock)
+                wait_until(partial(taken, sock, held_now), 10, "the connection held or refused")
+                if refused(sock):
+                    break
+                held_now = settled()
+            assert refused(sock), f"a connection held with {held_now} descriptors open (the cap is {cap})"
+            assert sock.recv(100).startswith(b"HTTP/1.1 503")
+            # (the program's count of its descriptors includes the one accepted and the listing's own)
+            assert cap - 3 <= held_now <= cap, held_now
     finally:
         api.close()
         server.stop()

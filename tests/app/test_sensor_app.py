@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import urllib.error
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from board_hal.health import BoardHealth
 from board_hal.layout import Layout
 from tests.app.server import Server
+from tests.conftest import OUTPUT
+from wording.page import UI
 
 
 def test_the_page_confirms_a_move_the_board_cannot_tell_and_the_move_is_marked(tmp_path: Path) -> None:
@@ -75,3 +78,44 @@ def test_what_the_selftest_found_broken_is_played_around_and_shown(tmp_path: Pat
     finally:
         server.stop()
     assert "board-health.json: Expecting" in server.output and "ignored (run damas selftest again)" in server.output
+
+
+def test_the_set_up_page_says_a_stuck_sensor_is_broken_and_the_game_is_played_around_it(
+    page: Any, tmp_path: Path
+) -> None:
+    """The simulated board's sensor under e5 is stuck (it always reads a piece: the environment's
+    DAMAS_SIMULATED_STUCK): the set-up cannot complete. The page offers "The sensor under e5 is
+    broken"; the player presses it in Chromium; the referee stands in for e5 (the set-up is
+    done, e5 lit as the sensor that does not answer), and a game over e5 is played through the
+    HTTP API: f6-e5 and the capture of e5, each read with e5 inferred."""
+    from playwright.sync_api import expect
+
+    server = Server(tmp_path / "g.sqlite3", env={"DAMAS_SIMULATED_STUCK": "15"}).start()
+    try:
+        state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "setup")
+        assert state["active"]["confirm"] == {"moves": [], "squares": [{"square": 15, "name": "e5"}]}
+        assert state["moves"] == [] and state["sensors"] == []
+        page.goto(server.url)
+        button = page.get_by_role("button", name=UI["en"]["sensor_broken"].format(square="e5"))
+        expect(button).to_be_visible()
+        OUTPUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "sensor-setup-broken.png"), full_page=True)
+        button.click()
+        state = server.wait_for(lambda s: s["sensors"] == [15] and s["active"] is None)
+        assert [r["kind"] for r in state["reports"]][-1] == "sensor"  # named once; the set-up is done
+        expect(button).to_have_count(0)  # the question is gone from the page
+        assert state["leds"]["15"] == "sensor"
+        server.move(22, 18)  # c3-d4
+        server.sim("lift", 11)  # f6-e5: e5 reads a piece all along, nothing changes there
+        server.wait_for(lambda s: s["leds"].get("11") == "from")
+        server.sim("place", 15)
+        server.sim("lift", 18)  # d4xf6: the capture of e5 is not seen either
+        server.sim("lift", 15)
+        server.sim("place", 11)
+        state = server.wait_for(lambda s: len(s["moves"]) == 3, timeout=20)
+        assert [m["pdn"] for m in state["moves"]] == ["c3-d4", "f6-e5", "d4xf6"]
+        assert [m.get("inferred") for m in state["moves"]] == [None, "e5", "e5"]
+        assert "{inferred: the sensor under e5 did not answer}" in server.get("/games/1.pdn")
+        expect(page.locator("#moves")).to_contain_text("d4xf6")
+    finally:
+        server.stop()

@@ -103,3 +103,23 @@ def test_a_game_plays_around_a_sensor_the_selftest_found_broken(tmp_path: Path) 
         assert [str(m) for m in again.referee.game.move_stack] == moves and again.referee.suspects == {16}
     finally:
         store.close()
+
+
+def test_the_simulated_board_takes_broken_sensors_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DAMAS_SIMULATED_STUCK / _DEAD: a stuck sensor reads a piece on an empty square, a dead
+    one reads nothing under a piece; a bad value is one line naming the variable."""
+    from board_hal.config import ConfigError
+
+    lay = Layout("brazilian")
+    monkeypatch.setenv("DAMAS_SIMULATED_STUCK", "15")
+    monkeypatch.setenv("DAMAS_SIMULATED_DEAD", " 22 , 23")
+    board = SimulatedBoard(lay)
+    seen = board.snapshot()
+    assert lay.cell_of(15) in seen and lay.cell_of(22) not in seen and lay.cell_of(23) not in seen
+    assert lay.cell_of(21) in seen
+    monkeypatch.setenv("DAMAS_SIMULATED_DEAD", "e3")
+    with pytest.raises(ConfigError, match=r"^DAMAS_SIMULATED_DEAD: square numbers separated by commas .*'e3'$"):
+        SimulatedBoard(lay)
+    monkeypatch.setenv("DAMAS_SIMULATED_DEAD", "33")
+    with pytest.raises(ConfigError, match="no square 33"):
+        SimulatedBoard(lay)

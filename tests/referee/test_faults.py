@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import Action, MoveMade, ReportKind, Role
+from referee.core import DROPOUT, HIDDEN_LANDING
 from rules import Position
 from tests.conftest import random_game
 from tests.referee.driver import Board
@@ -108,11 +109,15 @@ def test_a_stuck_sensor_that_keeps_the_set_up_from_completing_is_confirmed_on_th
 def test_a_move_set_down_on_a_known_dead_square_with_no_reply_is_asked_about() -> None:
     """g5's sensor is known not to answer, every other one answered the self-test. f6-g5 as the
     game's last move: the board shows f6 lifted and nothing else, and no reply comes. The piece
-    may be on g5, or in the hand on its way to e5: after a still board the page is asked (it
-    used to say "put back the piece on f6"), and the confirmed move is recorded."""
+    may be on g5, or in the hand on its way to e5 — or on e5, whose sensor answered before
+    but may have dropped out under it (for up to DROPOUT seconds after the piece was last in the
+    hand): once that cannot be, the page is asked (it used to say "put back the piece on f6"),
+    and the confirmed move is recorded."""
     board = Board("brazilian", "B:W21,22:B11", suspects={16}, heard=set(range(1, 33)) - {16})
     board.lift(11)  # f6-g5, on the dead g5
-    board.wait(4.0)
+    board.wait(HIDDEN_LANDING + DROPOUT - 1.0)
+    assert not [r for r in board.reports() if r.kind is ReportKind.SENSOR_CONFIRM]  # e5 may answer yet
+    board.wait(1.5)
     ask = board.last(ReportKind.SENSOR_CONFIRM)
     assert ask.params["moves"] == ["11-16"] and "a piece still in the hand" in ask.message
     assert "own-piece-removed" not in board.kinds() and board.moves() == []
@@ -233,22 +238,57 @@ def test_broken_sensor_campaign_never_misrecords(kind: str, n_broken: int, hands
         (3, "dead", 2, "careful"),  # lidraughts-brazilian.pdn#4, 10 and 23 dead: the board ends up as 24-20's
         (3, "dead", 2, "sloppy"),
         (186, "dead", 2, "careful"),  # a generated Brazilian game, 12 and 23 dead
-        pytest.param(
-            218,
-            "intermittent",
-            1,
-            "sloppy",  # a generated International game: 17-21 read as 17-22 (21 dropped out, 22 never heard)
-            marks=pytest.mark.xfail(strict=True, reason="a sensor heard once may drop out: not yet a reading"),
-        ),
+        (218, "intermittent", 1, "sloppy"),  # International: 17-21 was read as 17-22 (21 dropped out, 22 unheard)
     ],
 )
 def test_the_campaigns_misreads_stay_unrecorded(k: int, kind: str, n_broken: int, hands: str) -> None:
     """The games benchmarks/sensors.py misrecorded (two sensors silent, or one intermittent): two hidden
-    changes can leave a board that one legal move explains with every sensor answering. The
-    referee may stall there (the issue allows it), never record that move."""
+    changes can leave a board that one legal move explains with every sensor answering; a
+    sensor that answered before can drop out under a landing that a silent neighbour would
+    explain. The referee may stall there (the issue allows it), never record that move."""
     start, moves = campaign_games(60)[k]
     broken = campaign_broken(k, moves, kind, n_broken)
     for answer in (False, True):
         played = play_faulty(start, moves, k, broken, Style.sloppy() if hands == "sloppy" else None, answer=answer)
         assert not played.misrecorded, (answer, [start.pdn(m) for m in played.recorded[:3]])
         assert played.named <= {sq for sq, _ in broken}
+
+
+def _f4_heard() -> Board:
+    """e3-f4 h6-g5 f4xh6 b6-a5: f4 (19) answered and is empty again, h4 (20) never answered;
+    White's g3 (24) can go to either."""
+    board = Board("brazilian")
+    board.move(23, 19).move(12, 16).move(19, 12, 16).move(9, 13)
+    assert board.moves() == ["e3-f4", "h6-g5", "f4xh6", "b6-a5"]
+    return board
+
+
+def test_a_landing_an_intermittent_sensor_dropped_is_not_read_on_a_silent_neighbour() -> None:
+    """Benchmark game 218's misread: g3-f4 is set down on f4 while f4's sensor drops out for a
+    few seconds. The board shows g3 lifted and nothing more, then Black's reply c7-b6: exactly
+    what g3-h4 on a dead h4 (never heard) would show. The referee used to record g3-h4 at the
+    reply's landing; f4 answered before, so it may be dropping out: nothing is recorded while
+    it may (DROPOUT), and when f4 answers again the moves are read as played."""
+    board = _f4_heard()
+    board.lift(24)  # g3-f4: f4's sensor is out
+    board.move(6, 9)  # c7-b6
+    board.wait(1.0)
+    assert board.moves()[4:] == []
+    board.place(19)  # f4 answers again: the piece was there
+    board.wait(2.0)
+    assert board.moves()[4:] == ["g3-f4", "c7-b6"]
+    assert "sensor-confirm" not in board.kinds()
+
+
+def test_a_landing_on_a_dead_square_is_inferred_once_no_drop_out_can_explain_it() -> None:
+    """The same board with h4's sensor dead and g3-h4 played: f4 might be dropping out, so the
+    referee waits; once f4 would have answered again (DROPOUT after the reply started), g3-h4
+    is the one reading left: recorded, inferred, h4 named."""
+    board = _f4_heard()
+    board.lift(24)  # g3-h4: h4 never answers
+    board.move(6, 9)  # c7-b6
+    board.wait(DROPOUT - 1.5)
+    assert board.moves()[4:] == []
+    board.wait(2.0)
+    assert board.moves()[4:] == ["g3-h4", "c7-b6"]
+    assert board.ref.inferred == {5: 20} and board.kinds() == ["sensor"]
