@@ -26,14 +26,25 @@ from board_hal.simulated import SimulatedBoard
 from board_hal.squares import Sensing, SquareState
 from damas.board.page_state import MoveList, page_state, training_text
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
-from damas.computer.analysis import GameAnalysis
+from damas.board.studies import KeptStudies
+from damas.computer.analysis import GameAnalysis, KeptAnalysis
 from damas.computer.live import LiveAnalysis
 from damas.computer.opponent import EngineSettings, open_engine
 from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
 from damas.records.session import DamagedGame, GameSession, export_game
-from damas.records.store import ABANDONED, ANALYSIS, DAMAGED, INTERRUPTED, TRAINING, GameRow, Store, StoreError
+from damas.records.store import (
+    ABANDONED,
+    ANALYSIS,
+    DAMAGED,
+    INTERRUPTED,
+    TRAINING,
+    GameRow,
+    Store,
+    StoreError,
+    StudyRow,
+)
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
 from damas.study.training import Training, shipped_games, shipped_tactics
@@ -102,7 +113,10 @@ class PlayApp:
         self._retry_at = 0.0
         self.engine_settings = engine or EngineSettings()
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
-        self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
+        # the page's analysis of a game (damas.computer.analysis): under way, or kept in the records
+        self.analysis: GameAnalysis | KeptAnalysis | None = None
+        self._analyses: dict[int, KeptAnalysis | None] = {}  # the records' analyses read (by game)
+        self._analysis_kept: GameAnalysis | None = None  # the last analysis written to the records
         self.live: LiveAnalysis | None = None  # the position searched while the players move (the page's bar)
         self._live_variant = ""  # the variant the live analysis' engine plays
         self.study: Study | None = None  # a game opened on the page to try moves in (its variations)
@@ -123,7 +137,10 @@ class PlayApp:
         # the clock buttons, the Pi's and the Pico's: a press waits ``chord`` s for the other (the read-out)
         self.gestures = ChordFilter(chord)
         session.listeners.append(self._changed)
-        self._load_studies()
+        # the studies the records keep: the one open when the program stopped is open again
+        self.kept = KeptStudies(store)
+        self.study, self.study_id = self.kept.load(session.row.variant) or (None, None)
+        self._restore_analysis()
 
     @property
     def sim(self) -> SimulatedBoard | None:
@@ -194,6 +211,7 @@ class PlayApp:
             self.computer.update(self.session.referee, self._enter, self.clock())
             self._follow_study_board()
             self._keep_study()
+            self._keep_analysis()
             self._follow_live()
             self._follow_training()
         view = self._view()
@@ -585,6 +603,7 @@ class PlayApp:
         self._records_changed += 1
         self.computer.reset()
         self.computer.set_variant(session.row.variant)
+        self._restore_analysis()
 
     def resume_game(self, game_id: Any) -> None:
         """Play on a game left unfinished (a new game started while it was in play, or a restart that
@@ -670,6 +689,60 @@ class PlayApp:
         )
         self._mark()
 
+    # -- analyses kept in the records: a finished game's graph comes back ------------------------
+    def _keep_analysis(self) -> None:
+        """An analysis just finished: written to the records (its graph and marks outlive the
+        program, and the game's turn in play)."""
+        a = self.analysis
+        if not isinstance(a, GameAnalysis) or a is self._analysis_kept or (data := a.to_json()) is None:
+            return
+        self._analysis_kept = a
+        try:
+            self.store.save_analysis(a.game_id, data)
+        except StoreError as exc:
+            log.warning("the analysis of game %d could not be written: %s", a.game_id, exc)
+        self._analyses[a.game_id] = KeptAnalysis.from_json(a.game_id, data)
+
+    def _kept_analysis(self, game_id: int) -> KeptAnalysis | None:
+        """A game's analysis from the records (read once; a damaged one: none)."""
+        if game_id not in self._analyses:
+            try:
+                data = self.store.analysis(game_id)
+            except StoreError:
+                data = None
+            self._analyses[game_id] = None if data is None else KeptAnalysis.from_json(game_id, data)
+        return self._analyses[game_id]
+
+    def _restore_analysis(self) -> None:
+        """The game in play's kept analysis, when it is of the game's moves as they are (a
+        finished game resumed or after a restart: its graph again)."""
+        a, game = self.analysis, self.session.referee.game
+        if a is not None and a.game_id == self.session.row.id:
+            return
+        moves = [pos.pdn(m) for pos, m in game.steps() if isinstance(m, Move)]
+        kept = self._kept_analysis(self.session.row.id) if moves else None
+        if kept is not None and kept.moves == moves:
+            self.analysis = kept
+
+    def study_graph(self) -> dict[str, Any] | None:
+        """The evaluation graph of the study's game (the recorded game it was opened from), from
+        its analysis — under way and finished, or kept — while the study's main line begins
+        with the game's moves: the values, the marked plies, and the main line's nodes."""
+        study = self.study
+        if study is None or study.source is None:
+            return None
+        line = study.main_line()
+        texts = [n.text for n in line]
+        a = self.analysis
+        found = a if a is not None and a.game_id == study.source else self._kept_analysis(study.source)
+        if found is None or not found.finished or found.error is not None or texts[: len(found.moves)] != found.moves:
+            return None
+        return {
+            "curve": list(found.curve),
+            "marked": {m.ply: m.symbol for m in found.marks},
+            "nodes": [study.root.id] + [n.id for n in line[: len(found.moves)]],
+        }
+
     def live_allowed(self) -> bool:
         """Live analysis is a hint on every move: only where hints are (``[engine] hints``: casual
         games by default) and once a game is over."""
@@ -720,8 +793,8 @@ class PlayApp:
             raise PageError("no-study")  # moving pieces on another board is help in a tournament game
         try:
             if op == "open" and data.get("study") is not None:
-                self.study, self.study_id = self._stored_study(data.get("study")), data.get("study")
-                self.study_board = None
+                self.study = self.kept.reopen(data.get("study"), self.session.row.variant)
+                self.study_id, self.study_board = data.get("study"), None
             elif op == "open":
                 self.study, self.study_board = self._study_of(data.get("game"), data.get("ply")), None
                 self.study_id = None  # a new study: a row of its own
@@ -730,7 +803,10 @@ class PlayApp:
                 self.study_id = None
             elif op == "close":
                 if self.study_id is not None:
-                    self._write_study(lambda: self.store.close_study(self.study_id or 0))
+                    try:
+                        self.kept.close(self.study_id)
+                    except StoreError as exc:
+                        raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
                 self.study, self.study_id = None, None
                 self.study_board = None
             elif self.study is None:
@@ -754,64 +830,24 @@ class PlayApp:
         self._mark()
         self._keep_study(raising=True)  # written before the page is answered: a power cut keeps it
 
-    # -- studies kept in the records: written after each change, read at start -------------------
-    def _load_studies(self) -> None:
-        """Read every stored study (a damaged one: one line naming it, the others are read); the
-        one the page had open is open again, if it is of the board's variant."""
-        try:
-            rows = self.store.studies()
-        except StoreError as exc:
-            log.warning("the studies cannot be read (%s): none is open", exc)
-            return
-        for row in rows:
-            try:
-                study = Study.from_json(row.tree) if row.damage is None else None
-                if study is None:
-                    raise StudyError(str(row.damage))
-            except StudyError as exc:
-                log.warning("study %d in %s is damaged (%s): left as it is, not opened", row.id, self.store.path, exc)
-                continue
-            if row.open and self.study is None and study.variant.name == self.session.row.variant:
-                self.study, self.study_id = study, row.id
-                log.info("study %d is open again (%d moves)", row.id, len(study.nodes) - 1)
-
-    def _stored_study(self, study_id: Any) -> Study:
-        """A study the records keep, by its id (of the board's variant)."""
-        if not isinstance(study_id, int) or isinstance(study_id, bool):
-            raise StudyError(f"study must be a study's id, not {shown(study_id)}")
-        try:
-            row = self.store.study(study_id)
-        except StoreError as exc:
-            raise StudyError(str(exc)) from None
-        if row.damage is not None:
-            raise StudyError(f"study {study_id} is damaged ({row.damage})")
-        try:
-            study = Study.from_json(row.tree)
-        except StudyError as exc:
-            raise StudyError(f"study {study_id} is damaged ({exc})") from None
-        if study.variant.name != self.session.row.variant:
-            raise StudyError(f"study {study_id} is {study.variant.title}: the board plays {self.session.row.variant}")
-        return study
-
     def _keep_study(self, *, raising: bool = False) -> None:
-        """Write the open study when it changed since it was last written (whole, one transaction)."""
-        if self.study is None or self._study_saved == self.study_version:
+        """Write the open study when it changed since it was last written (``damas.board.studies``):
+        before the page is answered (``raising``: a failure is the request's error), or when the
+        board's moves changed it (a failure is logged, once per change)."""
+        study = self.study
+        if study is None or self._study_saved == self.study_version:
             return
-        study, version = self.study, self.study_version
-
-        def save() -> None:
-            self.study_id = self.store.save_study(self.study_id, study.variant.name, study.to_json())
-
-        self._study_saved = version  # (tried once per change: a failure is said once)
-        self._write_study(save, raising=raising)
-
-    def _write_study(self, write: Callable[[], None], *, raising: bool = True) -> None:
+        self._study_saved = self.study_version
         try:
-            write()
+            self.study_id = self.kept.save(self.study_id, study)
         except StoreError as exc:
             if raising:
                 raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
             log.warning("the study could not be written: %s", exc)
+
+    def kept_studies(self) -> list[StudyRow]:
+        """The page's list of kept studies (of the board's variant, but the one open)."""
+        return self.kept.listed(self.session.row.variant, self.study_id, RECENT)
 
     def _study_on_board(self, on: Any) -> None:
         """The study's position set up on the board (a casual game from it, the LEDs guiding the
@@ -868,6 +904,7 @@ class PlayApp:
             study = Study.from_pdn(pg)
             if pg.variant.name != self.session.row.variant:
                 raise StudyError(f"game {game_id} is {pg.variant.title}: the board plays the game in play's variant")
+        study.source = self.session.row.id if game_id is None else game_id
         line = study.main_line()
         if ply is not None:
             if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(line):
