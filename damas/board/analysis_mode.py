@@ -93,7 +93,7 @@ class AnalysisMode:
             elif op == "close":
                 self.leave()
                 if self.study_id is not None:
-                    self._write(lambda: self.app.store.close_study(self.study_id or 0))
+                    self._write(lambda: self.app.kept.close(self.study_id or 0))
                 self.study, self.study_id = None, None
             elif self.study is None:
                 raise StudyError("no study is open (open a game or a PDN first)")
@@ -283,55 +283,27 @@ class AnalysisMode:
 
     # -- studies kept in the records: written after each change, read at start -------------------
     def load(self) -> None:
-        """Read every stored study (a damaged one: one line naming it, the others are read); the
-        one the page had open is open again, if it is of the board's variant."""
-        app = self.app
-        try:
-            rows = app.store.studies()
-        except StoreError as exc:
-            log.warning("the studies cannot be read (%s): none is open", exc)
-            return
-        for row in rows:
-            try:
-                study = Study.from_json(row.tree) if row.damage is None else None
-                if study is None:
-                    raise StudyError(str(row.damage))
-            except StudyError as exc:
-                log.warning("study %d in %s is damaged (%s): left as it is, not opened", row.id, app.store.path, exc)
-                continue
-            if row.open and self.study is None and study.variant.name == app.session.row.variant:
-                self.study, self.study_id = study, row.id
-                log.info("study %d is open again (%d moves)", row.id, len(study.nodes) - 1)
+        """The study the page had open when the program stopped, open again (of the board's variant)."""
+        found = self.app.kept.load(self.app.session.row.variant)
+        if found is not None:
+            self.study, self.study_id = found
 
     def _stored_study(self, study_id: Any) -> Study:
         """A study the records keep, by its id (of the board's variant)."""
-        if not isinstance(study_id, int) or isinstance(study_id, bool):
-            raise StudyError(f"study must be a study's id, not {shown(study_id)}")
-        try:
-            row = self.app.store.study(study_id)
-        except StoreError as exc:
-            raise StudyError(str(exc)) from None
-        if row.damage is not None:
-            raise StudyError(f"study {study_id} is damaged ({row.damage})")
-        try:
-            study = Study.from_json(row.tree)
-        except StudyError as exc:
-            raise StudyError(f"study {study_id} is damaged ({exc})") from None
-        variant = (self.held or self.app.session).row.variant
-        if study.variant.name != variant:
-            raise StudyError(f"study {study_id} is {study.variant.title}: the board plays {variant}")
-        return study
+        return self.app.kept.reopen(study_id, (self.held or self.app.session).row.variant)
 
     def keep(self, *, raising: bool = False) -> None:
-        """Write the open study when it changed since it was last written (whole, one transaction)."""
-        if self.study is None or self._saved == self.version:
+        """Write the open study when it changed since it was last written (``damas.board.studies``):
+        before the page is answered (``raising``: a failure is the request's error), or when the
+        board's moves changed it (a failure is logged, once per change)."""
+        study = self.study
+        if study is None or self._saved == self.version:
             return
-        study, version = self.study, self.version
+        self._saved = self.version
 
         def save() -> None:
-            self.study_id = self.app.store.save_study(self.study_id, study.variant.name, study.to_json())
+            self.study_id = self.app.kept.save(self.study_id, study)
 
-        self._saved = version  # (tried once per change: a failure is said once)
         self._write(save, raising=raising)
 
     @staticmethod
@@ -377,6 +349,7 @@ class AnalysisMode:
             study = Study.from_pdn(pg)
             if pg.variant.name != game.row.variant:
                 raise StudyError(f"game {game_id} is {pg.variant.title}: the board plays the game in play's variant")
+        study.source = game.row.id if game_id is None else game_id
         line = study.main_line()
         if ply is not None:
             if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(line):

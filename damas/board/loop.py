@@ -27,22 +27,23 @@ from board_hal.squares import Sensing, SquareState
 from damas.board.analysis_mode import AnalysisMode
 from damas.board.page_state import MoveList, page_state
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
+from damas.board.studies import KeptStudies
 from damas.board.training_mode import TrainingMode, suggested
-from damas.computer.analysis import GameAnalysis
+from damas.computer.analysis import GameAnalysis, KeptAnalysis
 from damas.computer.live import LiveAnalysis
 from damas.computer.opponent import EngineSettings, open_engine
 from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
 from damas.records.session import DamagedGame, GameSession, export_game
-from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError
+from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError, StudyRow
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import parse_control
 from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
-from rules import Color, DraughtsError, Position, find_variant, parse_result
+from rules import Color, DraughtsError, Move, Position, find_variant, parse_result
 from rules.errors import shown
 from rules.pdn import write_pdn
 from wording import language
@@ -102,7 +103,10 @@ class PlayApp:
         self._retry_at = 0.0
         self.engine_settings = engine or EngineSettings()
         self.computer = computer or Computer(self.engine_settings, session.row.variant)
-        self.analysis: GameAnalysis | None = None  # the page's analysis of a game (damas.computer.analysis)
+        # the page's analysis of a game (damas.computer.analysis): under way, or kept in the records
+        self.analysis: GameAnalysis | KeptAnalysis | None = None
+        self._analyses: dict[int, KeptAnalysis | None] = {}  # the records' analyses read (by game)
+        self._analysis_kept: GameAnalysis | None = None  # the last analysis written to the records
         self.live: LiveAnalysis | None = None  # the position searched while the players move (the page's bar)
         self._live_variant = ""  # the variant the live analysis' engine plays
         # a game opened on the page to try moves in (its variations), on the page or on the board
@@ -116,7 +120,10 @@ class PlayApp:
         # the clock buttons, the Pi's and the Pico's: a press waits ``chord`` s for the other (the read-out)
         self.gestures = ChordFilter(chord)
         session.listeners.append(self._changed)
-        self.analysis_mode.load()  # the study the page had open, open again
+        # the studies the records keep: the one open when the program stopped is open again
+        self.kept = KeptStudies(store)
+        self.analysis_mode.load()
+        self._restore_analysis()
 
     @property
     def sim(self) -> SimulatedBoard | None:
@@ -188,6 +195,7 @@ class PlayApp:
             self.computer.update(self.session.referee, self._enter, self.clock())
             self.analysis_mode.follow()
             self.analysis_mode.keep()
+            self._keep_analysis()
             self._follow_live()
             self.training_mode.follow()
         view = self._view()
@@ -630,6 +638,7 @@ class PlayApp:
         self._records_changed += 1
         self.computer.reset()
         self.computer.set_variant(session.row.variant)
+        self._restore_analysis()
 
     def resume_game(self, game_id: Any) -> None:
         """Play on a game left unfinished (a new game started while it was in play, or a restart that
@@ -716,6 +725,60 @@ class PlayApp:
         )
         self._mark()
 
+    # -- analyses kept in the records: a finished game's graph comes back ------------------------
+    def _keep_analysis(self) -> None:
+        """An analysis just finished: written to the records (its graph and marks outlive the
+        program, and the game's turn in play)."""
+        a = self.analysis
+        if not isinstance(a, GameAnalysis) or a is self._analysis_kept or (data := a.to_json()) is None:
+            return
+        self._analysis_kept = a
+        try:
+            self.store.save_analysis(a.game_id, data)
+        except StoreError as exc:
+            log.warning("the analysis of game %d could not be written: %s", a.game_id, exc)
+        self._analyses[a.game_id] = KeptAnalysis.from_json(a.game_id, data)
+
+    def _kept_analysis(self, game_id: int) -> KeptAnalysis | None:
+        """A game's analysis from the records (read once; a damaged one: none)."""
+        if game_id not in self._analyses:
+            try:
+                data = self.store.analysis(game_id)
+            except StoreError:
+                data = None
+            self._analyses[game_id] = None if data is None else KeptAnalysis.from_json(game_id, data)
+        return self._analyses[game_id]
+
+    def _restore_analysis(self) -> None:
+        """The game in play's kept analysis, when it is of the game's moves as they are (a
+        finished game resumed or after a restart: its graph again)."""
+        a, game = self.analysis, self.session.referee.game
+        if a is not None and a.game_id == self.session.row.id:
+            return
+        moves = [pos.pdn(m) for pos, m in game.steps() if isinstance(m, Move)]
+        kept = self._kept_analysis(self.session.row.id) if moves else None
+        if kept is not None and kept.moves == moves:
+            self.analysis = kept
+
+    def study_graph(self) -> dict[str, Any] | None:
+        """The evaluation graph of the study's game (the recorded game it was opened from), from
+        its analysis — under way and finished, or kept — while the study's main line begins
+        with the game's moves: the values, the marked plies, and the main line's nodes."""
+        study = self.analysis_mode.study
+        if study is None or study.source is None:
+            return None
+        line = study.main_line()
+        texts = [n.text for n in line]
+        a = self.analysis
+        found = a if a is not None and a.game_id == study.source else self._kept_analysis(study.source)
+        if found is None or not found.finished or found.error is not None or texts[: len(found.moves)] != found.moves:
+            return None
+        return {
+            "curve": list(found.curve),
+            "marked": {m.ply: m.symbol for m in found.marks},
+            "nodes": [study.root.id] + [n.id for n in line[: len(found.moves)]],
+        }
+
     def live_allowed(self) -> bool:
         """Live analysis is a hint on every move: only where hints are (``[engine] hints``: casual
         games by default) and once a game is over."""
@@ -755,6 +818,10 @@ class PlayApp:
         else:
             studying = self.analysis_mode.study is not None
             self.live.follow(self.analysis_mode.game() if studying else self.session.referee.game)
+
+    def kept_studies(self) -> list[StudyRow]:
+        """The page's list of kept studies (of the board's variant, but the one open)."""
+        return self.kept.listed(self.session.row.variant, self.analysis_mode.study_id, RECENT)
 
     def close(self) -> None:
         """Stop the engines (the computer's, an analysis under way, the live one) and the voice."""

@@ -5,6 +5,7 @@ list kept between pushes."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +13,7 @@ import wording
 from board_hal.leds import Role as LedRole
 from damas.computer.analysis import Mark
 from damas.computer.live import bar
-from damas.records.store import ABANDONED, INTERRUPTED, GameRow
+from damas.records.store import ABANDONED, INTERRUPTED, GameRow, StudyRow
 from damas.sentences import kind_of, message
 from damas.speech.phrases import move_phrase
 from damas.study.training import shipped_games, shipped_tactics
@@ -149,6 +150,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         else {**s.clock.face(app.clock()), "low": app.low_time, "control_text": control_text(s.row.header)},
         "clock_words": wording.words(CLOCK_WORDS, lang),
         "games": [_game_item(r, words) for r in app.recent_games()],
+        "studies": [_kept_item(r, words) for r in app.kept_studies()],
         "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
         "voice": app.speech.speaker is not None,
     }
@@ -228,6 +230,18 @@ def _analysis_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
     }
 
 
+def _kept_item(row: StudyRow, words: dict[str, str]) -> dict[str, Any]:
+    """A kept study as the page lists it (the action study/open with its id opens it again)."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.updated)) if row.updated else ""
+    return {
+        "id": row.id,
+        "title": row.title,
+        "moves": row.moves,
+        "moves_text": words["plies_one"] if row.moves == 1 else words["plies"].format(count=row.moves),
+        "updated": when,
+    }
+
+
 def _study_state(app: PlayApp) -> dict[str, Any] | None:
     """The study open on the page: its tree as text, the position shown and its legal moves."""
     study = app.analysis_mode.study
@@ -260,6 +274,9 @@ def _study_state(app: PlayApp) -> dict[str, Any] | None:
         "next": node.children[0].id if node.children else None,
         "version": app.analysis_mode.version,
         "on_board": app.analysis_mode.board is not None,  # its moves are made on the board (the page shows the board)
+        # the evaluation graph of the game it was opened from (its analysis, under way or kept):
+        # ``curve`` after each ply of the main line, ``marked`` plies, ``nodes`` the line's ids
+        "graph": app.study_graph(),
     }
 
 

@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from damas.computer.opponent import EngineFailed, Opponent, expected_seconds
@@ -188,6 +188,64 @@ def _number(before: Position, ply: int, game: Game) -> str:
     return f"{move_no}." if before.turn is Color.WHITE else f"{move_no}..."
 
 
+@dataclass
+class KeptAnalysis:
+    """A finished analysis read back from the records: the same face as :class:`GameAnalysis`
+    once it has finished (the page's graph and marks), no engine."""
+
+    game_id: int
+    moves: list[str]
+    curve: list[int]
+    marks: list[Mark] = field(default_factory=list)
+    error: str | None = None
+    finished: bool = True
+
+    @property
+    def total(self) -> int:
+        return len(self.curve)
+
+    @property
+    def done(self) -> int:
+        return len(self.curve)
+
+    def progress(self) -> tuple[int, int, bool, str | None]:
+        return (self.game_id, self.done, self.finished, self.error)
+
+    def cancel(self) -> None:
+        pass
+
+    @classmethod
+    def from_json(cls, game_id: int, data: Any) -> KeptAnalysis | None:
+        """What :meth:`GameAnalysis.to_json` wrote; ``None`` for anything else (a damaged row:
+        the game is simply not analysed)."""
+        if not isinstance(data, dict) or data.get("format") != 1:
+            return None
+        moves, curve, marks = data.get("moves"), data.get("curve"), data.get("marks")
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            return None
+        if not isinstance(curve, list) or len(curve) != len(moves) + 1:
+            return None
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in curve):
+            return None
+        try:
+            kept = [Mark(**m) for m in marks] if isinstance(marks, list) else None
+        except TypeError:
+            return None
+        if kept is None or not all(_a_mark(m, len(moves)) for m in kept):
+            return None
+        return cls(game_id, moves, curve, kept)
+
+
+def _a_mark(m: Mark, plies: int) -> bool:
+    numbers = (m.ply, m.loss, m.before, m.after)
+    return (
+        all(isinstance(n, int) and not isinstance(n, bool) for n in numbers)
+        and 0 < m.ply <= plies
+        and all(isinstance(t, str) for t in (m.number, m.played, m.better))
+        and m.kind in ("material", "game", "win")
+    )
+
+
 class GameAnalysis:
     """The analysis of a game for the page. A worker thread asks an engine in a process of its
     own (``damas.computer.opponent``), so the board loop never waits for it; the page reads ``done`` of
@@ -215,6 +273,12 @@ class GameAnalysis:
     def cancel(self) -> None:
         self._stop.set()
         self._thread.join(timeout=10)
+
+    def to_json(self) -> dict[str, Any] | None:
+        """The finished analysis as the records keep it (None: not finished, or failed)."""
+        if not self.finished or self.error is not None:
+            return None
+        return {"format": 1, "moves": self.moves, "curve": self.curve, "marks": [asdict(m) for m in self.marks]}
 
     def _search(self, engine: Opponent, game: Game) -> tuple[int, Move | None]:
         if self._stop.is_set():

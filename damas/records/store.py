@@ -88,9 +88,16 @@ CREATE TABLE IF NOT EXISTS reports (
     squares TEXT NOT NULL,
     message TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    data TEXT NOT NULL,
+    created REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS studies (
     id INTEGER PRIMARY KEY,
     variant TEXT NOT NULL,
+    title TEXT NOT NULL DEFAULT '',
+    moves INTEGER NOT NULL DEFAULT 0,
     tree TEXT NOT NULL,
     open INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
@@ -126,6 +133,8 @@ class StudyRow:
     created: float
     updated: float
     damage: str | None = None
+    title: str = ""  # what the page's list shows (the players), and the moves the tree holds
+    moves: int = 0
 
 
 class StoreError(Exception):
@@ -832,11 +841,42 @@ class Store:
         self._tx(stmts)
         self.save_record(game_id)
 
+    # -- a game's analysis (its evaluation graph and marked moves), kept once finished -----------
+    def save_analysis(self, game_id: int, data: dict[str, Any]) -> None:
+        """A game's analysis as the analysis writes it (``damas.computer.analysis``: JSON),
+        replacing the one before."""
+        self._tx(
+            [
+                (
+                    "INSERT OR REPLACE INTO analyses (game_id, data, created) VALUES (?, ?, ?)",
+                    (game_id, json.dumps(data), time.time()),
+                )
+            ]
+        )
+
+    def analysis(self, game_id: int) -> dict[str, Any] | None:
+        """A game's kept analysis; ``None`` when there is none, or it cannot be read."""
+        rows = self._query("SELECT data FROM analyses WHERE game_id=?", (game_id,))
+        try:
+            return _json_object(rows[0][0]) if rows else None
+        except RecursionError:
+            return None
+
     # -- studies: the trees of variations the page keeps ----------------------------------------
-    def save_study(self, study_id: int | None, variant: str, tree: dict[str, Any], *, open: bool = True) -> int:
+    def save_study(
+        self,
+        study_id: int | None,
+        variant: str,
+        tree: dict[str, Any],
+        *,
+        title: str = "",
+        moves: int = 0,
+        open: bool = True,
+    ) -> int:
         """Write a study whole (a new one when ``study_id`` is None) in one transaction: a power
-        cut leaves it as it was before or as it is now. ``open``: the study the page shows (the
-        only one: any other open is closed). Returns its id."""
+        cut leaves it as it was before or as it is now. ``title`` and ``moves``: what a list of
+        studies shows; ``open``: the study the page shows (the only one: any other open is
+        closed). Returns its id."""
         now = time.time()
         text = json.dumps(tree)
         stmts: list[tuple[str, tuple[Any, ...]]] = []
@@ -845,15 +885,16 @@ class Store:
         if study_id is None:
             stmts.append(
                 (
-                    "INSERT INTO studies (variant, tree, open, created, updated) VALUES (?, ?, ?, ?, ?)",
-                    (variant, text, int(open), now, now),
+                    "INSERT INTO studies (variant, title, moves, tree, open, created, updated)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (variant, title, moves, text, int(open), now, now),
                 )
             )
         else:
             stmts.append(
                 (
-                    "UPDATE studies SET variant=?, tree=?, open=?, updated=? WHERE id=?",
-                    (variant, text, int(open), now, study_id),
+                    "UPDATE studies SET variant=?, title=?, moves=?, tree=?, open=?, updated=? WHERE id=?",
+                    (variant, title, moves, text, int(open), now, study_id),
                 )
             )
 
@@ -880,8 +921,32 @@ class Store:
         ids = [int(r[0]) for r in self._query("SELECT id FROM studies ORDER BY updated DESC, id DESC")]
         return [self.study(i) for i in ids]
 
+    def study_list(self, variant: str, limit: int) -> list[StudyRow]:
+        """The latest changed studies of ``variant`` but the open one, without their trees (each
+        read only when opened): what the page lists."""
+        rows = self._query(
+            "SELECT id, variant, title, moves, open, created, updated FROM studies WHERE variant=? AND open=0"
+            " ORDER BY updated DESC, id DESC LIMIT ?",
+            (variant, limit),
+        )
+        return [
+            StudyRow(
+                id=int(r[0]),
+                variant=str(r[1]),
+                tree=None,
+                open=bool(r[4]),
+                created=float(r[5]) if a_time(r[5]) else 0.0,
+                updated=float(r[6]) if a_time(r[6]) else 0.0,
+                title=str(r[2]),
+                moves=r[3] if isinstance(r[3], int) else 0,
+            )
+            for r in rows
+        ]
+
     def study(self, study_id: int) -> StudyRow:
-        rows = self._query("SELECT id, variant, tree, open, created, updated FROM studies WHERE id=?", (study_id,))
+        rows = self._query(
+            "SELECT id, variant, tree, open, created, updated, title, moves FROM studies WHERE id=?", (study_id,)
+        )
         if not rows:
             raise StoreError(f"{self.path}: no study {study_id}")
         r = rows[0]
@@ -898,6 +963,8 @@ class Store:
             created=float(r[4]) if a_time(r[4]) else 0.0,
             updated=float(r[5]) if a_time(r[5]) else 0.0,
             damage=damage,
+            title=str(r[6]),
+            moves=r[7] if isinstance(r[7], int) else 0,
         )
 
     # -- the game clock's last sign of life ---------------------------------------------------

@@ -70,6 +70,7 @@ class Study:
         self.nodes: dict[int, Node] = {0: self.root}
         self.current = self.root
         self._next = 1
+        self.source: int | None = None  # the recorded game it was opened from (its analysis: the graph)
 
     # -- building -------------------------------------------------------------------------------
     @classmethod
@@ -228,6 +229,7 @@ class Study:
             "result": self.result,
             "moves": moves,
             "current": index[self.current.id],
+            "source": self.source,
         }
 
     @classmethod
@@ -285,6 +287,8 @@ class Study:
         if not isinstance(current, int) or isinstance(current, bool) or not 0 <= current < len(order):
             raise StudyError(f"the position shown {shown(current, 20)} is not one of its {len(order)}")
         study.current = order[current]
+        source = data.get("source")
+        study.source = source if isinstance(source, int) and not isinstance(source, bool) else None
         return study
 
     def tokens(self) -> list[dict[str, object]]:

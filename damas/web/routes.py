@@ -24,8 +24,9 @@ Routes:
   moves' ``mark`` show it; ``live`` ``{"on": true|false}``: the live analysis (the state's
   ``live``: the bar, the number, the depth and the engine's line), in casual games and finished
   ones); ``study`` with ``op``: ``open`` (``game``, ``ply``: a recorded game, default the one in
-  play; or ``study``: a kept study by its id, the state's ``study.id``), ``pdn`` (``pdn``: a
-  pasted PDN's first game, or a FEN alone), ``play`` (``node``, ``move``: a move tried from that
+  play, its evaluation graph the state's ``study.graph`` when it was analysed; or ``study``: a
+  kept study by its id, the state's ``study.id`` and ``studies``), ``pdn`` (``pdn``: a pasted
+  PDN's first game, or a FEN alone), ``play`` (``node``, ``move``: a move tried from that
   position, kept as a variation), ``goto``/``delete``/``promote`` (``node``), ``board`` (``on``:
   the analysis mode on the board, ``damas.board.analysis_mode``; the state's ``board_analysis``:
   ``on``, ``set_up``, the squares to ``fill`` and to ``empty``, or ``returning`` to ``game``),

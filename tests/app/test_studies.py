@@ -118,3 +118,113 @@ def test_a_damaged_study_is_named_and_the_others_load(tmp_path: Path) -> None:
         assert "Traceback" not in third.output
     finally:
         third.stop()
+
+
+def test_the_page_lists_the_kept_studies_and_opens_one_again(browser: Any, tmp_path: Path) -> None:
+    """In Chromium: "Back to the game" closes a study and keeps it; the page lists it (its
+    players, its moves, when it was changed), and "Open" brings it back with its variations."""
+    from playwright.sync_api import expect
+
+    from tests.app.test_browser_page import opened, shot
+    from tests.app.test_browser_study import tree_text
+
+    server = Server(tmp_path / "games.sqlite3").start()
+    try:
+        study(server, op="pdn", pdn=PASTED)
+        with opened(browser, f"{server.url}/?lang=en") as page:
+            expect(page.locator("#studyon")).to_be_visible()
+            assert tree_text(page) == "1. c3-d4 (1. e3-f4 f6-g5) 1... b6-a5 2. d4-c5!?"
+            expect(page.locator("#st-keptbox")).to_be_hidden()  # (the open one is not listed)
+            page.locator("#st-close").click()
+            expect(page.locator("#studyon")).to_be_hidden()
+            item = page.locator("#st-kept li")
+            expect(item).to_have_count(1)
+            expect(item).to_contain_text("Ana – Rui · 5 plies · ")
+            expect(page.locator("#h-kept")).to_have_text("Kept studies")
+            shot(page, "kept-studies")
+            item.get_by_role("button", name="Open").click()
+            expect(page.locator("#studyon")).to_be_visible()
+            assert tree_text(page) == "1. c3-d4 (1. e3-f4 f6-g5) 1... b6-a5 2. d4-c5!?"
+            expect(page.locator("#st-keptbox")).to_be_hidden()
+        with opened(browser, f"{server.url}/?lang=pt-BR") as page:
+            page.locator("#st-close").click()
+            expect(page.locator("#h-kept")).to_have_text("Estudos salvos")
+    finally:
+        server.stop()
+
+
+def test_a_finished_games_graph_comes_back_from_its_kept_analysis(browser: Any, tmp_path: Path) -> None:
+    """A game analysed and finished, a new game, the power gone: its graph is kept in the records,
+    and opening the game from the page's list of games shows it in the study (a point of it
+    shows that position)."""
+    from playwright.sync_api import expect
+
+    from rules import Position
+    from tests.app.test_browser_page import opened, shot
+    from tests.app.test_evening import hand_move
+
+    db = tmp_path / "games.sqlite3"
+    server = Server(db).start()
+    try:
+        pos = Position.start("brazilian")
+        for move in ("c3-d4", "f6-g5", "g3-h4", "g7-f6"):
+            pos = hand_move(server, move, pos)
+        first = server.get("/api/state")["game"]
+    finally:
+        server.stop()
+    server = Server(db, "--move-time", "0.05", "--resume").start()  # (the game resumed: not analysed yet)
+    try:
+        assert server.get("/api/state")["game"] == first and server.get("/api/state")["analysis"] is None
+        server.post("/api/action", {"action": "resign", "side": "black"})
+        server.post("/api/action", {"action": "analyze"})
+        analysed = server.wait_for(lambda s: (s["analysis"] or {}).get("finished"), timeout=60)["analysis"]
+        assert analysed["error"] is None and len(analysed["curve"]) == 5
+        server.post("/api/action", {"action": "new-game"})
+        server.wait_for(lambda s: s["game"] != first)
+        server.kill()
+    finally:
+        if server.proc is not None:
+            server.stop()
+    again = Server(db).start()
+    try:
+        with opened(browser, f"{again.url}/?lang=en") as page:
+            item = page.locator(f'#recent li[data-game="{first}"]')
+            item.get_by_role("button", name="Open").click()
+            expect(page.locator("#studyon")).to_be_visible()
+            graph = page.locator("#studygraph")
+            expect(graph).to_be_visible()
+            expect(graph.locator("polyline.curve")).to_have_count(1)
+            study_state = again.get("/api/state")["study"]
+            assert study_state["graph"]["curve"] == analysed["curve"]
+            assert {int(k): v for k, v in study_state["graph"]["marked"].items()} == {
+                int(k): v for k, v in analysed["marked"].items()
+            }
+            shot(page, "study-graph")
+            box = graph.bounding_box()
+            assert box is not None
+            graph.click(position={"x": box["width"] - 2, "y": box["height"] / 2})  # the last point
+            expect(page.locator("#studytree .mv.current")).to_have_text("g7-f6")
+            assert again.get("/api/state")["study"]["current"] == study_state["graph"]["nodes"][-1]
+    finally:
+        again.stop()
+
+
+def test_a_damaged_kept_analysis_is_no_graph() -> None:
+    from damas.computer.analysis import KeptAnalysis
+
+    good = {"format": 1, "moves": ["c3-d4"], "curve": [0, 10], "marks": []}
+    assert KeptAnalysis.from_json(1, good) is not None
+    mark = {"ply": 1, "number": "1.", "played": "c3-d4", "better": "a3-b4"}
+    mark |= {"loss": 120, "kind": "material", "before": 0, "after": -120}
+    assert KeptAnalysis.from_json(1, {**good, "marks": [mark]}) is not None
+    for bad in (
+        {**good, "curve": [0]},
+        {**good, "format": 2},
+        {**good, "moves": [3]},
+        {**good, "marks": [{**mark, "kind": "lunch"}]},
+        {**good, "marks": [{**mark, "ply": 5}]},
+        {**good, "marks": [{"ply": 1}]},
+        {**good, "marks": ["x"]},
+        [],
+    ):
+        assert KeptAnalysis.from_json(1, bad) is None, bad

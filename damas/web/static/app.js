@@ -713,10 +713,25 @@ $("livetoggle").onchange = (e) => {
 // dots; a dot or a point of the curve shows that position
 const GRAPH_W = 300, GRAPH_H = 80;
 function renderGraph(a) {
-  const svg = $("graph");
-  const curve = (a && a.finished && !a.error && a.curve) || [];
+  drawGraph($("graph"), (a && a.finished && !a.error && a.curve) || [], (a && a.marked) || {}, (i) => showEntry(i - 1));
+}
+
+// the study's game's graph (kept from its analysis): a point shows that position of the main line
+function renderStudyGraph(st) {
+  const g = st && st.graph;
+  drawGraph($("studygraph"), (g && g.curve) || [], (g && g.marked) || {}, (i) => {
+    if (g && i < g.nodes.length) studyPost({ op: "goto", node: g.nodes[i] });
+  });
+}
+
+function drawGraph(svg, curve, marked, pick) {
   svg.toggleAttribute("hidden", curve.length < 2); // (an SVG element has no hidden property)
-  const key = JSON.stringify([curve, a && a.marked]);
+  svg.onclick = (e) => { // the position after the ply nearest the click
+    if (curve.length < 2) return;
+    const box = svg.getBoundingClientRect();
+    pick(Math.round(((e.clientX - box.left) / box.width) * (curve.length - 1)));
+  };
+  const key = JSON.stringify([curve, marked]);
   if (curve.length < 2 || svg.dataset.key === key) return;
   svg.dataset.key = key;
   const ns = "http://www.w3.org/2000/svg";
@@ -734,22 +749,16 @@ function renderGraph(a) {
   el("polygon", { class: "white", points: `0,${GRAPH_H} ${points.join(" ")} ${GRAPH_W},${GRAPH_H}` });
   el("line", { class: "zero", x1: 0, y1: GRAPH_H / 2, x2: GRAPH_W, y2: GRAPH_H / 2 });
   el("polyline", { class: "curve", points: points.join(" ") });
-  for (const [ply, symbol] of Object.entries(a.marked || {})) {
+  for (const [ply, symbol] of Object.entries(marked)) {
     const i = Number(ply);
     if (i >= curve.length) continue;
     const dot = el("circle", { class: `mark ${symbol === "??" ? "game" : "other"}`, cx: x(i), cy: y(curve[i]), r: 3, "data-ply": ply });
     const title = document.createElementNS(ns, "title");
     title.textContent = `${moveLabel(i - 1)}${symbol}`;
     dot.appendChild(title);
-    dot.addEventListener("click", (e) => { e.stopPropagation(); showEntry(i - 1); });
+    dot.addEventListener("click", (e) => { e.stopPropagation(); pick(i); });
   }
 }
-$("graph").onclick = (e) => { // the position after the ply nearest the click
-  const curve = (state.analysis && state.analysis.curve) || [];
-  if (curve.length < 2) return;
-  const box = $("graph").getBoundingClientRect();
-  showEntry(Math.round(((e.clientX - box.left) / box.width) * (curve.length - 1)) - 1);
-};
 
 // -- a study: a game (the one in play, or a PDN) with the moves tried from its positions -------------
 let picked = null; // in a study: the square of the piece picked (a click or Enter), waiting for where it goes
@@ -766,6 +775,8 @@ function renderStudy() {
   $("st-here").disabled = barred;
   $("st-open").disabled = barred;
   renderBoardAnalysis();
+  renderKept(!st && !barred);
+  renderStudyGraph(st);
   if (!st) { picked = null; $("studychoose").hidden = true; return; }
   $("studytitle").textContent = [st.title === "? – ?" ? "" : st.title, st.result === "*" ? "" : st.result].filter(Boolean).join(" · ");
   const tree = $("studytree");
@@ -817,6 +828,31 @@ function renderBoardAnalysis() {
   $("ba-fix").hidden = !state.simulated || !todo.length;
 }
 $("ba-fix").onclick = () => post("/api/sim", { op: "fix" });
+// the studies the records keep (each change written at once): one opens again where it was left
+function renderKept(shown) {
+  const kept = state.studies || [];
+  $("st-keptbox").hidden = !shown || !kept.length;
+  const list = $("st-kept");
+  const key = state.lang + JSON.stringify(kept);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.innerHTML = "";
+  for (const k of kept) {
+    const li = document.createElement("li");
+    li.dataset.study = k.id;
+    const what = document.createElement("span");
+    what.textContent = `${k.title} · ${k.moves_text} · ${k.updated}`;
+    li.appendChild(what);
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "reopen";
+    b.dataset.ui = "study_open";
+    b.textContent = ui("study_open");
+    b.onclick = () => studyPost({ op: "open", study: k.id });
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+}
 
 function studyPost(body) {
   return post("/api/action", Object.assign({ action: "study" }, body), true).then((j) => {
@@ -988,6 +1024,15 @@ function renderRecent() {
     what.textContent = `#${g.id} ${g.white} – ${g.black} · ${g.title} · ${g.plies_text} · ` +
       (g.result !== "*" ? g.result : g.state_text);
     li.appendChild(what);
+    if (g.variant === state.variant && !(state.mode === "tournament" && state.result === "*" && !state.termination)) {
+      const s = document.createElement("button"); // its moves, its variations tried, its graph (if analysed)
+      s.type = "button";
+      s.className = "study";
+      s.dataset.ui = "study_open";
+      s.textContent = ui("study_open");
+      s.onclick = () => studyPost({ op: "open", game: g.id });
+      li.appendChild(s);
+    }
     if (g.resumable) {
       const b = document.createElement("button");
       b.type = "button";

@@ -1,0 +1,93 @@
+"""The studies the records keep (issue 28): a study the page opens (a game, a pasted PDN) is
+written whole after each change (the records' ``studies`` table: its tree, variations, NAGs,
+comments and the position shown, in one transaction, before the page is answered), so a restart
+or a power cut loses none; at start every study is read (a damaged one is named in one line
+and left as it is, the others are read) and the one the page had open is open again.
+
+The loop holds the study open (``PlayApp.study``) and its row (``PlayApp.study_id``); this is
+the part that reads and writes them, and the page's list of the others.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from damas.records.store import Store, StoreError, StudyRow
+from damas.study.tree import Study, StudyError
+
+log = logging.getLogger(__name__)
+
+
+class KeptStudies:
+    """The records' studies, as the board loop uses them."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.changed = 0  # a study written or closed: the page's list is read again
+        self._listed: tuple[tuple[int, str, int], list[StudyRow]] | None = None
+
+    def load(self, variant: str) -> tuple[Study, int] | None:
+        """Read every study; the one open (if it is of ``variant``, the board's) and its id."""
+        try:
+            rows = self.store.studies()
+        except StoreError as exc:
+            log.warning("the studies cannot be read (%s): none is open", exc)
+            return None
+        found = None
+        for row in rows:
+            try:
+                study = self._read(row)
+            except StudyError as exc:
+                log.warning("study %d in %s is damaged (%s): left as it is, not opened", row.id, self.store.path, exc)
+                continue
+            if row.open and found is None and study.variant.name == variant:
+                found = (study, row.id)
+                log.info("study %d is open again (%d moves)", row.id, len(study.nodes) - 1)
+        return found
+
+    @staticmethod
+    def _read(row: StudyRow) -> Study:
+        if row.damage is not None:
+            raise StudyError(row.damage)
+        return Study.from_json(row.tree)
+
+    def reopen(self, study_id: object, variant: str) -> Study:
+        """A kept study by its id, to open again (of the board's ``variant``); a
+        :class:`StudyError` of one line when there is none or it cannot be read."""
+        if not isinstance(study_id, int) or isinstance(study_id, bool):
+            raise StudyError(f"study must be a study's id, not {study_id!r:.40}")
+        try:
+            study = self._read(self.store.study(study_id))
+        except StoreError as exc:
+            raise StudyError(str(exc)) from None
+        except StudyError as exc:
+            raise StudyError(f"study {study_id} is damaged ({exc})") from None
+        if study.variant.name != variant:
+            raise StudyError(f"study {study_id} is {study.variant.title}: the board plays {variant}")
+        return study
+
+    def save(self, study_id: int | None, study: Study) -> int:
+        """Write ``study`` whole, as the one open (a new row when ``study_id`` is None); its id.
+        :class:`StoreError` when the records cannot take it (nothing is changed then)."""
+        title = f"{study.tags.get('White', '?')} – {study.tags.get('Black', '?')}"
+        new_id = self.store.save_study(
+            study_id, study.variant.name, study.to_json(), title=title, moves=len(study.nodes) - 1
+        )
+        self.changed += 1
+        return new_id
+
+    def close(self, study_id: int) -> None:
+        """The page closed it: kept, no longer open at the next start."""
+        self.store.close_study(study_id)
+        self.changed += 1
+
+    def listed(self, variant: str, open_id: int | None, limit: int) -> list[StudyRow]:
+        """The latest kept studies of ``variant`` but the open one (read again after a change)."""
+        key = (self.changed, variant, open_id or 0)
+        if self._listed is None or self._listed[0] != key:
+            try:
+                rows = self.store.study_list(variant, limit + 1)
+            except StoreError:
+                rows = []
+            self._listed = (key, [r for r in rows if r.id != open_id][:limit])
+        return self._listed[1]
