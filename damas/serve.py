@@ -39,7 +39,7 @@ from damas.errors import UserError
 from damas.hall_link.publish import Publisher
 from damas.records.recover import recover
 from damas.records.session import DamagedGame, GameSession
-from damas.records.store import DAMAGED, INTERRUPTED, Store, default_path
+from damas.records.store import ANALYSIS, DAMAGED, INTERRUPTED, Store, default_path
 from damas.speech.announcer import Announcer
 from damas.speech.settings import SpeechError, SpeechSettings
 from damas.speech.settings import settings_from_config as speech_from_config
@@ -201,9 +201,10 @@ def _open_game(
     mode: Mode,
     clock: str | None = None,
     health: BoardHealth | None = None,
-) -> tuple[Any, GameSession, SimulatedBoard | None]:
-    """The records (repaired from the journal copies when needed), the board, and the game
-    to play: the unfinished one resumed, or a new one."""
+) -> tuple[Any, GameSession, SimulatedBoard | None, bool]:
+    """The records (repaired from the journal copies when needed), the board, the game to play
+    (the unfinished one resumed, or a new one), and whether an analysis on the board had kept
+    that game aside when the program stopped (the board then holds the analysis' position)."""
     app_cfg = config.app
     if store.quarantined is not None:
         aside, why = store.quarantined
@@ -215,11 +216,15 @@ def _open_game(
     # (kept whole, marked interrupted) and the board starts a new game unless a game is left in
     # play; the study the page had open comes back with the page (damas.board.loop), and a game
     # the session had left unfinished can be resumed from the page's list
-    for session_id in store.close_sessions():
+    closed = store.close_sessions()
+    for session_id in closed:
         log.info("game %d was a session on the board, not a game: kept, not resumed", session_id)
     # an unfinished game: resume it (after checking the board) or close it
     notes: list[str] = []
     row = store.unfinished()
+    # the analysis on the board in play when the program stopped began after the game: it kept
+    # the game aside (damas.board.analysis_mode), and the board holds the analysis' position
+    kept = row is not None and any(i > row.id and store.game(i).purpose == ANALYSIS for i in closed)
     if row is not None:
         choice = args.resume if args.resume is not None else app_cfg.get("resume")
         if choice is None:
@@ -246,7 +251,7 @@ def _open_game(
             else:
                 if sim is not None:
                     sim_occupancy(session, sim)
-                else:
+                elif not kept:  # (else nothing the board shows is a move of the game: it is put back)
                     reconcile(session, io, time.time())
                 log.info("resumed game %d (%d plies)", row.id, row.moves)
         if session is None:
@@ -278,7 +283,7 @@ def _open_game(
     except BaseException:
         io.close()
         raise
-    return io, session, sim
+    return io, session, sim, kept and sim is None and session.row.id == getattr(row, "id", None)
 
 
 BOARD_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -346,7 +351,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         buttons = _open_buttons(config)
         health = _board_health(store)
-        io, session, sim = _open_game(args, config, store, variant, mode, clock, health)
+        io, session, sim, aside = _open_game(args, config, store, variant, mode, clock, health)
     except BaseException:
         if buttons is not None:
             buttons.close()
@@ -376,6 +381,9 @@ def serve(args: argparse.Namespace) -> int:
         chord=speech.chord if speech.enabled else 0.0,
         health=health,
     )
+    if aside:  # the game's position is put back on the board first, the LEDs guiding
+        play.analysis_mode.returning = True
+        log.info("game %d was kept aside for an analysis on the board: put its position back", session.row.id)
     opponent = getattr(args, "opponent", None) or engine.opponent
     if opponent == "engine" and session.seq == 0:  # a new game (a resumed one knows its players)
         _start_computer(play, engine)

@@ -24,9 +24,11 @@ from board_hal.leds import DEFAULT_LOOKS, Look
 from board_hal.leds import Role as LedRole
 from board_hal.simulated import SimulatedBoard
 from board_hal.squares import Sensing, SquareState
-from damas.board.page_state import MoveList, page_state, training_text
+from damas.board.analysis_mode import AnalysisMode
+from damas.board.page_state import MoveList, page_state
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
 from damas.board.studies import KeptStudies
+from damas.board.training_mode import TrainingMode, suggested
 from damas.computer.analysis import GameAnalysis, KeptAnalysis
 from damas.computer.live import LiveAnalysis
 from damas.computer.opponent import EngineSettings, open_engine
@@ -34,29 +36,17 @@ from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
 from damas.records.session import DamagedGame, GameSession, export_game
-from damas.records.store import (
-    ABANDONED,
-    ANALYSIS,
-    DAMAGED,
-    INTERRUPTED,
-    TRAINING,
-    GameRow,
-    Store,
-    StoreError,
-    StudyRow,
-)
+from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError, StudyRow
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
-from damas.study.training import Training, shipped_games, shipped_tactics
-from damas.study.tree import Study, StudyError
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import parse_control
 from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
-from rules import Color, DraughtsError, Game, Move, Position, find_variant, parse_result
+from rules import Color, DraughtsError, Move, Position, find_variant, parse_result
 from rules.errors import shown
-from rules.pdn import read_pdn, write_pdn
-from wording import LANGUAGES, language
+from rules.pdn import write_pdn
+from wording import language
 from wording.page import RECORDS_ERROR, PageError
 
 log = logging.getLogger(__name__)
@@ -119,16 +109,9 @@ class PlayApp:
         self._analysis_kept: GameAnalysis | None = None  # the last analysis written to the records
         self.live: LiveAnalysis | None = None  # the position searched while the players move (the page's bar)
         self._live_variant = ""  # the variant the live analysis' engine plays
-        self.study: Study | None = None  # a game opened on the page to try moves in (its variations)
-        self.study_version = 0  # changes whenever the study does (the view compares it)
-        self.study_id: int | None = None  # its row in the records (None: not written yet)
-        self._study_saved = 0  # the study_version written last (the records keep every study)
-        # the study's moves made on the board: the node it started from, the game that plays them
-        self.study_board: tuple[int, int] | None = None
-        self._study_game: tuple[int, Game] | None = None  # the study's position as a game, by version
-        self.training: Training | None = None  # a game replayed or a tactic on the board
-        self._training_game = 0  # the game the training is played in
-        self._training_told: tuple[Any, ...] | None = None  # what the training said last
+        # a game opened on the page to try moves in (its variations), on the page or on the board
+        self.analysis_mode = AnalysisMode(self)
+        self.training_mode = TrainingMode(self)  # a game replayed or a tactic on the board
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         self._recent: tuple[tuple[int, int], list[GameRow]] | None = None  # the page's list of recent games
         self._records_changed = 0  # a game started, resumed or corrected: the list is read again
@@ -139,7 +122,7 @@ class PlayApp:
         session.listeners.append(self._changed)
         # the studies the records keep: the one open when the program stopped is open again
         self.kept = KeptStudies(store)
-        self.study, self.study_id = self.kept.load(session.row.variant) or (None, None)
+        self.analysis_mode.load()
         self._restore_analysis()
 
     @property
@@ -182,8 +165,9 @@ class PlayApp:
             self.computer.error,
             None if self.analysis is None else self.analysis.progress(),
             None if self.live is None else (self.live.seen(), self.live.error),
-            self.study_version,
-            None if self.training is None else (self.training.played, self.training.off, self.training.right),
+            self.analysis_mode.version,
+            self.analysis_mode.returning,
+            self.training_mode.shown(),
             None if s.clock is None else s.clock.shown(self.clock()),  # last: ``pump`` reads it as view[-1]
         )
 
@@ -201,7 +185,7 @@ class PlayApp:
             if isinstance(ev, (ButtonPress, ReadOut)):
                 self.gestures.feed(ev)
                 self._take_gestures(now)
-            else:
+            elif not self.analysis_mode.returning:  # (the hands putting the game back: not its moves)
                 self.pending.append(ev)
         self._take_gestures(now)
         self._feed_pending()
@@ -209,11 +193,11 @@ class PlayApp:
             self.session.tick(self.clock())
             # the computer's move, once its engine has answered (entered like a player's action)
             self.computer.update(self.session.referee, self._enter, self.clock())
-            self._follow_study_board()
-            self._keep_study()
+            self.analysis_mode.follow()
+            self.analysis_mode.keep()
             self._keep_analysis()
             self._follow_live()
-            self._follow_training()
+            self.training_mode.follow()
         view = self._view()
         if view != self._shown:
             self._mark(view)
@@ -278,11 +262,13 @@ class PlayApp:
             geo = self.session.referee.position.geometry
             return [(q, LedRole.ERROR) for q in geo.squares()]
         ref = self.session.referee
+        if self.analysis_mode.returning:  # back from the analysis: what to put back for the game
+            return sorted(self.analysis_mode.return_leds().items())
         lit = {i.square: i.role for i in ref.led_intents()}
         hint = self.computer.hint_move(ref)
         if hint is not None and ref.report is None and frozenset(ref.occupied) == ref.position.occupied():
             lit.update(suggested(ref.position, hint))  # the engine's move for the player (over the last move)
-        lit.update(self._training_leds())
+        lit.update(self.training_mode.leds())
         intents = sorted(lit.items())
         keeper = self.session.clock
         if keeper is not None and keeper.clock.flag is not None:  # a flag fell: the loser's pieces glow red
@@ -310,7 +296,7 @@ class PlayApp:
         if self.speech.update(self.session, self._seen()):  # after the LEDs: the voice never holds them up
             self._mark()
             await self.flush()
-        if self.publisher is not None:  # after the page and the LEDs: the hall comes second
+        if self.publisher is not None and self.analysis_mode.board is None:  # after the LEDs; games, not analyses
             self.publisher.poll(self.session, self.version)
 
     def _seen(self) -> Seen:
@@ -386,8 +372,11 @@ class PlayApp:
         sim = self.sim
         if sim is None:
             raise ValueError("there is no simulated board: the pieces are real")
+        if op == "fix":
+            self._sim_fix(sim)
+            return
         if op not in ("lift", "place"):
-            raise ValueError(f"unknown op {shown(op)} (lift or place)")
+            raise ValueError(f"unknown op {shown(op)} (lift, place or fix)")
         occupied = op == "place"
         put: SquareState | None = None
         if piece is not None:
@@ -415,9 +404,25 @@ class PlayApp:
         if self.pending:
             raise ValueError(RECORDS_ERROR["en"].format(reason=self.write_error))
 
+    def _sim_fix(self, sim: SimulatedBoard) -> None:
+        """The simulated hands do what the lit squares ask: a piece (the position's) on each
+        square to fill, none on each square to empty (a set-up, a position to put back)."""
+        pos = self.session.referee.position
+        for q, role in list(self.led_intents()):
+            if role is LedRole.EXTRA:
+                sim.lift(q, self.clock())
+            elif role is LedRole.MISSING:
+                p = pos.piece_at(q)
+                sim.place(q, self.clock(), None if p is None else SquareState.of(p.color.value, p.king))
+            self.pump()
+        if self.pending:
+            raise ValueError(RECORDS_ERROR["en"].format(reason=self.write_error))
+
     def action(self, data: dict[str, Any]) -> None:
         name = data.get("action")
         now = self.clock()
+        if self.analysis_mode.board is not None and name in ("resign", "draw", "result"):
+            raise ValueError(f"{name}: the board analyses a study (no result): leave the analysis first")
         if name == "new-game":
             asked = new_game_request(data, self.engine_settings, self.clock_presets)
             if asked.computer is not None:  # its strength: the level, or a time a move (its own, not the hints')
@@ -440,10 +445,10 @@ class PlayApp:
             self.live_analysis(data.get("on"))
             return
         if name == "study":
-            self.study_action(data)
+            self.analysis_mode.action(data)
             return
         if name == "training":
-            self.training_action(data)
+            self.training_mode.action(data)
             return
         if name == "resume-game":
             self.resume_game(data.get("game"))
@@ -529,9 +534,8 @@ class PlayApp:
         """A new game (the clock as before, unless ``clock`` names another control; ``computer``:
         the side the computer plays and its level; ``purpose``: a session that is not a game,
         ``Store.new_game``)."""
-        old = self.session
         try:
-            v = find_variant(variant or old.row.variant).name
+            v = find_variant(variant or self.session.row.variant).name
         except DraughtsError:
             raise PageError("bad-variant", variant=shown(variant)) from None
         if fen:
@@ -541,6 +545,8 @@ class PlayApp:
                 raise PageError("bad-fen", variant=v, detail=str(exc)) from None
         layout = self._layout_for(v)
         self._refuse_while_paused()
+        self.analysis_mode.drop()  # (an analysis on the board ends: the game kept aside is the one in play)
+        old = self.session
         try:
             if not old.ended:
                 self.store.abandon(old.row.id)
@@ -564,21 +570,15 @@ class PlayApp:
                 set_up(self.sim, Position.from_fen(fen, v) if fen else Position.start(v))
                 while not self.sim.transitions.empty():
                     self.sim.transitions.get_nowait()
-            senses, pieces = board_pieces(self.io)
-            session = GameSession.start(
-                self.store,
+            session = self.start_session(
                 v,
                 fen,
                 mode or old.row.mode,
                 squares,
                 kept,
-                window=self.window,
                 clock=control,
                 clock_auto=bool(h.get("clock_auto", False)),
                 clock_name=name if isinstance(name, str) else None,
-                senses=senses,
-                pieces=pieces,
-                broken=self.broken()[0],
                 purpose=purpose,
             )
         except StoreError as exc:
@@ -587,6 +587,40 @@ class PlayApp:
         if computer is not None:
             self.start_computer(*computer)
         self._mark()
+
+    def start_session(
+        self,
+        variant: str,
+        fen: str | None,
+        mode: Mode,
+        squares: Iterable[int],
+        tags: dict[str, str],
+        *,
+        clock: str | None = None,
+        clock_auto: bool = False,
+        clock_name: str | None = None,
+        purpose: str | None = None,
+    ) -> GameSession:
+        """A new session on this board (a game, or one that is not: ``purpose``, a training or
+        the analysis mode's), what the board senses and the sensors the self-test found broken in
+        its journal's header."""
+        senses, pieces = board_pieces(self.io)
+        return GameSession.start(
+            self.store,
+            variant,
+            fen,
+            mode,
+            squares,
+            tags,
+            window=self.window,
+            clock=clock,
+            clock_auto=clock_auto,
+            clock_name=clock_name,
+            senses=senses,
+            pieces=pieces,
+            broken=self.broken()[0],
+            purpose=purpose,
+        )
 
     def broken(self) -> tuple[set[int], set[int]]:
         """The squares whose sensor, and those whose LED, the self-test found broken (none
@@ -598,7 +632,8 @@ class PlayApp:
     def _switch_to(self, session: GameSession) -> None:
         """The board plays ``session`` from now on (a new game, or one resumed)."""
         self.session = session
-        self.session.listeners.append(self._changed)
+        if self._changed not in session.listeners:  # (a game kept aside by the analysis mode comes back)
+            session.listeners.append(self._changed)
         self._alive = None
         self._records_changed += 1
         self.computer.reset()
@@ -622,6 +657,7 @@ class PlayApp:
             raise PageError("not-resumable", game=game_id)  # (a session is not a game to play on)
         layout = self._layout_for(row.variant)
         self._refuse_while_paused()
+        self.analysis_mode.drop()
         old = self.session
         try:
             self.store.reopen_unfinished(game_id)
@@ -728,7 +764,7 @@ class PlayApp:
         """The evaluation graph of the study's game (the recorded game it was opened from), from
         its analysis — under way and finished, or kept — while the study's main line begins
         with the game's moves: the values, the marked plies, and the main line's nodes."""
-        study = self.study
+        study = self.analysis_mode.study
         if study is None or study.source is None:
             return None
         line = study.main_line()
@@ -780,253 +816,12 @@ class PlayApp:
             self._stop_live()
             self.live_analysis(True)
         else:
-            self.live.follow(self.study_game() if self.study is not None else self.session.referee.game)
-
-    # -- a study: a game opened on the page to try moves in -------------------------------------
-    def study_action(self, data: dict[str, Any]) -> None:
-        """``open`` (a recorded game, or the one in play, at a ply), ``pdn`` (a pasted PDN's first
-        game), ``play`` (a move from a position of the study), ``goto``, ``delete``, ``promote``,
-        ``close``. A bad request is a ``ValueError`` of one line and changes nothing."""
-        op = data.get("op")
-        ref = self.session.referee
-        if op != "close" and ref.mode == "tournament" and not self.session.ended:
-            raise PageError("no-study")  # moving pieces on another board is help in a tournament game
-        try:
-            if op == "open" and data.get("study") is not None:
-                self.study = self.kept.reopen(data.get("study"), self.session.row.variant)
-                self.study_id, self.study_board = data.get("study"), None
-            elif op == "open":
-                self.study, self.study_board = self._study_of(data.get("game"), data.get("ply")), None
-                self.study_id = None  # a new study: a row of its own
-            elif op == "pdn":
-                self.study, self.study_board = study_of_pdn(data.get("pdn"), self.session.row.variant), None
-                self.study_id = None
-            elif op == "close":
-                if self.study_id is not None:
-                    try:
-                        self.kept.close(self.study_id)
-                    except StoreError as exc:
-                        raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
-                self.study, self.study_id = None, None
-                self.study_board = None
-            elif self.study is None:
-                raise StudyError("no study is open (open a game or a PDN first)")
-            elif op == "play":
-                self.study.play(data.get("node"), data.get("move"))
-            elif op == "goto":
-                self.study.goto(data.get("node"))
-            elif op == "delete":
-                self.study.delete(data.get("node"))
-            elif op == "promote":
-                self.study.promote(data.get("node"))
-            elif op == "board":
-                self._study_on_board(data.get("on"))
-            else:
-                raise StudyError(f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, board, close)")
-        except StudyError as exc:
-            raise ValueError(str(exc)) from None
-        self.study_version += 1
-        self._follow_live()
-        self._mark()
-        self._keep_study(raising=True)  # written before the page is answered: a power cut keeps it
-
-    def _keep_study(self, *, raising: bool = False) -> None:
-        """Write the open study when it changed since it was last written (``damas.board.studies``):
-        before the page is answered (``raising``: a failure is the request's error), or when the
-        board's moves changed it (a failure is logged, once per change)."""
-        study = self.study
-        if study is None or self._study_saved == self.study_version:
-            return
-        self._study_saved = self.study_version
-        try:
-            self.study_id = self.kept.save(self.study_id, study)
-        except StoreError as exc:
-            if raising:
-                raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
-            log.warning("the study could not be written: %s", exc)
+            studying = self.analysis_mode.study is not None
+            self.live.follow(self.analysis_mode.game() if studying else self.session.referee.game)
 
     def kept_studies(self) -> list[StudyRow]:
         """The page's list of kept studies (of the board's variant, but the one open)."""
-        return self.kept.listed(self.session.row.variant, self.study_id, RECENT)
-
-    def _study_on_board(self, on: Any) -> None:
-        """The study's position set up on the board (a casual game from it, the LEDs guiding the
-        set-up): the moves made there are the study's, as variations from that position."""
-        if not isinstance(on, bool):
-            raise StudyError(f"board needs on: true or false, not {shown(on)}")
-        assert self.study is not None
-        if not on:
-            self.study_board = None
-            return
-        tags, node = self.study.tags, self.study.current
-        white, black = tags.get("White", "?"), tags.get("Black", "?")
-        self._new_game_from(node.position, f"Analysis: {white} – {black}", white, black, ANALYSIS)
-        self.study_board = (node.id, self.session.row.id)
-
-    def _new_game_from(self, start: Position, event: str, white: str, black: str, purpose: str) -> None:
-        """A casual game from ``start`` for the page's own use (a study on the board, training),
-        named by its event and the players of the game it comes from; recorded as a session of
-        that ``purpose``, not a game (left out of the lists of games, the export, the resume)."""
-        fen = None if start == Position.start(start.variant) else start.fen()
-        tags = {"Event": event, "White": white, "Black": black}
-        tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
-        self.new_game(fen, start.variant.name, "casual", tags, purpose=purpose)
-
-    def _follow_study_board(self) -> None:
-        """The moves made on the board in the study's game, followed in the study (a move taken
-        back: its position again; the move stays in the study)."""
-        if self.study is None or self.study_board is None:
-            return
-        start, game_id = self.study_board
-        if game_id != self.session.row.id or start not in self.study.nodes:
-            self.study_board = None  # another game, or its position deleted: the board plays on its own
-            self.study_version += 1
-            return
-        node = self.study.nodes[start]
-        for _pos, m in self.session.referee.game.steps():
-            if isinstance(m, Move):
-                node = self.study.extend(node, m)
-        if node is not self.study.current:
-            self.study.current = node
-            self.study_version += 1
-
-    def _study_of(self, game_id: Any, ply: Any) -> Study:
-        """A recorded game (default: the one in play) as a study, shown after ``ply`` moves."""
-        if game_id is None or game_id == self.session.row.id:
-            study = Study.from_game(self.session.referee.game, self.session.tags())
-        else:
-            if not isinstance(game_id, int) or isinstance(game_id, bool):
-                raise StudyError(f"game must be a game's id, not {shown(game_id)}")
-            try:
-                pg = export_game(self.store, game_id)
-            except StoreError as exc:
-                raise StudyError(str(exc)) from None
-            study = Study.from_pdn(pg)
-            if pg.variant.name != self.session.row.variant:
-                raise StudyError(f"game {game_id} is {pg.variant.title}: the board plays the game in play's variant")
-        study.source = self.session.row.id if game_id is None else game_id
-        line = study.main_line()
-        if ply is not None:
-            if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(line):
-                raise StudyError(f"ply must be 0-{len(line)}, not {shown(ply)}")
-            study.current = line[ply - 1] if ply else study.root
-        return study
-
-    # -- training on the board: a game replayed, a tactic found -----------------------------------
-    def training_action(self, data: dict[str, Any]) -> None:
-        """``start`` (``kind``: ``game`` or ``tactic`` from the shipped sets by ``index``, or
-        ``study``: the open study's main line; ``mode`` replay or guess, ``side`` the side guessed)
-        a new game from the line's start, or ``stop``. A bad request changes nothing."""
-        op = data.get("op")
-        if op == "stop":
-            self.training = None
-            self._mark()
-            return
-        if op != "start":
-            raise ValueError(f"unknown training op {shown(op)} (start or stop)")
-        training = self._training_of(data)
-        self._new_game_from(training.start, f"Training: {training.title}", training.white, training.black, TRAINING)
-        self.training = training
-        self._training_game = self.session.row.id
-        self._mark()
-
-    def _training_of(self, data: dict[str, Any]) -> Training:
-        kind, index, mode = data.get("kind"), data.get("index", 0), data.get("mode", "replay")
-        variant = self.session.row.variant
-        side = data.get("side")
-        if side not in (None, "white", "black"):
-            raise ValueError(f"side must be white or black, not {shown(side)}")
-        color = None if side is None else Color(side)
-        if mode not in ("replay", "guess"):
-            raise ValueError(f"training mode must be replay or guess, not {shown(mode)}")
-        if kind == "study":
-            if self.study is None:
-                raise ValueError("no study is open: open a game or a PDN to train on it")
-            line = [n.move for n in self.study.main_line() if n.move is not None]
-            tags = self.study.tags
-            title = f"{tags.get('White', '?')} – {tags.get('Black', '?')}"
-            return Training(
-                title, self.study.root.position, line, mode, color, tags.get("White", "?"), tags.get("Black", "?")
-            )
-        sets: list[Any] = (
-            shipped_games(variant) if kind == "game" else shipped_tactics(variant) if kind == "tactic" else []
-        )
-        if kind not in ("game", "tactic"):
-            raise ValueError(f"unknown training kind {shown(kind)} (game, tactic or study)")
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(sets):
-            raise ValueError(f"no {kind} {shown(index)} in the {variant} set (0-{len(sets) - 1})")
-        if kind == "game":
-            pg = sets[index]
-            title = f"{pg.tags.get('White', '?')} – {pg.tags.get('Black', '?')}, {pg.tags.get('Event', '?')}"
-            white, black = pg.tags.get("White", "?"), pg.tags.get("Black", "?")
-            return Training(title, pg.start_position, [m.move for m in pg.moves], mode, color, white, black)
-        tactic = sets[index]
-        start = Position.from_fen(tactic.fen, variant)
-        return Training(f"{index + 1}/{len(sets)}", start, [start.parse_pdn(tactic.move)], "tactic")
-
-    def _follow_training(self) -> None:
-        t = self.training
-        if t is None:
-            return
-        if self._training_game != self.session.row.id:
-            self.training = None  # another game: the training is over
-            return
-        t.follow([m for _pos, m in self.session.referee.game.steps() if isinstance(m, Move)])
-        told = (t.played, t.off, t.right, t.wrong, self.training_restored())
-        if told != self._training_told:  # the voice (and the page's list of what was said) says what changed
-            self._training_told = told
-            self.speech.tell({lang: training_text(self, lang) for lang in LANGUAGES})
-
-    def _training_leds(self) -> dict[int, LedRole]:
-        """The training's lights: the line's move to make, or, while a move off the line stands,
-        what to put back (the position before it)."""
-        self._follow_training()  # (the LEDs may be asked while a move is being recorded)
-        t = self.training
-        ref = self.session.referee
-        if t is None or ref.report is not None:
-            return {}
-        sensed = frozenset(ref.occupied)
-        if t.off is not None:
-            before = t.positions()[t.off]
-            if self.training_restored():
-                # put back, while the referee waits for the next event to read it as taken back (a
-                # board that senses presence only may also read it as a capture a silent sensor hid):
-                # the line's move, until its piece is lifted (the referee lights the move under way)
-                return suggested(before, t.line[t.off]) if sensed == before.occupied() else {}
-            lit = {q: LedRole.MISSING for q in before.occupied() - sensed}
-            lit.update({q: LedRole.EXTRA for q in sensed - before.occupied()})
-            return lit
-        move = t.lit()
-        if move is None or sensed != ref.position.occupied() or not ref.position.is_legal(move):
-            return {}
-        return suggested(ref.position, move)
-
-    def training_restored(self) -> bool:
-        """A move off the training's line taken back on the board (the position before it there,
-        or the line's move under way from it), the game not yet told: the line's move is shown."""
-        t = self.training
-        if t is None or t.off is None or t.off >= len(t.line):
-            return False
-        before = t.positions()[t.off].occupied()
-        sensed = frozenset(self.session.referee.occupied)
-        return sensed in (before, before - {t.line[t.off].from_square})
-
-    def study_game(self) -> Game:
-        """The study's position shown, as a game (its moves from the study's start)."""
-        assert self.study is not None
-        if self._study_game is not None and self._study_game[0] == self.study_version:
-            return self._study_game[1]  # (the live analysis asks every turn of the loop)
-        game = Game(self.study.variant, self.study.root.position)
-        for node in self.study.current.path():
-            assert node.move is not None
-            game.push(node.move, after_end=True)
-        self._study_game = (self.study_version, game)
-        return game
-
-    def study_pdn(self) -> str:
-        if self.study is None:
-            raise LookupError("no study is open")
-        return self.study.pdn()
+        return self.kept.listed(self.session.row.variant, self.analysis_mode.study_id, RECENT)
 
     def close(self) -> None:
         """Stop the engines (the computer's, an analysis under way, the live one) and the voice."""
@@ -1107,33 +902,6 @@ class PlayApp:
 
 ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
 RECENT = 6  # games the page lists beside the game in play
-
-
-def suggested(pos: Position, move: Move) -> dict[int, LedRole]:
-    """A suggested move as the LEDs show it: its piece, the landings on its way, where it ends."""
-    path = pos.routes(move)[0].path
-    lit = {q: LedRole.PATH for q in path[1:-1]}
-    lit[path[-1]] = LedRole.SUGGEST_TO
-    lit[path[0]] = LedRole.SUGGEST_FROM  # (a capture that ends where it began: its piece)
-    return lit
-
-
-def study_of_pdn(text: Any, variant: str) -> Study:
-    """The first game of a pasted or loaded PDN as a study (of the board's variant: its squares)."""
-    if not isinstance(text, str) or not text.strip():
-        raise StudyError("paste or load a PDN first")
-    try:
-        games = read_pdn(text, "the PDN")
-    except DraughtsError as exc:
-        raise StudyError(str(exc)) from None
-    if not games:
-        raise StudyError("the PDN has no game")
-    pg = games[0]
-    if pg.error is not None:
-        raise StudyError(str(pg.error))
-    if pg.variant.name != variant:
-        raise StudyError(f"the PDN is a game of {pg.variant.title}: the board plays {find_variant(variant).title}")
-    return Study.from_pdn(pg)
 
 
 def set_up(sim: SimulatedBoard, pos: Position) -> None:

@@ -88,7 +88,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "names": {str(q): pos.square_text(q) for q in geo.squares()},
         "pieces": {str(q): piece.symbol for q, piece in pos.pieces().items()},
         # a square whose sensor does not answer shows what the game has there, not its stale reading
-        "occupied": sorted((s.raw - suspects) | (pos.occupied() & suspects)),
+        "occupied": sorted((_raw(app) - suspects) | (pos.occupied() & suspects)),
         "cells": sorted(s.raw_cells),
         # a board that senses colour: the piece it reads on each square (w, b, W, B; ? not
         # known), so the page can draw what stands there where it is not the game's
@@ -139,6 +139,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "analysis": _analysis_state(app, lang),
         "live": _live_state(app, lang),
         "study": _study_state(app),
+        # the analysis mode on the board: its set-up (squares to fill, to empty), or the game put back
+        "board_analysis": app.analysis_mode.state(),
         "training": _training_state(app, lang),
         "write_error": None
         if app.write_error is None
@@ -152,6 +154,12 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
         "voice": app.speech.speaker is not None,
     }
+
+
+def _raw(app: PlayApp) -> set[int]:
+    """The squares the board senses occupied: as journalled in the game, or, while the game's
+    position is put back after an analysis on the board (nothing journalled), as they are."""
+    return set(app.io.occupied()[0]) if app.analysis_mode.returning else app.session.raw
 
 
 #: a set-up report naming at most this many squares offers "the sensor under ... is broken"
@@ -236,7 +244,7 @@ def _kept_item(row: StudyRow, words: dict[str, str]) -> dict[str, Any]:
 
 def _study_state(app: PlayApp) -> dict[str, Any] | None:
     """The study open on the page: its tree as text, the position shown and its legal moves."""
-    study = app.study
+    study = app.analysis_mode.study
     if study is None:
         return None
     node = study.current
@@ -248,7 +256,7 @@ def _study_state(app: PlayApp) -> dict[str, Any] | None:
             {"pdn": pos.pdn(m), "from": path[0], "to": path[-1], "path": list(path), "captured": sorted(m.captured)}
         )
     return {
-        "id": app.study_id,  # its row in the records (a study kept: the action study/open's study)
+        "id": app.analysis_mode.study_id,  # its row in the records (a study kept: the action study/open's study)
         "title": f"{study.tags.get('White', '?')} – {study.tags.get('Black', '?')}",
         "result": study.result,
         "tokens": study.tokens(),
@@ -264,8 +272,8 @@ def _study_state(app: PlayApp) -> dict[str, Any] | None:
         "moves": moves,
         "parent": None if node.parent is None else node.parent.id,
         "next": node.children[0].id if node.children else None,
-        "version": app.study_version,
-        "on_board": app.study_board is not None,  # its moves are made on the board (the page shows the board)
+        "version": app.analysis_mode.version,
+        "on_board": app.analysis_mode.board is not None,  # its moves are made on the board (the page shows the board)
         # the evaluation graph of the game it was opened from (its analysis, under way or kept):
         # ``curve`` after each ply of the main line, ``marked`` plies, ``nodes`` the line's ids
         "graph": app.study_graph(),
@@ -278,7 +286,7 @@ def _training_state(app: PlayApp, lang: str) -> dict[str, Any]:
     variant = app.session.row.variant
     games = [f"{g.tags.get('White', '?')} – {g.tags.get('Black', '?')} ({g.result})" for g in shipped_games(variant)]
     out: dict[str, Any] = {"games": games, "tactics": len(shipped_tactics(variant)), "on": False}
-    t = app.training
+    t = app.training_mode.training
     if t is None:
         return out
     verdict = t.verdict()
@@ -300,7 +308,7 @@ def _training_state(app: PlayApp, lang: str) -> dict[str, Any]:
 
 def training_text(app: PlayApp, lang: str) -> str:
     """What the training says now (the page, and the board's voice when it changes)."""
-    t = app.training
+    t = app.training_mode.training
     if t is None:
         return ""
     words = wording.words(UI, lang)
@@ -316,7 +324,7 @@ def training_text(app: PlayApp, lang: str) -> str:
     elif verdict == "done":
         said.append(words["training_done"])
     lit = t.lit()
-    if app.training_restored() and t.off is not None:
+    if app.training_mode.restored() and t.off is not None:
         said = [words["training_play"].format(move=t.move_text(t.off))]  # taken back: the line's move to make
     elif lit is not None:
         said.append(words["training_play"].format(move=t.move_text(t.played)))

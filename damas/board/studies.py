@@ -4,8 +4,9 @@ comments and the position shown, in one transaction, before the page is answered
 or a power cut loses none; at start every study is read (a damaged one is named in one line
 and left as it is, the others are read) and the one the page had open is open again.
 
-The loop holds the study open (``PlayApp.study``) and its row (``PlayApp.study_id``); this is
-the part that reads and writes them, and the page's list of the others.
+The analysis mode holds the study open (``AnalysisMode.study``) and its row
+(``AnalysisMode.study_id``, ``damas.board.analysis_mode``); this is the part that reads and
+writes them, and the page's list of the others.
 """
 
 from __future__ import annotations

@@ -142,7 +142,10 @@ class Announcer:
         """Compose what happened since the last update; True when the log changed."""
         before = self.version
         if session is not self._session:
-            self._begin(session, resumed=self._session is None and bool(session.history))
+            # a game with moves already (resumed at start-up or on the page, or back from an
+            # analysis on the board) says where it stands; a new one says that it begins
+            played = any(isinstance(e, Move) for _p, e in session.referee.game.steps())
+            self._begin(session, resumed=bool(session.history) if self._session is None else played)
         heard, self._heard = self._heard, []
         if heard:
             self._verdicts(session, heard, seen.now)

@@ -13,6 +13,8 @@ Routes:
 * ``POST /api/sim`` ``{"op": "lift"|"place", "square": n}`` or ``{"op": ..., "cell": "b1"}``
   — the simulated board's hands; a place may name the piece put down, ``"piece": "w"|"b"|"W"|"B"``
   (a white or black man or king: what a board that senses colour and crowns then reads);
+  ``{"op": "fix"}``: the hands do what the LEDs ask (a piece on each square lit missing, none on
+  each lit extra: a set-up, the analysis mode's position, a game's position put back);
 * ``POST /api/action`` ``{"action": "resign"|"draw"|"result"|"new-game"|"hint"|"analyze", ...}``
   (``new-game`` takes ``variant``, ``fen``, ``mode``, ``tags`` and ``clock``, a time control; the
   players' tags carry over to the new game; against the computer also ``opponent: "engine"``,
@@ -23,11 +25,14 @@ Routes:
   ``live``: the bar, the number, the depth and the engine's line), in casual games and finished
   ones); ``study`` with ``op``: ``open`` (``game``, ``ply``: a recorded game, default the one in
   play, its evaluation graph the state's ``study.graph`` when it was analysed; or ``study``: a
-  kept study by its id, the state's ``study.id`` and ``studies``), ``pdn`` (``pdn``: a
-  pasted PDN's first game), ``play`` (``node``, ``move``: a move tried from that position, kept as
-  a variation), ``goto``/``delete``/``promote`` (``node``), ``close`` (the state's ``study``;
-  every study is kept in the records, written before the answer, and the one open comes back
-  open after a restart); ``training`` with ``op`` ``start`` (``kind``: ``game`` or ``tactic``
+  kept study by its id, the state's ``study.id`` and ``studies``), ``pdn`` (``pdn``: a pasted
+  PDN's first game, or a FEN alone), ``play`` (``node``, ``move``: a move tried from that
+  position, kept as a variation), ``goto``/``delete``/``promote`` (``node``), ``board`` (``on``:
+  the analysis mode on the board, ``damas.board.analysis_mode``; the state's ``board_analysis``:
+  ``on``, ``set_up``, the squares to ``fill`` and to ``empty``, or ``returning`` to ``game``),
+  ``close`` (the state's ``study``; every study is kept in the records, written before the
+  answer, and the one open comes back open after a restart); ``training`` with ``op``
+  ``start`` (``kind``: ``game`` or ``tactic``
   of the shipped sets by ``index``, or ``study``; ``mode`` replay or guess, ``side``) or ``stop``
   (the state's ``training``); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
   of that side's button), ``clock-pause``, ``clock-resume``, ``clock-adjust`` with ``white`` /
@@ -326,7 +331,7 @@ def build_app(play: PlayApp) -> web.Application:
     @routes.get("/study.pdn")
     async def study_pdn(_request: web.Request) -> web.StreamResponse:
         try:
-            text = play.study_pdn()
+            text = play.analysis_mode.pdn()
         except LookupError:
             raise web.HTTPNotFound() from None
         return web.Response(

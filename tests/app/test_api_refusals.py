@@ -16,7 +16,7 @@ from rules.pdn import read_pdn
 from tests.fuzz.app import post, with_client
 
 REFUSED = [
-    ("/api/sim", {"op": "jump", "square": 22}, "unknown op 'jump' (lift or place)"),
+    ("/api/sim", {"op": "jump", "square": 22}, "unknown op 'jump' (lift, place or fix)"),
     ("/api/sim", {"op": "lift", "square": 33}, "no square 33"),
     ("/api/sim", {"op": "lift", "square": 0}, "no square 0"),
     ("/api/sim", {"op": "lift", "square": True}, "no square True"),

@@ -12,7 +12,7 @@ from typing import Any
 
 from rules import Position
 from rules.pdn import read_game, read_pdn
-from tests.app.server import Server, confirm_click
+from tests.app.server import Server
 from tests.app.test_browser_page import opened, pieces_drawn, shot
 from tests.app.test_browser_training import take_back
 from tests.app.test_evening import hand_move
@@ -96,6 +96,7 @@ def test_moves_tried_from_a_past_position_become_variations(browser: Any, tmp_pa
             page.locator("#st-promote").click()
             expect(page.locator("#studytree")).to_contain_text("1. c3-d4 h6-g5")
             page.locator("#studytree .mv", has_text="b6-a5").click()
+            expect(page.locator("#studytree .mv.current")).to_have_text("b6-a5")  # (before its deletion)
             page.locator("#st-delete").click()
             expect(page.locator("#studytree .mv.current")).to_have_text("c3-d4")
             assert tree_text(page) == "1. c3-d4 h6-g5 (1... f6-g5 2. g3-h4)"
@@ -119,11 +120,20 @@ def test_moves_tried_from_a_past_position_become_variations(browser: Any, tmp_pa
             expect(error).to_contain_text("d4-e9")
             assert "\n" not in error.inner_text()
             shot(page, "study-pasted")
-            # the study on the board: its position set up there, the moves made there are its own
-            confirm_click(page, page.locator("#st-board"))
+            # the study on the board (the game in play kept aside): its position to set up there, lit
+            page.locator("#st-board").click()
             expect(page.locator("#st-board")).to_have_attribute("aria-pressed", "true")
-            start = server.wait_for(lambda s: s["study"]["on_board"] and not s["moves"])
-            assert start["fen"] == START.fen()
+            setup = server.wait_for(lambda s: s["board_analysis"] is not None and s["board_analysis"]["fill"])
+            assert setup["fen"] == START.fen() and not setup["moves"]
+            fill = ", ".join(setup["names"][str(q)] for q in setup["board_analysis"]["fill"])
+            expect(page.locator("#ba-text")).to_contain_text(f"put a piece on {fill}")
+            for q in setup["board_analysis"]["fill"]:
+                assert setup["leds"][str(q)] == "missing"
+                expect(page.locator(f'[data-square="{q}"] .led[data-role="missing"]')).to_have_count(1)
+            shot(page, "analysis-setup")
+            page.locator("#ba-fix").click()  # the simulated hands do what is lit
+            expect(page.locator("#ba-text")).to_contain_text("The board holds this position")
+            expect(page.locator("#ba-fix")).to_be_hidden()
             pos = START
             for move in ("c3-d4", "b6-a5"):
                 pos = hand_move(server, move, pos)
@@ -135,12 +145,30 @@ def test_moves_tried_from_a_past_position_become_variations(browser: Any, tmp_pa
             take_back(server, pos, tried)  # the move taken back: its position again, the move kept
             expect(page.locator("#studytree .mv.current")).to_have_text("b6-a5")
             assert tree_text(page) == "1. c3-d4 (1. e3-f4 f6-g5) 1... b6-a5 2. d4-c5 (2. a3-b4)"
+            shot(page, "analysis-played")
+            # the page's ‹: one ply back, its position to set up on the board again
+            page.locator("#st-prev").click()
+            expect(page.locator("#studytree .mv.current")).to_have_text("c3-d4")
+            expect(page.locator("#ba-text")).to_contain_text(f"take the piece off {pos.square_text(sq('a5'))}")
+            page.locator("#ba-fix").click()
+            expect(page.locator("#ba-text")).to_contain_text("The board holds this position")
+            # leaving: back to the game in play, untouched, once its position is back on the board
             page.locator("#st-board").click()
             expect(page.locator("#st-board")).to_have_attribute("aria-pressed", "false")
-            # the game left for the board's study: its moves as played (it can be resumed)
-            assert [m.move for m in read_game(server.get(f"/games/{first}.pdn")).moves] == [
-                m.move for m in read_game(played).moves
-            ]
+            expect(page.locator("#ba-text")).to_contain_text(f"Back to game {first}")
+            back = server.get("/api/state")
+            assert back["board_analysis"]["returning"] and back["game"] == first
+            lit = back["board_analysis"]["fill"] + back["board_analysis"]["empty"]
+            assert lit and {back["leds"][str(q)] for q in lit} == {"missing", "extra"}
+            for q in lit:  # the page shows the board as it stands, the squares to change lit
+                expect(page.locator(f'[data-square="{q}"] .led')).to_have_count(1)
+            shot(page, "analysis-return")
+            for q in lit:  # the simulated hands put the game back, one click a square
+                page.locator(f'[data-square="{q}"]').click()
+                expect(page.locator(f'[data-square="{q}"] .led')).to_have_count(0)
+            expect(page.locator("#boardanalysis")).to_be_hidden()
+            assert server.get(f"/games/{first}.pdn") == played
+            assert server.get("/api/state")["game"] == first
             # a file of many games: its first opens; one game too long for a request is said so
             games = Path(__file__).parents[1] / "data" / "games" / "brazilian" / "lidraughts-brazilian.pdn"
             page.locator("#st-file").set_input_files(str(games))

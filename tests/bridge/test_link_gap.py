@@ -582,16 +582,21 @@ def journal_events(db: Path) -> list[dict[str, Any]]:
         con.close()
 
 
+def pico_server(tmp_path: Path, emu: Emulator) -> Server:
+    """``damas play`` on the emulated Pico (a configuration naming its port), started."""
+    cfg = tmp_path / "pico.toml"
+    cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
+    return Server(tmp_path / "g.sqlite3", "--config", str(cfg)).start()
+
+
 def test_resume_on_a_real_board_compares_it_with_the_journal(tmp_path: Path) -> None:
     """damas play --resume on the (emulated) Pico: a board that still holds what the journal
     says adds nothing to the journal; one no sequence of moves explains (a piece gone from the
     back rank) is journalled as the link coming back with that board, no move is made up, and
     the page says what to restore; putting the piece back is enough to go on."""
     with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
-        cfg = tmp_path / "pico.toml"
-        cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
-        db = tmp_path / "g.sqlite3"
-        server = Server(db, "--config", str(cfg)).start()
+        server = pico_server(tmp_path, emu)
+        db = server.db
         try:
             pos = hands(emu, Position.start("brazilian"), "c3-d4")
             server.wait_for(lambda s: len(s["moves"]) == 1)

@@ -93,7 +93,7 @@ def open_for_play(db: Path) -> tuple[list[str], int]:
     handler = configure(0, out)  # as damas's main does: the diagnostics as the lines it prints
     try:
         with Store(db, exclusive=True, quarantine=True) as store:
-            board, session, _sim = _open_game(args, load_config(None), store, "brazilian", "casual")
+            board, session, _sim, _aside = _open_game(args, load_config(None), store, "brazilian", "casual")
             board.close()
             game = session.row.id
     finally:

@@ -228,7 +228,10 @@ function render() {
   document.title = `damas — ${state.title}`;
   $("variant").textContent = state.title;
   $("mode").textContent = `${state.ui.mode}: ${state.ui[state.mode]}`;
-  $("gameno").textContent = `${state.ui.game} ${state.game}`;
+  const analysing = !!(state.board_analysis && state.board_analysis.on); // (no game: no result, no tags)
+  $("gameno").textContent = analysing ? ui("board_analysis") : `${state.ui.game} ${state.game}`;
+  $("endgame").hidden = analysing;
+  $("tagsbox").hidden = analysing;
   $("tagsgame").textContent = `#${state.game}`;
   $("lang").value = state.lang;
   renderForm();
@@ -618,7 +621,7 @@ function fenExample() {
 $("ng-variant").onchange = () => { if (state) fenExample(); };
 $("newgameform").onsubmit = (ev) => {
   ev.preventDefault();
-  if (gameGoesOn() && !confirmed($("newgame"), ui("confirm_new_game").replace("{game}", state.game))) return;
+  if (gameGoesOn() && !confirmed($("newgame"), ui("confirm_new_game").replace("{game}", leftGame()))) return;
   const mode = document.querySelector('input[name="mode"]:checked');
   const body = { action: "new-game", variant: $("ng-variant").value, fen: $("ng-fen").value.trim() };
   if (mode) body.mode = mode.value;
@@ -760,7 +763,9 @@ function drawGraph(svg, curve, marked, pick) {
 // -- a study: a game (the one in play, or a PDN) with the moves tried from its positions -------------
 let picked = null; // in a study: the square of the piece picked (a click or Enter), waiting for where it goes
 // a study's moves are tried on the page's board, unless they are made on the board itself
-const studyOnPage = () => !!(state && state.study && !state.study.on_board);
+// (or while the game's position is put back after an analysis on the board: the page shows that)
+const studyOnPage = () => !!(state && state.study && !state.study.on_board
+  && !(state.board_analysis && state.board_analysis.returning));
 function renderStudy() {
   const st = state.study;
   $("studyon").hidden = !st;
@@ -769,6 +774,7 @@ function renderStudy() {
   $("branch").hidden = !!st || barred;
   $("st-here").disabled = barred;
   $("st-open").disabled = barred;
+  renderBoardAnalysis();
   renderKept(!st && !barred);
   renderStudyGraph(st);
   if (!st) { picked = null; $("studychoose").hidden = true; return; }
@@ -794,17 +800,34 @@ function renderStudy() {
     const current = tree.querySelector(".current"); // (the tree scrolls, never the page)
     if (current) tree.scrollTop = Math.max(0, current.offsetTop - tree.clientHeight / 2);
   }
-  // (while its moves are made on the board, the board says where the study is)
-  $("st-prev").disabled = st.parent === null || st.on_board;
-  $("st-next").disabled = st.next === null || st.on_board;
-  $("st-delete").disabled = st.parent === null || st.on_board;
-  $("st-promote").disabled = st.parent === null || st.on_board;
+  // (while its moves are made on the board, a position gone to is set up there: the lit squares)
+  $("st-prev").disabled = st.parent === null;
+  $("st-next").disabled = st.next === null;
+  $("st-delete").disabled = st.parent === null;
+  $("st-promote").disabled = st.parent === null;
   $("st-download").href = `/study.pdn?v=${st.version}`;
+  $("st-hint").hidden = st.on_board; // (the moves are made on the board then: its box says so)
   const onBoard = $("st-board");
   onBoard.textContent = ui(st.on_board ? "study_board_off" : "study_board");
   onBoard.setAttribute("aria-pressed", st.on_board ? "true" : "false");
 }
 
+// the analysis on the board: the set-up still to do, the board ready, or the game put back
+function renderBoardAnalysis() {
+  const ba = state.board_analysis;
+  const box = $("boardanalysis");
+  box.hidden = !ba;
+  if (!ba) return;
+  const names = (squares) => squares.map((q) => state.names[String(q)]).join(", ");
+  const todo = [];
+  if (ba.fill.length) todo.push(ui("board_fill").replace("{squares}", names(ba.fill)));
+  if (ba.empty.length) todo.push(ui("board_empty").replace("{squares}", names(ba.empty)));
+  const text = ba.returning ? ui("board_return").replace("{game}", ba.game) + " " + todo.join("; ")
+    : ba.set_up ? ui("board_ready") : ui("board_setup") + " " + todo.join("; ");
+  if ($("ba-text").textContent !== text) $("ba-text").textContent = text;
+  $("ba-fix").hidden = !state.simulated || !todo.length;
+}
+$("ba-fix").onclick = () => post("/api/sim", { op: "fix" });
 // the studies the records keep (each change written at once): one opens again where it was left
 function renderKept(shown) {
   const kept = state.studies || [];
@@ -874,11 +897,8 @@ $("st-next").onclick = () => studyPost({ op: "goto", node: state.study.next });
 $("st-delete").onclick = () => studyPost({ op: "delete", node: state.study.current });
 $("st-promote").onclick = () => studyPost({ op: "promote", node: state.study.current });
 $("st-close").onclick = () => studyPost({ op: "close" });
-$("st-board").onclick = () => { // the position set up on the board: its moves are made there
-  const on = !state.study.on_board;
-  if (on && gameGoesOn() && !(state.training && state.training.on)
-    && !confirmed($("st-board"), ui("confirm_new_game").replace("{game}", state.game))) return;
-  studyPost({ op: "board", on });
+$("st-board").onclick = () => { // the position set up on the board, its moves made there (the game kept aside)
+  studyPost({ op: "board", on: !state.study.on_board });
 };
 // the game in play (or the position shown of it) opened as a study
 const studyHere = () => studyPost({ op: "open", game: state.game, ply: view === null ? state.moves.filter((m) => !m.setup).length : view + 1 });
@@ -931,7 +951,7 @@ function renderTraining() {
 
 function startTraining(button, body) {
   const training = state.training && state.training.on; // (a training's own game is not asked about)
-  if (!training && gameGoesOn() && !confirmed(button, ui("confirm_new_game").replace("{game}", state.game))) return;
+  if (!training && gameGoesOn() && !confirmed(button, ui("confirm_new_game").replace("{game}", leftGame()))) return;
   post("/api/action", Object.assign({ action: "training", op: "start" }, body)).then((j) => { if (j.ok) view = null; });
 }
 const trainingMode = () => ({ mode: document.querySelector('input[name="trmode"]:checked').value, side: $("tr-side").value });
@@ -981,8 +1001,11 @@ function disarm(button) {
 }
 
 function gameGoesOn() { // a game with moves and no result: leaving it needs a confirmation
+  if (state && state.board_analysis && state.board_analysis.on) return state.board_analysis.game_goes_on; // (the game kept aside)
   return !!state && state.result === "*" && !state.termination && state.moves.length > 0;
 }
+// the game a new one would leave: the one in play, or the one an analysis on the board kept aside
+const leftGame = () => (state.board_analysis && state.board_analysis.on ? state.board_analysis.game : state.game);
 
 // -- the recent games: one left unfinished can be resumed --------------------------------------
 function renderRecent() {
@@ -1246,7 +1269,7 @@ $("setupmode").onclick = () => setSetup(true);
 $("setupcancel").onclick = () => setSetup(false);
 $("setupclear").onclick = () => { setup = {}; renderSetup(); };
 $("setupstart").onclick = () => {
-  if (gameGoesOn() && !confirmed($("setupstart"), ui("confirm_new_game").replace("{game}", state.game))) return;
+  if (gameGoesOn() && !confirmed($("setupstart"), ui("confirm_new_game").replace("{game}", leftGame()))) return;
   const fen = setupFen();
   post("/api/action", { action: "new-game", fen, ...computerFields() }).then((j) => { if (j.ok) setSetup(false); });
 };

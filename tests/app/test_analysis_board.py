@@ -1,0 +1,283 @@
+"""The analysis mode on the board (issue 28), through the HTTP API on the simulated board: a
+study's position is set up with the LEDs' guidance and checked from the sensors; the moves made
+there are judged by the referee (a required capture lit) and followed in the study as
+variations; a takeback on the board and the page's ‹ go back one ply; leaving returns to the
+game in play untouched (its clock paused as it was, its record as it was), once the board holds
+its position again."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+from pathlib import Path
+from typing import Any
+
+from rules import Position
+from rules.pdn import read_game
+from tests.app.server import Server
+from tests.app.test_browser_training import take_back
+from tests.app.test_evening import hand_move
+from tests.conftest import wait_until
+
+VARIANT = "brazilian"
+START = Position.start(VARIANT)
+
+
+def sq(name: str) -> int:
+    return START.geometry.parse_square(name)
+
+
+def names(squares: list[int]) -> list[str]:
+    return sorted(START.square_text(q) for q in squares)
+
+
+def lit(state: dict[str, Any]) -> dict[str, str]:
+    return {START.square_text(int(q)): role for q, role in state["leds"].items()}
+
+
+def study(server: Server, **body: Any) -> Any:
+    return server.post("/api/action", {"action": "study", **body})
+
+
+def refusal(server: Server, body: dict[str, Any]) -> str:
+    try:
+        server.post("/api/action", body)
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 400
+        return str(json.loads(exc.read().decode())["error"])
+    raise AssertionError(f"{body} was not refused")
+
+
+def tree(state: dict[str, Any]) -> str:
+    return (
+        " ".join(
+            str(t["text"]) if t["kind"] in ("number", "move") else "(" if t["kind"] == "open" else ")"
+            for t in state["study"]["tokens"]
+        )
+        .replace("( ", "(")
+        .replace(" )", ")")
+    )
+
+
+def test_a_position_set_up_played_taken_back_and_the_game_resumed_untouched(tmp_path: Path) -> None:
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT, "--clock", "10+5").start()
+    try:
+        server.post("/api/action", {"action": "clock", "side": "black"})  # White's clock runs
+        pos = START
+        for move, side in (("c3-d4", "white"), ("f6-g5", "black"), ("g3-h4", "white")):
+            pos = hand_move(server, move, pos)
+            server.post("/api/action", {"action": "clock", "side": side})
+        game = server.wait_for(lambda s: s["clock"]["running"] == "black")
+        first, played = game["game"], server.get(f"/games/{game['game']}.pdn")
+
+        # the position after 1. c3-d4, opened and analysed on the board: the set-up is lit
+        study(server, op="open", ply=1)
+        assert study(server, op="board", on=True)["ok"]
+        state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "setup")
+        ba = state["board_analysis"]
+        assert ba["on"] and not ba["set_up"] and ba["game"] == first
+        assert names(ba["fill"]) == ["f6", "g3"] and names(ba["empty"]) == ["g5", "h4"]
+        assert lit(state) == {"f6": "missing", "g3": "missing", "g5": "extra", "h4": "extra"}
+        assert state["clock"] is None and state["game"] != first  # no clock; not the game's record
+        held = server.get(f"/games/{first}.pdn")
+        assert held == played  # (the game's clock paused: not a word of its record changed)
+        # the hands set it up, one square at a time: the board matches only at the last one
+        server.sim("lift", sq("g5"))
+        server.sim("place", sq("f6"))
+        server.sim("lift", sq("h4"))
+        state = server.wait_for(
+            lambda s: names(s["board_analysis"]["fill"]) == ["g3"] and not s["board_analysis"]["empty"]
+        )
+        assert not state["board_analysis"]["set_up"] and lit(state) == {"g3": "missing"}
+        server.sim("place", sq("g3"))
+        state = server.wait_for(lambda s: s["board_analysis"]["set_up"])
+        assert state["reports"][-1]["resolved"]["kind"] == "setup-ok"
+        assert state["fen"] == START.apply(START.parse_pdn("c3-d4")).fen()
+
+        # moves made on the board: a variation of the study, judged by the referee
+        here = START.apply(START.parse_pdn("c3-d4"))
+        here = hand_move(server, "b6-a5", here)
+        hand_move(server, "a3-b4", here)
+        state = server.get("/api/state")
+        assert tree(state) == "1. c3-d4 f6-g5 (1... b6-a5 2. a3-b4) 2. g3-h4"
+        # 2... a5xc3 is compulsory: a piece that cannot take, lifted, is told and the capture lit
+        server.sim("lift", sq("f6"))
+        state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "required-capture")
+        assert lit(state).get("a5") is not None
+        server.sim("place", sq("f6"))
+        server.wait_for(lambda s: s["active"] is None)
+        # a takeback on the board: the position before 2. a3-b4, the move kept in the study
+        take_back(server, here, here.parse_pdn("a3-b4"))
+        state = server.get("/api/state")
+        current = state["study"]["current"]
+        token = next(t for t in state["study"]["tokens"] if t.get("id") == current)
+        assert token["text"] == "b6-a5" and tree(state) == "1. c3-d4 f6-g5 (1... b6-a5 2. a3-b4) 2. g3-h4"
+        # the page's ‹: one ply back, the board to set up again (the man back from a5 to b6)
+        assert study(server, op="goto", node=state["study"]["parent"])["ok"]
+        state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "setup")
+        assert names(state["board_analysis"]["fill"]) == ["b6"] and names(state["board_analysis"]["empty"]) == ["a5"]
+        assert server.post("/api/sim", {"op": "fix"})["ok"]  # the simulated hands do what is lit
+        server.wait_for(lambda s: s["board_analysis"]["set_up"])
+        # no result in the analysis
+        assert "leave the analysis" in refusal(server, {"action": "resign", "side": "white"})
+
+        # leaving: the game again, once its position is back on the board
+        assert study(server, op="board", on=False)["ok"]
+        state = server.get("/api/state")
+        assert state["game"] == first and state["board_analysis"]["returning"]
+        back = set(names(state["board_analysis"]["fill"])) | set(names(state["board_analysis"]["empty"]))
+        assert back == {"f6", "g5", "g3", "h4"}
+        assert lit(state) == {"f6": "extra", "g5": "missing", "g3": "extra", "h4": "missing"}
+        server.sim("lift", sq("f6"))  # a hand on the way back is not a move of the game
+        state = server.wait_for(lambda s: lit(s).get("f6") is None)
+        assert len(state["moves"]) == 3 and state["active"] is None
+        server.post("/api/sim", {"op": "fix"})
+        state = server.wait_for(lambda s: s["board_analysis"] is None)
+        clock = state["clock"]  # paused when the analysis began, as it was then
+        assert clock["paused"] and not clock["ticking"] and clock["running"] == "black"
+        assert server.get("/api/state")["clock"]["black"] == clock["black"]
+        assert server.get(f"/games/{first}.pdn") == played
+        # the game goes on from where it was
+        server.post("/api/action", {"action": "clock-resume"})
+        pos = hand_move(server, "b6-a5", pos)
+        assert [m.text for m in read_game(server.get(f"/games/{first}.pdn")).moves] == [
+            "c3-d4",
+            "f6-g5",
+            "g3-h4",
+            "b6-a5",
+        ]
+    finally:
+        server.stop()
+
+
+def test_a_new_game_during_an_analysis_leaves_the_game_kept_aside_resumable(tmp_path: Path) -> None:
+    """The analysis ends with a new game; the game it kept aside is left unfinished (as any game
+    a new one leaves) and can be resumed; the analysis is not the game in play."""
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT).start()
+    try:
+        pos = START
+        for move in ("c3-d4", "f6-g5"):
+            pos = hand_move(server, move, pos)
+        first = server.get("/api/state")["game"]
+        study(server, op="open", ply=2)
+        study(server, op="board", on=True)
+        state = server.wait_for(lambda s: s["board_analysis"] is not None and s["board_analysis"]["set_up"])
+        assert state["board_analysis"]["game_goes_on"] and state["board_analysis"]["game"] == first
+        node = state["study"]["current"]
+        tried = hand_move(server, "g3-h4", pos)  # moves of the analysis only
+        hand_move(server, "b6-a5", tried)
+        take_back(server, tried, tried.parse_pdn("b6-a5"))  # two plies taken back on the board
+        take_back(server, pos, pos.parse_pdn("g3-h4"))
+        state = server.get("/api/state")
+        assert state["study"]["current"] == node and not state["moves"]
+        assert tree(state) == "1. c3-d4 f6-g5 2. g3-h4 b6-a5"
+        hand_move(server, "g3-h4", pos)
+        server.post("/api/action", {"action": "new-game"})
+        state = server.wait_for(lambda s: s["board_analysis"] is None and not s["moves"])
+        assert state["game"] not in (first, None) and not state["study"]["on_board"]
+        assert [g["id"] for g in state["games"] if g["id"] == first]
+        server.post("/api/action", {"action": "resume-game", "game": first})
+        state = server.wait_for(lambda s: s["game"] == first)
+        assert [m["pdn"] for m in state["moves"] if "pdn" in m] == ["c3-d4", "f6-g5"]
+    finally:
+        server.stop()
+
+
+def test_a_fen_pasted_is_set_up_on_the_board_and_played_from(tmp_path: Path) -> None:
+    """A position given as a FEN alone opens as a study and is set up on the board (every other
+    piece to take off); a malformed one is one line naming it."""
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT).start()
+    try:
+        fen = "W:Wc3,e3:Bd6,f6"
+        assert "no square" in refusal(server, {"action": "study", "op": "pdn", "pdn": "W:Wc3,e9:Bd6"})
+        assert study(server, op="pdn", pdn=fen)["ok"]
+        study(server, op="board", on=True)
+        state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "setup")
+        assert names(state["board_analysis"]["fill"]) == [] and len(state["board_analysis"]["empty"]) == 20
+        server.post("/api/sim", {"op": "fix"})
+        state = server.wait_for(lambda s: s["board_analysis"]["set_up"])
+        assert sorted(names(state["occupied"])) == ["c3", "d6", "e3", "f6"]
+        start = Position.from_fen(fen, VARIANT)
+        hand_move(server, "c3-d4", start)
+        state = server.get("/api/state")
+        assert tree(state) == "1. c3-d4" and state["board_analysis"]["on"]
+        # the move deleted on the page: gone from the study, its position to set up again
+        assert study(server, op="delete", node=state["study"]["current"])["ok"]
+        state = server.wait_for(lambda s: s["board_analysis"]["fill"])
+        assert tree(state) == "" and state["study"]["current"] == 0
+        assert names(state["board_analysis"]["fill"]) == ["c3"] and names(state["board_analysis"]["empty"]) == ["d4"]
+        # another position opened meanwhile: the board is set up at it
+        assert study(server, op="pdn", pdn="W:Wc3,e3:Bd6")["ok"]
+        state = server.wait_for(lambda s: names(s["board_analysis"]["empty"]) == ["d4", "f6"])
+        assert names(state["board_analysis"]["fill"]) == ["c3"] and tree(state) == ""
+    finally:
+        server.stop()
+
+
+def test_a_line_that_ends_the_game_is_taken_back_on_the_board(tmp_path: Path) -> None:
+    """The last piece taken ends the line (a result the referee keeps); putting the capture back
+    on the board still goes back one ply, and play goes on from there."""
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT).start()
+    try:
+        fen = "W:Wc3,e3:Bd4"
+        study(server, op="pdn", pdn=fen)
+        study(server, op="board", on=True)
+        server.post("/api/sim", {"op": "fix"})
+        server.wait_for(lambda s: s["board_analysis"]["set_up"])
+        start = Position.from_fen(fen, VARIANT)
+        hand_move(server, "c3xe5", start)
+        state = server.wait_for(lambda s: s["result"] == "1-0")
+        assert tree(state) == "1. c3xe5" and state["board_analysis"]["on"]
+        move = start.parse_pdn("c3xe5")
+        server.sim("lift", move.to_square)
+        server.sim("place", move.from_square)
+        server.sim("place", sq("d4"))
+        state = server.wait_for(lambda s: s["result"] == "*" and s["study"]["current"] == 0)
+        assert state["board_analysis"]["set_up"] and state["fen"] == start.fen() and not state["moves"]
+        hand_move(server, "e3xc5", start)
+        state = server.wait_for(lambda s: s["result"] == "1-0")
+        assert tree(state) == "1. c3xe5 (1. e3xc5)"
+    finally:
+        server.stop()
+
+
+def test_a_power_cut_during_an_analysis_on_a_real_board_resumes_the_game_untouched(tmp_path: Path) -> None:
+    """The emulated Pico: an analysis from the game's position has a move made, the power goes;
+    back, the game is resumed as it was (the move on the board is the analysis', never the
+    game's: no reconstruction from it), the LEDs light what to put back, and play goes on."""
+    from firmware_bridge.emulator import Emulator
+    from tests.bridge.test_link_gap import LAYOUT, hands, lit_roles, pdns, pico_server, start_cells
+
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        server = pico_server(tmp_path, emu)
+        try:
+            pos = hands(emu, START, "c3-d4")
+            first = server.wait_for(lambda s: len(s["moves"]) == 1)["game"]
+            study(server, op="open", ply=1)
+            study(server, op="board", on=True)
+            server.wait_for(lambda s: s["board_analysis"] is not None and s["board_analysis"]["set_up"])
+            hands(emu, pos, "f6-e5")  # a move of the analysis
+            state = server.wait_for(lambda s: len(s["moves"]) == 1 and s["game"] != first)
+            assert tree(state) == "1. c3-d4 f6-e5"
+            server.kill()  # the power goes during the analysis
+        finally:
+            if server.proc is not None:
+                server.stop()
+        server.start("--resume")
+        try:
+            state = server.wait_for(lambda s: s["link"]["state"] == "up" and s["board_analysis"] is not None)
+            assert state["game"] == first and pdns(state) == ["c3-d4"]
+            assert state["board_analysis"]["returning"] and state["active"] is None
+            assert names(state["board_analysis"]["fill"]) == ["f6"] and names(state["board_analysis"]["empty"]) == [
+                "e5"
+            ]
+            assert tree(state) == "1. c3-d4 f6-e5"  # the study is back too
+            wait_until(lambda: lit_roles(emu).get(sq("e5")) is not None and lit_roles(emu).get(sq("f6")) is not None)
+            emu.lift(LAYOUT.cell_of(sq("e5")))  # the hands put the game back
+            emu.place(LAYOUT.cell_of(sq("f6")))
+            server.wait_for(lambda s: s["board_analysis"] is None)
+            hands(emu, pos, "f6-g5")
+            state = server.wait_for(lambda s: len(s["moves"]) == 2)
+            assert pdns(state) == ["c3-d4", "f6-g5"] and state["game"] == first
+        finally:
+            server.stop()
