@@ -843,13 +843,7 @@ function renderKept(shown) {
     const what = document.createElement("span");
     what.textContent = `${k.title} · ${k.moves_text} · ${k.updated}`;
     li.appendChild(what);
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "reopen";
-    b.dataset.ui = "study_open";
-    b.textContent = ui("study_open");
-    b.onclick = () => studyPost({ op: "open", study: k.id });
-    li.appendChild(b);
+    li.appendChild(listButton("reopen", "study_open", () => studyPost({ op: "open", study: k.id })));
     list.appendChild(li);
   }
 }
@@ -949,6 +943,18 @@ function renderTraining() {
   $("tr-next").hidden = t.mode !== "tactic" || !["solved", "failed"].includes(t.verdict);
 }
 
+// A button of a list's row: its class, its label (a ui() key, translated again when the
+// language changes) and what a click does.
+function listButton(className, key, onclick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = className;
+  b.dataset.ui = key;
+  b.textContent = ui(key);
+  b.onclick = onclick;
+  return b;
+}
+
 function startTraining(button, body) {
   const training = state.training && state.training.on; // (a training's own game is not asked about)
   if (!training && gameGoesOn() && !confirmed(button, ui("confirm_new_game").replace("{game}", leftGame()))) return;
@@ -1025,24 +1031,14 @@ function renderRecent() {
       (g.result !== "*" ? g.result : g.state_text);
     li.appendChild(what);
     if (g.variant === state.variant && !(state.mode === "tournament" && state.result === "*" && !state.termination)) {
-      const s = document.createElement("button"); // its moves, its variations tried, its graph (if analysed)
-      s.type = "button";
-      s.className = "study";
-      s.dataset.ui = "study_open";
-      s.textContent = ui("study_open");
-      s.onclick = () => studyPost({ op: "open", game: g.id });
-      li.appendChild(s);
+      // its moves, its variations tried, its graph (if analysed)
+      li.appendChild(listButton("study", "study_open", () => studyPost({ op: "open", game: g.id })));
     }
     if (g.resumable) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "resume";
-      b.dataset.ui = "resume_game";
-      b.textContent = ui("resume_game");
-      b.onclick = () => {
+      const b = listButton("resume", "resume_game", () => {
         if (gameGoesOn() && !confirmed(b, ui("confirm_resume").replace("{game}", g.id))) return;
         post("/api/action", { action: "resume-game", game: g.id }).then((j) => { if (j.ok) view = null; });
-      };
+      });
       li.appendChild(b);
     }
     const a = document.createElement("a");
