@@ -29,7 +29,7 @@ import secrets
 import sqlite3
 import stat
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -234,6 +234,24 @@ LATEST = 253402300799.0  # 9999-12-31 23:59:59 UTC: a time beyond it is not a ga
 def a_time(value: Any) -> bool:
     """A time a game can have started or ended at (seconds since 1970, up to the year 9999)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= LATEST
+
+
+_STUDY_COLUMNS = "id, variant, title, moves, open, created, updated"  # (what _study_row reads)
+
+
+def _study_row(r: Sequence[Any], tree: dict[str, Any] | None = None, damage: str | None = None) -> StudyRow:
+    """A row of ``_STUDY_COLUMNS`` as a study (a time a damaged file garbled read as 0)."""
+    return StudyRow(
+        id=int(r[0]),
+        variant=str(r[1]),
+        tree=tree,
+        open=bool(r[4]),
+        created=float(r[5]) if a_time(r[5]) else 0.0,
+        updated=float(r[6]) if a_time(r[6]) else 0.0,
+        damage=damage,
+        title=str(r[2]),
+        moves=r[3] if isinstance(r[3], int) else 0,
+    )
 
 
 def a_result(value: Any) -> bool:
@@ -925,47 +943,21 @@ class Store:
         """The latest changed studies of ``variant`` but the open one, without their trees (each
         read only when opened): what the page lists."""
         rows = self._query(
-            "SELECT id, variant, title, moves, open, created, updated FROM studies WHERE variant=? AND open=0"
-            " ORDER BY updated DESC, id DESC LIMIT ?",
+            f"SELECT {_STUDY_COLUMNS} FROM studies WHERE variant=? AND open=0 ORDER BY updated DESC, id DESC LIMIT ?",
             (variant, limit),
         )
-        return [
-            StudyRow(
-                id=int(r[0]),
-                variant=str(r[1]),
-                tree=None,
-                open=bool(r[4]),
-                created=float(r[5]) if a_time(r[5]) else 0.0,
-                updated=float(r[6]) if a_time(r[6]) else 0.0,
-                title=str(r[2]),
-                moves=r[3] if isinstance(r[3], int) else 0,
-            )
-            for r in rows
-        ]
+        return [_study_row(r) for r in rows]
 
     def study(self, study_id: int) -> StudyRow:
-        rows = self._query(
-            "SELECT id, variant, tree, open, created, updated, title, moves FROM studies WHERE id=?", (study_id,)
-        )
+        rows = self._query(f"SELECT {_STUDY_COLUMNS}, tree FROM studies WHERE id=?", (study_id,))
         if not rows:
             raise StoreError(f"{self.path}: no study {study_id}")
         r = rows[0]
         try:
-            tree = _json_object(r[2])
+            tree = _json_object(r[7])
         except RecursionError:  # (nested deeper than any study writes)
             tree = None
-        damage = None if tree is not None else "its tree is not a JSON object"
-        return StudyRow(
-            id=int(r[0]),
-            variant=str(r[1]),
-            tree=tree,
-            open=bool(r[3]),
-            created=float(r[4]) if a_time(r[4]) else 0.0,
-            updated=float(r[5]) if a_time(r[5]) else 0.0,
-            damage=damage,
-            title=str(r[6]),
-            moves=r[7] if isinstance(r[7], int) else 0,
-        )
+        return _study_row(r, tree, None if tree is not None else "its tree is not a JSON object")
 
     # -- the game clock's last sign of life ---------------------------------------------------
     def set_alive(self, game_id: int, t: float) -> None:

@@ -7,12 +7,15 @@ Cortex-M0+) compiles every firmware file."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import tty
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -177,6 +180,30 @@ def test_a_firmware_that_fails_says_so_under_micropython(tmp_path: Path) -> None
     assert errors == [(link.FAILED, "MemoryError: memory allocation failed, allocating 512 bytes")]
 
 
+@contextlib.contextmanager
+def firmware_behind_a_pty(exe: str, state: Path, *args: str) -> Iterator[str]:
+    """main.py under MicroPython (``serve.py``, its sensors read from ``state``) behind a
+    pseudo-terminal: the terminal's side, which the host opens as it opens /dev/ttyACM0. At the
+    end the interpreter is stopped, ``state`` removed, and it must not have printed a traceback."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    proc = subprocess.Popen(
+        [exe, str(HERE / "serve.py"), str(FIRMWARE_DIR), str(LINK_DIR), str(state), *args],
+        stdin=master,
+        stdout=master,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        yield os.ttyname(slave)
+    finally:
+        proc.kill()
+        _out, err = proc.communicate(timeout=10)
+        os.close(master)
+        os.close(slave)
+        shutil.rmtree(state)
+    assert b"Traceback" not in err, err.decode(errors="replace")
+
+
 def test_a_host_plays_through_a_pty_with_the_firmware_under_micropython() -> None:
     """main.py's USB stream and watchdog, board_fw.py and link.py under MicroPython behind a
     pseudo-terminal; the host's bridge on the other side: pieces become events, a protocol-3
@@ -186,18 +213,7 @@ def test_a_host_plays_through_a_pty_with_the_firmware_under_micropython() -> Non
     cells = {layout.cell_of(sq) for sq in Position.start("brazilian").occupied()}
     state = Path(tempfile.mkdtemp(prefix="damas-mp-"))
     (state / "closed").write_text("".join(f"{r} {c}\n" for r, c in sorted(cells)))
-    master, slave = os.openpty()
-    import tty
-
-    tty.setraw(slave)
-    port = os.ttyname(slave)  # the host opens the terminal's side, as it opens /dev/ttyACM0
-    proc = subprocess.Popen(
-        [exe, str(HERE / "serve.py"), str(FIRMWARE_DIR), str(LINK_DIR), str(state)],
-        stdin=master,
-        stdout=master,
-        stderr=subprocess.PIPE,
-    )
-    try:
+    with firmware_behind_a_pty(exe, state) as port:
         board = PicoBoard(port, 8)
         with BoardIO(layout, board, board) as io:
             board.start(wait=10.0)
@@ -216,13 +232,6 @@ def test_a_host_plays_through_a_pty_with_the_firmware_under_micropython() -> Non
             wait_until(lambda: lit() == {0, 15}, 10, "a1 and a2 on LEDs 0 and 15")
             time.sleep(0.2)
             assert board.stats["bad_payloads"] == 0 and board.last_error is None
-    finally:
-        proc.kill()
-        _out, err = proc.communicate(timeout=10)
-        os.close(master)
-        os.close(slave)
-        shutil.rmtree(state)
-    assert b"Traceback" not in err, err.decode(errors="replace")
 
 
 def hall_scenario(kind: str) -> str:
@@ -327,18 +336,8 @@ def test_a_host_reads_colours_and_crowns_through_a_pty_from_the_linear_firmware_
     fields = {index(sq): 530 if p.color.value == "white" else -530 for sq, p in start.items()}
     state = Path(tempfile.mkdtemp(prefix="damas-mp-"))
     write(fields)
-    master, slave = os.openpty()
-    import tty
-
-    tty.setraw(slave)
-    proc = subprocess.Popen(
-        [exe, str(HERE / "serve.py"), str(FIRMWARE_DIR), str(LINK_DIR), str(state), "linear"],
-        stdin=master,
-        stdout=master,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        board = PicoBoard(os.ttyname(slave), 8)
+    with firmware_behind_a_pty(exe, state, "linear") as port:
+        board = PicoBoard(port, 8)
         with BoardIO(layout, board, board) as io:
             board.start(wait=10.0)
             wait_until(lambda: io.link == "up", 10, "the link up")
@@ -350,13 +349,6 @@ def test_a_host_reads_colours_and_crowns_through_a_pty_from_the_linear_firmware_
             wait_until(lambda: io.pieces().get(1) is SquareState.BLACK_KING, 10, "a black king on square 1")
             wait_until(lambda: io.pieces().get(12) is SquareState.WHITE_MAN, 10, "a white man on square 12")
             assert board.stats["bad_payloads"] == 0 and board.last_error is None
-    finally:
-        proc.kill()
-        _out, err = proc.communicate(timeout=10)
-        os.close(master)
-        os.close(slave)
-        shutil.rmtree(state)
-    assert b"Traceback" not in err, err.decode(errors="replace")
 
 
 @pytest.mark.parametrize(
