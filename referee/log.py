@@ -452,7 +452,11 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
         if move_time is not None and (
             isinstance(move_time, bool) or not isinstance(move_time, (int, float)) or not 0 < move_time <= MAX_MOVE_TIME
         ):
-            raise LogError(n, f"computer's 'move_time' must be seconds a move (0-{MAX_MOVE_TIME:g}), not {shown(move_time)}", source)
+            raise LogError(
+                n,
+                f"computer's 'move_time' must be seconds a move (0-{MAX_MOVE_TIME:g}), not {shown(move_time)}",
+                source,
+            )
     square = None
     if name == "confirm" and "square" in obj:
         square = obj["square"]

@@ -402,7 +402,7 @@ def test_the_computers_strength_chosen_by_time(tmp_path: Path) -> None:
 
 
 def test_the_strength_chosen_by_time_is_journalled_and_kept_on_a_resume(tmp_path: Path) -> None:
-    """"0.3 s a move" is in the game's journal (its ``computer`` line): the game resumed after a
+    """ "0.3 s a move" is in the game's journal (its ``computer`` line): the game resumed after a
     restart (the configured strength: a level) asks the engine for 0.3 s a move again, the page
     says so, and the replay of the copy knows it."""
     import shlex
