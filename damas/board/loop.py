@@ -557,7 +557,8 @@ class PlayApp:
             if self.sim is not None:
                 squares = set(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
             carried = ("Event", "Site", "White", "Black")
-            kept = {k: val for k, val in old.tags().items() if k in carried and valid_tag(k, val)}
+            old_tags = old.tags() if old.row.purpose is None else {}  # (a training's names are not the next game's)
+            kept = {k: val for k, val in old_tags.items() if k in carried and valid_tag(k, val)}
             # the computer's name does not carry over to a game between people
             kept = {k: val for k, val in kept.items() if not is_computer_tag(val)}
             kept.update({k: val for k, val in (tags or {}).items() if val})

@@ -96,10 +96,8 @@ def test_the_hall_and_the_live_feed_show_the_real_game_never_an_analysis_or_a_tr
         assert "Training:" not in live and tactic.move not in live
         assert [h for h in live.splitlines() if h.startswith("[Event")][:1] == ['[Event "?"]']  # the game left
         wait_until(lambda: any(s.get("game", 0) is None for s in listener.status), timeout=10, what="no game in play")
-        # the game resumed and played on: it reaches the hall (after anything sent before it)
+        # the training stopped: the game again, played on; it reaches the hall (after anything sent before it)
         board.post("/api/action", {"action": "training", "op": "stop"})
-        board.post("/api/action", {"action": "resume-game", "game": game})
-        board.post("/api/sim", {"op": "fix"})
         board.wait_for(lambda s: s["game"] == game and s["active"] is None)
         hand_move(board, "f6-g5", pos)
         wait_until(
