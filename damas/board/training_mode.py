@@ -112,7 +112,7 @@ class TrainingMode:
         told = (t.played, t.off, t.right, t.wrong, self.restored())
         if told != self._told:  # the voice (and the page's list of what was said) says what changed
             self._told = told
-            app.speech.tell({lang: training_text(app, lang) for lang in LANGUAGES}, app.session)
+            app.speech.tell({lang: training_text(app, lang) for lang in LANGUAGES})
 
     def shown(self) -> tuple[Any, ...] | None:
         """What the page shows of the training (compared by the board loop)."""

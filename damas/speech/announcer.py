@@ -126,18 +126,17 @@ class Announcer:
         self._seen: Seen | None = None
         self._read_out = False
         self._begun: set[int] = set()  # the sessions begun so far (a game seen again: back to it)
+        self._told: dict[str, str] | None = None  # what the app tells, said at the next update
 
     # -- the loop's side -------------------------------------------------------------------------
     def _listen(self, verdicts: list[Verdict]) -> None:
         self._heard += verdicts  # (composed in update, after the LEDs)
 
-    def tell(self, texts: dict[str, str], session: GameSession | None = None) -> None:
+    def tell(self, texts: dict[str, str]) -> None:
         """Something the app says in its own words (a training's verdict), in each language; a
-        newer one replaces it in the voice's queue. ``session``: the one it is about (a session
-        that has just begun is announced first)."""
-        if session is not None:
-            self._follow(session)
-        self._add("reports", lambda lang: texts.get(lang) or texts.get("en", ""), group="told")
+        newer one replaces it in the voice's queue. Composed at the next update, after what the
+        board saw (a session that has just begun, the move that earned the verdict)."""
+        self._told = texts
 
     def read_out_asked(self) -> None:
         """The read-out gesture was made (said at the next update)."""
@@ -146,10 +145,17 @@ class Announcer:
     def update(self, session: GameSession, seen: Seen) -> bool:
         """Compose what happened since the last update; True when the log changed."""
         before = self.version
-        self._follow(session)
+        if session is not self._session:
+            # a game with moves already (resumed at start-up or on the page, or back from an
+            # analysis on the board) says where it stands; a new one says that it begins
+            played = any(isinstance(e, Move) for _p, e in session.referee.game.steps())
+            self._begin(session, resumed=bool(session.history) if self._session is None else played)
         heard, self._heard = self._heard, []
         if heard:
             self._verdicts(session, heard, seen.now)
+        if self._told is not None:
+            texts, self._told = self._told, None
+            self._add("reports", lambda lang: texts.get(lang) or texts.get("en", ""), group="told")
         self._board(session, seen)
         self._clock(session, seen.now, seen.low_time)
         self._others(session, seen)
@@ -157,13 +163,6 @@ class Announcer:
             self._read_out = False
             self._say_read_out(session, seen.now)
         return self.version != before
-
-    def _follow(self, session: GameSession) -> None:
-        if session is not self._session:
-            # a game with moves already (resumed at start-up or on the page, or back from an
-            # analysis on the board) says where it stands; a new one says that it begins
-            played = any(isinstance(e, Move) for _p, e in session.referee.game.steps())
-            self._begin(session, resumed=bool(session.history) if self._session is None else played)
 
     def recent(self, lang: str, limit: int = 30) -> list[dict[str, object]]:
         """The last utterances, in ``lang``, oldest first (the page's live region)."""

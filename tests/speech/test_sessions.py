@@ -9,6 +9,7 @@ from pathlib import Path
 
 from damas.speech import phrases
 from damas.speech.phrases import LANGS
+from damas.study.training import shipped_tactics
 from tests.speech.table import Table
 
 
@@ -59,6 +60,17 @@ def test_an_analysis_and_a_training_say_what_they_are_and_leaving_says_back_to_t
         assert said[2] == "Find the shot." and not any("New game" in s for s in said)
         assert page_log(table, "pt-BR", mark)[0] == "Treino no tabuleiro, damas brasileiras."
         assert page_log(table, "pt-PT", mark)[0] == "Treino no tabuleiro, damas brasileiras."
+        # the key move: said as a move, then the verdict and the reply to make
+        start, line = shipped_tactics("brazilian")[0].moves("brazilian")
+        table.sim.set_squares(start.occupied())
+        table.wait(0.2)
+        table.new()
+        table.play(start.routes(line[0])[0])
+        reply = start.apply(line[0]).pdn(line[1])
+        assert table.new() == [
+            f"White: {start.pdn(line[0]).replace('-', ' to ')}.",
+            f"Right: 1. {start.pdn(line[0])}. Play 1... {reply}.",
+        ]
         # the next tactic: no second announcement of the training
         table.app.action({"action": "training", "op": "start", "kind": "tactic", "index": 1})
         table.wait(0.2)
