@@ -34,7 +34,8 @@ class TrainingMode:
     def action(self, data: dict[str, Any]) -> None:
         """``start`` (``kind``: ``game`` or ``tactic`` from the shipped sets by ``index``, or
         ``study``: the open study's main line; ``mode`` replay or guess, ``side`` the side guessed)
-        a new game from the line's start, or ``stop``: back to the game in play when the training
+        a new game from the line's start, ``show`` the move to find (given up: counted wrong, then
+        lit), or ``stop``: back to the game in play when the training
         began, if it is still unfinished. A bad request changes nothing."""
         op = data.get("op")
         if op == "stop":
@@ -44,8 +45,14 @@ class TrainingMode:
                     self.app.resume_game(left)
             self.app._mark()
             return
+        if op == "show":  # the move to find, given up: lit, counted wrong
+            if self.training is not None:
+                self.training.show()
+                self.follow()
+            self.app._mark()
+            return
         if op != "start":
-            raise ValueError(f"unknown training op {shown(op)} (start or stop)")
+            raise ValueError(f"unknown training op {shown(op)} (start, show or stop)")
         training = self._of(data)
         if self.app.session.row.purpose != TRAINING:  # (a training after a training: the game before the first)
             game = self.app.game_in_play()
