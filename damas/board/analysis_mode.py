@@ -71,7 +71,8 @@ class AnalysisMode:
     def action(self, data: dict[str, Any]) -> None:
         """``open`` (a recorded game, or the one in play, at a ply), ``pdn`` (a pasted PDN's first
         game), ``play`` (a move from a position of the study), ``goto``, ``delete``, ``promote``,
-        ``board`` (``on``: the analysis on the board), ``close``. A bad request is a ``ValueError``
+        ``board`` (``on``: the analysis on the board), ``close``, ``remove`` (a kept study, not the
+        one open, deleted from the records with its copy). A bad request is a ``ValueError``
         of one line and changes nothing."""
         app = self.app
         op = data.get("op")
@@ -95,6 +96,8 @@ class AnalysisMode:
                 if self.study_id is not None:
                     self._write(lambda: self.app.kept.close(self.study_id or 0))
                 self.study, self.study_id = None, None
+            elif op == "remove":
+                self._remove(data.get("study"))
             elif self.study is None:
                 raise StudyError("no study is open (open a game or a PDN first)")
             elif op == "play":
@@ -108,7 +111,9 @@ class AnalysisMode:
             elif op == "board":
                 self._board(data.get("on"))
             else:
-                raise StudyError(f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, board, close)")
+                raise StudyError(
+                    f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, board, close, remove)"
+                )
             if self.board is not None and self.study is not None and self.study.current is not self.at(grow=False):
                 self.anchor(self.study.current)  # the page went elsewhere: the board is set up there
         except StudyError as exc:
@@ -122,6 +127,16 @@ class AnalysisMode:
         """Another study opened while the board analyses: the board is set up at its position."""
         if self.board is not None:
             self.board = OnBoard(NOWHERE, self.board.session)
+
+    def _remove(self, study_id: Any) -> None:
+        if not isinstance(study_id, int) or isinstance(study_id, bool):
+            raise StudyError(f"study must be a study's id, not {shown(study_id)}")
+        if study_id == self.study_id and self.study is not None:
+            raise StudyError(f"study {study_id} is open: close it first")
+        try:
+            self.app.kept.remove(study_id)
+        except StoreError as exc:  # (none such, or the records cannot be written: nothing changed)
+            raise StudyError(str(exc)) from None
 
     def _board(self, on: Any) -> None:
         if not isinstance(on, bool):

@@ -35,7 +35,7 @@ from damas.computer.opponent import EngineSettings, open_engine
 from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
-from damas.records.session import DamagedGame, GameSession, export_game
+from damas.records.session import DamagedGame, GameSession, export_game, recorded_game
 from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError, StudyRow
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
@@ -439,7 +439,7 @@ class PlayApp:
             self._mark()
             return
         if name == "analyze":
-            self.analyze()
+            self.analyze(data.get("game"))
             return
         if name == "live":
             self.live_analysis(data.get("on"))
@@ -714,15 +714,27 @@ class PlayApp:
             sim.layout = layout
         self.io.layout = layout
 
-    def analyze(self) -> None:
-        """Analyse the game in play (its moves so far) off the board loop; the page shows the marks."""
+    def analyze(self, game_id: Any = None) -> None:
+        """Analyse the game in play (its moves so far), or a recorded game (``game_id``: its graph
+        and marks shown in its study), off the board loop; the page shows the marks."""
+        game, variant = self.session.referee.game, self.session.row.variant
+        if game_id is None:
+            game_id = self.session.row.id
+        elif game_id != self.session.row.id:
+            if not isinstance(game_id, int) or isinstance(game_id, bool):
+                raise ValueError(f"game must be a game's id, not {shown(game_id)}")
+            try:
+                row = self.store.game(game_id)
+                if row.ended is None:
+                    raise ValueError(f"game {game_id} is in play: it is analysed as the game in play")
+                game, variant = recorded_game(self.store, game_id), row.variant
+            except (StoreError, DamagedGame, DraughtsError) as exc:
+                raise ValueError(str(exc)) from None
         if self.analysis is not None:
             self.analysis.cancel()
-        settings, variant = self.engine_settings, self.session.row.variant
+        settings = self.engine_settings
         limits = Limits(move_time=settings.move_time or ANALYSIS_TIME)
-        self.analysis = GameAnalysis(
-            self.session.row.id, self.session.referee.game, lambda: open_engine(variant, settings, level=10), limits
-        )
+        self.analysis = GameAnalysis(game_id, game, lambda: open_engine(variant, settings, level=10), limits)
         self._mark()
 
     # -- analyses kept in the records: a finished game's graph comes back ------------------------
@@ -760,18 +772,24 @@ class PlayApp:
         if kept is not None and kept.moves == moves:
             self.analysis = kept
 
+    def study_analysis(self) -> GameAnalysis | KeptAnalysis | None:
+        """The analysis of the recorded game the study was opened from: under way, or kept."""
+        study = self.analysis_mode.study
+        if study is None or study.source is None:
+            return None
+        a = self.analysis
+        return a if a is not None and a.game_id == study.source else self._kept_analysis(study.source)
+
     def study_graph(self) -> dict[str, Any] | None:
         """The evaluation graph of the study's game (the recorded game it was opened from), from
         its analysis — under way and finished, or kept — while the study's main line begins
         with the game's moves: the values, the marked plies, and the main line's nodes."""
         study = self.analysis_mode.study
-        if study is None or study.source is None:
+        found = self.study_analysis()
+        if study is None or found is None or not found.finished or found.error is not None:
             return None
         line = study.main_line()
-        texts = [n.text for n in line]
-        a = self.analysis
-        found = a if a is not None and a.game_id == study.source else self._kept_analysis(study.source)
-        if found is None or not found.finished or found.error is not None or texts[: len(found.moves)] != found.moves:
+        if [n.text for n in line][: len(found.moves)] != found.moves:
             return None
         return {
             "curve": list(found.curve),

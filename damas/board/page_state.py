@@ -138,7 +138,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "computer": _computer_state(app, lang),
         "analysis": _analysis_state(app, lang),
         "live": _live_state(app, lang),
-        "study": _study_state(app),
+        "study": _study_state(app, lang),
         # the analysis mode on the board: its set-up (squares to fill, to empty), or the game put back
         "board_analysis": app.analysis_mode.state(),
         "training": _training_state(app, lang),
@@ -213,11 +213,7 @@ def _analysis_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
     a = app.analysis
     if a is None or a.game_id != app.session.row.id:
         return None
-    words = wording.words(UI, lang)
-    lines = [
-        f"{m.number} {m.played}{m.symbol} {words['mark_' + m.kind]}: {words['better']} {m.number} {m.better}"
-        for m in a.marks
-    ]
+    lines = _mark_lines(a.marks, lang)
     return {
         "done": a.done,
         "total": a.total,
@@ -227,6 +223,30 @@ def _analysis_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
         # the graph: the value after each ply from White's side (hundredths, ±GRAPH_CAP), the marked plies
         "curve": [max(-GRAPH_CAP, min(GRAPH_CAP, v)) for v in a.curve],
         "marked": {m.ply: m.symbol for m in a.marks},
+    }
+
+
+def _mark_lines(marks: list[Mark], lang: str) -> list[str]:
+    """The marked moves as the page lists them: ``12. c3-d4? a mistake: better 12. a3-b4``."""
+    words = wording.words(UI, lang)
+    return [
+        f"{m.number} {m.played}{m.symbol} {words['mark_' + m.kind]}: {words['better']} {m.number} {m.better}"
+        for m in marks
+    ]
+
+
+def _study_analysis(app: PlayApp, lang: str) -> dict[str, Any] | None:
+    """The analysis of the study's game: under way (``done`` of ``total``), finished with its
+    marked moves, or failed; None when it was never analysed."""
+    a = app.study_analysis()
+    if a is None:
+        return None
+    return {
+        "done": a.done,
+        "total": a.total,
+        "finished": a.finished,
+        "error": a.error,
+        "lines": _mark_lines(a.marks, lang) if a.finished else [],
     }
 
 
@@ -242,7 +262,7 @@ def _kept_item(row: StudyRow, words: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def _study_state(app: PlayApp) -> dict[str, Any] | None:
+def _study_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
     """The study open on the page: its tree as text, the position shown and its legal moves."""
     study = app.analysis_mode.study
     if study is None:
@@ -277,6 +297,8 @@ def _study_state(app: PlayApp) -> dict[str, Any] | None:
         # the evaluation graph of the game it was opened from (its analysis, under way or kept):
         # ``curve`` after each ply of the main line, ``marked`` plies, ``nodes`` the line's ids
         "graph": app.study_graph(),
+        "source": study.source,  # the recorded game it was opened from (None: a PDN, a FEN)
+        "analysis": _study_analysis(app, lang),
     }
 
 

@@ -82,6 +82,11 @@ class KeptStudies:
         self.store.close_study(study_id)
         self.changed += 1
 
+    def remove(self, study_id: int) -> None:
+        """A kept study deleted (its row and its copy: nothing brings it back)."""
+        self.store.delete_study(study_id)
+        self.changed += 1
+
     def listed(self, variant: str, open_id: int | None, limit: int) -> list[StudyRow]:
         """The latest kept studies of ``variant`` but the open one (read again after a change)."""
         key = (self.changed, variant, open_id or 0)

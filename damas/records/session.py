@@ -37,7 +37,7 @@ from referee.clock import ClockError, parse_control, shown_seconds
 from referee.colour import make_referee, pieces_from_json
 from referee.log import COLOUR_FORMAT, UID_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
 from referee.vocabulary import Mode
-from rules import Color, DraughtsError, Move, Termination
+from rules import Color, DraughtsError, Game, Move, Termination
 from rules.pdn import Clock as PdnClock
 from rules.pdn import PdnGame
 
@@ -414,6 +414,16 @@ def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> P
     if row.result_locked or row.ended is not None:
         pg.result = row.result
     return with_ending(pg, pipe, row)
+
+
+def recorded_game(store: Store, game_id: int) -> Game:
+    """A stored game as the referee played it (its journal replayed; a damaged journal: the game
+    up to the damage)."""
+    row = store.game(game_id)
+    _header, events, _problem = load_log(store, row, partial=True)
+    pipe = _pipeline(row)
+    pipe.run(events)
+    return pipe.referee.game
 
 
 def with_ending(pg: PdnGame, pipe: Pipeline, row: GameRow) -> PdnGame:
