@@ -94,9 +94,10 @@ def _recover_studies(store: Store, source: Path, same: bool, tally: KeptTally) -
             continue
         held = store.study_record(study_id)
         if held is not None and abs(float(held["created"]) - float(record["created"])) < 1e-3:
-            if held["tree"] is not None and float(held["updated"]) >= float(record["updated"]):
-                continue  # the database holds it, as new as the copy or newer
-            why = "damaged in the database" if held["tree"] is None else "older in the database"
+            damaged = held["tree"] is None or _study_problem(held, study_id) is not None
+            if not damaged and float(held["updated"]) >= float(record["updated"]):
+                continue  # the database holds it whole, as new as the copy or newer
+            why = "damaged in the database" if damaged else "older in the database"
             store.restore_study(record)
             tally.studies += 1
             lines.append(f"study {study_id}: rebuilt from {path} ({why}; {record['moves']} moves)")

@@ -80,6 +80,8 @@ def stored_studies(db: Path) -> list[int]:
 
 
 def test_a_damaged_study_is_named_and_the_others_load(tmp_path: Path) -> None:
+    """A study damaged in the database is taken from its copy beside it at the next start; without
+    a copy (from before the copies, or lost too) it is named in one line and the others load."""
     db = tmp_path / "games.sqlite3"
     server = Server(db).start()
     try:
@@ -89,6 +91,8 @@ def test_a_damaged_study_is_named_and_the_others_load(tmp_path: Path) -> None:
     finally:
         server.stop()
     first, second = stored_studies(db)
+    copies = tmp_path / "games.sqlite3.journals" / "studies"
+    (copies / f"{first}.json").unlink()  # (the first has no copy: it stays damaged)
     con = sqlite3.connect(db)
     try:  # the first study's row damaged (a disk, another program): a move that is not one
         tree = json.loads(con.execute("SELECT tree FROM studies WHERE id=?", (first,)).fetchone()[0])
@@ -106,13 +110,25 @@ def test_a_damaged_study_is_named_and_the_others_load(tmp_path: Path) -> None:
         assert "Traceback" not in again.output
     finally:
         again.stop()
-    con = sqlite3.connect(db)
-    try:  # the open one damaged too, beyond JSON: the board starts without it, and says so
-        con.execute("UPDATE studies SET tree='{\"format\": 1, ' WHERE id=?", (second,))
-        con.commit()
+    def damage_second() -> None:  # the open one damaged too, beyond JSON
+        con = sqlite3.connect(db)
+        try:
+            con.execute("UPDATE studies SET tree='{\"format\": 1, ' WHERE id=?", (second,))
+            con.commit()
+        finally:
+            con.close()
+
+    damage_second()
+    healed = Server(db).start()  # its copy is whole: it is taken from there, and open again
+    try:
+        state = healed.get("/api/state")["study"]
+        assert state is not None and state["tokens"] == s["tokens"] and healed.get("/study.pdn") == kept
+        assert f"study {second}: rebuilt from" in healed.output and "damaged in the database" in healed.output
     finally:
-        con.close()
-    third = Server(db).start()
+        healed.stop()
+    damage_second()
+    (copies / f"{second}.json").unlink()
+    third = Server(db).start()  # no copy: the board starts without it, and says so
     try:
         assert third.get("/api/state")["study"] is None
         assert sum(f"study {i} " in third.output for i in (first, second)) == 2, third.output
