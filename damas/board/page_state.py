@@ -250,6 +250,21 @@ def _study_analysis(app: PlayApp, lang: str) -> dict[str, Any] | None:
     }
 
 
+def _line_end(app: PlayApp, lang: str) -> dict[str, str] | None:
+    """The result the variant's rules give the study's line at the position shown (its draw rules
+    counted from the study's start), and why; None while the line goes on."""
+    game = app.analysis_mode.game()
+    outcome = game.outcome()
+    if outcome is None:
+        return None
+    why = outcome.termination.value
+    return {
+        "result": outcome.result(game.variant),
+        "termination": why,
+        "text": wording.words(TERMINATIONS, lang).get(why, why),
+    }
+
+
 def _kept_item(row: StudyRow, words: dict[str, str]) -> dict[str, Any]:
     """A kept study as the page lists it (the action study/open with its id opens it again)."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.updated)) if row.updated else ""
@@ -297,6 +312,8 @@ def _study_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
         # the evaluation graph of the game it was opened from (its analysis, under way or kept):
         # ``curve`` after each ply of the main line, ``marked`` plies, ``nodes`` the line's ids
         "graph": app.study_graph(),
+        # how the rules end the line shown (a win, or a draw by a rule: the line goes on all the same)
+        "line_end": _line_end(app, lang),
         "source": study.source,  # the recorded game it was opened from (None: a PDN, a FEN)
         "analysis": _study_analysis(app, lang),
     }

@@ -801,6 +801,11 @@ function renderStudy() {
   $("st-analyse").hidden = !(st && st.source !== null && st.source !== state.game && (!st.analysis || st.analysis.error));
   if (!st) { picked = null; $("studychoose").hidden = true; return; }
   $("studytitle").textContent = [st.title === "? – ?" ? "" : st.title, st.result === "*" ? "" : st.result].filter(Boolean).join(" · ");
+  // the rules' result of the line shown (a draw by a move-count rule, say): said, the line goes on
+  const end = st.line_end;
+  $("st-lineend").hidden = !end;
+  const byRule = end && ["kings-only", "small-ending", "repetition"].includes(end.termination);
+  $("st-lineend").textContent = end ? ui(byRule ? "line_rule" : "line_end").replace("{result}", end.result).replace("{why}", end.text) : "";
   const tree = $("studytree");
   const key = JSON.stringify([st.tokens, st.current]);
   if (tree.dataset.key !== key) {
