@@ -112,8 +112,9 @@ def _recover_studies(store: Store, source: Path, same: bool, tally: KeptTally) -
         lines.append(f"study {study_id}: rebuilt{where} from {path} ({why}; {record['moves']} moves)")
     if same:
         for row in _rows(store):
-            if row not in have:
-                store.save_study_copy(row)
+            held = None if row in have else store.study_record(row)
+            if held is not None and held["tree"] is not None and _study_problem(held, row) is None:
+                store.save_study_copy(row)  # (a damaged row is no copy: it is named where it is read)
                 if store.kept_path(STUDIES_DIR, row).exists():
                     tally.copies += 1
                     lines.append(f"study {row}: its copy was missing: written again from the database")

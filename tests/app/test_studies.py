@@ -110,6 +110,7 @@ def test_a_damaged_study_is_named_and_the_others_load(tmp_path: Path) -> None:
         assert "Traceback" not in again.output
     finally:
         again.stop()
+
     def damage_second() -> None:  # the open one damaged too, beyond JSON
         con = sqlite3.connect(db)
         try:
