@@ -194,7 +194,9 @@ class AnalysisMode:
         tags = {"Event": event, "White": white, "Black": black}
         tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
         squares = app.io.occupied()[0]
-        return app.start_session(start.variant.name, start_of(start), "casual", squares, tags, purpose=ANALYSIS)
+        return app.start_session(
+            start.variant.name, start_of(start), "casual", squares, tags, purpose=ANALYSIS, study=self.study_id
+        )
 
     def leave(self) -> None:
         """Back to the game kept aside, as it was: the board is put back to its position first."""

@@ -151,6 +151,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "clock_words": wording.words(CLOCK_WORDS, lang),
         "games": [_game_item(r, words) for r in app.recent_games()],
         "studies": [_kept_item(r, words) for r in app.kept_studies()],
+        "analyses": [_analysis_item(r) for r in app.kept_analyses()],  # analyses on the board, left
         "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
         "voice": app.speech.speaker is not None,
     }
@@ -262,6 +263,20 @@ def _line_end(app: PlayApp, lang: str) -> dict[str, str] | None:
         "result": outcome.result(game.variant),
         "termination": why,
         "text": wording.words(TERMINATIONS, lang).get(why, why),
+    }
+
+
+def _analysis_item(row: GameRow) -> dict[str, Any]:
+    """An analysis on the board that was left, as the page lists it: its players, when it ended,
+    the study its lines went into (opened again with the action study/open's study)."""
+    study = row.header.get("study")
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.ended)) if row.ended else ""
+    return {
+        "id": row.id,
+        "white": row.tags.get("White", "?"),
+        "black": row.tags.get("Black", "?"),
+        "ended": when,
+        "study": study if isinstance(study, int) and not isinstance(study, bool) else None,
     }
 
 

@@ -121,6 +121,7 @@ class GameSession:
         pieces: dict[int, SquareState] | None = None,
         broken: Iterable[int] = (),
         purpose: str | None = None,
+        study: int | None = None,
     ) -> GameSession:
         """A new game; ``clock``: its time control (None or ``none``: no clock), ``clock_auto``:
         in casual mode, a recorded move presses the clock; ``clock_name``: the name the control
@@ -136,6 +137,8 @@ class GameSession:
                 extra["clock_name"] = clock_name
         if purpose is not None:
             extra["purpose"] = purpose
+        if study is not None:  # (an analysis on the board: the study its lines are followed in)
+            extra["study"] = study
         header = LogHeader(
             variant=variant,
             fen=fen,

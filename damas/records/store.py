@@ -801,6 +801,18 @@ class Store:
                 self.skipped.append(f"game {i}: {exc}")
         return out
 
+    def sessions(self, purpose: str, limit: int) -> list[GameRow]:
+        """The latest sessions of ``purpose`` (``PURPOSES``), newest first (a row that cannot be
+        read is left out)."""
+        ids = [
+            r[0] for r in self._query("SELECT id FROM games WHERE purpose=? ORDER BY id DESC LIMIT ?", (purpose, limit))
+        ]
+        out = []
+        for i in ids:
+            with contextlib.suppress(StoreError):
+                out.append(self.game(i))
+        return out
+
     def game_ids(self) -> list[int]:
         return [int(r[0]) for r in self._query("SELECT id FROM games ORDER BY id")]
 

@@ -292,10 +292,16 @@ def analysis_sessions(db: Path) -> list[str]:
     return [line for line in r.stdout.splitlines() if "analysis session" in line]
 
 
-def test_one_session_for_the_analysis_of_a_game_wherever_the_page_goes(tmp_path: Path) -> None:
+def test_one_session_for_the_analysis_of_a_game_wherever_the_page_goes(browser: Any, tmp_path: Path) -> None:
     """‹ and clicks on the study's moves set up their positions in the one analysis session of
     the study (a ``position`` line in its journal each), not a new hidden session each time;
-    leaving closes it (kept, listed by ``damas games --all`` as closed)."""
+    leaving closes it: kept, listed by ``damas games --all`` as closed and on the page under
+    "Analyses on the board", where "Open" brings its study back."""
+    from playwright.sync_api import expect
+
+    from tests.app.test_browser_page import opened, shot
+    from tests.app.test_browser_study import tree_text
+
     db = tmp_path / "g.sqlite3"
     server = Server(db, "--variant", VARIANT).start()
     try:
@@ -335,10 +341,19 @@ def test_one_session_for_the_analysis_of_a_game_wherever_the_page_goes(tmp_path:
         server.post("/api/sim", {"op": "fix"})
         state = server.wait_for(lambda s: s["board_analysis"] is None)
         assert state["game"] == first and len(state["moves"]) == 3
+        [listed] = analysis_sessions(db)
+        assert listed.split()[0] == str(session) and listed.endswith("analysis session, closed"), listed
+        study(server, op="close")
+        with opened(browser, f"{server.url}/?lang=en") as page:
+            row = page.locator(f'#ba-kept li[data-session="{session}"]')
+            expect(page.locator("#ba-kept li")).to_have_count(1)
+            expect(page.locator("#h-bakept")).to_have_text("Analyses on the board")
+            shot(page, "kept-analyses")
+            row.get_by_role("button", name="Open").click()
+            expect(page.locator("#studyon")).to_be_visible()
+            assert tree_text(page) == "1. c3-d4 f6-g5 (1... b6-c5) 2. g3-h4 b6-a5"
     finally:
         server.stop()
-    [listed] = analysis_sessions(db)
-    assert listed.split()[0] == str(session) and listed.endswith("analysis session, closed"), listed
 
 
 def king_moves(pos: Position, plies: int) -> list[str]:
