@@ -13,7 +13,7 @@ import wording
 from board_hal.leds import Role as LedRole
 from damas.computer.analysis import Mark
 from damas.computer.live import bar
-from damas.records.store import ABANDONED, INTERRUPTED, GameRow, StudyRow
+from damas.records.store import ABANDONED, ANALYSIS, INTERRUPTED, GameRow, StudyRow
 from damas.sentences import kind_of, message
 from damas.speech.phrases import move_phrase
 from damas.study.training import shipped_games, shipped_tactics
@@ -67,6 +67,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
     outcome = ref.game.outcome()
     row = app.store.game(s.row.id)
     result = row.result if (row.result_locked or outcome is not None) else "*"
+    if outcome is not None and row.purpose == ANALYSIS:  # a line's end: the session records none
+        result = outcome.result(ref.variant)
     kinds = wording.words(KINDS, lang)
     active = ref.report or getattr(ref, "colour_report", None)  # (a colour board: referee.colour)
     reports = fold_reports(_report_items(s.history, active, lang, names), words["resolved"])
