@@ -102,9 +102,9 @@ def _recover_studies(store: Store, source: Path, same: bool, deep: bool, tally: 
         held = store.study_record(study_id) if record is not None and problem is None else None
         same_study = held is not None and record is not None and abs(held["created"] - record["created"]) < 1e-3
         damaged = held is None or held["tree"] is None or (deep and _study_problem(held, study_id) is not None)
-        if same_study and not damaged and record is not None and held is not None:
-            if float(held["updated"]) >= float(record["updated"]):
-                continue  # the database holds it whole, as new as the copy or newer
+        newer = held is not None and record is not None and float(held["updated"]) >= float(record["updated"])
+        if same_study and not damaged and newer:
+            continue  # the database holds it whole, as new as the copy or newer
         if record is not None and problem is None:
             problem = _study_problem(record, study_id)  # (read as a study only when it is to be put back)
         if record is None or problem is not None:
