@@ -36,7 +36,7 @@ from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
 from damas.records.session import DamagedGame, GameSession, export_game, recorded_game
-from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError, StudyRow
+from damas.records.store import ABANDONED, ANALYSIS, CLOSED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError, StudyRow
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
 from engine import Limits
@@ -114,6 +114,7 @@ class PlayApp:
         self.training_mode = TrainingMode(self)  # a game replayed or a tactic on the board
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         self._recent: tuple[tuple[int, int], list[GameRow]] | None = None  # the page's list of recent games
+        self._analyses_listed: tuple[tuple[int, int], list[GameRow]] | None = None  # ...and of analyses left
         self._records_changed = 0  # a game started, resumed or corrected: the list is read again
         # what the board says (its voice, if it has one, and the page's live region)
         self.speech = speech or Announcer(language=language or "en")
@@ -600,6 +601,7 @@ class PlayApp:
         clock_auto: bool = False,
         clock_name: str | None = None,
         purpose: str | None = None,
+        study: int | None = None,
     ) -> GameSession:
         """A new session on this board (a game, or one that is not: ``purpose``, a training or
         the analysis mode's), what the board senses and the sensors the self-test found broken in
@@ -620,6 +622,7 @@ class PlayApp:
             pieces=pieces,
             broken=self.broken()[0],
             purpose=purpose,
+            study=study,
         )
 
     def broken(self) -> tuple[set[int], set[int]]:
@@ -691,6 +694,20 @@ class PlayApp:
                 rows = []
             self._recent = (key, [r for r in rows if r.id != self.session.row.id][:RECENT])
         return self._recent[1]
+
+    def kept_analyses(self) -> list[GameRow]:
+        """The latest analyses on the board that were left (closed sessions, kept whole), of the
+        board's variant (read again whenever another session takes the board)."""
+        key = (-1, self._records_changed)
+        if self._analyses_listed is None or self._analyses_listed[0] != key:
+            try:
+                rows = self.store.sessions(ANALYSIS, RECENT * 2)
+            except StoreError:
+                rows = []
+            variant = self.session.row.variant
+            kept = [r for r in rows if r.status == CLOSED and r.variant == variant][:RECENT]
+            self._analyses_listed = (key, kept)
+        return self._analyses_listed[1]
 
     def _layout_for(self, variant: str) -> Layout | None:
         """The board's layout for another variant (None: the same one). The simulated board takes

@@ -59,10 +59,8 @@ def _ids(folder: Path) -> list[tuple[int, Path]]:
     return sorted(((int(p.stem), p) for p in found if 1 <= int(p.stem) < 2**63), key=lambda x: x[0])
 
 
-def _study_problem(record: dict[str, Any], study_id: int) -> str | None:
-    """What makes a study's copy not one (None: it is one, its tree readable as a study)."""
-    from damas.study.tree import Study, StudyError
-
+def _shape_problem(record: dict[str, Any], study_id: int) -> str | None:
+    """What makes a study's copy not one by its fields (None: they are a study's)."""
     if record.get("id") != study_id:
         return f"names study {shown(record.get('id'), 40)}, not {study_id}"
     for key, kind in (("variant", str), ("title", str), ("moves", int), ("open", bool)):
@@ -70,6 +68,16 @@ def _study_problem(record: dict[str, Any], study_id: int) -> str | None:
             return f"its {key} {shown(record.get(key), 40)} is not what a study has"
     if not all(a_time(record.get(k)) for k in ("created", "updated")):
         return "its times are not times"
+    return None
+
+
+def _study_problem(record: dict[str, Any], study_id: int) -> str | None:
+    """What makes a study's copy not one (None: it is one, its tree readable as a study)."""
+    from damas.study.tree import Study, StudyError
+
+    problem = _shape_problem(record, study_id)
+    if problem is not None:
+        return problem
     try:
         study = Study.from_json(record.get("tree"))
     except (StudyError, RecursionError, TypeError, ValueError) as exc:
@@ -79,7 +87,10 @@ def _study_problem(record: dict[str, Any], study_id: int) -> str | None:
     return None
 
 
-def _recover_studies(store: Store, source: Path, same: bool, tally: KeptTally) -> list[str]:
+def _recover_studies(store: Store, source: Path, same: bool, deep: bool, tally: KeptTally) -> list[str]:
+    """``deep``: each study the database holds is read as a study (a tree that is JSON but no
+    study is damaged too); else (every start of ``damas play``, which reads them all next and
+    names a damaged one) only a tree that is not JSON is."""
     lines = []
     folder = source / STUDIES_DIR
     have = set()
@@ -87,16 +98,20 @@ def _recover_studies(store: Store, source: Path, same: bool, tally: KeptTally) -
         have.add(study_id)
         record, problem = _read(path)
         if record is not None:
-            problem = _study_problem(record, study_id)
+            problem = _shape_problem(record, study_id)
+        held = store.study_record(study_id) if record is not None and problem is None else None
+        same_study = held is not None and record is not None and abs(held["created"] - record["created"]) < 1e-3
+        damaged = held is None or held["tree"] is None or (deep and _study_problem(held, study_id) is not None)
+        newer = held is not None and record is not None and float(held["updated"]) >= float(record["updated"])
+        if same_study and not damaged and newer:
+            continue  # the database holds it whole, as new as the copy or newer
+        if record is not None and problem is None:
+            problem = _study_problem(record, study_id)  # (read as a study only when it is to be put back)
         if record is None or problem is not None:
             tally.failed += 1
             lines.append(f"{path}: {problem}: skipped, left as it is")
             continue
-        held = store.study_record(study_id)
-        if held is not None and abs(float(held["created"]) - float(record["created"])) < 1e-3:
-            damaged = held["tree"] is None or _study_problem(held, study_id) is not None
-            if not damaged and float(held["updated"]) >= float(record["updated"]):
-                continue  # the database holds it whole, as new as the copy or newer
+        if same_study:
             why = "damaged in the database" if damaged else "older in the database"
             store.restore_study(record)
             tally.studies += 1
@@ -181,11 +196,13 @@ def _recover_analyses(store: Store, source: Path, same: bool, ids: dict[int, int
     return lines
 
 
-def recover_kept(store: Store, source: Path, same: bool, ids: dict[int, int]) -> tuple[list[str], KeptTally]:
+def recover_kept(
+    store: Store, source: Path, same: bool, ids: dict[int, int], *, deep: bool = True
+) -> tuple[list[str], KeptTally]:
     """The studies and analyses of ``source`` the database lacks (``ids``: the games rebuilt under
     another id), and, from the store's own copies (``same``), the copies the rows lack. One line
-    each, and what was done."""
+    each, and what was done. ``deep``: see :func:`_recover_studies`."""
     tally = KeptTally()
-    lines = _recover_studies(store, source, same, tally)
+    lines = _recover_studies(store, source, same, deep, tally)
     lines += _recover_analyses(store, source, same, ids, tally)
     return lines, tally

@@ -340,7 +340,7 @@ def recover(store: Store, source: Path | None = None, *, lost_only: bool = False
                 if line is not None:
                     tally.copies += 1
                     lines.append(line)
-    kept_lines, kept = recover_kept(store, source, same, tally.ids)
+    kept_lines, kept = recover_kept(store, source, same, tally.ids, deep=not lost_only)
     lines += kept_lines
     if not lost_only or tally.rebuilt or tally.failed or tally.copies or kept_lines:
         n = tally.copies + kept.copies

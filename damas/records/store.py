@@ -111,7 +111,8 @@ CREATE TABLE IF NOT EXISTS studies (
 ABANDONED = "abandoned"  # a new game was started while it was in play
 INTERRUPTED = "interrupted"  # the program stopped and the next start did not resume it
 DAMAGED = "damaged"  # its records cannot be replayed: kept, never resumed
-STATUSES = (ABANDONED, INTERRUPTED, DAMAGED)
+CLOSED = "closed"  # a session the player ended (an analysis on the board left): kept whole
+STATUSES = (ABANDONED, INTERRUPTED, DAMAGED, CLOSED)
 
 # what a row is for besides a game (NULL: a game): a session the page started on the board,
 # kept whole like a game but left out of the lists of games, the export and the resume at start
@@ -202,7 +203,7 @@ class GameRow:
             return DAMAGED
         if self.result != "*":
             return "finished"
-        if self.status in (ABANDONED, INTERRUPTED):
+        if self.status in (ABANDONED, INTERRUPTED, CLOSED):
             return self.status
         if self.ended is None:
             return "in play"
@@ -798,6 +799,18 @@ class Store:
                 out.append(self.game(i))
             except StoreError as exc:
                 self.skipped.append(f"game {i}: {exc}")
+        return out
+
+    def sessions(self, purpose: str, limit: int) -> list[GameRow]:
+        """The latest sessions of ``purpose`` (``PURPOSES``), newest first (a row that cannot be
+        read is left out)."""
+        ids = [
+            r[0] for r in self._query("SELECT id FROM games WHERE purpose=? ORDER BY id DESC LIMIT ?", (purpose, limit))
+        ]
+        out = []
+        for i in ids:
+            with contextlib.suppress(StoreError):
+                out.append(self.game(i))
         return out
 
     def game_ids(self) -> list[int]:

@@ -794,6 +794,7 @@ function renderStudy() {
   $("st-open").disabled = barred;
   renderBoardAnalysis();
   renderKept(!st && !barred);
+  renderKeptAnalyses(!st && !barred);
   renderStudyGraph(st);
   $("st-analysis").hidden = !(st && st.analysis);
   if (st && st.analysis) fillAnalysis($("st-analysis"), st.analysis);
@@ -801,6 +802,11 @@ function renderStudy() {
   $("st-analyse").hidden = !(st && st.source !== null && st.source !== state.game && (!st.analysis || st.analysis.error));
   if (!st) { picked = null; $("studychoose").hidden = true; return; }
   $("studytitle").textContent = [st.title === "? – ?" ? "" : st.title, st.result === "*" ? "" : st.result].filter(Boolean).join(" · ");
+  // the rules' result of the line shown (a draw by a move-count rule, say): said, the line goes on
+  const end = st.line_end;
+  $("st-lineend").hidden = !end;
+  const byRule = end && ["kings-only", "small-ending", "repetition"].includes(end.termination);
+  $("st-lineend").textContent = end ? ui(byRule ? "line_rule" : "line_end").replace("{result}", end.result).replace("{why}", end.text) : "";
   const tree = $("studytree");
   const key = JSON.stringify([st.tokens, st.current]);
   if (tree.dataset.key !== key) {
@@ -870,6 +876,31 @@ function renderKept(shown) {
       if (confirmed(remove, ui("confirm_study_remove"))) studyPost({ op: "remove", study: k.id });
     });
     li.appendChild(remove);
+    list.appendChild(li);
+  }
+}
+
+// the analyses on the board that were left (each kept whole): the study its lines went into, its record
+function renderKeptAnalyses(shown) {
+  const kept = state.analyses || [];
+  $("ba-keptbox").hidden = !shown || !kept.length;
+  const list = $("ba-kept");
+  const key = state.lang + JSON.stringify(kept);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.innerHTML = "";
+  for (const k of kept) {
+    const li = document.createElement("li");
+    li.dataset.session = k.id;
+    const what = document.createElement("span");
+    what.textContent = `${k.white} – ${k.black} · ${k.ended}`;
+    li.appendChild(what);
+    if (k.study !== null) li.appendChild(listButton("reopen", "study_open", () => studyPost({ op: "open", study: k.study })));
+    const a = document.createElement("a");
+    a.href = `/games/${k.id}.pdn`;
+    a.textContent = "PDN";
+    a.setAttribute("download", "");
+    li.appendChild(a);
     list.appendChild(li);
   }
 }
