@@ -33,6 +33,7 @@ from board_hal.speech import Speaker, SpeechBackend
 from board_hal.squares import Sensing
 from damas.board.loop import PlayApp, board_pieces, reconcile, set_up, sim_occupancy
 from damas.board.requests import preset_name
+from damas.board.studies import KEPT_CHECKS
 from damas.computer.opponent import EngineSettings, settings_from_config
 from damas.computer.player import computer_tag
 from damas.errors import UserError
@@ -221,7 +222,7 @@ def _open_game(
     if store.quarantined is not None:
         aside, why = store.quarantined
         log.warning("%s was damaged (%s); it was moved to %s", store.path, why, aside)
-    for line in recover(store, lost_only=store.quarantined is None):
+    for line in recover(store, lost_only=store.quarantined is None, checks=KEPT_CHECKS):
         log.info("recover: %s", line)
 
     # a training or an analysis on the board left in play is not a game to resume: it is closed

@@ -16,6 +16,7 @@ its copy; an analysis the database lacks is put back when its game is there with
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,23 +72,38 @@ def _shape_problem(record: dict[str, Any], study_id: int) -> str | None:
     return None
 
 
-def _study_problem(record: dict[str, Any], study_id: int) -> str | None:
-    """What makes a study's copy not one (None: it is one, its tree readable as a study)."""
-    from damas.study.tree import Study, StudyError
+def _basic_tree(tree: Any, variant: str) -> str | None:
+    return None if isinstance(tree, dict) else "its tree is not a JSON object"
 
+
+def _basic_analysis(game_id: int, data: Any) -> bool:
+    if not isinstance(data, dict) or data.get("format") != 1 or not isinstance(data.get("moves"), list):
+        return False
+    curve = data.get("curve")
+    return isinstance(curve, list) and len(curve) == len(data["moves"]) + 1
+
+
+@dataclass(frozen=True)
+class KeptChecks:
+    """How a copy is read as what it claims (the records know no study nor analysis: the app
+    gives ``damas.board.studies.KEPT_CHECKS``): ``tree`` names what makes a study's tree of
+    ``variant`` not one (None: it is one); ``analysis`` says whether data is a game's analysis."""
+
+    tree: Callable[[Any, str], str | None] = _basic_tree
+    analysis: Callable[[int, Any], bool] = _basic_analysis
+
+
+def _study_problem(record: dict[str, Any], study_id: int, checks: KeptChecks) -> str | None:
+    """What makes a study's copy not one (None: it is one, its tree readable as a study)."""
     problem = _shape_problem(record, study_id)
     if problem is not None:
         return problem
-    try:
-        study = Study.from_json(record.get("tree"))
-    except (StudyError, RecursionError, TypeError, ValueError) as exc:
-        return f"its tree is not a study ({shown(str(exc), 120)})"
-    if study.variant.name != record["variant"]:
-        return f"its tree is {study.variant.title}, not {shown(record['variant'], 40)}"
-    return None
+    return checks.tree(record.get("tree"), record["variant"])
 
 
-def _recover_studies(store: Store, source: Path, same: bool, deep: bool, tally: KeptTally) -> list[str]:
+def _recover_studies(
+    store: Store, source: Path, same: bool, deep: bool, checks: KeptChecks, tally: KeptTally
+) -> list[str]:
     """``deep``: each study the database holds is read as a study (a tree that is JSON but no
     study is damaged too); else (every start of ``damas play``, which reads them all next and
     names a damaged one) only a tree that is not JSON is."""
@@ -101,12 +117,12 @@ def _recover_studies(store: Store, source: Path, same: bool, deep: bool, tally: 
             problem = _shape_problem(record, study_id)
         held = store.study_record(study_id) if record is not None and problem is None else None
         same_study = held is not None and record is not None and abs(held["created"] - record["created"]) < 1e-3
-        damaged = held is None or held["tree"] is None or (deep and _study_problem(held, study_id) is not None)
+        damaged = held is None or held["tree"] is None or (deep and _study_problem(held, study_id, checks) is not None)
         newer = held is not None and record is not None and float(held["updated"]) >= float(record["updated"])
         if same_study and not damaged and newer:
             continue  # the database holds it whole, as new as the copy or newer
         if record is not None and problem is None:
-            problem = _study_problem(record, study_id)  # (read as a study only when it is to be put back)
+            problem = _study_problem(record, study_id, checks)  # (read as a study only when it is to be put back)
         if record is None or problem is not None:
             tally.failed += 1
             lines.append(f"{path}: {problem}: skipped, left as it is")
@@ -128,7 +144,7 @@ def _recover_studies(store: Store, source: Path, same: bool, deep: bool, tally: 
     if same:
         for row in _rows(store):
             held = None if row in have else store.study_record(row)
-            if held is not None and held["tree"] is not None and _study_problem(held, row) is None:
+            if held is not None and held["tree"] is not None and _study_problem(held, row, checks) is None:
                 store.save_study_copy(row)  # (a damaged row is no copy: it is named where it is read)
                 if store.kept_path(STUDIES_DIR, row).exists():
                     tally.copies += 1
@@ -152,9 +168,9 @@ def _already(store: Store, record: dict[str, Any]) -> bool:
     return any(abs(r.created - float(record["created"])) < 1e-3 and r.title == record["title"] for r in rows)
 
 
-def _recover_analyses(store: Store, source: Path, same: bool, ids: dict[int, int], tally: KeptTally) -> list[str]:
-    from damas.computer.analysis import KeptAnalysis
-
+def _recover_analyses(
+    store: Store, source: Path, same: bool, ids: dict[int, int], checks: KeptChecks, tally: KeptTally
+) -> list[str]:
     lines = []
     have = set()
     for game_id, path in _ids(source / ANALYSES_DIR):
@@ -163,7 +179,7 @@ def _recover_analyses(store: Store, source: Path, same: bool, ids: dict[int, int
         data = None if record is None else record.get("data")
         if record is not None and (record.get("game") != game_id or not a_time(record.get("created"))):
             problem = f"names game {shown(record.get('game'), 40)}, not {game_id}, or has no time"
-        elif record is not None and KeptAnalysis.from_json(game_id, data) is None:
+        elif record is not None and not checks.analysis(game_id, data):
             problem = "is not a game's analysis"
         if record is None or problem is not None or not isinstance(data, dict):
             tally.failed += 1
@@ -197,12 +213,19 @@ def _recover_analyses(store: Store, source: Path, same: bool, ids: dict[int, int
 
 
 def recover_kept(
-    store: Store, source: Path, same: bool, ids: dict[int, int], *, deep: bool = True
+    store: Store,
+    source: Path,
+    same: bool,
+    ids: dict[int, int],
+    *,
+    deep: bool = True,
+    checks: KeptChecks | None = None,
 ) -> tuple[list[str], KeptTally]:
     """The studies and analyses of ``source`` the database lacks (``ids``: the games rebuilt under
     another id), and, from the store's own copies (``same``), the copies the rows lack. One line
     each, and what was done. ``deep``: see :func:`_recover_studies`."""
     tally = KeptTally()
-    lines = _recover_studies(store, source, same, deep, tally)
-    lines += _recover_analyses(store, source, same, ids, tally)
+    checks = checks or KeptChecks()
+    lines = _recover_studies(store, source, same, deep, checks, tally)
+    lines += _recover_analyses(store, source, same, ids, checks, tally)
     return lines, tally

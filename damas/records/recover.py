@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from damas.records.journal import Merged, events_phrase, merge, prefix
-from damas.records.kept import recover_kept
+from damas.records.kept import KeptChecks, recover_kept
 from damas.records.store import DAMAGED, PURPOSES, STATUSES, GameRow, Store, StoreError, a_result, a_termination, a_time
 from referee.log import MAX_LINE, LogError, parse_log
 from referee.vocabulary import DEFAULT_MODE, MODES, known
@@ -304,7 +304,9 @@ class _Tally:
     ids: dict[int, int] = field(default_factory=dict)  # games rebuilt under another id: the copy's -> the new
 
 
-def recover(store: Store, source: Path | None = None, *, lost_only: bool = False) -> list[str]:
+def recover(
+    store: Store, source: Path | None = None, *, lost_only: bool = False, checks: KeptChecks | None = None
+) -> list[str]:
     """Rebuild into ``store`` every game of ``source`` (default: the store's own copies)
     that the database lacks or holds damaged or shorter, and write again each of the store's
     own copies that lacks events the database holds. One line per game mended or not
@@ -340,7 +342,7 @@ def recover(store: Store, source: Path | None = None, *, lost_only: bool = False
                 if line is not None:
                     tally.copies += 1
                     lines.append(line)
-    kept_lines, kept = recover_kept(store, source, same, tally.ids, deep=not lost_only)
+    kept_lines, kept = recover_kept(store, source, same, tally.ids, deep=not lost_only, checks=checks)
     lines += kept_lines
     if not lost_only or tally.rebuilt or tally.failed or tally.copies or kept_lines:
         n = tally.copies + kept.copies

@@ -8,6 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+from damas.board.studies import KEPT_CHECKS
 from damas.records.recover import recover
 from damas.records.store import STUDIES_DIR, Store
 from damas.study.tree import Study
@@ -44,7 +45,7 @@ def test_a_study_older_or_damaged_in_the_database_is_taken_from_its_copy(tmp_pat
     finally:
         con.close()
     with Store(db) as store:
-        lines = recover(store)
+        lines = recover(store, checks=KEPT_CHECKS)
         assert any(
             line.startswith(f"study {first}: rebuilt from") and "older in the database" in line for line in lines
         )
@@ -53,7 +54,7 @@ def test_a_study_older_or_damaged_in_the_database_is_taken_from_its_copy(tmp_pat
         assert all(r.damage is None for r in store.studies())
         store.delete_study(first)  # deleted: its copy goes with it, and nothing brings it back
         assert not store.kept_path(STUDIES_DIR, first).exists()
-        lines = recover(store)
+        lines = recover(store, checks=KEPT_CHECKS)
         assert [r.id for r in store.studies()] == [second] and not any(line.startswith("study") for line in lines), (
             lines
         )
@@ -67,7 +68,7 @@ def test_the_copies_a_database_lacks_are_written_again(tmp_path: Path) -> None:
         sid = store.save_study(None, "brazilian", a_study("c3-d4").to_json(), title="A – B", moves=1)
         path = store.kept_path(STUDIES_DIR, sid)
         path.unlink()
-        lines = recover(store, lost_only=True)
+        lines = recover(store, lost_only=True, checks=KEPT_CHECKS)
         assert lines[0] == f"study {sid}: its copy was missing: written again from the database"
         assert json.loads(path.read_text())["tree"] == store.study(sid).tree
         assert lines[-1].startswith("0 games rebuilt, 0 intact, 1 copy completed")
