@@ -98,6 +98,8 @@ class Action:
     move: str | None = None
     level: int | None = None
     square: int | None = None
+    #: computer: its time a move in seconds, when its strength was chosen by time (the level's otherwise)
+    move_time: float | None = None
 
 
 @dataclass(frozen=True)
@@ -270,6 +272,7 @@ class Referee:
         self._batch: tuple[Move, ...] = ()  # the moves the last reconnect recorded (lit until the next move)
         self.computer: Color | None = None  # the side whose moves are set from outside (referee.expect)
         self.computer_level: int | None = None
+        self.computer_move_time: float | None = None  # seconds a move, when chosen by time (else the level's)
         self._expected: dict[Position, Move] = {}  # the computer's move in each position it was given for
 
     # -- helpers ---------------------------------------------------------------------------
@@ -296,6 +299,7 @@ class Referee:
         if a.action == "computer":
             self.computer = a.side
             self.computer_level = a.level if a.side is not None else None
+            self.computer_move_time = a.move_time if a.side is not None else None
         elif self._directed(self.position) and not self.ended and a.move is not None:
             move = parse_engine_move(self.position, a.move)
             if move is None:

@@ -20,7 +20,9 @@ and what the players entered.
     {"t": 900.2, "action": "flag", "side": "black"}
 
 ``computer`` lines: the computer plays ``side`` (at ``level``, 1-10) from then on; without
-``side``, nobody any more (its engine failed: the players go on). ``computer-move``: the
+``side``, nobody any more (its engine failed: the players go on). ``move_time`` (optional,
+seconds a move): its strength was chosen by time, not by the level (readers before it ignore it,
+and play at the level). ``computer-move``: the
 computer's move in the position of that moment (``from-to``, or ``fromxtoxcaptured...`` in
 square numbers); the referee accepts only that move from the hands on the computer's turn
 (``referee.expect``). Readers before these lines refuse them as unknown actions.
@@ -114,6 +116,7 @@ UID_RE = re.compile(r"[A-Za-z0-9_-]{1,60}-[0-9]{1,19}")  # <database>-<game>
 SENSES = ("colour", "crown")
 _MOVE = re.compile(r"[0-9]{1,2}(-[0-9]{1,2}|(x[0-9]{1,2}){2,})")
 MAX_LINE = 64 * 1024  # characters of one line of a log
+MAX_MOVE_TIME = 3600.0  # seconds: a ``computer`` line's longest ``move_time``
 
 
 def _float(value: int | float) -> float:
@@ -222,6 +225,8 @@ def event_to_json(ev: LogEvent) -> dict[str, Any]:
             out["level"] = ev.level
         if ev.square is not None:
             out["square"] = ev.square
+        if ev.move_time is not None:
+            out["move_time"] = ev.move_time
         return out
     where = "cell" if isinstance(ev.key, str) else "square"
     out = {"t": round(ev.t, 4), where: ev.key, "event": "place" if ev.occupied else "lift"}
@@ -434,6 +439,7 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
         side = Color(raw)
     move = None
     level = None
+    move_time = None
     if name == "computer":
         raw = obj.get("side")
         if raw not in ("white", "black", None):
@@ -442,6 +448,15 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
         level = obj.get("level")
         if level is not None and (isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10):
             raise LogError(n, f"computer's 'level' must be 1-10, not {shown(level)}", source)
+        move_time = obj.get("move_time")
+        if move_time is not None and (
+            isinstance(move_time, bool) or not isinstance(move_time, (int, float)) or not 0 < move_time <= MAX_MOVE_TIME
+        ):
+            raise LogError(
+                n,
+                f"computer's 'move_time' must be seconds a move (0-{MAX_MOVE_TIME:g}), not {shown(move_time)}",
+                source,
+            )
     square = None
     if name == "confirm" and "square" in obj:
         square = obj["square"]
@@ -460,7 +475,7 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
             parse_result(result)
         except ValueError:
             raise LogError(n, f"invalid result {shown(result)}", source) from None
-    return Action(t, name, side, result, move, level, square)
+    return Action(t, name, side, result, move, level, square, None if move_time is None else float(move_time))
 
 
 def _clock_action(name: ClockActionName, obj: dict[str, Any], t: float, n: int, source: str) -> ClockAction:

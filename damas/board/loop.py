@@ -832,9 +832,9 @@ class PlayApp:
         self.speech.close()
 
     def start_computer(self, side: Color, level: int) -> None:
-        """The computer plays ``side`` at ``level`` in the game in play (journalled, so a resumed
-        or replayed game knows it)."""
-        self._enter(Action(self.clock(), "computer", side, level=level))
+        """The computer plays ``side`` at ``level`` in the game in play, or at its time a move when
+        the strength was chosen by time (journalled, so a resumed or replayed game knows both)."""
+        self._enter(Action(self.clock(), "computer", side, level=level, move_time=self.computer.settings.move_time))
 
     def correct(self, game_id: int, tags: Any, result: Any) -> None:
         """Tags (``""`` removes one) and result of a game. A result for the game in play ends it, as

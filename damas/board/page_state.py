@@ -401,7 +401,7 @@ def _computer_state(app: PlayApp, lang: str) -> dict[str, Any]:
     return {
         "side": None if ref.computer is None else ref.computer.value,
         "level": ref.computer_level,
-        "move_time": app.computer.settings.move_time,
+        "move_time": ref.computer_move_time if ref.computer is not None else app.computer.settings.move_time,
         "name": c.name,
         "thinking": c.thinking(ref),
         "move": None if expected is None else pos.pdn(expected),

@@ -186,8 +186,8 @@ class Computer:
                 log.error("%s", self.error)
                 return
         external = self.settings.command is not None
-        if kind == "move":
-            limits = limits_for(level, self.settings.move_time, external=external)
+        if kind == "move":  # (its time a move as the game's journal says, else as configured)
+            limits = limits_for(level, referee.computer_move_time or self.settings.move_time, external=external)
         else:
             level = 10  # a hint is the engine's best
             limits = Limits(move_time=self.settings.move_time or HINT_TIME)

@@ -45,7 +45,9 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: no lock
     fcntl = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 1
+#: 2: the ``purpose`` column (sessions that are not games) and the ``studies`` and ``analyses``
+#: tables; a damas of schema 1 refuses the file in one line instead of listing sessions as games
+SCHEMA_VERSION = 2
 # what a damaged file can make sqlite3 raise (its error text itself may not be UTF-8)
 _BROKEN = (sqlite3.Error, ValueError, OverflowError)
 ENV_DB = "DAMAS_DB"
@@ -411,9 +413,11 @@ class Store:
                 self._add_purpose()
             row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None:
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             elif not str(row[0]).isdigit() or int(row[0]) > SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: made by a newer damas (schema {row[0]!r})")
+            elif int(row[0]) < SCHEMA_VERSION:  # (its tables and columns added above)
+                self.db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
         except _BROKEN as exc:
             self._disconnect()
             if not create and not self.path.is_file():

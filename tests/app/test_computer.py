@@ -399,3 +399,50 @@ def test_the_computers_strength_chosen_by_time(tmp_path: Path) -> None:
     finally:
         app.close()
         app.store.close()
+
+
+def test_the_strength_chosen_by_time_is_journalled_and_kept_on_a_resume(tmp_path: Path) -> None:
+    """ "0.3 s a move" is in the game's journal (its ``computer`` line): the game resumed after a
+    restart (the configured strength: a level) asks the engine for 0.3 s a move again, the page
+    says so, and the replay of the copy knows it."""
+    import shlex
+    import sys
+
+    from referee.log import parse_log
+
+    def engine(log: Path) -> EngineSettings:
+        command = f"tee {shlex.quote(str(log))} | {shlex.quote(sys.executable)} -m damas hub --tt-size 4"
+        return EngineSettings(command=shlex.join(["sh", "-c", command]))
+
+    clock = FakeClock()
+    app = new_app(tmp_path, clock, engine(tmp_path / "first.txt"))
+    try:
+        turn(app)
+        app.action({"action": "new-game", "opponent": "engine", "side": "white", "level": 10, "move_time": 0.3})
+        game = app.session.row.id
+        move = wait_for_computer(app, clock)
+        execute(app, clock, move)
+        assert len(app.session.referee.game.steps()) == 1
+    finally:
+        app.close()
+        app.store.close()
+    copy = (tmp_path / "games.sqlite3.journals" / f"{game}.jsonl").read_text()
+    _header, events = parse_log(copy.splitlines())
+    said = [e for e in events if getattr(e, "action", None) == "computer"]
+    assert [(e.level, getattr(e, "move_time", None)) for e in said] == [(10, 0.3)]
+
+    store = Store(tmp_path / "games.sqlite3")
+    session = GameSession.resume(store, store.game(game), window=WINDOW)
+    pos = session.referee.position
+    sim = SimulatedBoard(LAYOUT, occupied=pos.occupied(), clock=clock)
+    log = tmp_path / "resumed.txt"
+    app = PlayApp(store, sim.io(), session, window=WINDOW, clock=clock, engine=engine(log))
+    try:
+        turn(app)
+        assert app.state("en")["computer"]["move_time"] == 0.3  # (the configured strength: level 3)
+        execute(app, clock, next(iter(pos.legal_moves)))  # Black's move: the computer's turn again
+        wait_for_computer(app, clock)
+        assert re.search(r"^level move.time=0\.3$", log.read_text(), re.M), log.read_text()
+    finally:
+        app.close()
+        store.close()

@@ -125,7 +125,7 @@ def test_when_the_computer_stops_the_players_go_on() -> None:
 
 def test_the_actions_are_in_the_event_log_and_replay() -> None:
     events = [
-        Action(0.1, "computer", Color.BLACK, level=4),
+        Action(0.1, "computer", Color.BLACK, level=4, move_time=2.5),
         Transition(1.0, 32, False),
         Transition(1.5, 28, True),
         Action(2.0, "computer-move", move="19-23"),
@@ -138,16 +138,18 @@ def test_the_actions_are_in_the_event_log_and_replay() -> None:
         Action(8.0, "computer"),
     ]
     text = dump_log(LogHeader(variant="international"), events)
-    assert '{"t": 0.1, "action": "computer", "side": "black", "level": 4}' in text
+    assert '{"t": 0.1, "action": "computer", "side": "black", "level": 4, "move_time": 2.5}' in text
     assert '{"t": 2.0, "action": "computer-move", "move": "19-23"}' in text
     assert '{"t": 8.0, "action": "computer"}' in text
     _header, parsed = parse_log(text.splitlines())
     assert parsed == events
     ref = Referee("international")
-    verdicts = Pipeline(ref).run(parsed)
+    verdicts = Pipeline(ref).run(parsed[:1])
+    assert (ref.computer, ref.computer_level, ref.computer_move_time) == (Color.BLACK, 4, 2.5)
+    verdicts += Pipeline(ref).run(parsed[1:])
     assert [v.to_json()["move"] for v in verdicts if v.to_json()["type"] == "move"] == ["32-28", "19-23"]
     assert [v.kind.value for v in verdicts if hasattr(v, "kind")] == ["computer-move", "restored"]
-    assert ref.computer is None and ref.computer_level is None
+    assert ref.computer is None and ref.computer_level is None and ref.computer_move_time is None
 
 
 @pytest.mark.parametrize(
@@ -155,6 +157,8 @@ def test_the_actions_are_in_the_event_log_and_replay() -> None:
     [
         ('{"t": 1, "action": "computer", "side": "red"}', "computer's 'side' must be 'white', 'black' or absent"),
         ('{"t": 1, "action": "computer", "side": "black", "level": 0}', "computer's 'level' must be 1-10, not 0"),
+        ('{"t": 1, "action": "computer", "side": "black", "move_time": 0}', "computer's 'move_time' must be seconds"),
+        ('{"t": 1, "action": "computer", "side": "black", "move_time": "3"}', "computer's 'move_time' must be seconds"),
         ('{"t": 1, "action": "computer-move"}', "computer-move needs 'move' in square numbers"),
         ('{"t": 1, "action": "computer-move", "move": "c3-d4"}', "computer-move needs 'move' in square numbers"),
     ],

@@ -69,14 +69,15 @@ def test_a_database_of_the_previous_schema_keeps_everything_and_knows_its_sessio
         assert store.moves(1) == [(1, "c3-d4"), (2, "f6-e5")]
         assert [e.get("square") for e in store.journal(5)] == [22, 18]
     after = dump(old_db)
-    assert after == before  # not a field of the old rows changed, not a row lost
+    # not a field of the old rows changed, not a row lost; the schema is 2 (an older damas refuses it)
+    assert after == {**before, "meta": [("schema", "2") if k == "schema" else (k, v) for k, v in before["meta"]]}
     # the copies' records say so too: ``damas recover`` keeps it
     for game_id, purpose in ((2, ANALYSIS), (3, TRAINING), (5, ANALYSIS), (1, None)):
         record = json.loads((old_db.parent / "games.sqlite3.journals" / f"{game_id}.json").read_text())
         assert record.get("purpose") == purpose
     with Store(old_db) as store:  # opened again: nothing more happens
         assert {r.id: r.purpose for r in store.games(sessions=True)}[3] == TRAINING
-    assert dump(old_db) == before
+    assert dump(old_db) == after
 
 
 def test_the_sessions_left_in_play_are_closed_whole(old_db: Path) -> None:
@@ -137,3 +138,24 @@ def test_an_unknown_purpose_is_a_game_and_named(tmp_path: Path) -> None:
         (row,) = store.games()
         assert row.purpose is None and any("purpose 'lunch'" in u for u in row.unknown)
         assert store.unfinished() is not None
+
+
+def test_a_damas_of_the_previous_schema_refuses_the_database_once_it_has_sessions(
+    old_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The previous damas (schema 1) listed the sessions as games, and resumed one at start: the
+    database opened by this one says schema 2, which that damas refuses in one line, untouched."""
+    from damas.records import store as module
+
+    with Store(old_db) as store:
+        assert store.games(sessions=True)
+    con = sqlite3.connect(old_db)
+    try:
+        assert con.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("2",)
+    finally:
+        con.close()
+    content = old_db.read_bytes()
+    monkeypatch.setattr(module, "SCHEMA_VERSION", 1)  # the previous damas' check, as it was
+    with pytest.raises(module.StoreError, match=r"made by a newer damas \(schema '2'\)$"):
+        Store(old_db)
+    assert old_db.read_bytes() == content
