@@ -75,6 +75,10 @@ class Readings:
     found: tuple[Reading, ...]
     #: False when the search was cut short: then anything may be possible
     complete: bool = True
+    #: the search stopped at the readings' cap, readings that begin otherwise found: ambiguous,
+    #: but only while they hold (one that needs a drop-out may stop holding, and the readings
+    #: the search did not look for would be missing)
+    capped: bool = False
 
     def hidden_readings(self) -> list[Reading]:
         return [r for r in self.found if r.hidden is not None]
@@ -83,7 +87,8 @@ class Readings:
         """The readings that still hold at ``t`` (a drop-out they need would have ended)."""
         if all(r.until is None or r.until > t for r in self.found):
             return self
-        return Readings(tuple(r for r in self.found if r.until is None or r.until > t), self.complete)
+        kept = tuple(r for r in self.found if r.until is None or r.until > t)
+        return Readings(kept, self.complete and not self.capped, self.capped)
 
     def expiry(self) -> float | None:
         """When the next reading that needs a drop-out to hide a change stops holding (None: no
@@ -192,6 +197,7 @@ def readings(
     found: list[Reading] = []
     seen: set[Reading] = set()
     nodes = [0]
+    capped = [False]
 
     def first(times: dict[int, list[float]], sq: int, after: float) -> float | None:
         return next((t for t in times.get(sq, ()) if t >= after), None)
@@ -312,6 +318,7 @@ def readings(
         if len(found) >= MAX_READINGS:
             if len({x.moves[:1] for x in found}) < 2:
                 raise _Cut  # they all begin alike: a reading left unseen could begin otherwise
+            capped[0] = True
             return
         for c in options:
             unseen = {sq for sq in (c.origin, *c.captured) if sq not in lifts and sq not in known}
@@ -336,12 +343,21 @@ def readings(
             # a piece whose lift was read before the move it follows landed (so it cannot start
             # this move): its sensor may have dropped out under it then, the piece taken later
             early = (
-                [sq for sq in (c.origin, *c.captured) if sq in went and first(lifts, sq, ready) is None]
-                if hidden is None and not shown_late
+                [c.origin]
+                if hidden is None and not shown_late and c.origin in went and first(lifts, c.origin, ready) is None
                 else []
             )
             held = stood
-            if len(early) == 1 and unseen <= set(early) and ready <= went[early[0]] + (dropout or 0.0):
+            # (and only a move whose landing was seen, the first after that lift, after the move
+            # before it landed: a lift alone is no evidence of a move, nor one that landed before)
+            if (
+                early
+                and unseen <= set(early)
+                and ready <= went[early[0]] + (dropout or 0.0)
+                and c.dest not in known
+                and (landing := first(places, c.dest, went[early[0]])) is not None
+                and landing >= ready
+            ):
                 tries = [early[0]]
                 held = _Stood(early[0], went[early[0]] + (dropout or 0.0))
             # a sensor that answered before may have dropped out under the piece set down on it
@@ -363,7 +379,7 @@ def readings(
         search(position, (), None, max_plies, -math.inf, (), _Drop())
     except _Cut:
         return Readings(tuple(found), complete=False)
-    return Readings(tuple(found))
+    return Readings(tuple(found), capped=capped[0])
 
 
 __all__ = ["MAX_NODES", "MAX_PLIES", "Reading", "Readings", "progress", "readings"]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from referee import Action, MoveMade, ReportKind, Role
 from referee.core import DROPOUT, HIDDEN_LANDING
+from referee.faults import Reading, Readings
 from rules import Position
 from tests.conftest import random_game
 from tests.referee.driver import Board
@@ -239,6 +240,9 @@ def test_broken_sensor_campaign_never_misrecords(kind: str, n_broken: int, hands
         (3, "dead", 2, "sloppy"),
         (186, "dead", 2, "careful"),  # a generated Brazilian game, 12 and 23 dead
         (218, "intermittent", 1, "sloppy"),  # International: 17-21 was read as 17-22 (21 dropped out, 22 unheard)
+        (130, "dead", 2, "careful"),  # Brazilian, 14 and 17 dead: 17-14 unseen, then 9-13 read as 17-13 and 9-14
+        (38, "dead", 1, "sloppy"),  # International, 41 dead: 5x46 read as 5x28 (the cap's readings expired)
+        (239, "dead", 2, "sloppy"),  # International, 8 and 13 dead: 37-31 and 19-23 read the other way round
     ],
 )
 def test_the_campaigns_misreads_stay_unrecorded(k: int, kind: str, n_broken: int, hands: str) -> None:
@@ -337,3 +341,17 @@ def test_a_drop_out_under_a_standing_piece_holds_the_move_it_could_be() -> None:
         played = play_faulty(start, moves, 124, broken, Style.sloppy(), answer=answer)
         assert not played.misrecorded, [start.pdn(m) for m in played.recorded[11:13]]
     assert played.whole
+
+
+def test_readings_the_cap_cut_short_are_incomplete_once_one_stops_holding() -> None:
+    """Benchmark game 38 (dead, sloppy; a misread while the drop-out readings were built): the
+    search stops at the readings' cap once they begin otherwise (the board is ambiguous), but
+    those that need a drop-out stop holding after DROPOUT: what is left is not all there is
+    (5x28 was recorded where 5x46, which the search never reached, was played)."""
+    start = Position.start("brazilian")
+    a, b = (start.parse_pdn(m) for m in ("c3-d4", "c3-b4"))
+    drop = Reading((a,), 18, until=5.0, dropped=True)
+    sure = Reading((b,), None)
+    assert Readings((drop, sure), capped=True).at(4.0).complete
+    assert not Readings((drop, sure), capped=True).at(6.0).complete
+    assert Readings((drop, sure)).at(6.0).complete  # (a search that was not cut short saw everything)
