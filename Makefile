@@ -22,11 +22,13 @@ ARGS ?=
 play: $(STAMP)
 	$(BIN)/damas play $(ARGS)
 
+# pytest in three worker processes (pytest-xdist), each test file in one worker: most tests wait on
+# a browser, a broker or a subprocess, so three share two cores well (about half the time of one)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 3 --dist loadfile
 
 # the wheel check (tests/package) and the rules, referee and hardware-layer (board_hal) tests
 # under Debian trixie's own Python 3.13 (Raspberry Pi OS Trixie's), in a Debian root made with

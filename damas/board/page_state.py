@@ -316,11 +316,15 @@ def training_text(app: PlayApp, lang: str) -> str:
     said: list[str] = []
     if verdict in ("right", "solved") and t.last is not None:
         said.append(words["training_right"].format(move=t.move_text(t.last[0])))
+    if verdict == "solved" and len(t.line) > 1:
+        said.append(words["training_solved"])
     if verdict == "wrong" and t.off is not None:
-        key = "training_wrong_tactic" if t.mode == "tactic" else "training_wrong"
+        key = (
+            "training_wrong" if t.mode != "tactic" else "training_wrong_tactic" if t.off == 0 else "training_wrong_next"
+        )
         said.append(words[key].format(move=t.move_text(t.off) if t.off < len(t.line) else "—"))
     elif verdict == "failed":
-        said.append(words["training_failed"].format(move=t.move_text(0)))
+        said.append(words["training_failed"].format(move=t.line_text()))
     elif verdict == "done":
         said.append(words["training_done"])
     lit = t.lit()
@@ -329,7 +333,8 @@ def training_text(app: PlayApp, lang: str) -> str:
     elif lit is not None:
         said.append(words["training_play"].format(move=t.move_text(t.played)))
     elif verdict in ("guess", "right") and not t.finished:
-        said.append(words["training_find" if t.mode == "tactic" else "training_guess"])
+        find = "training_find" if t.played == 0 else "training_find_next"
+        said.append(words[find if t.mode == "tactic" else "training_guess"])
     return " ".join(said)
 
 

@@ -86,9 +86,8 @@ class TrainingMode:
             title = f"{pg.tags.get('White', '?')} – {pg.tags.get('Black', '?')}, {pg.tags.get('Event', '?')}"
             white, black = pg.tags.get("White", "?"), pg.tags.get("Black", "?")
             return Training(title, pg.start_position, [m.move for m in pg.moves], mode, color, white, black)
-        tactic = sets[index]
-        start = Position.from_fen(tactic.fen, variant)
-        return Training(f"{index + 1}/{len(sets)}", start, [start.parse_pdn(tactic.move)], "tactic")
+        start, line = sets[index].moves(variant)
+        return Training(f"{index + 1}/{len(sets)}", start, line, "tactic")
 
     def follow(self) -> None:
         """The moves made in the training's game, judged against its line (and said when that

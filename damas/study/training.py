@@ -8,8 +8,9 @@ moves the players make on the board, which the board loop hands it as they are r
 * ``replay``: every move is lit (the LEDs' suggested-move roles); the players make them;
 * ``guess``: the moves of the side the player trains (``side``) are not lit: the player makes
   the move they think was played, and is told right or wrong; the other side's moves are lit;
-* ``tactic``: the side to move finds the shot (the line's first move); right is "solved",
-  anything else "failed".
+* ``tactic``: the side to move finds the shot, the whole combination: its key move, then, after
+  each of the opponent's replies (lit, made by the player as in a replay), the next move, to the
+  line's end; every move found is "solved", a wrong move at any step "failed".
 
 A move off the line is told at once ("the game went 12. c3-d4: take your move back"); the board
 loop lights what to put back, and once the move is taken back the line's move is lit. Only
@@ -28,15 +29,28 @@ from rules import Color, Move, Position, find_variant
 from rules.pdn import PdnGame, read_pdn
 
 MODES = ("replay", "guess", "tactic")
+#: the depth of the searches that chose the shipped tactics' replies (``tools/make_training_sets.py``)
+LINE_DEPTH = 6
 
 
 @dataclass(frozen=True)
 class Tactic:
-    """A position where one move wins (a shot, or a forced win of the game)."""
+    """A position where one move wins (a shot, or a forced win of the game), and the line that
+    follows it: the opponent's replies and the player's next moves, to where the shot has won."""
 
     fen: str
     move: str  # in the variant's notation
     kind: str  # "shot" or "forced win"
+    line: tuple[str, ...] = ()  # the whole solution, from ``move`` (the variant's notation)
+
+    def moves(self, variant: str) -> tuple[Position, list[Move]]:
+        """The tactic's start and its solution line as moves."""
+        pos = start = Position.from_fen(self.fen, variant)
+        out = []
+        for text in self.line or (self.move,):
+            out.append(pos.parse_pdn(text))
+            pos = pos.apply(out[-1])
+        return start, out
 
 
 @cache
@@ -56,7 +70,8 @@ def shipped_tactics(variant: str) -> list[Tactic]:
     path = resources.files("damas.study") / name
     if not path.is_file():
         return []
-    return [Tactic(t["fen"], t["move"], t["kind"]) for t in json.loads(path.read_text(encoding="utf-8"))]
+    tactics = json.loads(path.read_text(encoding="utf-8"))
+    return [Tactic(t["fen"], t["move"], t["kind"], tuple(t.get("line", ()))) for t in tactics]
 
 
 @dataclass
@@ -136,6 +151,15 @@ class Training:
         index = ply + (1 if self.start.turn is Color.BLACK else 0)
         number = f"{index // 2 + 1}." if pos.turn is Color.WHITE else f"{index // 2 + 1}..."
         return f"{number} {pos.pdn(self.line[ply])}"
+
+    def line_text(self) -> str:
+        """The whole line as a player reads it (``1... g7-h6 2. g3-f4 e3xg5``): a move number
+        before White's moves and before the first."""
+        texts = [self.move_text(ply) for ply in range(len(self.line))]
+        return " ".join(
+            t if ply == 0 or not t.split(" ", 1)[0].endswith("...") else t.split(" ", 1)[1]
+            for ply, t in enumerate(texts)
+        )
 
     def verdict(self) -> str:
         """What the page says: ``solved``/``failed`` (a tactic), ``done`` (a game replayed to its

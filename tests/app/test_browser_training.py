@@ -1,14 +1,15 @@
 """Training on the board (issue 28), in Chromium with the simulated board's hands: a shipped
 master game replayed to its end with each move lit on the LEDs; the same game with White's
-moves guessed (a wrong guess told, what to put back lit, the move then lit); a tactic failed,
-then the next one solved."""
+moves guessed (a wrong guess told, what to put back lit, the move then lit); a tactic's whole
+combination played (the opponent's replies lit and made): the first failed at its second move,
+the next solved to its end."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from damas.study.training import shipped_games, shipped_tactics
+from damas.study.training import Training, shipped_games, shipped_tactics
 from rules import Move, Position
 from rules.pdn import read_game
 from tests.app.server import Server
@@ -95,42 +96,56 @@ def test_a_master_game_replayed_guessed_and_tactics(browser: Any, tmp_path: Path
             pos = hand_move(server, second, pos)
             said(page, f"Right: 2. {second}. Play 2... {pos.pdn(moves[3])}.")
             expect(page.locator("#trainingscore")).to_have_text("1 of 2 found")
-            # tactics: the first failed, the next solved
+            # tactics, the whole combination: the first failed at its second move, the next solved
             tactics = shipped_tactics(VARIANT)
             page.evaluate("() => localStorage.setItem('damas-tactic', '0')")
             page.reload()
             page.locator("#tr-tactic").click()  # (from a training's game: nothing to confirm)
-            first = Position.from_fen(tactics[0].fen, VARIANT)
-            shot_move = first.parse_pdn(tactics[0].move)
+            first, line = tactics[0].moves(VARIANT)
+            assert len(line) == 3
             server.wait_for(lambda s: s["fen"] == first.fen())
             said(page, WORDS["training_find"])
             assert not leds(server)
-            # every other move lets the opponent capture: taken back on a board that senses presence
-            # only, it also reads as that capture with a silent sensor, so the referee waits for the
-            # next event; the page and the LEDs show the shot meanwhile, and making it settles both
-            miss = next(m for m in first.legal_moves if m != shot_move and not m.captured)
-            assert first.apply(miss).has_captures()
-            hand_move(server, first.pdn(miss), first)
-            said(page, WORDS["training_wrong_tactic"].format(move=f"1. {tactics[0].move}"))
+            key = first.pdn(line[0])
+            pos = hand_move(server, key, first)
+            reply = pos.pdn(line[1])  # the opponent's forced reply: lit, made by the player
+            said(page, f"{WORDS['training_right'].format(move=f'1. {key}')} Play 1... {reply}.")
+            lit = leds(server)
+            assert lit[str(line[1].from_square)] == "suggest-from" and lit[str(line[1].to_square)] == "suggest-to", lit
+            pos = hand_move(server, reply, pos)
+            said(page, WORDS["training_find_next"])
+            assert not {r for r in leds(server).values() if r.startswith("suggest")}
+            miss = next(m for m in pos.legal_moves if m != line[2] and not pos.apply(m).has_captures())
+            hand_move(server, pos.pdn(miss), pos)
+            second = f"2. {pos.pdn(line[2])}"
+            said(page, WORDS["training_wrong_next"].format(move=second))
             lit = leds(server)
             assert lit[str(miss.from_square)] == "missing" and lit[str(miss.to_square)] == "extra", lit
-            server.sim("lift", miss.to_square)
-            server.sim("place", miss.from_square)
-            said(page, f"Play 1. {tactics[0].move}.")
+            shot(page, "training-tactic-wrong-second")
+            take_back(server, pos, miss)
+            said(page, f"Play {second}.")
             lit = leds(server)
-            assert lit[str(shot_move.from_square)] == "suggest-from" and lit[str(shot_move.to_square)] == "suggest-to"
-            server.sim("lift", shot_move.from_square)
-            server.sim("place", shot_move.to_square)
-            server.wait_for(lambda s: [m["pdn"] for m in s["moves"]] == [tactics[0].move])
-            said(page, WORDS["training_failed"].format(move=f"1. {tactics[0].move}"))
+            assert lit[str(line[2].from_square)] == "suggest-from" and lit[str(line[2].to_square)] == "suggest-to"
+            hand_move(server, pos.pdn(line[2]), pos)
+            said(page, WORDS["training_failed"].format(move=f"1. {key} {reply} {second}"))
+            expect(page.locator("#trainingsaid")).to_have_attribute("data-verdict", "failed")
+            # the next, solved to its end: every move of the player's found, the replies made
             page.locator("#tr-next").click()
-            other = Position.from_fen(tactics[1].fen, VARIANT)
+            other, line = tactics[1].moves(VARIANT)
             server.wait_for(lambda s: s["fen"] == other.fen())
             said(page, WORDS["training_find"])
-            number = "1." if other.turn.value == "white" else "1..."
-            hand_move(server, tactics[1].move, other)
-            said(page, WORDS["training_right"].format(move=f"{number} {tactics[1].move}"))
+            pos = other
+            for ply, move in enumerate(line):
+                pos = hand_move(server, pos.pdn(move), pos)
+                if ply < len(line) - 1:
+                    expect(page.locator("#trainingsaid")).not_to_have_attribute("data-verdict", "solved")
+                    server.wait_for(lambda s, n=ply + 1: s["training"]["ply"] == n)
+            last = Training("", other, line, "tactic").move_text(len(line) - 1)
+            said(page, f"{WORDS['training_right'].format(move=last)} {WORDS['training_solved']}")
             expect(page.locator("#trainingsaid")).to_have_attribute("data-verdict", "solved")
+            expect(page.locator("#trainingscore")).to_have_text(
+                f"{(len(line) + 1) // 2} of {(len(line) + 1) // 2} found"
+            )
             shot(page, "training-tactic-solved")
             page.locator("#tr-stop").click()
             expect(page.locator("#trainingon")).to_be_hidden()

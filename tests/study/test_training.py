@@ -1,11 +1,12 @@
 """Training on the board (damas.study.training): the judging of the moves made, and the sets
-shipped in the package (every game replays, every tactic's move is legal and is the engine's)."""
+shipped in the package (every game replays, every tactic's move is legal and is the engine's,
+every tactic's whole line is legal with the opponent's only or engine-best replies)."""
 
 from __future__ import annotations
 
 import pytest
 
-from damas.study.training import Training, shipped_games, shipped_tactics
+from damas.study.training import LINE_DEPTH, Training, shipped_games, shipped_tactics
 from engine import Engine, Limits
 from rules import Color, Game, Move, Position
 
@@ -65,6 +66,52 @@ def test_a_tactic_solved_or_failed() -> None:
     assert failed.verdict() == "failed"
     with pytest.raises(ValueError, match="unknown training mode 'blitz'"):
         Training("x", start, [shot], "blitz")
+
+
+def test_a_tactic_is_judged_to_the_end_of_its_line() -> None:
+    """The whole combination counts: the key move found, the opponent's reply lit, the next move
+    to find; a wrong move at the second step fails the tactic (after the line is played out)."""
+    tactic = next(t for t in shipped_tactics("brazilian") if len(t.line) >= 3)
+    start, line = tactic.moves("brazilian")
+    t = Training("1", start, line, "tactic")
+    t.follow(line[:1])
+    assert t.verdict() == "right" and t.lit() == line[1] and not t.finished  # the reply: lit, made by the player
+    t.follow(line[:2])
+    assert t.verdict() == "guess" and t.lit() is None  # the next move: to find
+    t.follow(line[:3])
+    assert (t.right, t.wrong) == (2, 0) and (t.verdict() == "solved") is (len(line) == 3)
+    failed = Training("1", start, line, "tactic")
+    at = start.apply(line[0]).apply(line[1])
+    miss = next(m for m in at.legal_moves if m != line[2])
+    failed.follow([*line[:2], miss])
+    assert failed.verdict() == "wrong" and failed.off == 2 and (failed.right, failed.wrong) == (1, 1)
+    failed.follow(line[:2])
+    assert failed.lit() == line[2]  # taken back: the line's move lit
+    failed.follow(line)
+    assert failed.verdict() == "failed"
+    assert failed.line_text().startswith(failed.move_text(0) + " " + start.apply(line[0]).pdn(line[1]))
+
+
+@pytest.mark.parametrize("variant", ["brazilian", "international", "portuguese"])
+def test_every_shipped_tactic_line_is_legal_with_forced_or_best_replies(variant: str) -> None:
+    """Each tactic's line (``tools/make_training_sets.py``): legal from its position, starting with
+    its key move, ending on the player's move; every opponent's move the only legal reply or a
+    fresh engine's choice at the depth the lines were made with; every later move of the player's
+    the only legal one or the engine's choice. Most tactics are more than one move."""
+    tactics = shipped_tactics(variant)
+    longer = 0
+    for tactic in tactics:
+        assert tactic.line and tactic.line[0] == tactic.move and len(tactic.line) % 2 == 1, tactic
+        start, line = tactic.moves(variant)
+        game = Game(variant, start)
+        for ply, move in enumerate(line):
+            assert move in game.legal_moves, (tactic, ply)
+            if ply and len(game.legal_moves) > 1:
+                found = Engine(variant, level=10, seed=0, tt_mb=16).search(game, Limits(depth=LINE_DEPTH)).move
+                assert found == move, (tactic, ply, game.position.pdn(found) if found else None)
+            game.push(move)
+        longer += len(line) > 1
+    assert longer >= len(tactics) // 2, (variant, longer)
 
 
 @pytest.mark.parametrize("variant", ["brazilian", "international"])
