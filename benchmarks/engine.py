@@ -25,6 +25,9 @@
 6. ``ladder``: each level against the one below at the levels' own settings (``--games`` a
    step; ``--levels 2-10``).
 7. ``evalspeed``: nodes per CPU second of a fixed-depth International search, per table.
+8. ``depth``: the depth and nodes each engine reaches in ``--move-times`` CPU seconds a move
+   on the same International positions (quiet ones from a seeded level-5 game, plies 10-90),
+   ours against py-draughts' TurboEngine.
 
 Every match (4-6) writes each game to its record as it ends (``.bench/matches/``, or
 ``--record``), resumes where it stopped and adds runs together (``--games`` is the total):
@@ -49,7 +52,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine_match import Match, Spec, describe, evaluator_of, record_paths, run_match, summary  # noqa: E402
+from engine_match import (  # noqa: E402
+    Match,
+    Peer,
+    Spec,
+    describe,
+    evaluator_of,
+    record_paths,
+    run_match,
+    summary,
+    use_cpu_clock,
+)
 
 from engine import Engine, Limits  # noqa: E402
 from engine.evaluate import WEIGHTS_10  # noqa: E402
@@ -178,6 +191,42 @@ def eval_speed(depth: int, tables: list[str]) -> None:
         print(f"{weights:<40} all     {nodes:>8,} nodes  {nodes / cpu:>7,.0f} n/s", flush=True)
 
 
+def depth_against_turbo(move_time: float) -> None:
+    """Depth and nodes a move of ours and TurboEngine's on the same positions, CPU time each."""
+    print(f"\n## International: depth and nodes in {move_time:g} s CPU a move, ours and TurboEngine's")
+    game = Game("international")
+    eng = Engine("international", level=5, seed=2026, tt_mb=4)
+    positions: list[Game] = []
+    targets = list(range(10, 100, 10))
+    while targets and game.outcome() is None:
+        if game.ply >= targets[0] and not game.position.has_captures() and len(game.legal_moves) > 1:
+            positions.append(game.copy())
+            targets.pop(0)
+        move = eng.search(game).move
+        assert move is not None
+        game.push(move)
+    sums = [0, 0, 0, 0]
+    for g in positions:
+        peer = Peer(Spec("turbo"), "international", move_time)
+        peer.start(g)
+        use_cpu_clock()  # (once py-draughts is loaded: its clock too)
+        ours = Engine("international", tt_mb=16).search(g, Limits(move_time=move_time))
+        peer.engine.get_best_move(peer.board)
+        theirs = (peer.engine.completed_depth, peer.engine.nodes)
+        print(
+            f"ply {g.ply:>3}: ours depth {ours.depth:>2} {ours.nodes:>7,} nodes; "
+            f"TurboEngine depth {theirs[0]:>2} {theirs[1]:>7,}"
+        )
+        for k, v in enumerate((ours.depth, ours.nodes, *theirs)):
+            sums[k] += v
+    n = len(positions)
+    print(
+        f"mean of {n}: ours depth {sums[0] / n:.2f}, {sums[1] / n:,.0f} nodes; "
+        f"TurboEngine depth {sums[2] / n:.2f}, {sums[3] / n:,.0f} nodes",
+        flush=True,
+    )
+
+
 def tc(t: float | None) -> str:
     return "the levels' own settings" if t is None else f"{t:g} s"
 
@@ -239,7 +288,7 @@ def main() -> int:
         return 0
     parts = set(args.parts.split(","))
     pairings = [p for p in args.pairings.split(",") if p]
-    known = {"speed", "time", "levels", "peer", "self", "weights", "evalspeed", "match", "ladder"}
+    known = {"speed", "time", "levels", "peer", "self", "weights", "evalspeed", "match", "ladder", "depth"}
     for p in parts - known:
         ap.error(f"unknown part {p!r} ({', '.join(sorted(known))})")
     for p in pairings:
@@ -307,6 +356,10 @@ def main() -> int:
         ladder(args.variant, levels, games, args.jobs, args.quick, verbose, args.clock)
     if "evalspeed" in parts:
         eval_speed(args.depth, list(dict.fromkeys([args.weights_b, args.weights_a])))
+    if "depth" in parts:
+        for t in move_times:
+            if t is not None:
+                depth_against_turbo(t)
     return 0
 
 

@@ -297,8 +297,9 @@ class PlayApp:
         if self.speech.update(self.session, self._seen()):  # after the LEDs: the voice never holds them up
             self._mark()
             await self.flush()
-        if self.publisher is not None and self.analysis_mode.board is None:  # after the LEDs; games, not analyses
-            self.publisher.poll(self.session, self.version)
+        if self.publisher is not None:  # after the LEDs; the real game only (kept aside during an analysis)
+            game = self.game_in_play()
+            self.publisher.poll(game, self.version if game is self.session else 0)
 
     def _seen(self) -> Seen:
         """What the talking board reads besides the verdicts (damas.speech)."""
@@ -557,7 +558,8 @@ class PlayApp:
             if self.sim is not None:
                 squares = set(Position.from_fen(fen, v).occupied() if fen else Position.start(v).occupied())
             carried = ("Event", "Site", "White", "Black")
-            kept = {k: val for k, val in old.tags().items() if k in carried and valid_tag(k, val)}
+            old_tags = old.tags() if old.row.purpose is None else {}  # (a training's names are not the next game's)
+            kept = {k: val for k, val in old_tags.items() if k in carried and valid_tag(k, val)}
             # the computer's name does not carry over to a game between people
             kept = {k: val for k, val in kept.items() if not is_computer_tag(val)}
             kept.update({k: val for k, val in (tags or {}).items() if val})
@@ -923,10 +925,21 @@ class PlayApp:
         except StoreError as exc:
             raise LookupError(str(exc)) from None
 
+    def game_in_play(self) -> GameSession | None:
+        """The real game: the session on the board when it is a game, the game an analysis on the
+        board keeps aside, or None (a training, or an analysis from one): what the broadcast feed
+        and the hall show, never a session that is not a game."""
+        held = self.analysis_mode.held
+        game = self.session if held is None else held
+        return game if game.row.purpose is None else None
+
     def live_pdn(self, recent: int = 10) -> str:
-        games = [self.session.pdn_game()]
+        """The broadcast feed: the real game in play first (none during a training), then the
+        recent games (never a training or analysis session)."""
+        game = self.game_in_play()
+        games = [] if game is None else [game.pdn_game()]
         for row in self.store.games(limit=recent + 1):
-            if row.id != self.session.row.id:
+            if game is None or row.id != game.row.id:
                 games.append(export_game(self.store, row.id))
         return write_pdn(games[: recent + 1])
 

@@ -359,6 +359,7 @@ def _training_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "right": t.right,
         "wrong": t.wrong,
         "score": words["training_score"].format(right=t.right, guessed=guessed) if guessed else "",
+        "to_find": verdict in ("guess", "right") and t.lit() is None,  # ("Show the move" gives it up)
     }
 
 

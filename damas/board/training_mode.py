@@ -5,6 +5,7 @@ said. The board loop's side of it (``PlayApp.training_mode``)."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from board_hal.leds import Role as LedRole
@@ -28,19 +29,34 @@ class TrainingMode:
         self.training: Training | None = None
         self._game = 0  # the game the training is played in
         self._told: tuple[Any, ...] | None = None  # what the training said last
+        self._left: int | None = None  # the game in play when the training began (played on after it)
 
     def action(self, data: dict[str, Any]) -> None:
         """``start`` (``kind``: ``game`` or ``tactic`` from the shipped sets by ``index``, or
         ``study``: the open study's main line; ``mode`` replay or guess, ``side`` the side guessed)
-        a new game from the line's start, or ``stop``. A bad request changes nothing."""
+        a new game from the line's start, ``show`` the move to find (given up: counted wrong, then
+        lit), or ``stop``: back to the game in play when the training
+        began, if it is still unfinished. A bad request changes nothing."""
         op = data.get("op")
         if op == "stop":
-            self.training = None
+            self.training, left, self._left = None, self._left, None
+            if left is not None and self.app.session.row.purpose == TRAINING:
+                with contextlib.suppress(ValueError):  # (finished or gone meanwhile: the board stays as it is)
+                    self.app.resume_game(left)
+            self.app._mark()
+            return
+        if op == "show":  # the move to find, given up: lit, counted wrong
+            if self.training is not None:
+                self.training.show()
+                self.follow()
             self.app._mark()
             return
         if op != "start":
-            raise ValueError(f"unknown training op {shown(op)} (start or stop)")
+            raise ValueError(f"unknown training op {shown(op)} (start, show or stop)")
         training = self._of(data)
+        if self.app.session.row.purpose != TRAINING:  # (a training after a training: the game before the first)
+            game = self.app.game_in_play()
+            self._left = None if game is None or game.ended else game.row.id
         self._new_game_from(training.start, f"Training: {training.title}", training.white, training.black)
         self.training = training
         self._game = self.app.session.row.id

@@ -136,7 +136,7 @@ class Publisher:
         self.db_id = store.database_id()  # this database's own id: a fresh one (a new SD card) is told from the old
         self.boot = secrets.token_urlsafe(9)  # this run of the board (two boards with one id differ in it)
         self.games: dict[int, Published] = {}
-        self._version: tuple[int, int] | None = None
+        self._version: tuple[int | None, int] | None = None
         self.assignment: dict[str, Any] | None = None  # the hall's next game, until the board takes it
         self._waiting: str | None = None
         self._closing = False
@@ -196,21 +196,24 @@ class Publisher:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def poll(self, session: GameSession, version: int) -> None:
+    def poll(self, session: GameSession | None, version: int) -> None:
         """Publish what changed in the game, then answer what the hall asked (the loop calls this
-        every turn; it costs nothing when neither the view's version moved nor a request came)."""
-        key = (session.row.id, version)
+        every turn; it costs nothing when neither the view's version moved nor a request came).
+        ``session``: the real game in play; None while the board plays something that is not a
+        game (a training): nothing is published of it, and the status names no game in play."""
+        current = None if session is None else session.row.id
+        key = (current, version)
         retry = False
         if key != self._version:
             retry = True
             try:
-                changed = self.sync(session)
+                changed = session is None or self.sync(session)
                 while self.corrected:
                     game = min(self.corrected)
                     changed = self.sync_stored(game) or changed
                     self.corrected.discard(game)
                 if changed:
-                    self._status(session.row.id)
+                    self._status(current)
             except (sqlite3.Error, StoreError) as exc:  # the board plays on; the next turn tries again
                 if str(exc) != self._failed:
                     log.error("cannot write the hall's outbox (%s): the hall waits for this board", exc)
@@ -224,8 +227,9 @@ class Publisher:
             except queue.Empty:
                 break
             if what == "connected":
-                self._status(session.row.id)
-                self._resend(session.row.id, 0)  # the whole current game, again
+                self._status(current)
+                if current is not None:
+                    self._resend(current, 0)  # the whole current game, again
             elif what == "resend":
                 try:
                     game = validate.integer(data, "resend")
@@ -378,7 +382,7 @@ class Publisher:
         if self.connected.is_set():  # else the reconnect sends the whole game again
             self.client.publish(board_topic(self.board, "game"), text, qos=1)
 
-    def _status(self, current: int) -> None:
+    def _status(self, current: int | None) -> None:
         if not self.connected.is_set():
             return
         games = {

@@ -13,7 +13,8 @@ every one):
 
 - ``moves``: every move with its whole path and promotion, whose turn and the compulsory
   capture after it (with the law that applies), a move taken back, the result and why, a new
-  or resumed game;
+  or resumed game, a session that is not a game beginning (an analysis or a training on the
+  board: its own phrase, keyed on the session's purpose) and the game again after it;
 - ``reports``: the referee's reports with what to put back and take off, the captured pieces
   still to remove, the board's link and the records;
 - ``clock``: the clock's reports, low time (at ``low_time`` and at 10 seconds) and the flag;
@@ -124,6 +125,8 @@ class Announcer:
         self._warned: dict[Color, float] = {}
         self._seen: Seen | None = None
         self._read_out = False
+        self._begun: set[int] = set()  # the sessions begun so far (a game seen again: back to it)
+        self._told: dict[str, str] | None = None  # what the app tells, said at the next update
 
     # -- the loop's side -------------------------------------------------------------------------
     def _listen(self, verdicts: list[Verdict]) -> None:
@@ -131,8 +134,9 @@ class Announcer:
 
     def tell(self, texts: dict[str, str]) -> None:
         """Something the app says in its own words (a training's verdict), in each language; a
-        newer one replaces it in the voice's queue."""
-        self._add("reports", lambda lang: texts.get(lang) or texts.get("en", ""), group="told")
+        newer one replaces it in the voice's queue. Composed at the next update, after what the
+        board saw (a session that has just begun, the move that earned the verdict)."""
+        self._told = texts
 
     def read_out_asked(self) -> None:
         """The read-out gesture was made (said at the next update)."""
@@ -149,6 +153,9 @@ class Announcer:
         heard, self._heard = self._heard, []
         if heard:
             self._verdicts(session, heard, seen.now)
+        if self._told is not None:
+            texts, self._told = self._told, None
+            self._add("reports", lambda lang: texts.get(lang) or texts.get("en", ""), group="told")
         self._board(session, seen)
         self._clock(session, seen.now, seen.low_time)
         self._others(session, seen)
@@ -190,8 +197,9 @@ class Announcer:
         return u
 
     def _begin(self, session: GameSession, *, resumed: bool) -> None:
-        if self._session is not None and self._listen in self._session.listeners:
-            self._session.listeners.remove(self._listen)
+        before = self._session
+        if before is not None and self._listen in before.listeners:
+            before.listeners.remove(self._listen)
         self._session = session
         session.listeners.append(self._listen)
         self._heard, self._plies, self._warned = [], {}, {}
@@ -200,16 +208,25 @@ class Announcer:
             self.speaker.silence()  # nothing of the last game is worth hearing now
         pos = session.referee.position
         variant = pos.variant.name
-        if resumed:
+        purpose = session.row.purpose
+        # (a game seen before, or one with moves, after an analysis or a training: back to it)
+        back = before is not None and before.row.purpose is not None and purpose is None
+        back = back and (resumed or session.row.id in self._begun)
+        self._begun.add(session.row.id)
+        if purpose is not None:
+            if before is None or before.row.purpose != purpose:  # (not again at each new position)
+                key = f"session_{purpose}" if f"session_{purpose}" in phrases.words("en") else "game_new"
+                self._add("moves", lambda lang: phrases.say(lang, key, variant=phrases.say(lang, f"variant_{variant}")))
+        elif back or resumed:
             count = sum(1 for _p, e in session.referee.game.steps() if isinstance(e, Move))
             last = self._last(session)
 
             def again(lang: str) -> str:
-                parts = [phrases.say(lang, "game_resumed", moves=count)]
+                parts = [phrases.say(lang, "game_back") if back else phrases.say(lang, "game_resumed", moves=count)]
                 if last is not None:
-                    before, move = last
-                    side = phrases.side_name(lang, before.turn)
-                    parts.append(phrases.say(lang, "last_move", side=side, move=phrases.move_text(lang, before, move)))
+                    prev, move = last
+                    side = phrases.side_name(lang, prev.turn)
+                    parts.append(phrases.say(lang, "last_move", side=side, move=phrases.move_text(lang, prev, move)))
                 return " ".join(parts)
 
             self._add("moves", again)

@@ -132,6 +132,16 @@ class Training:
             elif self.off != i:
                 self.judged.add(i)
 
+    def show(self) -> None:
+        """The player gives up the move to find: it counts as wrong, and is lit from then on."""
+        ply = self.played
+        if self.off is not None or self.finished or not self.guessed(ply) or ply in self.revealed:
+            return
+        self.judged.add(ply)
+        self.revealed.add(ply)
+        self.wrong += 1
+        self.last = (ply, False)
+
     @property
     def finished(self) -> bool:
         """The line has been played to its end (the tactic's shot made, the game replayed)."""

@@ -33,8 +33,9 @@ Routes:
   ``close`` (the state's ``study``; every study is kept in the records, written before the
   answer, and the one open comes back open after a restart); ``training`` with ``op``
   ``start`` (``kind``: ``game`` or ``tactic``
-  of the shipped sets by ``index``, or ``study``; ``mode`` replay or guess, ``side``) or ``stop``
-  (the state's ``training``); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
+  of the shipped sets by ``index``, or ``study``; ``mode`` replay or guess, ``side``), ``show``
+  (the move to find, given up) or ``stop`` (back to the game left for it; the state's
+  ``training``); the game clock's ``{"action": "clock", "side": "white"|"black"}`` (a press
   of that side's button), ``clock-pause``, ``clock-resume``, ``clock-adjust`` with ``white`` /
   ``black`` (seconds, or ``m:ss`` text); ``confirm`` with ``move`` (square numbers, one of the
   ``moves`` a ``sensor-confirm`` report offers: the state's ``active.confirm``) or ``square`` (the

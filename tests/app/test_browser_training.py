@@ -152,3 +152,37 @@ def test_a_master_game_replayed_guessed_and_tactics(browser: Any, tmp_path: Path
             assert server.get("/api/state")["training"]["on"] is False
     finally:
         server.stop()
+
+
+def test_a_tactic_given_up_shows_its_move(browser: Any, tmp_path: Path) -> None:
+    """ "Show the move" when the player cannot find it: the move is lit (counted wrong), the line
+    goes on, and the tactic ends failed, the whole shot told."""
+    from playwright.sync_api import expect
+
+    tactic = shipped_tactics(VARIANT)[0]
+    start, line = tactic.moves(VARIANT)
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT).start()
+    try:
+        with opened(browser, f"{server.url}/?lang=en") as page:
+            page.evaluate("() => localStorage.setItem('damas-tactic', '0')")
+            page.reload()
+            page.locator("#tr-tactic").click()
+            server.wait_for(lambda s: s["fen"] == start.fen())
+            said(page, WORDS["training_find"])
+            page.locator("#tr-show").click()
+            key = start.pdn(line[0])
+            said(page, f"Play 1. {key}.")
+            expect(page.locator("#tr-show")).to_be_hidden()
+            lit = leds(server)
+            assert lit[str(line[0].from_square)] == "suggest-from" and lit[str(line[0].to_square)] == "suggest-to"
+            pos = hand_move(server, key, start)
+            reply = pos.pdn(line[1])
+            said(page, f"Play 1... {reply}.")
+            pos = hand_move(server, reply, pos)
+            said(page, WORDS["training_find_next"])
+            expect(page.locator("#tr-show")).to_be_visible()
+            hand_move(server, pos.pdn(line[2]), pos)
+            said(page, WORDS["training_failed"].format(move=f"1. {key} {reply} 2. {pos.pdn(line[2])}"))
+            expect(page.locator("#trainingscore")).to_have_text("1 of 2 found")
+    finally:
+        server.stop()

@@ -45,6 +45,19 @@ def catalogue(lang: str) -> dict[str, str]:
         "hint": phrases.say(lang, "hint", move=phrases.move_text(lang, pos, plain)),
         "new-game": phrases.say(lang, "game_new", variant=phrases.say(lang, "variant_international")),
         "resumed": phrases.say(lang, "game_resumed", moves=23),
+        "session-analysis": phrases.say(lang, "session_analysis", variant=phrases.say(lang, "variant_brazilian")),
+        "session-training": phrases.say(lang, "session_training", variant=phrases.say(lang, "variant_portuguese")),
+        "game-back": " ".join(
+            [
+                phrases.say(lang, "game_back"),
+                phrases.say(
+                    lang,
+                    "last_move",
+                    side=phrases.side_name(lang, Color.WHITE),
+                    move=phrases.move_text(lang, pos, plain),
+                ),
+            ]
+        ),
         "low-time": phrases.low_time_phrase(lang, Color.WHITE, 60),
         "last-seconds": phrases.low_time_phrase(lang, Color.BLACK, 9.5),
         "lift": phrases.lift_phrase(lang, pos, g("e3"), destinations=True),
@@ -74,7 +87,7 @@ def catalogue(lang: str) -> dict[str, str]:
 
 def test_the_catalogue_holds_every_kind() -> None:
     kinds = set(catalogue("en"))
-    assert len(kinds) >= 22 + len(Termination) + len(ReportKind)
+    assert len(kinds) >= 25 + len(Termination) + len(ReportKind)
     for lang in LANGS:
         assert set(catalogue(lang)) == kinds
 

@@ -89,6 +89,11 @@ def test_a_tactic_is_judged_to_the_end_of_its_line() -> None:
     assert failed.lit() == line[2]  # taken back: the line's move lit
     failed.follow(line)
     assert failed.verdict() == "failed"
+    shown = Training("1", start, line, "tactic")  # "Show the move": given up, lit, counted wrong
+    shown.show()
+    assert shown.lit() == line[0] and shown.verdict() == "play" and shown.wrong == 1
+    shown.follow(line)
+    assert shown.verdict() == "failed" and (shown.right, shown.wrong) == (1, 1)
     assert failed.line_text().startswith(failed.move_text(0) + " " + start.apply(line[0]).pdn(line[1]))
 
 

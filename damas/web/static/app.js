@@ -1004,6 +1004,7 @@ function renderTraining() {
   said.dataset.verdict = t.verdict;
   $("trainingscore").textContent = t.score;
   $("tr-next").hidden = t.mode !== "tactic" || !["solved", "failed"].includes(t.verdict);
+  $("tr-show").hidden = !t.to_find;
 }
 
 // A button of a list's row: its class, its label (a ui() key, translated again when the
@@ -1036,6 +1037,7 @@ $("tr-next").onclick = () => {
   localStorage.setItem("damas-tactic", String(tacticIndex));
   startTactic($("tr-next"));
 };
+$("tr-show").onclick = () => post("/api/action", { action: "training", op: "show" });
 $("tr-stop").onclick = () => post("/api/action", { action: "training", op: "stop" });
 
 function computerFields() {
