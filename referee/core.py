@@ -63,7 +63,7 @@ from referee.vocabulary import (
     Takeback,
     Verdict,
 )
-from rules import Color, Game, Move, Position, find_variant
+from rules import Color, Game, Move, Outcome, Position, find_variant
 from rules.pdn import PdnGame
 from rules.variants import Variant
 
@@ -100,6 +100,8 @@ class Action:
     square: int | None = None
     #: computer: its time a move in seconds, when its strength was chosen by time (the level's otherwise)
     move_time: float | None = None
+    #: position: the position the game starts again from (a FEN of the game's variant)
+    fen: str | None = None
 
 
 @dataclass(frozen=True)
@@ -213,6 +215,7 @@ class Referee:
         suspects: Iterable[int] = (),
         heard: Iterable[int] = (),
         sensor_faults: bool = True,
+        draw_rules: bool = True,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode: {mode!r} (casual or tournament)")
@@ -222,7 +225,10 @@ class Referee:
         self.hints = hints
         self.settle_time = settle_time
         self.grace_time = grace_time
-        self.game = Game(self.variant, fen)
+        #: the variant's draw rules (move counts, repetition) end the game; off in an analysis, where
+        #: a line goes on after them (``rule_outcome`` says when one applies)
+        self.draw_rules = draw_rules
+        self.game = self._new_game(fen)
         self.occupied: set[int] = set(board) if board is not None else set(self.game.position.occupied())
         self.cells: set[str] = set()
         self.events: list[Transition] = []  # settled events since the board last matched the game
@@ -338,6 +344,24 @@ class Referee:
     @property
     def ended(self) -> bool:
         return self.game.outcome() is not None
+
+    def _new_game(self, fen: str | None) -> Game:
+        if self.draw_rules:
+            return Game(self.variant, fen)
+        return Game(self.variant, fen, kings_only_moves=0, endings=(), repetition_count=0)
+
+    def rule_outcome(self) -> Outcome | None:
+        """How the variant's rules end the game as it stands, draw rules included (the game's own
+        outcome, unless the draw rules are off: then a draw they would declare, the game going on)."""
+        found = self.game.outcome()
+        if found is not None or self.draw_rules:
+            return found
+        game = Game(self.variant, self.game.start)
+        for _pos, entry in self.game.steps():
+            if not isinstance(entry, Move):
+                return None  # (a set-up: its moves' counts start again; not judged here)
+            game.push(entry, after_end=True)
+        return game.outcome()
 
     def _name(self, sq: int) -> str:
         return self.position.square_text(sq)
@@ -810,8 +834,10 @@ class Referee:
         if a.action == "confirm":
             self._confirmed(a, out)
             return
-        if a.action == "new-game":
-            self.game = Game(self.variant, self.fen)
+        if a.action in ("new-game", "position"):
+            if a.action == "position":  # (the analysis mode on the board: another position to set up)
+                self.fen = a.fen
+            self.game = self._new_game(self.fen)
             self._forget()
             self.report = None
             self._reported = None
