@@ -33,13 +33,14 @@ from board_hal.speech import Speaker, SpeechBackend
 from board_hal.squares import Sensing
 from damas.board.loop import PlayApp, board_pieces, reconcile, set_up, sim_occupancy
 from damas.board.requests import preset_name
+from damas.board.studies import KEPT_CHECKS
 from damas.computer.opponent import EngineSettings, settings_from_config
 from damas.computer.player import computer_tag
 from damas.errors import UserError
 from damas.hall_link.publish import Publisher
 from damas.records.recover import recover
 from damas.records.session import DamagedGame, GameSession
-from damas.records.store import ANALYSIS, DAMAGED, INTERRUPTED, Store, default_path
+from damas.records.store import ANALYSIS, DAMAGED, INTERRUPTED, GameRow, Store, StoreError, default_path
 from damas.speech.announcer import Announcer
 from damas.speech.settings import SpeechError, SpeechSettings
 from damas.speech.settings import settings_from_config as speech_from_config
@@ -193,6 +194,18 @@ def _board_health(store: Store) -> BoardHealth | None:
     return health
 
 
+def _finished_aside(store: Store, closed: list[int]) -> GameRow | None:
+    """The latest game, when it is finished and an analysis session on the board that began after
+    it was left in play (``closed`` at this start): the game that analysis kept aside."""
+    try:
+        latest = store.games(limit=1)
+        if not latest or latest[0].state != "finished":
+            return None
+        return latest[0] if any(i > latest[0].id and store.game(i).purpose == ANALYSIS for i in closed) else None
+    except StoreError:
+        return None
+
+
 def _open_game(
     args: argparse.Namespace,
     config: Any,
@@ -209,7 +222,7 @@ def _open_game(
     if store.quarantined is not None:
         aside, why = store.quarantined
         log.warning("%s was damaged (%s); it was moved to %s", store.path, why, aside)
-    for line in recover(store, lost_only=store.quarantined is None):
+    for line in recover(store, lost_only=store.quarantined is None, checks=KEPT_CHECKS):
         log.info("recover: %s", line)
 
     # a training or an analysis on the board left in play is not a game to resume: it is closed
@@ -225,7 +238,11 @@ def _open_game(
     # the analysis on the board in play when the program stopped began after the game: it kept
     # the game aside (damas.board.analysis_mode), and the board holds the analysis' position
     kept = row is not None and any(i > row.id and store.game(i).purpose == ANALYSIS for i in closed)
-    if row is not None:
+    finished = None if row is not None or not closed else _finished_aside(store, closed)
+    if finished is not None:  # a finished game the analysis kept aside: shown again, its position put back
+        log.info("game %d (finished) was kept aside for an analysis on the board: it is shown again", finished.id)
+        kept = True
+    elif row is not None:
         choice = args.resume if args.resume is not None else app_cfg.get("resume")
         if choice is None:
             choice = _ask_resume(row.id, row.moves) if sys.stdin.isatty() else True
@@ -240,6 +257,7 @@ def _open_game(
     sim = io.sensors if isinstance(io.sensors, SimulatedBoard) else None
     try:
         session = None
+        row = row or finished
         if row is not None:
             try:
                 session = GameSession.resume(store, row, window=config.debounce)

@@ -190,7 +190,7 @@ class ColourReferee(Referee):
             out = super().feed(event)
         finally:
             self._in_core = False
-        if isinstance(event, Action) and event.action == "new-game":
+        if isinstance(event, Action) and event.action in ("new-game", "position"):
             self.uncrowned.clear()
         self._follow(out)
         self._colour(out)
@@ -313,14 +313,22 @@ def make_referee(
     senses: str | None = None,
     pieces: Mapping[int, SquareState] | None = None,
     suspects: Iterable[int] = (),
+    draw_rules: bool = True,
 ) -> Referee:
     """The referee for a board that senses ``senses`` (``colour``, ``crown``; None: presence
     only, the presence referee itself), with the ``pieces`` it read when the game began and the
     squares whose sensor is known not to answer (``suspects``: the self-test's)."""
     if not senses:
-        return Referee(variant, fen, mode=mode, board=board, suspects=suspects)
+        return Referee(variant, fen, mode=mode, board=board, suspects=suspects, draw_rules=draw_rules)
     return ColourReferee(
-        variant, fen, mode=mode, board=board, senses=Sensing.named(senses), pieces=pieces, suspects=suspects
+        variant,
+        fen,
+        mode=mode,
+        board=board,
+        senses=Sensing.named(senses),
+        pieces=pieces,
+        suspects=suspects,
+        draw_rules=draw_rules,
     )
 
 

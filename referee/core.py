@@ -63,7 +63,7 @@ from referee.vocabulary import (
     Takeback,
     Verdict,
 )
-from rules import Color, Game, Move, Position, find_variant
+from rules import Color, Game, Move, Outcome, Position, find_variant
 from rules.pdn import PdnGame
 from rules.variants import Variant
 
@@ -100,6 +100,8 @@ class Action:
     square: int | None = None
     #: computer: its time a move in seconds, when its strength was chosen by time (the level's otherwise)
     move_time: float | None = None
+    #: position: the position the game starts again from (a FEN of the game's variant)
+    fen: str | None = None
 
 
 @dataclass(frozen=True)
@@ -213,6 +215,7 @@ class Referee:
         suspects: Iterable[int] = (),
         heard: Iterable[int] = (),
         sensor_faults: bool = True,
+        draw_rules: bool = True,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode: {mode!r} (casual or tournament)")
@@ -222,7 +225,10 @@ class Referee:
         self.hints = hints
         self.settle_time = settle_time
         self.grace_time = grace_time
-        self.game = Game(self.variant, fen)
+        #: the variant's draw rules (move counts, repetition) end the game; off in an analysis, where
+        #: a line goes on after them (``rule_outcome`` says when one applies)
+        self.draw_rules = draw_rules
+        self.game = self._new_game(fen)
         self.occupied: set[int] = set(board) if board is not None else set(self.game.position.occupied())
         self.cells: set[str] = set()
         self.events: list[Transition] = []  # settled events since the board last matched the game
@@ -238,6 +244,8 @@ class Referee:
         self._silent: set[int] = set(self.game.position.geometry.squares()) - heard - self.suspects
         #: when each sensor first answered (one that answered may drop out later: DROPOUT)
         self._heard_at: dict[int, float] = dict.fromkeys(heard, -math.inf)
+        #: when each square last read a lift, while it reads empty (its sensor may have dropped out)
+        self._emptied_at: dict[int, float] = {}
         self._named: set[int] = set(self.suspects)  # suspects already announced (a report each, once)
         self.inferred: dict[int, int] = {}  # ply -> the square whose change the move's reading inferred
         self._choices: dict[Move, int | None] = {}  # the moves the page is asked to choose from, with their square
@@ -337,6 +345,24 @@ class Referee:
     def ended(self) -> bool:
         return self.game.outcome() is not None
 
+    def _new_game(self, fen: str | None) -> Game:
+        if self.draw_rules:
+            return Game(self.variant, fen)
+        return Game(self.variant, fen, kings_only_moves=0, endings=(), repetition_count=0)
+
+    def rule_outcome(self) -> Outcome | None:
+        """How the variant's rules end the game as it stands, draw rules included (the game's own
+        outcome, unless the draw rules are off: then a draw they would declare, the game going on)."""
+        found = self.game.outcome()
+        if found is not None or self.draw_rules:
+            return found
+        game = Game(self.variant, self.game.start)
+        for _pos, entry in self.game.steps():
+            if not isinstance(entry, Move):
+                return None  # (a set-up: its moves' counts start again; not judged here)
+            game.push(entry, after_end=True)
+        return game.outcome()
+
     def _name(self, sq: int) -> str:
         return self.position.square_text(sq)
 
@@ -402,6 +428,10 @@ class Referee:
         r = self._board_readings(air=not held)  # a piece lifted a moment ago may be put back
         every = [x for x in r.found if x.moves or x.under_way]
         found = [x for x in every if x.until is None]  # (without a sensor that may still answer)
+        if r.complete and not found and any(x.standing for x in every):
+            # a sensor may have dropped out under a piece still standing there: once it answers
+            # again, the plies played meanwhile are read with a deeper search
+            self._deep_until = max(self._deep_until, *(x.until for x in every if x.until is not None))
         if not r.complete or not found:
             return False
         # (a sensor that dropped out and showed its piece late does not make another reading)
@@ -427,7 +457,7 @@ class Referee:
         # could no longer (DROPOUT), that one stands too; if the sensor answers meanwhile, the
         # board is read again, else this move is the one reading left (more plies played
         # meanwhile change nothing: every reading of the board then began with this move)
-        others = [x for x in every if x.until is not None and x.moves[:1] != (move,)]
+        others = [x for x in every if x.until is not None and not x.standing and x.moves[:1] != (move,)]
         if others:
             squares = {x.hidden for x in others} | {hidden}
             due = max(x.until for x in others if x.until is not None)
@@ -471,8 +501,12 @@ class Referee:
             self._deadline = max(expiry, self._since + self.settle_time)
             return True
         hiddens: dict[Move, set[int | None]] = {}
+        standing: set[int] = set()  # sensors that may have dropped out under a piece still there
         for x in r.found:
-            if x.moves:
+            if x.moves and x.standing and x.hidden is not None:
+                standing.add(x.hidden)  # (named, but the move read with it hides nothing: its
+                hiddens.setdefault(x.moves[0], set()).add(None)  # square answering refutes nothing)
+            elif x.moves:
                 hiddens.setdefault(x.moves[0], set()).add(x.hidden)
         # the square a choice blames, when its readings agree on one (else nobody is blamed)
         choices = {m: (next(iter(h)) if len(h) == 1 else None) for m, h in hiddens.items()}
@@ -481,7 +515,7 @@ class Referee:
         under_way = reread is not None and any(x.under_way for x in r.found)  # or a move under way since
         # a move set down on a square known not to answer, or its piece still in the hand: after
         # a still board, the page is asked (no reply may follow: the game's last move, say)
-        in_hand = any(x.under_way and not x.moves for x in r.found) and all(
+        in_hand = any(x.under_way and not x.moves and not x.standing for x in r.found) and all(
             h is None and m.to_square in self.suspects for m, h in choices.items()
         )
         if (len(choices) + (reread is not None) < 2 and not under_way and not in_hand) or (
@@ -489,7 +523,8 @@ class Referee:
         ):
             return False
         squares = sorted(
-            {
+            standing
+            | {
                 sq
                 for m, h in choices.items()
                 for sq in ({h} if h is not None else {m.from_square, m.to_square, *m.captured} & self._mask)
@@ -543,6 +578,7 @@ class Referee:
         c.suspects = set(self.suspects)
         c._silent = set(self._silent)
         c._heard_at = dict(self._heard_at)
+        c._emptied_at = dict(self._emptied_at)
         c._named = set(self._named)
         c.inferred = dict(self.inferred)
         c._choices = {}
@@ -605,6 +641,7 @@ class Referee:
             dropout=DROPOUT,
             hold=HIDDEN_LANDING,
             heard=self._heard_at,
+            emptied=self._emptied_at,
             max_plies=READING_PLIES * deeper,
             max_nodes=MAX_NODES * deeper**3,
         )
@@ -638,7 +675,9 @@ class Referee:
         pending = False
         for x in r.found:
             other = bool(x.moves) and (move is None or x.moves[0] != move)
-            if other and not (move is not None and x.under_way and x.hidden is not None and len(x.moves) == 1):
+            if other and not (
+                move is not None and x.under_way and x.hidden is not None and len(x.moves) == 1 and not x.standing
+            ):
                 return True
             if (other or not x.moves) and x.under_way and x.hidden is not None:
                 pending = True
@@ -718,8 +757,10 @@ class Referee:
         else:
             if event.occupied:
                 self.occupied.add(key)
+                self._emptied_at.pop(key, None)
             else:
                 self.occupied.discard(key)
+                self._emptied_at[key] = event.t
             self._silent.discard(key)
             self._heard_at.setdefault(key, event.t)
             if self._pending is not None and key in self._pending.squares:
@@ -793,8 +834,10 @@ class Referee:
         if a.action == "confirm":
             self._confirmed(a, out)
             return
-        if a.action == "new-game":
-            self.game = Game(self.variant, self.fen)
+        if a.action in ("new-game", "position"):
+            if a.action == "position":  # (the analysis mode on the board: another position to set up)
+                self.fen = a.fen
+            self.game = self._new_game(self.fen)
             self._forget()
             self.report = None
             self._reported = None

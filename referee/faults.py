@@ -65,6 +65,9 @@ class Reading:
     until: float | None = None
     #: ``hidden`` answered before: it dropped out under a piece (and showed it late, or will)
     dropped: bool = False
+    #: ``hidden`` read a lift, but its sensor dropped out under the piece still standing there
+    #: (until ``until``): no change of the moves hides behind it
+    standing: bool = False
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,10 @@ class Readings:
     found: tuple[Reading, ...]
     #: False when the search was cut short: then anything may be possible
     complete: bool = True
+    #: the search stopped at the readings' cap, readings that begin otherwise found: ambiguous,
+    #: but only while they hold (one that needs a drop-out may stop holding, and the readings
+    #: the search did not look for would be missing)
+    capped: bool = False
 
     def hidden_readings(self) -> list[Reading]:
         return [r for r in self.found if r.hidden is not None]
@@ -80,11 +87,13 @@ class Readings:
         """The readings that still hold at ``t`` (a drop-out they need would have ended)."""
         if all(r.until is None or r.until > t for r in self.found):
             return self
-        return Readings(tuple(r for r in self.found if r.until is None or r.until > t), self.complete)
+        kept = tuple(r for r in self.found if r.until is None or r.until > t)
+        return Readings(kept, self.complete and not self.capped, self.capped)
 
     def expiry(self) -> float | None:
-        """When the next reading that needs a drop-out stops holding (None: no such reading)."""
-        return min((r.until for r in self.found if r.until is not None), default=None)
+        """When the next reading that needs a drop-out to hide a change stops holding (None: no
+        such reading; one whose sensor dropped out under a piece still standing hides none)."""
+        return min((r.until for r in self.found if r.until is not None and not r.standing), default=None)
 
 
 class _Cut(Exception):
@@ -93,6 +102,15 @@ class _Cut(Exception):
 
 def _finite(t: float) -> float | None:
     return None if t == math.inf else t
+
+
+@dataclass(frozen=True)
+class _Stood:
+    """A reading's drop-out under a standing piece: the sensor under ``square`` read a lift,
+    but the piece stayed; it must have left (or the sensor answered again) by ``end``."""
+
+    square: int
+    end: float
 
 
 @dataclass(frozen=True)
@@ -135,6 +153,7 @@ def readings(
     dropout: float | None = None,
     hold: float = 0.0,
     heard: Mapping[int, float] | None = None,
+    emptied: Mapping[int, float] | None = None,
 ) -> Readings:
     """The readings of ``board`` from ``position`` (the last position it matched), given the
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
@@ -149,7 +168,12 @@ def readings(
     at the latest when the next move started (or ``hold`` seconds after its lift, when no
     move follows), and the reading holds until ``dropout`` seconds after that (``until``);
     ``heard``: when each sensor first answered (one that had not answered before the piece
-    was lifted is a silent one, not one that dropped out).
+    was lifted is a silent one, not one that dropped out). ``emptied``: when each square that
+    reads empty now last read a lift; with ``dropout``, also the readings in which that lift
+    was the sensor dropping out under a piece that stood there (``stood``): the piece stays
+    until a move of the reading takes it, which started within ``dropout`` seconds of that
+    lift (else the reading holds until then: ``until``). Such a lift is no move's start, so
+    a move that started before the move it follows landed is read as it was played.
     """
     s = frozenset(board)
     known = frozenset(masked)
@@ -167,10 +191,13 @@ def readings(
             last[ev.key] = ev
     moments = sorted(ev.t for ev in events if isinstance(ev.key, int))
     off = frozenset(sq for sq, ev in last.items() if air is not None and not ev.occupied and ev.t >= air) - known
+    #: squares reading empty since a lift: their sensor may have dropped out under a standing piece
+    went = {} if dropout is None else {sq: t for sq, t in (emptied or {}).items() if sq not in s and sq not in known}
     cands = cache or CandidateCache()
     found: list[Reading] = []
     seen: set[Reading] = set()
     nodes = [0]
+    capped = [False]
 
     def first(times: dict[int, list[float]], sq: int, after: float) -> float | None:
         return next((t for t in times.get(sq, ()) if t >= after), None)
@@ -180,8 +207,12 @@ def readings(
             seen.add(r)
             found.append(r)
 
-    def timed(c: Candidate, hide: frozenset[int], ready: float) -> float | None:
-        """When ``c``'s piece landed, its origin lifted after ``ready`` (None: it cannot have)."""
+    def timed(c: Candidate, hide: frozenset[int], ready: float, stood: _Stood | None = None) -> float | None:
+        """When ``c``'s piece landed, its origin lifted after ``ready`` (None: it cannot have;
+        ``stood``: a sensor dropped out under a standing piece, which ``c`` may move only while
+        the drop-out lasts)."""
+        if stood is not None and stood.square in {c.origin, c.dest, *c.captured} and ready > stood.end:
+            return None
         lifted = ready if c.origin in hide else first(lifts, c.origin, ready)
         if lifted is None:
             return None
@@ -232,6 +263,7 @@ def readings(
         ready: float,
         times: tuple[float, ...],
         drop: _Drop,
+        stood: _Stood | None = None,
     ) -> None:
         nodes[0] += 1
         if nodes[0] > max_nodes:
@@ -240,7 +272,9 @@ def readings(
         occ = pos.occupied()
         diff = (occ ^ s) - hide
         end = until(drop, hidden, occ)
-        shown_late = drop.lifted is not None
+        if stood is not None and stood.square in occ:
+            end = min(end, stood.end)  # the piece still stands on it: the drop-out ends by then
+        shown_late = drop.lifted is not None or stood is not None
         if end == -math.inf:
             return  # not a drop-out
         if not diff:
@@ -256,11 +290,23 @@ def readings(
             elif hidden is None and line and len(rest) == 1 and rest <= quiet:
                 add(Reading(line, next(iter(rest)), landed=times, disturbed=True))
         options = cands.of(pos)
+        # a square that read a lift may have dropped out under the piece still standing there
+        for sq in () if hidden is not None or shown_late else sorted(diff & occ & went.keys()):
+            mask, due = known | {sq}, went[sq] + (dropout or 0.0)
+            if diff == {sq}:
+                add(Reading(line, sq, landed=times, until=due, dropped=True, standing=True))
+            for c in options:
+                if sq not in {c.origin, *c.captured} and progress(c, s, mask) and started(c, mask, ready):
+                    add(Reading(line, sq, under_way=True, landed=times, until=due, dropped=True, standing=True))
         for c in options:
             hides = (hidden,) if hidden is not None else (None, *({c.origin} & quiet), *(diff & quiet))
             for h in hides:
                 mask = known if h is None else known | {h}
                 later = until(closed(c, mask, ready, drop), h, occ)
+                if stood is not None and stood.square in {c.origin, *c.captured}:
+                    later = later if ready <= stood.end else -math.inf  # it took the piece while the drop-out lasted
+                elif stood is not None and stood.square in occ:
+                    later = min(later, stood.end)
                 if later == -math.inf:
                     continue
                 if progress(c, s, mask) and started(c, mask, ready):
@@ -272,6 +318,7 @@ def readings(
         if len(found) >= MAX_READINGS:
             if len({x.moves[:1] for x in found}) < 2:
                 raise _Cut  # they all begin alike: a reading left unseen could begin otherwise
+            capped[0] = True
             return
         for c in options:
             unseen = {sq for sq in (c.origin, *c.captured) if sq not in lifts and sq not in known}
@@ -293,12 +340,32 @@ def readings(
                     tries.append(hidden)
             else:
                 tries.append(hidden)
+            # a piece whose lift was read before the move it follows landed (so it cannot start
+            # this move): its sensor may have dropped out under it then, the piece taken later
+            early = (
+                [c.origin]
+                if hidden is None and not shown_late and c.origin in went and first(lifts, c.origin, ready) is None
+                else []
+            )
+            held = stood
+            # (and only a move whose landing was seen, the first after that lift, after the move
+            # before it landed: a lift alone is no evidence of a move, nor one that landed before)
+            if (
+                early
+                and unseen <= set(early)
+                and ready <= went[early[0]] + (dropout or 0.0)
+                and c.dest not in known
+                and (landing := first(places, c.dest, went[early[0]])) is not None
+                and landing >= ready
+            ):
+                tries = [early[0]]
+                held = _Stood(early[0], went[early[0]] + (dropout or 0.0))
             # a sensor that answered before may have dropped out under the piece set down on it
             # (and shown it late, when it answered again: worth weighing if anything came between)
             flaky = hidden is None and c.dest not in tries and late(c, ready)
             for h in (*tries, c.dest) if flaky else tries:
                 mask = known if h is None else known | {h}
-                landed = timed(c, mask, ready)
+                landed = timed(c, mask, ready, held)
                 if landed is None:
                     continue
                 if left == 0:
@@ -306,13 +373,13 @@ def readings(
                 after = closed(c, mask, ready, drop)
                 if flaky and h == c.dest:
                     after = _Drop(landed)
-                search(c.result, (*line, c.move), h, left - 1, landed, (*times, landed), after)
+                search(c.result, (*line, c.move), h, left - 1, landed, (*times, landed), after, held)
 
     try:
         search(position, (), None, max_plies, -math.inf, (), _Drop())
     except _Cut:
         return Readings(tuple(found), complete=False)
-    return Readings(tuple(found))
+    return Readings(tuple(found), capped=capped[0])
 
 
 __all__ = ["MAX_NODES", "MAX_PLIES", "Reading", "Readings", "progress", "readings"]

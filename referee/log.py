@@ -10,6 +10,7 @@ and what the players entered.
     {"t": 12.40, "action": "computer-move", "move": "9-13"}
     {"t": 20.00, "action": "confirm", "move": "21-17"}
     {"t": 21.00, "action": "confirm", "square": 15}
+    {"t": 30.00, "action": "position", "fen": "W:W21,22:B5,9"}
     {"t": 97.50, "link": "down"}
     {"t": 130.2, "link": "up", "board": [1, 2, 3, 18], "cells": ["b1"]}
     {"t": 130.2, "link": "reconstructed", "moves": ["c3-d4", "f6-e5"]}
@@ -26,6 +27,11 @@ and play at the level). ``computer-move``: the
 computer's move in the position of that moment (``from-to``, or ``fromxtoxcaptured...`` in
 square numbers); the referee accepts only that move from the hands on the computer's turn
 (``referee.expect``). Readers before these lines refuse them as unknown actions.
+
+``position`` lines (issue 28, the analysis mode on the board): the game starts again from
+``fen`` (the players set up another position of the study; the referee lights the set-up and
+checks it), as ``new-game`` does from the header's. Readers before these lines refuse them as
+unknown actions.
 
 ``confirm`` lines (issue 31): the page answered a ``sensor-confirm`` report with the move
 played (square numbers, as ``computer-move``), or said that the sensor under ``square`` is
@@ -227,6 +233,8 @@ def event_to_json(ev: LogEvent) -> dict[str, Any]:
             out["square"] = ev.square
         if ev.move_time is not None:
             out["move_time"] = ev.move_time
+        if ev.fen is not None:
+            out["fen"] = ev.fen
         return out
     where = "cell" if isinstance(ev.key, str) else "square"
     out = {"t": round(ev.t, 4), where: ev.key, "event": "place" if ev.occupied else "lift"}
@@ -290,7 +298,7 @@ def parse_log(
             events.append(_clock_action(clock_action, obj, float(t), n, source))
             continue
         if "action" in obj:
-            events.append(_action(obj, float(t), n, source))
+            events.append(_action(obj, float(t), n, source, variant or header.variant))
             continue
         if "link" in obj:
             link = _link(obj, float(t), n, source, squares)
@@ -427,7 +435,7 @@ def _header(obj: dict[str, Any], n: int, source: str) -> LogHeader:
     return h
 
 
-def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
+def _action(obj: dict[str, Any], t: float, n: int, source: str, variant: str | None = None) -> Action:
     name = known(obj["action"], ACTIONS)
     if name is None:
         raise LogError(n, f"unknown action {shown(obj['action'])} ({', '.join(ACTIONS)})", source)
@@ -466,6 +474,15 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
         move = obj.get("move")
         if not isinstance(move, str) or not _MOVE.fullmatch(move):
             raise LogError(n, f"{name} needs 'move' in square numbers (22-17, 26x17x21), not {shown(move)}", source)
+    fen = None
+    if name == "position":
+        fen = obj.get("fen")
+        if not isinstance(fen, str) or not fen.strip():
+            raise LogError(n, f"position needs 'fen', the position set up, not {shown(fen)}", source)
+        try:
+            Position.from_fen(fen, variant or "brazilian")
+        except DraughtsError as exc:
+            raise LogError(n, f"position's 'fen' {shown(fen)} is not a position: {exc}", source) from None
     result = None
     if name == "result":
         result = obj.get("result")
@@ -475,7 +492,7 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str) -> Action:
             parse_result(result)
         except ValueError:
             raise LogError(n, f"invalid result {shown(result)}", source) from None
-    return Action(t, name, side, result, move, level, square, None if move_time is None else float(move_time))
+    return Action(t, name, side, result, move, level, square, None if move_time is None else float(move_time), fen)
 
 
 def _clock_action(name: ClockActionName, obj: dict[str, Any], t: float, n: int, source: str) -> ClockAction:

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 from board_hal.leds import Role as LedRole
 from damas.board.requests import valid_tag
 from damas.records.session import GameSession, export_game
-from damas.records.store import ANALYSIS, StoreError
+from damas.records.store import ANALYSIS, CLOSED, StoreError
 from damas.study.tree import Node, Study, StudyError
-from referee import ClockAction
+from referee import Action, ClockAction
 from referee.vocabulary import ReportKind
 from rules import DraughtsError, Game, Move, Position, find_variant
 from rules.errors import shown
@@ -47,10 +47,13 @@ NOWHERE = -1  # the node of a study the board's session started from, once that 
 
 @dataclass
 class OnBoard:
-    """The study's moves made on the board: the node its session started from, the session."""
+    """The study's moves made on the board: the node its session's line started from, the session
+    (one for the study's analysis on the board: another of its positions is a ``position`` line
+    in its journal), and the study it analyses."""
 
     node: int
     session: GameSession
+    study: Study | None = None
 
 
 class AnalysisMode:
@@ -71,7 +74,8 @@ class AnalysisMode:
     def action(self, data: dict[str, Any]) -> None:
         """``open`` (a recorded game, or the one in play, at a ply), ``pdn`` (a pasted PDN's first
         game), ``play`` (a move from a position of the study), ``goto``, ``delete``, ``promote``,
-        ``board`` (``on``: the analysis on the board), ``close``. A bad request is a ``ValueError``
+        ``board`` (``on``: the analysis on the board), ``close``, ``remove`` (a kept study, not the
+        one open, deleted from the records with its copy). A bad request is a ``ValueError``
         of one line and changes nothing."""
         app = self.app
         op = data.get("op")
@@ -95,6 +99,8 @@ class AnalysisMode:
                 if self.study_id is not None:
                     self._write(lambda: self.app.kept.close(self.study_id or 0))
                 self.study, self.study_id = None, None
+            elif op == "remove":
+                self._remove(data.get("study"))
             elif self.study is None:
                 raise StudyError("no study is open (open a game or a PDN first)")
             elif op == "play":
@@ -108,7 +114,9 @@ class AnalysisMode:
             elif op == "board":
                 self._board(data.get("on"))
             else:
-                raise StudyError(f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, board, close)")
+                raise StudyError(
+                    f"unknown study op {shown(op)} (open, pdn, play, goto, delete, promote, board, close, remove)"
+                )
             if self.board is not None and self.study is not None and self.study.current is not self.at(grow=False):
                 self.anchor(self.study.current)  # the page went elsewhere: the board is set up there
         except StudyError as exc:
@@ -119,9 +127,20 @@ class AnalysisMode:
         self.keep(raising=True)  # written before the page is answered: a power cut keeps it
 
     def _another_study(self) -> None:
-        """Another study opened while the board analyses: the board is set up at its position."""
+        """Another study opened while the board analyses: the board is set up at its position (an
+        analysis of its own: another session)."""
         if self.board is not None:
             self.board = OnBoard(NOWHERE, self.board.session)
+
+    def _remove(self, study_id: Any) -> None:
+        if not isinstance(study_id, int) or isinstance(study_id, bool):
+            raise StudyError(f"study must be a study's id, not {shown(study_id)}")
+        if study_id == self.study_id and self.study is not None:
+            raise StudyError(f"study {study_id} is open: close it first")
+        try:
+            self.app.kept.remove(study_id)
+        except StoreError as exc:  # (none such, or the records cannot be written: nothing changed)
+            raise StudyError(str(exc)) from None
 
     def _board(self, on: Any) -> None:
         if not isinstance(on, bool):
@@ -134,13 +153,21 @@ class AnalysisMode:
 
     # -- the analysis on the board ----------------------------------------------------------------
     def anchor(self, node: Node) -> None:
-        """The board analyses from ``node``: a new analysis session from its position (the LEDs
-        guide the set-up); the game in play, on entering, is kept aside and its clock paused."""
+        """The board analyses from ``node`` (the LEDs guide the set-up): in the study's analysis
+        session, a line from its position (a ``position`` action in its journal), or, on entering
+        or for another study, a new analysis session from it; the game in play, on entering, is
+        kept aside and its clock paused."""
         app = self.app
         assert self.study is not None
         if node.position.variant.name != app.session.row.variant:
             raise StudyError(f"the study is {node.position.variant.title}: the board plays {app.session.row.variant}")
         app._refuse_while_paused()
+        board = self.board
+        if board is not None and board.study is self.study and app.session is board.session:
+            app._enter(Action(app.clock(), "position", fen=node.position.fen()))
+            self.returning = False
+            self.board = OnBoard(node.id, board.session, self.study)
+            return
         if self.held is None:
             game = app.session
             keeper = game.clock
@@ -158,7 +185,7 @@ class AnalysisMode:
             self._close(app.session)
         self.returning = False
         app._switch_to(session)
-        self.board = OnBoard(node.id, session)
+        self.board = OnBoard(node.id, session, self.study)
 
     def _session(self, start: Position, event: str, white: str, black: str) -> GameSession:
         """An analysis session from ``start``: casual, no clock, the board as it stands (its
@@ -167,7 +194,9 @@ class AnalysisMode:
         tags = {"Event": event, "White": white, "Black": black}
         tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
         squares = app.io.occupied()[0]
-        return app.start_session(start.variant.name, start_of(start), "casual", squares, tags, purpose=ANALYSIS)
+        return app.start_session(
+            start.variant.name, start_of(start), "casual", squares, tags, purpose=ANALYSIS, study=self.study_id
+        )
 
     def leave(self) -> None:
         """Back to the game kept aside, as it was: the board is put back to its position first."""
@@ -195,8 +224,9 @@ class AnalysisMode:
         self.app._switch_to(game)
 
     def _close(self, session: GameSession) -> None:
+        """The analysis on the board left: its session closed, kept whole (``damas games --all``)."""
         with contextlib.suppress(StoreError):  # (left open, it is closed as interrupted by the next start)
-            self.app.store.abandon(session.row.id)
+            self.app.store.abandon(session.row.id, CLOSED)
 
     def check_return(self) -> None:
         """The game's position is back on the board: the game goes on from there."""

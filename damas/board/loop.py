@@ -35,8 +35,8 @@ from damas.computer.opponent import EngineSettings, open_engine
 from damas.computer.player import Computer, computer_tag, is_computer_tag
 from damas.hall_link.publish import Publisher
 from damas.log import Throttle
-from damas.records.session import DamagedGame, GameSession, export_game
-from damas.records.store import ABANDONED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError, StudyRow
+from damas.records.session import DamagedGame, GameSession, export_game, recorded_game
+from damas.records.store import ABANDONED, ANALYSIS, CLOSED, DAMAGED, INTERRUPTED, GameRow, Store, StoreError, StudyRow
 from damas.speech.announcer import Announcer, Seen
 from damas.speech.phrases import spoken
 from engine import Limits
@@ -114,6 +114,7 @@ class PlayApp:
         self.training_mode = TrainingMode(self)  # a game replayed or a tactic on the board
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
         self._recent: tuple[tuple[int, int], list[GameRow]] | None = None  # the page's list of recent games
+        self._analyses_listed: tuple[tuple[int, int], list[GameRow]] | None = None  # ...and of analyses left
         self._records_changed = 0  # a game started, resumed or corrected: the list is read again
         # what the board says (its voice, if it has one, and the page's live region)
         self.speech = speech or Announcer(language=language or "en")
@@ -440,7 +441,7 @@ class PlayApp:
             self._mark()
             return
         if name == "analyze":
-            self.analyze()
+            self.analyze(data.get("game"))
             return
         if name == "live":
             self.live_analysis(data.get("on"))
@@ -602,6 +603,7 @@ class PlayApp:
         clock_auto: bool = False,
         clock_name: str | None = None,
         purpose: str | None = None,
+        study: int | None = None,
     ) -> GameSession:
         """A new session on this board (a game, or one that is not: ``purpose``, a training or
         the analysis mode's), what the board senses and the sensors the self-test found broken in
@@ -622,6 +624,7 @@ class PlayApp:
             pieces=pieces,
             broken=self.broken()[0],
             purpose=purpose,
+            study=study,
         )
 
     def broken(self) -> tuple[set[int], set[int]]:
@@ -694,6 +697,20 @@ class PlayApp:
             self._recent = (key, [r for r in rows if r.id != self.session.row.id][:RECENT])
         return self._recent[1]
 
+    def kept_analyses(self) -> list[GameRow]:
+        """The latest analyses on the board that were left (closed sessions, kept whole), of the
+        board's variant (read again whenever another session takes the board)."""
+        key = (-1, self._records_changed)
+        if self._analyses_listed is None or self._analyses_listed[0] != key:
+            try:
+                rows = self.store.sessions(ANALYSIS, RECENT * 2)
+            except StoreError:
+                rows = []
+            variant = self.session.row.variant
+            kept = [r for r in rows if r.status == CLOSED and r.variant == variant][:RECENT]
+            self._analyses_listed = (key, kept)
+        return self._analyses_listed[1]
+
     def _layout_for(self, variant: str) -> Layout | None:
         """The board's layout for another variant (None: the same one). The simulated board takes
         any size; a real board only a variant of its own size (one line naming both, else)."""
@@ -716,15 +733,27 @@ class PlayApp:
             sim.layout = layout
         self.io.layout = layout
 
-    def analyze(self) -> None:
-        """Analyse the game in play (its moves so far) off the board loop; the page shows the marks."""
+    def analyze(self, game_id: Any = None) -> None:
+        """Analyse the game in play (its moves so far), or a recorded game (``game_id``: its graph
+        and marks shown in its study), off the board loop; the page shows the marks."""
+        game, variant = self.session.referee.game, self.session.row.variant
+        if game_id is None:
+            game_id = self.session.row.id
+        elif game_id != self.session.row.id:
+            if not isinstance(game_id, int) or isinstance(game_id, bool):
+                raise ValueError(f"game must be a game's id, not {shown(game_id)}")
+            try:
+                row = self.store.game(game_id)
+                if row.ended is None:
+                    raise ValueError(f"game {game_id} is in play: it is analysed as the game in play")
+                game, variant = recorded_game(self.store, game_id), row.variant
+            except (StoreError, DamagedGame, DraughtsError) as exc:
+                raise ValueError(str(exc)) from None
         if self.analysis is not None:
             self.analysis.cancel()
-        settings, variant = self.engine_settings, self.session.row.variant
+        settings = self.engine_settings
         limits = Limits(move_time=settings.move_time or ANALYSIS_TIME)
-        self.analysis = GameAnalysis(
-            self.session.row.id, self.session.referee.game, lambda: open_engine(variant, settings, level=10), limits
-        )
+        self.analysis = GameAnalysis(game_id, game, lambda: open_engine(variant, settings, level=10), limits)
         self._mark()
 
     # -- analyses kept in the records: a finished game's graph comes back ------------------------
@@ -762,18 +791,24 @@ class PlayApp:
         if kept is not None and kept.moves == moves:
             self.analysis = kept
 
+    def study_analysis(self) -> GameAnalysis | KeptAnalysis | None:
+        """The analysis of the recorded game the study was opened from: under way, or kept."""
+        study = self.analysis_mode.study
+        if study is None or study.source is None:
+            return None
+        a = self.analysis
+        return a if a is not None and a.game_id == study.source else self._kept_analysis(study.source)
+
     def study_graph(self) -> dict[str, Any] | None:
         """The evaluation graph of the study's game (the recorded game it was opened from), from
         its analysis — under way and finished, or kept — while the study's main line begins
         with the game's moves: the values, the marked plies, and the main line's nodes."""
         study = self.analysis_mode.study
-        if study is None or study.source is None:
+        found = self.study_analysis()
+        if study is None or found is None or not found.finished or found.error is not None:
             return None
         line = study.main_line()
-        texts = [n.text for n in line]
-        a = self.analysis
-        found = a if a is not None and a.game_id == study.source else self._kept_analysis(study.source)
-        if found is None or not found.finished or found.error is not None or texts[: len(found.moves)] != found.moves:
+        if [n.text for n in line][: len(found.moves)] != found.moves:
             return None
         return {
             "curve": list(found.curve),

@@ -13,7 +13,7 @@ import wording
 from board_hal.leds import Role as LedRole
 from damas.computer.analysis import Mark
 from damas.computer.live import bar
-from damas.records.store import ABANDONED, INTERRUPTED, GameRow, StudyRow
+from damas.records.store import ABANDONED, ANALYSIS, INTERRUPTED, GameRow, StudyRow
 from damas.sentences import kind_of, message
 from damas.speech.phrases import move_phrase
 from damas.study.training import shipped_games, shipped_tactics
@@ -67,6 +67,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
     outcome = ref.game.outcome()
     row = app.store.game(s.row.id)
     result = row.result if (row.result_locked or outcome is not None) else "*"
+    if outcome is not None and row.purpose == ANALYSIS:  # a line's end: the session records none
+        result = outcome.result(ref.variant)
     kinds = wording.words(KINDS, lang)
     active = ref.report or getattr(ref, "colour_report", None)  # (a colour board: referee.colour)
     reports = fold_reports(_report_items(s.history, active, lang, names), words["resolved"])
@@ -138,7 +140,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "computer": _computer_state(app, lang),
         "analysis": _analysis_state(app, lang),
         "live": _live_state(app, lang),
-        "study": _study_state(app),
+        "study": _study_state(app, lang),
         # the analysis mode on the board: its set-up (squares to fill, to empty), or the game put back
         "board_analysis": app.analysis_mode.state(),
         "training": _training_state(app, lang),
@@ -151,6 +153,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         "clock_words": wording.words(CLOCK_WORDS, lang),
         "games": [_game_item(r, words) for r in app.recent_games()],
         "studies": [_kept_item(r, words) for r in app.kept_studies()],
+        "analyses": [_analysis_item(r) for r in app.kept_analyses()],  # analyses on the board, left
         "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
         "voice": app.speech.speaker is not None,
     }
@@ -213,11 +216,7 @@ def _analysis_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
     a = app.analysis
     if a is None or a.game_id != app.session.row.id:
         return None
-    words = wording.words(UI, lang)
-    lines = [
-        f"{m.number} {m.played}{m.symbol} {words['mark_' + m.kind]}: {words['better']} {m.number} {m.better}"
-        for m in a.marks
-    ]
+    lines = _mark_lines(a.marks, lang)
     return {
         "done": a.done,
         "total": a.total,
@@ -227,6 +226,59 @@ def _analysis_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
         # the graph: the value after each ply from White's side (hundredths, ±GRAPH_CAP), the marked plies
         "curve": [max(-GRAPH_CAP, min(GRAPH_CAP, v)) for v in a.curve],
         "marked": {m.ply: m.symbol for m in a.marks},
+    }
+
+
+def _mark_lines(marks: list[Mark], lang: str) -> list[str]:
+    """The marked moves as the page lists them: ``12. c3-d4? a mistake: better 12. a3-b4``."""
+    words = wording.words(UI, lang)
+    return [
+        f"{m.number} {m.played}{m.symbol} {words['mark_' + m.kind]}: {words['better']} {m.number} {m.better}"
+        for m in marks
+    ]
+
+
+def _study_analysis(app: PlayApp, lang: str) -> dict[str, Any] | None:
+    """The analysis of the study's game: under way (``done`` of ``total``), finished with its
+    marked moves, or failed; None when it was never analysed."""
+    a = app.study_analysis()
+    if a is None:
+        return None
+    return {
+        "done": a.done,
+        "total": a.total,
+        "finished": a.finished,
+        "error": a.error,
+        "lines": _mark_lines(a.marks, lang) if a.finished else [],
+    }
+
+
+def _line_end(app: PlayApp, lang: str) -> dict[str, str] | None:
+    """The result the variant's rules give the study's line at the position shown (its draw rules
+    counted from the study's start), and why; None while the line goes on."""
+    game = app.analysis_mode.game()
+    outcome = game.outcome()
+    if outcome is None:
+        return None
+    why = outcome.termination.value
+    return {
+        "result": outcome.result(game.variant),
+        "termination": why,
+        "text": wording.words(TERMINATIONS, lang).get(why, why),
+    }
+
+
+def _analysis_item(row: GameRow) -> dict[str, Any]:
+    """An analysis on the board that was left, as the page lists it: its players, when it ended,
+    the study its lines went into (opened again with the action study/open's study)."""
+    study = row.header.get("study")
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(row.ended)) if row.ended else ""
+    return {
+        "id": row.id,
+        "white": row.tags.get("White", "?"),
+        "black": row.tags.get("Black", "?"),
+        "ended": when,
+        "study": study if isinstance(study, int) and not isinstance(study, bool) else None,
     }
 
 
@@ -242,7 +294,7 @@ def _kept_item(row: StudyRow, words: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def _study_state(app: PlayApp) -> dict[str, Any] | None:
+def _study_state(app: PlayApp, lang: str) -> dict[str, Any] | None:
     """The study open on the page: its tree as text, the position shown and its legal moves."""
     study = app.analysis_mode.study
     if study is None:
@@ -277,6 +329,10 @@ def _study_state(app: PlayApp) -> dict[str, Any] | None:
         # the evaluation graph of the game it was opened from (its analysis, under way or kept):
         # ``curve`` after each ply of the main line, ``marked`` plies, ``nodes`` the line's ids
         "graph": app.study_graph(),
+        # how the rules end the line shown (a win, or a draw by a rule: the line goes on all the same)
+        "line_end": _line_end(app, lang),
+        "source": study.source,  # the recorded game it was opened from (None: a PDN, a FEN)
+        "analysis": _study_analysis(app, lang),
     }
 
 

@@ -12,11 +12,32 @@ writes them, and the page's list of the others.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
+from damas.computer.analysis import KeptAnalysis
+from damas.records.kept import KeptChecks
 from damas.records.store import Store, StoreError, StudyRow
 from damas.study.tree import Study, StudyError
+from rules.errors import shown
 
 log = logging.getLogger(__name__)
+
+
+def _tree_problem(tree: Any, variant: str) -> str | None:
+    """What makes a study copy's tree not a study of ``variant`` (``damas recover``)."""
+    try:
+        study = Study.from_json(tree)
+    except (StudyError, RecursionError, TypeError, ValueError) as exc:
+        return f"its tree is not a study ({shown(str(exc), 120)})"
+    if study.variant.name != variant:
+        return f"its tree is {study.variant.title}, not {shown(variant, 40)}"
+    return None
+
+
+#: the copies of the studies and analyses read as what they claim (``damas.records.kept``)
+KEPT_CHECKS = KeptChecks(
+    tree=_tree_problem, analysis=lambda game_id, data: KeptAnalysis.from_json(game_id, data) is not None
+)
 
 
 class KeptStudies:
@@ -80,6 +101,11 @@ class KeptStudies:
     def close(self, study_id: int) -> None:
         """The page closed it: kept, no longer open at the next start."""
         self.store.close_study(study_id)
+        self.changed += 1
+
+    def remove(self, study_id: int) -> None:
+        """A kept study deleted (its row and its copy: nothing brings it back)."""
+        self.store.delete_study(study_id)
         self.changed += 1
 
     def listed(self, variant: str, open_id: int | None, limit: int) -> list[StudyRow]:

@@ -29,6 +29,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from damas.board.studies import KEPT_CHECKS
     from damas.records.recover import recover
 
     source = Path(args.source) if args.source else None
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         source = source or store.journals
         if not source.is_dir():
             raise UserError(f"{source}: no journal copies there (give --from DIR)")
-        lines = recover(store, source)
+        lines = recover(store, source, checks=KEPT_CHECKS)
     for line in lines:
         print(line)
     return 0

@@ -13,6 +13,7 @@ from typing import IO, Any
 from damas.commands.common import GAME_ID, MAX_DEBOUNCE, command, game_id, open_store, variants_help
 from damas.errors import UserError
 from damas.records.journal import events_phrase, holes, prefix
+from damas.records.store import ANALYSIS
 from referee import ClockKeeper, GameEnd, MoveMade, Pipeline, Report, Takeback, Verdict, parse_log
 from referee.clock import ClockError
 from referee.colour import make_referee
@@ -169,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
         senses=header.senses,
         pieces=header.pieces,
         suspects=header.broken or (),
+        draw_rules=header.extra.get("purpose") != ANALYSIS,  # (an analysis' lines go on after a draw rule)
     )
     try:
         keeper = ClockKeeper.from_header(header.to_json(), ref)  # the log's game clock: the same times

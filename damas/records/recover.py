@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from damas.records.journal import Merged, events_phrase, merge, prefix
+from damas.records.kept import KeptChecks, recover_kept
 from damas.records.store import DAMAGED, PURPOSES, STATUSES, GameRow, Store, StoreError, a_result, a_termination, a_time
 from referee.log import MAX_LINE, LogError, parse_log
 from referee.vocabulary import DEFAULT_MODE, MODES, known
@@ -300,9 +301,12 @@ class _Tally:
     intact: int = 0
     failed: int = 0
     copies: int = 0  # copies written again (the database was whole)
+    ids: dict[int, int] = field(default_factory=dict)  # games rebuilt under another id: the copy's -> the new
 
 
-def recover(store: Store, source: Path | None = None, *, lost_only: bool = False) -> list[str]:
+def recover(
+    store: Store, source: Path | None = None, *, lost_only: bool = False, checks: KeptChecks | None = None
+) -> list[str]:
     """Rebuild into ``store`` every game of ``source`` (default: the store's own copies)
     that the database lacks or holds damaged or shorter, and write again each of the store's
     own copies that lacks events the database holds. One line per game mended or not
@@ -338,11 +342,17 @@ def recover(store: Store, source: Path | None = None, *, lost_only: bool = False
                 if line is not None:
                     tally.copies += 1
                     lines.append(line)
-    if not lost_only or tally.rebuilt or tally.failed or tally.copies:
-        again = f", {tally.copies} cop{'ies' if tally.copies != 1 else 'y'} completed" if tally.copies else ""
+    kept_lines, kept = recover_kept(store, source, same, tally.ids, deep=not lost_only, checks=checks)
+    lines += kept_lines
+    if not lost_only or tally.rebuilt or tally.failed or tally.copies or kept_lines:
+        n = tally.copies + kept.copies
+        again = f", {n} cop{'ies' if n != 1 else 'y'} completed" if n else ""
+        counts = ((kept.studies, "study", "studies"), (kept.analyses, "analysis", "analyses"))
+        also = [f"{n} {one if n == 1 else many}" for n, one, many in counts if n]
+        more = f" ({' and '.join(also)} rebuilt)" if also else ""
         lines.append(
-            f"{tally.rebuilt} game{'s' if tally.rebuilt != 1 else ''} rebuilt, {tally.intact} intact{again}, "
-            f"{tally.failed} not recoverable (from {len(paths)} journal copies in {source})"
+            f"{tally.rebuilt} game{'s' if tally.rebuilt != 1 else ''} rebuilt{more}, {tally.intact} intact{again}, "
+            f"{tally.failed + kept.failed} not recoverable (from {len(paths)} journal copies in {source})"
         )
     return lines
 
@@ -394,6 +404,8 @@ def _recover_one(store: Store, path: Path, same: bool, tally: _Tally) -> str | N
         return f"game {copy.id}: its copy {path} held {_unreadable(copy)}{kept}: written again from the database"
     # the database lacks the game, or events of it: rebuilt from both copies
     new_id = _restore_row(store, copy, row, reopen=reopened)
+    if new_id != copy.id:
+        tally.ids[copy.id] = new_id
     store.replace_journal(new_id, merged.every())
     if not same or new_id != copy.id:
         _write_copy(store, new_id, copy, merged)

@@ -19,7 +19,7 @@ from board_hal.buttons import ButtonPress
 from board_hal.debounce import DEFAULT_WINDOW, Transition
 from board_hal.squares import SquareState
 from damas.records.journal import events_phrase, holes, prefix
-from damas.records.store import ABANDONED, INTERRUPTED, GameRow, Store, StoreError
+from damas.records.store import ABANDONED, ANALYSIS, INTERRUPTED, GameRow, Store, StoreError
 from referee import (
     Action,
     ClockAction,
@@ -37,7 +37,7 @@ from referee.clock import ClockError, parse_control, shown_seconds
 from referee.colour import make_referee, pieces_from_json
 from referee.log import COLOUR_FORMAT, UID_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
 from referee.vocabulary import Mode
-from rules import Color, DraughtsError, Move, Termination
+from rules import Color, DraughtsError, Game, Move, Termination
 from rules.pdn import Clock as PdnClock
 from rules.pdn import PdnGame
 
@@ -121,6 +121,7 @@ class GameSession:
         pieces: dict[int, SquareState] | None = None,
         broken: Iterable[int] = (),
         purpose: str | None = None,
+        study: int | None = None,
     ) -> GameSession:
         """A new game; ``clock``: its time control (None or ``none``: no clock), ``clock_auto``:
         in casual mode, a recorded move presses the clock; ``clock_name``: the name the control
@@ -136,6 +137,8 @@ class GameSession:
                 extra["clock_name"] = clock_name
         if purpose is not None:
             extra["purpose"] = purpose
+        if study is not None:  # (an analysis on the board: the study its lines are followed in)
+            extra["study"] = study
         header = LogHeader(
             variant=variant,
             fen=fen,
@@ -230,7 +233,11 @@ class GameSession:
         self.seq += 1
         self.last_t = t
         self._apply_raw(ev)
-        return self._record(self.pipeline.feed(ev))
+        verdicts = self.pipeline.feed(ev)
+        if isinstance(ev, Action) and ev.action == "position":  # another line: the moves recorded are not its
+            self._unwritten.append((([], [1], []), None))
+            self.write_records()
+        return self._record(verdicts)
 
     def link_changed(self, status: LinkStatus) -> list[Verdict]:
         """The board's link went down or came back (journalled like any event); after a
@@ -281,7 +288,7 @@ class GameSession:
                 moves = [m for m in moves if m[0] < v.ply]
             elif isinstance(v, Report):
                 reports.append((v.t, v.kind.value, list(v.squares), v.message))
-            elif isinstance(v, GameEnd):
+            elif isinstance(v, GameEnd) and self.row.purpose != ANALYSIS:  # (an analysis' line ends, not the session)
                 end = v
                 if v.termination == "time-forfeit" and self.clock is not None and self.clock.clock.flag is not None:
                     self._note_flag(v.t, self.clock.clock.flag)
@@ -382,6 +389,7 @@ def _pipeline(row: GameRow, window: float = DEFAULT_WINDOW) -> Pipeline:
         senses=senses if senses in ("colour", "crown") else None,
         pieces=pieces_from_json(h.get("pieces")),
         suspects=_squares(h.get("broken")),
+        draw_rules=row.purpose != ANALYSIS,  # an analysis' line goes on after a draw rule (it is said)
     )
     return Pipeline(referee, window, _keeper(row.header, referee))
 
@@ -414,6 +422,16 @@ def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> P
     if row.result_locked or row.ended is not None:
         pg.result = row.result
     return with_ending(pg, pipe, row)
+
+
+def recorded_game(store: Store, game_id: int) -> Game:
+    """A stored game as the referee played it (its journal replayed; a damaged journal: the game
+    up to the damage)."""
+    row = store.game(game_id)
+    _header, events, _problem = load_log(store, row, partial=True)
+    pipe = _pipeline(row)
+    pipe.run(events)
+    return pipe.referee.game
 
 
 def with_ending(pg: PdnGame, pipe: Pipeline, row: GameRow) -> PdnGame:

@@ -111,7 +111,8 @@ CREATE TABLE IF NOT EXISTS studies (
 ABANDONED = "abandoned"  # a new game was started while it was in play
 INTERRUPTED = "interrupted"  # the program stopped and the next start did not resume it
 DAMAGED = "damaged"  # its records cannot be replayed: kept, never resumed
-STATUSES = (ABANDONED, INTERRUPTED, DAMAGED)
+CLOSED = "closed"  # a session the player ended (an analysis on the board left): kept whole
+STATUSES = (ABANDONED, INTERRUPTED, DAMAGED, CLOSED)
 
 # what a row is for besides a game (NULL: a game): a session the page started on the board,
 # kept whole like a game but left out of the lists of games, the export and the resume at start
@@ -121,6 +122,12 @@ PURPOSES = (TRAINING, ANALYSIS)
 # the Event tags the page gave these sessions before the column existed (a database migrated)
 _SESSION_EVENTS = (("Training: ", TRAINING), ("Analysis: ", ANALYSIS))
 _A_GAME = "(purpose IS NULL OR purpose NOT IN ('training', 'analysis'))"  # (an unknown purpose: a game)
+
+
+# beside the games' copies (``<db>.journals/``): a copy of each kept study and game analysis,
+# ``studies/<id>.json`` and ``analyses/<game id>.json``, rewritten atomically when they change
+STUDIES_DIR = "studies"
+ANALYSES_DIR = "analyses"
 
 
 @dataclass
@@ -196,7 +203,7 @@ class GameRow:
             return DAMAGED
         if self.result != "*":
             return "finished"
-        if self.status in (ABANDONED, INTERRUPTED):
+        if self.status in (ABANDONED, INTERRUPTED, CLOSED):
             return self.status
         if self.ended is None:
             return "in play"
@@ -794,6 +801,18 @@ class Store:
                 self.skipped.append(f"game {i}: {exc}")
         return out
 
+    def sessions(self, purpose: str, limit: int) -> list[GameRow]:
+        """The latest sessions of ``purpose`` (``PURPOSES``), newest first (a row that cannot be
+        read is left out)."""
+        ids = [
+            r[0] for r in self._query("SELECT id FROM games WHERE purpose=? ORDER BY id DESC LIMIT ?", (purpose, limit))
+        ]
+        out = []
+        for i in ids:
+            with contextlib.suppress(StoreError):
+                out.append(self.game(i))
+        return out
+
     def game_ids(self) -> list[int]:
         return [int(r[0]) for r in self._query("SELECT id FROM games ORDER BY id")]
 
@@ -867,14 +886,20 @@ class Store:
     def save_analysis(self, game_id: int, data: dict[str, Any]) -> None:
         """A game's analysis as the analysis writes it (``damas.computer.analysis``: JSON),
         replacing the one before."""
+        created = time.time()
         self._tx(
             [
                 (
                     "INSERT OR REPLACE INTO analyses (game_id, data, created) VALUES (?, ?, ?)",
-                    (game_id, json.dumps(data), time.time()),
+                    (game_id, json.dumps(data), created),
                 )
             ]
         )
+        self._kept_copy(ANALYSES_DIR, game_id, {"game": game_id, "data": data, "created": created})
+
+    def analysis_ids(self) -> list[int]:
+        """The games that have a kept analysis."""
+        return [int(r[0]) for r in self._query("SELECT game_id FROM analyses ORDER BY game_id")]
 
     def analysis(self, game_id: int) -> dict[str, Any] | None:
         """A game's kept analysis; ``None`` when there is none, or it cannot be read."""
@@ -920,6 +945,8 @@ class Store:
                 )
             )
 
+        closed = [int(r[0]) for r in self._query("SELECT id FROM studies WHERE open=1")] if open else []
+
         def exists(last: int | None) -> None:
             if (
                 study_id is not None
@@ -928,14 +955,120 @@ class Store:
                 raise StoreError(f"{self.path}: no study {study_id}")
 
         last = self._tx(stmts, then=exists)
-        return study_id if study_id is not None else int(last or 0)
+        new_id = study_id if study_id is not None else int(last or 0)
+        for other in {*closed, new_id}:
+            self.save_study_copy(other)
+        return new_id
 
     def close_study(self, study_id: int) -> None:
         """The page closed the study: kept, no longer the one shown."""
         self._tx([("UPDATE studies SET open=0 WHERE id=?", (study_id,))])
+        self.save_study_copy(study_id)
 
     def delete_study(self, study_id: int) -> None:
+        """A study deleted: its row and its copy (``damas recover`` does not bring it back)."""
+        if not self._query("SELECT 1 FROM studies WHERE id=?", (study_id,)):
+            raise StoreError(f"{self.path}: no study {study_id}")
         self._tx([("DELETE FROM studies WHERE id=?", (study_id,))])
+        with contextlib.suppress(OSError):
+            self.kept_path(STUDIES_DIR, study_id).unlink(missing_ok=True)
+
+    def study_record(self, study_id: int) -> dict[str, Any] | None:
+        """A study's row as its copy keeps it (``STUDIES_DIR``); None when there is none."""
+        rows = self._query(f"SELECT {_STUDY_COLUMNS}, tree FROM studies WHERE id=?", (study_id,))
+        if not rows:
+            return None
+        r = rows[0]
+        row = _study_row(r)
+        try:
+            tree = _json_object(r[7])
+        except RecursionError:
+            tree = None
+        return {
+            "id": row.id,
+            "variant": row.variant,
+            "title": row.title,
+            "moves": row.moves,
+            "tree": tree,
+            "open": row.open,
+            "created": row.created,
+            "updated": row.updated,
+        }
+
+    def save_study_copy(self, study_id: int) -> None:
+        """A study's copy beside the database, rewritten atomically (best effort, as a game's
+        record: the study is in the database already). A damaged row is not copied over a good copy."""
+        with contextlib.suppress(StoreError):
+            record = self.study_record(study_id)
+            if record is not None and record["tree"] is not None:
+                self._kept_copy(STUDIES_DIR, study_id, record)
+
+    def restore_study(self, record: dict[str, Any], *, new_id: bool = False) -> int:
+        """Insert or overwrite a study's row from its copy (``damas recover``; ``new_id``: under a
+        new id, the copy's being another study's here). Returns its id."""
+        last = self._tx(
+            [
+                (
+                    "INSERT OR REPLACE INTO studies (id, variant, title, moves, tree, open, created, updated)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        None if new_id else record["id"],
+                        record["variant"],
+                        record["title"],
+                        record["moves"],
+                        json.dumps(record["tree"]),
+                        int(record["open"]),
+                        record["created"],
+                        record["updated"],
+                    ),
+                )
+            ]
+        )
+        study_id = int(last or 0) if new_id else int(record["id"])
+        self.save_study_copy(study_id)
+        return study_id
+
+    def restore_analysis(self, game_id: int, data: dict[str, Any], created: float) -> None:
+        """A game's kept analysis put back from its copy (``damas recover``)."""
+        self._tx(
+            [
+                (
+                    "INSERT OR REPLACE INTO analyses (game_id, data, created) VALUES (?, ?, ?)",
+                    (game_id, json.dumps(data), created),
+                )
+            ]
+        )
+        self._kept_copy(ANALYSES_DIR, game_id, {"game": game_id, "data": data, "created": created})
+
+    def save_analysis_copy(self, game_id: int) -> bool:
+        """A game's kept analysis copied beside the database again; whether it is there now."""
+        rows = self._query("SELECT data, created FROM analyses WHERE game_id=?", (game_id,))
+        try:
+            data = _json_object(rows[0][0]) if rows else None
+        except RecursionError:
+            data = None
+        if data is None or not a_time(rows[0][1]):
+            return False
+        self._kept_copy(ANALYSES_DIR, game_id, {"game": game_id, "data": data, "created": float(rows[0][1])})
+        return self.kept_path(ANALYSES_DIR, game_id).exists()
+
+    def kept_path(self, what: str, key: int) -> Path:
+        """The copy of a kept study or analysis (``STUDIES_DIR``, ``ANALYSES_DIR``) beside the database."""
+        return self.journals / what / f"{key}.json"
+
+    def _kept_copy(self, what: str, key: int, record: dict[str, Any]) -> None:
+        """Write ``record`` atomically as ``kept_path(what, key)`` (best effort: a full disk
+        costs the copy, never the database's row)."""
+        with contextlib.suppress(OSError, ValueError):
+            final = self.kept_path(what, key)
+            final.parent.mkdir(parents=True, exist_ok=True)
+            tmp = final.with_suffix(".json.tmp")
+            with open(tmp, "wb") as f:
+                f.write(json.dumps(record).encode())
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, final)
+            _fsync_dir(final.parent)
 
     def studies(self) -> list[StudyRow]:
         """Every study, the latest changed first; a row that cannot be read is returned with

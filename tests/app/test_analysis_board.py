@@ -281,3 +281,169 @@ def test_a_power_cut_during_an_analysis_on_a_real_board_resumes_the_game_untouch
             assert pdns(state) == ["c3-d4", "f6-g5"] and state["game"] == first
         finally:
             server.stop()
+
+
+def analysis_sessions(db: Path) -> list[str]:
+    """The analysis sessions as ``damas games --all`` lists them."""
+    from tests.conftest import damas
+
+    r = damas("games", "--all", "--db", str(db))
+    assert r.returncode == 0, r.stderr
+    return [line for line in r.stdout.splitlines() if "analysis session" in line]
+
+
+def test_one_session_for_the_analysis_of_a_game_wherever_the_page_goes(browser: Any, tmp_path: Path) -> None:
+    """‹ and clicks on the study's moves set up their positions in the one analysis session of
+    the study (a ``position`` line in its journal each), not a new hidden session each time;
+    leaving closes it: kept, listed by ``damas games --all`` as closed and on the page under
+    "Analyses on the board", where "Open" brings its study back."""
+    from playwright.sync_api import expect
+
+    from tests.app.test_browser_page import opened, shot
+    from tests.app.test_browser_study import tree_text
+
+    db = tmp_path / "g.sqlite3"
+    server = Server(db, "--variant", VARIANT).start()
+    try:
+        pos = START
+        for move in ("c3-d4", "f6-g5", "g3-h4"):
+            pos = hand_move(server, move, pos)
+        first = server.get("/api/state")["game"]
+        study(server, op="open", ply=3)
+        study(server, op="board", on=True)
+        server.post("/api/sim", {"op": "fix"})
+        state = server.wait_for(lambda s: s["board_analysis"] is not None and s["board_analysis"]["set_up"])
+        session = state["game"]
+        hand_move(server, "b6-a5", pos)  # a move of the analysis
+        for _ in range(2):  # ‹ twice: the positions set up on the board, in the same session
+            state = server.get("/api/state")
+            assert study(server, op="goto", node=state["study"]["parent"])["ok"]
+            state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "setup")
+            assert state["game"] == session and state["board_analysis"]["fill"]
+            server.post("/api/sim", {"op": "fix"})
+            server.wait_for(lambda s: s["board_analysis"]["set_up"])
+        # a click on the first move: its position, a variation played from it
+        state = server.get("/api/state")
+        node = next(t["id"] for t in state["study"]["tokens"] if t.get("text") == "c3-d4")
+        study(server, op="goto", node=node)
+        server.post("/api/sim", {"op": "fix"})
+        state = server.wait_for(lambda s: s["board_analysis"]["set_up"] and s["study"]["current"] == node)
+        after = START.apply(START.parse_pdn("c3-d4"))
+        hand_move(server, "b6-c5", after)
+        state = server.get("/api/state")
+        assert state["game"] == session and tree(state) == "1. c3-d4 f6-g5 (1... b6-c5) 2. g3-h4 b6-a5"
+        [listed] = analysis_sessions(db)
+        assert listed.split()[0] == str(session) and "analysis session, in play" in listed
+        pdn = server.get(f"/games/{session}.pdn")  # the session's record: its last line
+        assert "b6-c5" in pdn and "b6-a5" not in pdn
+        # leaving: the session closed (kept), the game back
+        study(server, op="board", on=False)
+        server.post("/api/sim", {"op": "fix"})
+        state = server.wait_for(lambda s: s["board_analysis"] is None)
+        assert state["game"] == first and len(state["moves"]) == 3
+        [listed] = analysis_sessions(db)
+        assert listed.split()[0] == str(session) and listed.endswith("analysis session, closed"), listed
+        study(server, op="close")
+        with opened(browser, f"{server.url}/?lang=en") as page:
+            row = page.locator(f'#ba-kept li[data-session="{session}"]')
+            expect(page.locator("#ba-kept li")).to_have_count(1)
+            expect(page.locator("#h-bakept")).to_have_text("Analyses on the board")
+            shot(page, "kept-analyses")
+            row.get_by_role("button", name="Open").click()
+            expect(page.locator("#studyon")).to_be_visible()
+            assert tree_text(page) == "1. c3-d4 f6-g5 (1... b6-c5) 2. g3-h4 b6-a5"
+    finally:
+        server.stop()
+
+
+def king_moves(pos: Position, plies: int) -> list[str]:
+    """``plies`` quiet king moves from ``pos`` that never repeat a position nor allow a capture."""
+    seen = {pos.key}
+    out = []
+    for _ in range(plies):
+        for m in sorted(pos.legal_moves, key=lambda m: pos.pdn(m)):
+            after = pos.apply(m)
+            if m.captured or after.key in seen or any(r.captured for r in after.legal_moves):
+                continue
+            out.append(pos.pdn(m))
+            seen.add(after.key)
+            pos = after
+            break
+        else:
+            raise AssertionError(f"no quiet move after {out}")
+    return out
+
+
+def test_a_draw_by_rule_ends_no_analysis_line_on_the_board(browser: Any, tmp_path: Path) -> None:
+    """One king each: five moves each is a draw by the small-ending rule (FEN 25). In an analysis
+    on the board the line's draw is said (the study's ``line_end``, the page's text), and the
+    board plays on: the next move is judged and followed in the study, the session never ends."""
+    from tests.app.test_browser_page import opened
+
+    fen = "W:WKa1:BKb8"
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT).start()
+    try:
+        study(server, op="pdn", pdn=fen)
+        study(server, op="board", on=True)
+        server.post("/api/sim", {"op": "fix"})
+        state = server.wait_for(lambda s: s["board_analysis"]["set_up"])
+        session = state["game"]
+        pos = Position.from_fen(fen, VARIANT)
+        moves = king_moves(pos, 11)
+        for move in moves[:10]:
+            pos = hand_move(server, move, pos)
+        state = server.get("/api/state")
+        assert state["result"] == "*" and state["active"] is None and state["board_analysis"]["on"]
+        assert state["study"]["line_end"]["termination"] == "small-ending", state["study"]["line_end"]
+        assert state["study"]["line_end"]["result"] == "1/2-1/2"
+        with opened(browser, f"{server.url}/?lang=en") as page:
+            text = page.locator("#st-lineend")
+            text.wait_for(state="visible")
+            assert text.inner_text() == (
+                "By the rules this line ends 1/2-1/2 (draw: small ending); moves can still be tried from here"
+            )
+        pos = hand_move(server, moves[10], pos)  # the board plays on: judged, followed in the study
+        state = server.get("/api/state")
+        assert len(state["moves"]) == 11 and state["game"] == session and state["result"] == "*"
+        assert len(tree(state).split()) == 11 + 6  # 11 plies and their 6 move numbers
+    finally:
+        server.stop()
+
+
+def test_a_finished_game_kept_aside_by_an_analysis_comes_back_after_a_power_cut(tmp_path: Path) -> None:
+    """The emulated Pico: a finished game analysed on the board, a move made there, the power
+    goes. Back, the finished game is the one shown again (not a new game from the start): the
+    LEDs light the set-up of its final position and the board waits for it, as on entering."""
+    from firmware_bridge.emulator import Emulator
+    from tests.bridge.test_link_gap import LAYOUT, hands, lit_roles, pdns, pico_server, start_cells
+
+    with Emulator(8, heartbeat_ms=200, cells=start_cells()) as emu:
+        server = pico_server(tmp_path, emu)
+        try:
+            pos = hands(emu, START, "c3-d4 f6-g5")
+            first = server.wait_for(lambda s: len(s["moves"]) == 2)["game"]
+            server.post("/api/action", {"action": "resign", "side": "white"})
+            server.wait_for(lambda s: s["result"] == "0-1")
+            study(server, op="open", ply=2)
+            study(server, op="board", on=True)
+            server.wait_for(lambda s: s["board_analysis"] is not None and s["board_analysis"]["set_up"])
+            hands(emu, pos, "g3-h4")  # a move of the analysis
+            server.wait_for(lambda s: len(s["moves"]) == 1 and s["game"] != first)
+            server.kill()
+        finally:
+            if server.proc is not None:
+                server.stop()
+        server.start()
+        try:
+            state = server.wait_for(lambda s: s["link"]["state"] == "up" and s["board_analysis"] is not None)
+            assert state["game"] == first and pdns(state) == ["c3-d4", "f6-g5"] and state["result"] == "0-1"
+            ba = state["board_analysis"]
+            assert ba["returning"] and names(ba["fill"]) == ["g3"] and names(ba["empty"]) == ["h4"]
+            wait_until(lambda: lit_roles(emu).get(sq("h4")) is not None and lit_roles(emu).get(sq("g3")) is not None)
+            emu.lift(LAYOUT.cell_of(sq("h4")))  # the hands put the game's final position back
+            emu.place(LAYOUT.cell_of(sq("g3")))
+            state = server.wait_for(lambda s: s["board_analysis"] is None)
+            assert state["game"] == first and state["result"] == "0-1" and pdns(state) == ["c3-d4", "f6-g5"]
+            assert tree(state) == "1. c3-d4 f6-g5 2. g3-h4"  # the study is back too
+        finally:
+            server.stop()

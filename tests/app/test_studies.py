@@ -5,6 +5,7 @@ the next start, open as it was; a damaged study is named in one line and the oth
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,8 @@ def stored_studies(db: Path) -> list[int]:
 
 
 def test_a_damaged_study_is_named_and_the_others_load(tmp_path: Path) -> None:
+    """A study damaged in the database is taken from its copy beside it at the next start; without
+    a copy (from before the copies, or lost too) it is named in one line and the others load."""
     db = tmp_path / "games.sqlite3"
     server = Server(db).start()
     try:
@@ -88,6 +91,8 @@ def test_a_damaged_study_is_named_and_the_others_load(tmp_path: Path) -> None:
     finally:
         server.stop()
     first, second = stored_studies(db)
+    copies = tmp_path / "games.sqlite3.journals" / "studies"
+    (copies / f"{first}.json").unlink()  # (the first has no copy: it stays damaged)
     con = sqlite3.connect(db)
     try:  # the first study's row damaged (a disk, another program): a move that is not one
         tree = json.loads(con.execute("SELECT tree FROM studies WHERE id=?", (first,)).fetchone()[0])
@@ -105,13 +110,26 @@ def test_a_damaged_study_is_named_and_the_others_load(tmp_path: Path) -> None:
         assert "Traceback" not in again.output
     finally:
         again.stop()
-    con = sqlite3.connect(db)
-    try:  # the open one damaged too, beyond JSON: the board starts without it, and says so
-        con.execute("UPDATE studies SET tree='{\"format\": 1, ' WHERE id=?", (second,))
-        con.commit()
+
+    def damage_second() -> None:  # the open one damaged too, beyond JSON
+        con = sqlite3.connect(db)
+        try:
+            con.execute("UPDATE studies SET tree='{\"format\": 1, ' WHERE id=?", (second,))
+            con.commit()
+        finally:
+            con.close()
+
+    damage_second()
+    healed = Server(db).start()  # its copy is whole: it is taken from there, and open again
+    try:
+        state = healed.get("/api/state")["study"]
+        assert state is not None and state["tokens"] == s["tokens"] and healed.get("/study.pdn") == kept
+        assert f"study {second}: rebuilt from" in healed.output and "damaged in the database" in healed.output
     finally:
-        con.close()
-    third = Server(db).start()
+        healed.stop()
+    damage_second()
+    (copies / f"{second}.json").unlink()
+    third = Server(db).start()  # no copy: the board starts without it, and says so
     try:
         assert third.get("/api/state")["study"] is None
         assert sum(f"study {i} " in third.output for i in (first, second)) == 2, third.output
@@ -228,3 +246,161 @@ def test_a_damaged_kept_analysis_is_no_graph() -> None:
         [],
     ):
         assert KeptAnalysis.from_json(1, bad) is None, bad
+
+
+def test_damas_recover_rebuilds_the_studies_and_analyses_of_a_lost_database(tmp_path: Path) -> None:
+    """The studies and a finished game's analysis are copied beside the database: the database
+    lost (its file gone), ``damas recover`` rebuilds them with the games, and the page has them
+    again: the open study, the kept one in its list, the game's graph; a damaged copy is named in
+    one line and the others are rebuilt."""
+    from rules import Position
+    from tests.app.test_evening import hand_move
+    from tests.conftest import damas
+
+    db = tmp_path / "games.sqlite3"
+    server = Server(db, "--move-time", "0.05").start()
+    try:
+        pos = Position.start("brazilian")
+        for move in ("c3-d4", "f6-g5", "g3-h4"):
+            pos = hand_move(server, move, pos)
+        game = server.get("/api/state")["game"]
+        server.post("/api/action", {"action": "resign", "side": "black"})
+        server.post("/api/action", {"action": "analyze"})
+        analysed = server.wait_for(lambda s: (s["analysis"] or {}).get("finished"), timeout=60)["analysis"]
+        assert analysed["error"] is None and len(analysed["curve"]) == 4
+        s = study(server, op="open", game=game, ply=1)
+        s = study(server, op="play", node=s["current"], move="b6-a5")  # a variation of the game
+        kept_tokens, kept_pdn = s["tokens"], server.get("/study.pdn")
+        study(server, op="close")
+        open_tokens = study(server, op="pdn", pdn=PASTED)["tokens"]
+        open_pdn = server.get("/study.pdn")
+        assert len(server.get("/api/state")["studies"]) == 1
+    finally:
+        server.stop()
+    journals = tmp_path / "games.sqlite3.journals"
+    (journals / "studies").mkdir(exist_ok=True)
+    (journals / "studies" / "3.json").write_text('{"id": 3, "variant": "brazilian", "tree": {')  # not a study
+    for name in ("games.sqlite3", "games.sqlite3-wal", "games.sqlite3-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+
+    r = damas("recover", "--db", str(db))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "study 1: rebuilt from" in r.stdout and "study 2: rebuilt from" in r.stdout, r.stdout
+    assert f"game {game}: its analysis rebuilt from" in r.stdout
+    bad = [line for line in lines if "3.json" in line]
+    assert len(bad) == 1 and "is not JSON: skipped, left as it is" in bad[0]
+    assert lines[-1].startswith("1 game rebuilt (2 studies and 1 analysis rebuilt), 0 intact, 1 not recoverable")
+    assert "Traceback" not in r.stdout + r.stderr
+    assert sorted(p.name for p in (journals / "studies").iterdir()) == ["1.json", "2.json", "3.json"]
+    assert [p.name for p in (journals / "analyses").iterdir()] == [f"{game}.json"]
+
+    again = Server(db).start()
+    try:
+        state = again.get("/api/state")
+        assert state["study"]["tokens"] == open_tokens and again.get("/study.pdn") == open_pdn
+        listed = state["studies"]
+        assert len(listed) == 1, listed
+        reopened = study(again, op="open", study=listed[0]["id"])
+        assert reopened["tokens"] == kept_tokens and again.get("/study.pdn") == kept_pdn
+        graph = study(again, op="open", game=game)["graph"]
+        assert graph is not None and graph["curve"] == analysed["curve"]
+    finally:
+        again.stop()
+    r = damas("recover", "--db", str(db))  # again: nothing more to do
+    assert "rebuilt from" not in r.stdout and r.stdout.splitlines()[-1].startswith(
+        "0 games rebuilt, 2 intact, 0 not"
+    ), r.stdout
+
+
+def test_a_kept_study_is_deleted_from_the_page_with_two_taps(browser: Any, tmp_path: Path) -> None:
+    """In Chromium: "Delete" beside a kept study asks again (one tap deletes nothing); the second
+    tap deletes it from the list, the records and their copies (``damas recover`` brings it back
+    no more); the other is kept."""
+    from playwright.sync_api import expect
+
+    from tests.app.test_browser_page import opened, shot
+    from tests.conftest import damas
+
+    db = tmp_path / "games.sqlite3"
+    server = Server(db).start()
+    try:
+        study(server, op="pdn", pdn=PASTED)
+        study(server, op="close")
+        study(server, op="pdn", pdn='[White "Bia"]\n[Black "Caio"]\n\n1. e3-f4 f6-g5 *')
+        study(server, op="close")
+        first, second = stored_studies(db)
+        with opened(browser, f"{server.url}/?lang=en") as page:
+            items = page.locator("#st-kept li")
+            expect(items).to_have_count(2)
+            row = page.locator(f'#st-kept li[data-study="{first}"]')
+            expect(row).to_contain_text("Ana – Rui")
+            remove = row.get_by_role("button", name="Delete")
+            remove.click()
+            expect(row.locator("button.remove")).to_have_text("Tap again to delete this study for good")
+            shot(page, "kept-study-delete")
+            page.wait_for_timeout(500)  # (a double tap's second half is no confirmation)
+            assert stored_studies(db) == [first, second]  # one tap deletes nothing
+            row.locator("button.remove").click()
+            expect(items).to_have_count(1)
+            expect(items).to_contain_text("Bia – Caio")
+        assert stored_studies(db) == [second]
+        assert not (tmp_path / "games.sqlite3.journals" / "studies" / f"{first}.json").exists()
+    finally:
+        server.stop()
+    r = damas("recover", "--db", str(db))
+    assert r.returncode == 0 and not re.search(r"^study ", r.stdout, re.M), r.stdout
+    assert stored_studies(db) == [second]
+
+
+def test_a_recorded_game_never_analysed_is_analysed_from_the_games_list(browser: Any, tmp_path: Path) -> None:
+    """In Chromium: a finished game, another one in play since; "Analyse" beside it in the list of
+    games opens its study and analyses it: the evaluation graph, its marked mistake, and the live
+    analysis goes on from the position picked on the graph."""
+    import re
+
+    from playwright.sync_api import expect
+
+    from rules import Position
+    from tests.app.test_browser_live import BLUNDER
+    from tests.app.test_browser_page import opened, shot
+    from tests.app.test_evening import hand_move
+
+    db = tmp_path / "games.sqlite3"
+    server = Server(db, "--move-time", "0.05").start()
+    try:
+        server.post("/api/action", {"action": "new-game", "fen": BLUNDER})
+        pos = Position.from_fen(BLUNDER, "brazilian")
+        server.wait_for(lambda s: s["fen"] == pos.fen())
+        pos = hand_move(server, "a5-b6", pos)  # White gives a man away
+        hand_move(server, "c5xa7", pos)
+        played = server.get("/api/state")["game"]
+        server.post("/api/action", {"action": "resign", "side": "white"})
+        server.post("/api/action", {"action": "new-game", "fen": None})
+        server.wait_for(lambda s: s["game"] != played)
+        assert server.get("/api/state")["analysis"] is None
+        with opened(browser, f"{server.url}/?lang=en") as page:
+            row = page.locator(f'#recent li[data-game="{played}"]')
+            row.get_by_role("button", name="Analyse").click()
+            expect(page.locator("#studyon")).to_be_visible()
+            status = page.locator("#st-analysis")
+            expect(status).to_contain_text("Analysis: 1 marked move", timeout=20_000)
+            expect(status.locator(".mark")).to_have_text([re.compile(r"^1\. a5-b6\? ")])
+            graph = page.locator("#studygraph")
+            expect(graph).to_be_visible()
+            dot = graph.locator("circle.mark")
+            expect(dot).to_have_count(1)
+            expect(dot).to_have_attribute("data-ply", "1")
+            expect(dot.locator("title")).to_have_text("1. a5-b6?")  # (its name in the study, not the game in play)
+            expect(page.locator("#st-analyse")).to_be_hidden()  # (analysed: nothing more to ask)
+            shot(page, "recorded-game-analysed")
+            state = server.get("/api/state")
+            assert state["game"] != played and state["study"]["source"] == played
+            curve = state["study"]["graph"]["curve"]
+            assert len(curve) == 3 and curve[0] > curve[1] + 80, curve
+            dot.click()  # the position after the mistake, and the engine keeps analysing it
+            expect(page.locator("#studytree .mv.current")).to_have_text("a5-b6")
+            page.locator("#livetoggle").check()
+            expect(page.locator("#linetext")).to_have_text(re.compile(r"^1\.\.\. c5xa7"), timeout=60_000)
+    finally:
+        server.stop()

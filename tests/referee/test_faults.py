@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from referee import Action, MoveMade, ReportKind, Role
 from referee.core import DROPOUT, HIDDEN_LANDING
+from referee.faults import Reading, Readings
 from rules import Position
 from tests.conftest import random_game
 from tests.referee.driver import Board
@@ -239,6 +240,9 @@ def test_broken_sensor_campaign_never_misrecords(kind: str, n_broken: int, hands
         (3, "dead", 2, "sloppy"),
         (186, "dead", 2, "careful"),  # a generated Brazilian game, 12 and 23 dead
         (218, "intermittent", 1, "sloppy"),  # International: 17-21 was read as 17-22 (21 dropped out, 22 unheard)
+        (130, "dead", 2, "careful"),  # Brazilian, 14 and 17 dead: 17-14 unseen, then 9-13 read as 17-13 and 9-14
+        (38, "dead", 1, "sloppy"),  # International, 41 dead: 5x46 read as 5x28 (the cap's readings expired)
+        (239, "dead", 2, "sloppy"),  # International, 8 and 13 dead: 37-31 and 19-23 read the other way round
     ],
 )
 def test_the_campaigns_misreads_stay_unrecorded(k: int, kind: str, n_broken: int, hands: str) -> None:
@@ -292,3 +296,62 @@ def test_a_landing_on_a_dead_square_is_inferred_once_no_drop_out_can_explain_it(
     board.wait(2.0)
     assert board.moves()[4:] == ["g3-h4", "c7-b6"]
     assert board.ref.inferred == {5: 20} and board.kinds() == ["sensor"]
+
+
+def test_a_lift_read_before_the_reply_landed_is_a_drop_out_under_the_piece() -> None:
+    """Benchmark game 17's stall (intermittent, sloppy): c3's sensor drops out (it reads a lift)
+    while White waits for Black's reply; c3-b4 is then really played, its lift unseen. The
+    search had each move start after the one before it landed, so no reading explained the
+    board and the game stalled; the lift is now also read as the sensor dropping out under the
+    piece, which the move took later (while the drop-out lasted)."""
+    board = Board("brazilian")
+    board.move(24, 20)  # g3-h4
+    board.lift(22)  # c3's sensor drops out: the piece stays
+    board.move(9, 13)  # b6-a5
+    board.place(17)  # c3-b4: the lift was not seen
+    board.wait(2.0)
+    assert board.moves() == ["g3-h4", "b6-a5", "c3-b4"]
+    assert board.kinds() == []
+
+
+def test_moves_played_while_a_standing_piece_drops_out_are_read_once_it_answers() -> None:
+    """Benchmark game 23's stall: a1's sensor drops out under its piece for a few seconds while
+    four plies are played; when it answers again the board matches the game four plies on
+    (more than the search looked at): while a sensor may be out under a standing piece, the
+    plies played meanwhile are read with the deeper search, and all are recorded."""
+    board = Board("brazilian")
+    board.move(22, 17)  # c3-b4
+    board.lift(32)  # a1's sensor drops out under its piece
+    board.move(9, 13).move(26, 22).move(6, 9).move(23, 18)  # b6-a5 d2-c3 c7-b6 e3-d4
+    board.place(32)  # it answers again (3.6 s later)
+    board.wait(2.0)
+    assert board.moves() == ["c3-b4", "b6-a5", "d2-c3", "c7-b6", "e3-d4"]
+    assert board.kinds() == []
+
+
+def test_a_drop_out_under_a_standing_piece_holds_the_move_it_could_be() -> None:
+    """Benchmark game 124 (a misread while this was built): 19-23 is played as 18's sensor drops
+    out under its piece; the board then reads 18-23 (19's lift taken as a drop-out) as well as
+    19-23 (18's): the page is asked; when 18 answers again, that does not refute 19-23 (its
+    piece stood there all along), so 18-23 is never taken for the game."""
+    start, moves = campaign_games(60)[124]
+    broken = campaign_broken(124, moves, "intermittent", 1)
+    assert broken == [(18, "intermittent")]
+    for answer in (False, True):
+        played = play_faulty(start, moves, 124, broken, Style.sloppy(), answer=answer)
+        assert not played.misrecorded, [start.pdn(m) for m in played.recorded[11:13]]
+    assert played.whole
+
+
+def test_readings_the_cap_cut_short_are_incomplete_once_one_stops_holding() -> None:
+    """Benchmark game 38 (dead, sloppy; a misread while the drop-out readings were built): the
+    search stops at the readings' cap once they begin otherwise (the board is ambiguous), but
+    those that need a drop-out stop holding after DROPOUT: what is left is not all there is
+    (5x28 was recorded where 5x46, which the search never reached, was played)."""
+    start = Position.start("brazilian")
+    a, b = (start.parse_pdn(m) for m in ("c3-d4", "c3-b4"))
+    drop = Reading((a,), 18, until=5.0, dropped=True)
+    sure = Reading((b,), None)
+    assert Readings((drop, sure), capped=True).at(4.0).complete
+    assert not Readings((drop, sure), capped=True).at(6.0).complete
+    assert Readings((drop, sure)).at(6.0).complete  # (a search that was not cut short saw everything)

@@ -667,7 +667,14 @@ function renderAnalysis() {
   const box = $("analysis");
   box.style.display = a ? "block" : "none";
   renderGraph(a);
-  if (!a) return;
+  if (a) fillAnalysis(box, a);
+}
+
+// an analysis' progress, then its marked moves (the game in play's, or the study's game's)
+function fillAnalysis(box, a) {
+  const key = state.lang + JSON.stringify(a);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
   box.innerHTML = "";
   let head = state.ui.analyzing.replace("{done}", a.done).replace("{total}", a.total);
   if (a.error) head = a.error;
@@ -713,7 +720,7 @@ $("livetoggle").onchange = (e) => {
 // dots; a dot or a point of the curve shows that position
 const GRAPH_W = 300, GRAPH_H = 80;
 function renderGraph(a) {
-  drawGraph($("graph"), (a && a.finished && !a.error && a.curve) || [], (a && a.marked) || {}, (i) => showEntry(i - 1));
+  drawGraph($("graph"), (a && a.finished && !a.error && a.curve) || [], (a && a.marked) || {}, (i) => showEntry(i - 1), (i) => moveLabel(i - 1));
 }
 
 // the study's game's graph (kept from its analysis): a point shows that position of the main line
@@ -721,10 +728,21 @@ function renderStudyGraph(st) {
   const g = st && st.graph;
   drawGraph($("studygraph"), (g && g.curve) || [], (g && g.marked) || {}, (i) => {
     if (g && i < g.nodes.length) studyPost({ op: "goto", node: g.nodes[i] });
-  });
+  }, (i) => (g && i < g.nodes.length ? studyMoveLabel(st.tokens, g.nodes[i]) : ""));
 }
 
-function drawGraph(svg, curve, marked, pick) {
+// a study's move as a list names it ("2. c3-d4", "2... f6-g5"), from the tree's tokens
+function studyMoveLabel(tokens, node) {
+  const at = tokens.findIndex((t) => t.kind === "move" && t.id === node);
+  if (at < 0) return "";
+  let k = at - 1;
+  while (k >= 0 && tokens[k].kind !== "number") k--;
+  if (k < 0) return tokens[at].text;
+  const number = tokens[k].text.replace(/\.+$/, "");
+  return k === at - 1 ? `${tokens[k].text} ${tokens[at].text}` : `${number}... ${tokens[at].text}`;
+}
+
+function drawGraph(svg, curve, marked, pick, label) {
   svg.toggleAttribute("hidden", curve.length < 2); // (an SVG element has no hidden property)
   svg.onclick = (e) => { // the position after the ply nearest the click
     if (curve.length < 2) return;
@@ -754,7 +772,7 @@ function drawGraph(svg, curve, marked, pick) {
     if (i >= curve.length) continue;
     const dot = el("circle", { class: `mark ${symbol === "??" ? "game" : "other"}`, cx: x(i), cy: y(curve[i]), r: 3, "data-ply": ply });
     const title = document.createElementNS(ns, "title");
-    title.textContent = `${moveLabel(i - 1)}${symbol}`;
+    title.textContent = `${label(i)}${symbol}`;
     dot.appendChild(title);
     dot.addEventListener("click", (e) => { e.stopPropagation(); pick(i); });
   }
@@ -776,9 +794,19 @@ function renderStudy() {
   $("st-open").disabled = barred;
   renderBoardAnalysis();
   renderKept(!st && !barred);
+  renderKeptAnalyses(!st && !barred);
   renderStudyGraph(st);
+  $("st-analysis").hidden = !(st && st.analysis);
+  if (st && st.analysis) fillAnalysis($("st-analysis"), st.analysis);
+  // a recorded game never analysed (or whose analysis failed): analysed from here
+  $("st-analyse").hidden = !(st && st.source !== null && st.source !== state.game && (!st.analysis || st.analysis.error));
   if (!st) { picked = null; $("studychoose").hidden = true; return; }
   $("studytitle").textContent = [st.title === "? – ?" ? "" : st.title, st.result === "*" ? "" : st.result].filter(Boolean).join(" · ");
+  // the rules' result of the line shown (a draw by a move-count rule, say): said, the line goes on
+  const end = st.line_end;
+  $("st-lineend").hidden = !end;
+  const byRule = end && ["kings-only", "small-ending", "repetition"].includes(end.termination);
+  $("st-lineend").textContent = end ? ui(byRule ? "line_rule" : "line_end").replace("{result}", end.result).replace("{why}", end.text) : "";
   const tree = $("studytree");
   const key = JSON.stringify([st.tokens, st.current]);
   if (tree.dataset.key !== key) {
@@ -844,6 +872,35 @@ function renderKept(shown) {
     what.textContent = `${k.title} · ${k.moves_text} · ${k.updated}`;
     li.appendChild(what);
     li.appendChild(listButton("reopen", "study_open", () => studyPost({ op: "open", study: k.id })));
+    const remove = listButton("remove", "study_remove", () => { // two taps: a study deleted is gone
+      if (confirmed(remove, ui("confirm_study_remove"))) studyPost({ op: "remove", study: k.id });
+    });
+    li.appendChild(remove);
+    list.appendChild(li);
+  }
+}
+
+// the analyses on the board that were left (each kept whole): the study its lines went into, its record
+function renderKeptAnalyses(shown) {
+  const kept = state.analyses || [];
+  $("ba-keptbox").hidden = !shown || !kept.length;
+  const list = $("ba-kept");
+  const key = state.lang + JSON.stringify(kept);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.innerHTML = "";
+  for (const k of kept) {
+    const li = document.createElement("li");
+    li.dataset.session = k.id;
+    const what = document.createElement("span");
+    what.textContent = `${k.white} – ${k.black} · ${k.ended}`;
+    li.appendChild(what);
+    if (k.study !== null) li.appendChild(listButton("reopen", "study_open", () => studyPost({ op: "open", study: k.study })));
+    const a = document.createElement("a");
+    a.href = `/games/${k.id}.pdn`;
+    a.textContent = "PDN";
+    a.setAttribute("download", "");
+    li.appendChild(a);
     list.appendChild(li);
   }
 }
@@ -891,6 +948,12 @@ $("st-next").onclick = () => studyPost({ op: "goto", node: state.study.next });
 $("st-delete").onclick = () => studyPost({ op: "delete", node: state.study.current });
 $("st-promote").onclick = () => studyPost({ op: "promote", node: state.study.current });
 $("st-close").onclick = () => studyPost({ op: "close" });
+// a recorded game analysed: opened as a study (unless it is open), then its analysis asked for
+function analyseRecorded(game) {
+  const open = state.study && state.study.source === game ? Promise.resolve({ ok: true }) : studyPost({ op: "open", game });
+  return open.then((j) => (j.ok ? post("/api/action", { action: "analyze", game }) : j));
+}
+$("st-analyse").onclick = () => analyseRecorded(state.study.source);
 $("st-board").onclick = () => { // the position set up on the board, its moves made there (the game kept aside)
   studyPost({ op: "board", on: !state.study.on_board });
 };
@@ -1035,6 +1098,9 @@ function renderRecent() {
     if (g.variant === state.variant && !(state.mode === "tournament" && state.result === "*" && !state.termination)) {
       // its moves, its variations tried, its graph (if analysed)
       li.appendChild(listButton("study", "study_open", () => studyPost({ op: "open", game: g.id })));
+      if (g.id !== state.game && g.plies) { // a recorded game: its study, its graph and marked moves
+        li.appendChild(listButton("analyse", "analyse_game", () => analyseRecorded(g.id)));
+      }
     }
     if (g.resumable) {
       const b = listButton("resume", "resume_game", () => {
