@@ -359,6 +359,18 @@ def _fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
+def _write_atomically(final: Path, data: bytes) -> None:
+    """``data`` as ``final``, whole or not at all: a temporary file beside it, fsynced, renamed
+    over it, and the folder fsynced (a power cut leaves the old file or the new one)."""
+    tmp = final.with_name(final.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, final)
+    _fsync_dir(final.parent)
+
+
 class Store:
     """The database. ``create=False`` refuses a missing file (the commands that read);
     ``exclusive=True`` takes the lock first (``damas play``, ``damas recover``) and touches
@@ -1062,13 +1074,7 @@ class Store:
         with contextlib.suppress(OSError, ValueError):
             final = self.kept_path(what, key)
             final.parent.mkdir(parents=True, exist_ok=True)
-            tmp = final.with_suffix(".json.tmp")
-            with open(tmp, "wb") as f:
-                f.write(json.dumps(record).encode())
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, final)
-            _fsync_dir(final.parent)
+            _write_atomically(final, json.dumps(record).encode())
 
     def studies(self) -> list[StudyRow]:
         """Every study, the latest changed first; a row that cannot be read is returned with
@@ -1261,16 +1267,9 @@ class Store:
     def write_copy(self, game_id: int, header: dict[str, Any], events: Iterable[tuple[int, dict[str, Any]]]) -> None:
         """A game's copy written whole (a temporary file, fsynced, then renamed over it)."""
         lines = [json.dumps(header)] + [json.dumps({**event, "seq": seq}) for seq, event in events]
-        path = self.copy_path(game_id)
-        tmp = path.with_suffix(".jsonl.tmp")
         self._copy_seen.pop(game_id, None)
         self.journals.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as f:
-            f.write(("\n".join(lines) + "\n").encode())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        _fsync_dir(self.journals)
+        _write_atomically(self.copy_path(game_id), ("\n".join(lines) + "\n").encode())
 
     def save_record(self, game_id: int) -> None:
         """The game's row, rewritten atomically as ``<id>.json`` (best effort: the row is
@@ -1281,13 +1280,7 @@ class Store:
                 return
             record = row.record()
             self.journals.mkdir(exist_ok=True)
-            final = self.journals / f"{game_id}.json"
-            tmp = final.with_suffix(".json.tmp")
-            with open(tmp, "wb") as f:
-                f.write(json.dumps(record).encode())
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, final)
+            _write_atomically(self.journals / f"{game_id}.json", json.dumps(record).encode())
 
     # -- what happened ---------------------------------------------------------------------
     def record(

@@ -856,53 +856,49 @@ function renderBoardAnalysis() {
   $("ba-fix").hidden = !state.simulated || !todo.length;
 }
 $("ba-fix").onclick = () => post("/api/sim", { op: "fix" });
-// the studies the records keep (each change written at once): one opens again where it was left
-function renderKept(shown) {
-  const kept = state.studies || [];
-  $("st-keptbox").hidden = !shown || !kept.length;
-  const list = $("st-kept");
-  const key = state.lang + JSON.stringify(kept);
+// a list the records keep, drawn again only when it or the language changed: each item a line
+// of text, then what fill(li, item) adds (its buttons, its link)
+function renderKeptList(boxId, listId, items, shown, dataKey, text, fill) {
+  $(boxId).hidden = !shown || !items.length;
+  const list = $(listId);
+  const key = state.lang + JSON.stringify(items);
   if (list.dataset.key === key) return;
   list.dataset.key = key;
   list.innerHTML = "";
-  for (const k of kept) {
+  for (const k of items) {
     const li = document.createElement("li");
-    li.dataset.study = k.id;
+    li.dataset[dataKey] = k.id;
     const what = document.createElement("span");
-    what.textContent = `${k.title} · ${k.moves_text} · ${k.updated}`;
+    what.textContent = text(k);
     li.appendChild(what);
-    li.appendChild(listButton("reopen", "study_open", () => studyPost({ op: "open", study: k.id })));
-    const remove = listButton("remove", "study_remove", () => { // two taps: a study deleted is gone
-      if (confirmed(remove, ui("confirm_study_remove"))) studyPost({ op: "remove", study: k.id });
-    });
-    li.appendChild(remove);
+    fill(li, k);
     list.appendChild(li);
   }
 }
 
+// the studies the records keep (each change written at once): one opens again where it was left
+function renderKept(shown) {
+  renderKeptList("st-keptbox", "st-kept", state.studies || [], shown, "study",
+    (k) => `${k.title} · ${k.moves_text} · ${k.updated}`, (li, k) => {
+      li.appendChild(listButton("reopen", "study_open", () => studyPost({ op: "open", study: k.id })));
+      const remove = listButton("remove", "study_remove", () => { // two taps: a study deleted is gone
+        if (confirmed(remove, ui("confirm_study_remove"))) studyPost({ op: "remove", study: k.id });
+      });
+      li.appendChild(remove);
+    });
+}
+
 // the analyses on the board that were left (each kept whole): the study its lines went into, its record
 function renderKeptAnalyses(shown) {
-  const kept = state.analyses || [];
-  $("ba-keptbox").hidden = !shown || !kept.length;
-  const list = $("ba-kept");
-  const key = state.lang + JSON.stringify(kept);
-  if (list.dataset.key === key) return;
-  list.dataset.key = key;
-  list.innerHTML = "";
-  for (const k of kept) {
-    const li = document.createElement("li");
-    li.dataset.session = k.id;
-    const what = document.createElement("span");
-    what.textContent = `${k.white} – ${k.black} · ${k.ended}`;
-    li.appendChild(what);
-    if (k.study !== null) li.appendChild(listButton("reopen", "study_open", () => studyPost({ op: "open", study: k.study })));
-    const a = document.createElement("a");
-    a.href = `/games/${k.id}.pdn`;
-    a.textContent = "PDN";
-    a.setAttribute("download", "");
-    li.appendChild(a);
-    list.appendChild(li);
-  }
+  renderKeptList("ba-keptbox", "ba-kept", state.analyses || [], shown, "session",
+    (k) => `${k.white} – ${k.black} · ${k.ended}`, (li, k) => {
+      if (k.study !== null) li.appendChild(listButton("reopen", "study_open", () => studyPost({ op: "open", study: k.study })));
+      const a = document.createElement("a");
+      a.href = `/games/${k.id}.pdn`;
+      a.textContent = "PDN";
+      a.setAttribute("download", "");
+      li.appendChild(a);
+    });
 }
 
 function studyPost(body) {
