@@ -209,6 +209,10 @@ class Relay:
                 client.close()
                 continue
             with self.lock:
+                if self.closed or self.cut_off:  # cut or closed while this one was being joined
+                    client.close()
+                    upstream.close()
+                    continue
                 self.conns += [client, upstream]
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
