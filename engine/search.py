@@ -186,6 +186,10 @@ class Engine:
         cap_dirs = ((0, 1, 2, 3), (0, 1, 2, 3)) if self.variant.men_capture_backward else (UP, DOWN)
         self._man_cap_offsets = tuple(tuple(offs[d] for d in dirs) for dirs in cap_dirs)
         self._fwd_offsets = self.rules.fwd_offsets
+        # the two diagonal steps as positive shifts, and whether men capture both ways (then
+        # the test for a capture is one expression)
+        self._steps = (abs(offs[0]), abs(offs[1]))
+        self._men_back = self.variant.men_capture_backward
         self._mask = self.geo.mask
         self._draw_quiet = 4
         v = self.variant
@@ -727,14 +731,24 @@ class Engine:
         else:
             opp = xm | xk
             empty = self._mask & ~(om | opp)
-            for off in self._man_cap_offsets[side]:
-                if off > 0:
-                    if om & (opp >> off) & (empty >> (off + off)):
+            a, b = self._steps
+            if self._men_back:
+                if om & (
+                    (opp >> a) & (empty >> (a + a))
+                    | (opp >> b) & (empty >> (b + b))
+                    | (opp << a) & (empty << (a + a))
+                    | (opp << b) & (empty << (b + b))
+                ):
+                    moves = rules.captures(om, ok, xm, xk, side)
+            else:
+                for off in self._man_cap_offsets[side]:
+                    if off > 0:
+                        if om & (opp >> off) & (empty >> (off + off)):
+                            moves = rules.captures(om, ok, xm, xk, side)
+                            break
+                    elif om & (opp << -off) & (empty << -(off + off)):
                         moves = rules.captures(om, ok, xm, xk, side)
                         break
-                elif om & (opp << -off) & (empty << -(off + off)):
-                    moves = rules.captures(om, ok, xm, xk, side)
-                    break
         if moves:
             capture = True
         else:
@@ -959,14 +973,24 @@ class Engine:
             moves = rules.captures(om, ok, xm, xk, side)
         else:
             # (rules' men_that_capture, inline) most positions have no capture at all
-            for off in self._man_cap_offsets[side]:
-                if off > 0:
-                    if om & (opp >> off) & (empty >> (off + off)):
+            a, b = self._steps
+            if self._men_back:
+                if om & (
+                    (opp >> a) & (empty >> (a + a))
+                    | (opp >> b) & (empty >> (b + b))
+                    | (opp << a) & (empty << (a + a))
+                    | (opp << b) & (empty << (b + b))
+                ):
+                    moves = rules.captures(om, ok, xm, xk, side)
+            else:
+                for off in self._man_cap_offsets[side]:
+                    if off > 0:
+                        if om & (opp >> off) & (empty >> (off + off)):
+                            moves = rules.captures(om, ok, xm, xk, side)
+                            break
+                    elif om & (opp << -off) & (empty << -(off + off)):
                         moves = rules.captures(om, ok, xm, xk, side)
                         break
-                elif om & (opp << -off) & (empty << -(off + off)):
-                    moves = rules.captures(om, ok, xm, xk, side)
-                    break
         if not moves:
             f0, f1 = self._fwd_offsets[side]
             if not (
