@@ -35,7 +35,6 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from itertools import pairwise
 
 from board_hal.debounce import Transition
 from referee.candidates import Candidate, CandidateCache, square_bits
@@ -95,6 +94,39 @@ class Readings:
         """When the next reading that needs a drop-out to hide a change stops holding (None: no
         such reading; one whose sensor dropped out under a piece still standing hides none)."""
         return min((r.until for r in self.found if r.until is not None and not r.standing), default=None)
+
+
+class Memo:
+    """The readings last searched for one piece of evidence, kept by the caller between calls
+    (``readings(memo=...)``): the referee asks the same evidence with and without the pieces
+    lifted a moment ago put back, and asks again before anything changed."""
+
+    def __init__(self) -> None:
+        self.key: tuple[object, ...] | None = None
+        self.plain: Readings | None = None  # without a piece put back
+        self.aired: tuple[frozenset[int], Readings] | None = None  # with those pieces put back
+
+    def recall(self, key: tuple[object, ...], off: frozenset[int]) -> Readings | None:
+        """The readings of ``key``'s evidence with the pieces of ``off`` put back, if known."""
+        if key != self.key:
+            self.key, self.plain, self.aired = key, None, None
+            return None
+        if off:
+            return self.aired[1] if self.aired is not None and self.aired[0] == off else None
+        if self.plain is None and self.aired is not None:
+            aired = self.aired[1]
+            if len(aired.found) < MAX_READINGS and not aired.capped:
+                # the pieces put back only add readings marked disturbed: as long as they never
+                # brought the search to its cap, it went the same way without them
+                self.plain = Readings(tuple(x for x in aired.found if not x.disturbed), aired.complete)
+        return self.plain
+
+    def keep(self, off: frozenset[int], found: Readings) -> Readings:
+        if off:
+            self.aired = (off, found)
+        else:
+            self.plain = found
+        return found
 
 
 class _Cut(Exception):
@@ -189,6 +221,7 @@ def readings(
     hold: float = 0.0,
     heard: Mapping[int, float] | None = None,
     emptied: Mapping[int, float] | None = None,
+    memo: Memo | None = None,
 ) -> Readings:
     """The readings of ``board`` from ``position`` (the last position it matched), given the
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
@@ -209,7 +242,9 @@ def readings(
     until a move of the reading takes it, which started within ``dropout`` seconds of that
     lift (else the reading holds until then: ``until``). Such a lift is no move's start, so
     a move that started before the move it follows landed is read as it was played.
+    ``memo``: readings searched before, reused when the evidence is the same (:class:`Memo`).
     """
+    events = list(events)
     s = frozenset(board)
     known = frozenset(masked)
     quiet = frozenset(silent) - known
@@ -225,9 +260,28 @@ def readings(
             last[ev.key] = ev
             moments.append(ev.t)
     #: the events came in time order (as the referee keeps them): each square's times are sorted
-    ordered = all(a <= b for a, b in pairwise(moments))
-    moments.sort()
+    order = sorted(moments)
+    ordered, moments = order == moments, order
     off = frozenset(sq for sq, ev in last.items() if air is not None and not ev.occupied and ev.t >= air) - known
+    if memo is not None:
+        # (the cheapest to compare first: a different evidence differs there at once)
+        key = (
+            len(events),
+            position,
+            s,
+            max_plies,
+            max_nodes,
+            dropout,
+            hold,
+            tuple(events),
+            quiet,
+            known,
+            frozenset((heard or {}).items()),
+            frozenset((emptied or {}).items()),
+        )
+        recalled = memo.recall(key, off)
+        if recalled is not None:
+            return recalled
     #: squares reading empty since a lift: their sensor may have dropped out under a standing piece
     went = {} if dropout is None else {sq: t for sq, t in (emptied or {}).items() if sq not in s and sq not in known}
     cands = cache or CandidateCache()
@@ -361,17 +415,17 @@ def readings(
             if stray and not (stray.bit_count() == 1 and stray & aired):
                 hides = tuple(h for h in hides if h is not None and stray >> h & 1)  # hiding a stray, or none
             for h in hides:
-                mask = known if h is None else known | {h}
                 hide_bits = known_bits if h is None else known_bits | 1 << h
                 # part-way (or only if a piece lifted a moment ago is put back)? (asked first: it
                 # rarely is, and it costs least)
                 if _progress(bits, s_bits, hide_bits):
-                    if not started(c, mask, ready):
-                        continue
                     moving = True
-                elif aired and _put_back(bits, s_bits, hide_bits, aired) and started(c, mask, ready):
+                elif aired and _put_back(bits, s_bits, hide_bits, aired):
                     moving = False
                 else:
+                    continue
+                mask = known if h is None else known | {h}
+                if not started(c, mask, ready):
                     continue
                 later = until(closed(c, mask, ready, drop), h, occ)
                 if stood is not None and stood.square in {c.origin, *c.captured}:
@@ -448,8 +502,10 @@ def readings(
     try:
         search(position, (), None, max_plies, -math.inf, (), _Drop())
     except _Cut:
-        return Readings(tuple(found), complete=False)
-    return Readings(tuple(found), capped=capped[0])
+        result = Readings(tuple(found), complete=False)
+    else:
+        result = Readings(tuple(found), capped=capped[0])
+    return result if memo is None else memo.keep(off, result)
 
 
-__all__ = ["MAX_NODES", "MAX_PLIES", "Reading", "Readings", "progress", "readings"]
+__all__ = ["MAX_NODES", "MAX_PLIES", "Memo", "Reading", "Readings", "progress", "readings"]
