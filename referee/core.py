@@ -145,7 +145,7 @@ class _Pending:
 class _Shadow:
     """A reading the page is asked about (``move``, with the square whose sensor would not
     answer), played on by a copy of the referee: what it recorded meanwhile, and whether the
-    square answered since."""
+    evidence refuted it since (the square answered, or a board came that it cannot explain)."""
 
     move: Move
     hidden: int | None
@@ -258,6 +258,11 @@ class Referee:
         self._catching_up = False  # reading the plies played while a move was held (a deeper search)
         self._deep_until = -math.inf  # until then too (a move is held while a sensor may answer)
         self._lost = False  # nothing explained the board at some moment since it last matched the game
+        #: a still board that no reading explains (a complete search found none): what the board
+        #: shows cannot have happened as this referee reads the sensors (a reading followed while
+        #: the page is asked that comes to one is ruled out, as if its silent square had answered)
+        self._impossible = False
+        self._follows = False  # a copy that plays a reading on while the page is asked (_clone)
         self._doubt = False  # a takeback (or correction) is held while a silent square could have hidden a move
         self._shadows: list[_Shadow] = []  # while the page is asked: each reading played on (see _follow)
         self.report: Report | None = None  # the active report (an irregular state)
@@ -482,7 +487,10 @@ class Referee:
         its landing (``landed``) are the next move's."""
         later = [ev for ev in self.events if ev.t > landed]
         self._choices = {}
-        self._commit(self._candidates.find(self.position, move), out, inferred=hidden)
+        # (the move is marked with the square only if it hid a change of its own: a reading
+        # whose later move a silent square hid names that square, its move marked when read)
+        own = hidden if hidden in (move.from_square, move.to_square, *move.captured) else None
+        self._commit(self._candidates.find(self.position, move), out, inferred=own)
         if hidden is not None:
             self._suspect(hidden, out)
         self._forget(later)
@@ -582,6 +590,8 @@ class Referee:
         c._named = set(self._named)
         c.inferred = dict(self.inferred)
         c._choices = {}
+        c._impossible = False
+        c._follows = True
         c._touch_noticed = set(self._touch_noticed)
         c.reconstructed = set(self.reconstructed)
         c._expected = dict(self._expected)
@@ -593,13 +603,16 @@ class Referee:
         """The readings the page was asked about, each played on: one whose square answered, or
         that came to a board it cannot explain, is dropped; when one alone is left, it was the
         game: the referee takes it up, with the moves it recorded meanwhile."""
+        for sh in self._shadows:
+            sh.refuted = sh.refuted or sh.ref._impossible
         confused = [sh for sh in self._shadows if _lost_way(sh)]
         alive = [sh for sh in self._shadows if not sh.refuted and sh not in confused]
         if len(alive) == len(self._shadows):
             return
         if len(alive) != 1 or any(not sh.refuted for sh in self._shadows if sh is not alive[0]):
-            # only a square that answered rules a reading out: one that merely lost its way may
-            # still be the game, so the page's answer is needed
+            # only evidence rules a reading out (its square answered, or a still board that no
+            # reading of it explains: a complete search found none); one that merely lost its way
+            # (a search cut short) may still be the game, so the page's answer is needed
             self._shadows = [sh for sh in self._shadows if not sh.refuted]
             if all(sh in confused for sh in self._shadows):
                 self._shadows = []
@@ -628,8 +641,9 @@ class Referee:
             self._readings = self._search()
         return self._readings.at(self.t)
 
-    def _search(self, air: float | None = None) -> Readings:
-        deeper = 2 if self._catching_up or self.t <= self._deep_until else 1
+    def _search(self, air: float | None = None, deeper: int = 1) -> Readings:
+        if self._catching_up or self.t <= self._deep_until:
+            deeper = max(deeper, 2)
         return readings(
             self.position,
             self.occupied,
@@ -1394,6 +1408,11 @@ class Referee:
             return
         if self.sensor_faults and self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
             return
+        if self._follows and self._lost and not self.cells and not self._trimmed and not self._impossible:
+            r = self._board_readings()
+            if not r.complete:  # (cut short: a deeper search may still prove it, at a board still this long)
+                r = self._search(deeper=2).at(self.t)
+            self._impossible = r.complete and not any(x.moves or x.under_way for x in r.found)
         shown = s | (pos.occupied() & self._mask)  # a square that cannot answer is taken as the game has it
         d = classify(pos, shown, self.cells, self._fault_cache.of(pos), tournament=self.mode == "tournament")
         if d.sets_irregular:
