@@ -526,9 +526,23 @@ class Referee:
         in_hand = any(x.under_way and not x.moves and not x.standing for x in r.found) and all(
             h is None and m.to_square in self.suspects for m, h in choices.items()
         )
-        if (len(choices) + (reread is not None) < 2 and not under_way and not in_hand) or (
-            reread is not None and prev is None
-        ):
+        # the board as the game has it (moves a silent square hid may have left it so: a capture
+        # from it of the piece just moved, say), or as it was before the last move (a takeback,
+        # or a capture the same way): no move at all is a reading too
+        # (only with moves over a square known not to answer: a square merely unheard so far is
+        # no evidence of a move, and the next event tells)
+        sensed = self._sensed()
+        known = any(
+            x.moves
+            and x.hidden is None
+            and not x.under_way
+            and any(self._mask & {*m.path, *m.captured} for m in x.moves)
+            for x in r.found
+        )
+        unmoved = known and not self._doubt and sensed == self._expect(self.position)
+        taken_back = known and self._doubt and reread is None and prev is not None and sensed == self._expect(prev)
+        alone = not (under_way or in_hand or unmoved or taken_back)  # (one reading with moves is no question)
+        if (len(choices) + (reread is not None) < 2 and alone) or (reread is not None and prev is None):
             return False
         squares = sorted(
             standing
@@ -544,6 +558,10 @@ class Referee:
             texts.insert(0, prev.pdn(reread))  # the last move read again
             answers.insert(0, engine_text(reread))
         still = "a piece still in the hand" if in_hand and reread is None else "a move under way"
+        if unmoved:
+            still = "no move"
+        elif taken_back and prev is not None:
+            still = f"{prev.pdn(self.game.move_stack[-1])} taken back"
         key = _Raised("sensor", frozenset(self.occupied))
         if self._reported != key:
             self._reported = key
@@ -993,7 +1011,9 @@ class Referee:
             if s == self._expect(prev) and (last.from_square == last.to_square or self._moved_to(e, s)):
                 if self.mode == "casual":
                     if self._another_reading(None):
-                        self._deadline = None  # a takeback, or a capture a silent square hid: the next event tells
+                        # a takeback, or a capture a silent square hid: the next event tells, or
+                        # the page once the board has been still
+                        self._deadline = self._since + self.settle_time if self._mask else None
                         self._doubt = True
                         return
                     self._takeback(out)
@@ -1202,6 +1222,8 @@ class Referee:
         self._deadline = None
         if self._trimmed or not self._another_reading(None):
             self._forget()
+        elif self._mask:
+            self._deadline = self._since + self.settle_time  # if nothing follows, the page may be asked (_settled)
 
     def _procedure(self, c: Candidate, route: Move, out: list[Verdict]) -> None:
         """Tournament mode: note removals before the landing or out of jump order."""
@@ -1404,7 +1426,12 @@ class Referee:
                 self._reported = key
                 self._emit_report(out, ReportKind.REQUIRED_CAPTURE, squares, msg, params=params)
             return
-        if self.sensor_faults and self._doubt and self._reread is not None and not self.cells and self._ask(out):
+        doubt = self._doubt and (self._reread is not None or self._mask)  # (a takeback: with a known silent square)
+        if self.sensor_faults and doubt and not self.cells and self._ask(out):
+            return
+        if self.sensor_faults and self._mask and not self.cells and s == e:
+            if self.events and not self._trimmed:
+                self._ask(out)  # moves since that left the board as it was (else nothing is wrong)
             return
         if self.sensor_faults and self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
             return

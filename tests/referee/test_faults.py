@@ -299,6 +299,19 @@ def test_a_reading_the_board_refutes_later_is_dropped_without_the_page(k: int, h
     assert played.named == {broken[0][0]}
 
 
+def test_a_capture_from_a_dead_square_that_leaves_the_board_as_it_was_is_asked_about() -> None:
+    """Campaign game 132 (Portuguese, h4 dead): f2-g3, then h4xf2 takes that piece and lands
+    where it started: the board is as before f2-g3, as if nothing had been played. The game's
+    last two moves were silently lost; now the page is asked (f2-g3, or no move), then
+    (h4xf2, or f2-g3 taken back), and the answers make the game whole."""
+    start, moves = campaign_games(60)[132]
+    broken = campaign_broken(132, moves, "dead", 1)
+    assert broken == [(20, "dead")]
+    played = play_faulty(start, moves, 132, broken, answer=True)
+    assert played.whole and played.asked >= 1, (len(played.recorded), len(moves))
+    assert not play_faulty(start, moves, 132, broken, answer=False).misrecorded
+
+
 def _f4_heard() -> Board:
     """e3-f4 h6-g5 f4xh6 b6-a5: f4 (19) answered and is empty again, h4 (20) never answered;
     White's g3 (24) can go to either."""
