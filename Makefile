@@ -70,6 +70,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/dgt.py
 	$(BIN)/python benchmarks/app.py
 	$(BIN)/python benchmarks/journal.py
+	$(BIN)/python benchmarks/studies.py
 	$(BIN)/python benchmarks/pdn.py
 	$(BIN)/python benchmarks/engine.py --quick
 	$(BIN)/python benchmarks/clock.py

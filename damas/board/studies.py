@@ -1,8 +1,11 @@
 """The studies the records keep (issue 28): a study the page opens (a game, a pasted PDN) is
 written whole after each change (the records' ``studies`` table: its tree, variations, NAGs,
 comments and the position shown, in one transaction, before the page is answered), so a restart
-or a power cut loses none; at start every study is read (a damaged one is named in one line
-and left as it is, the others are read) and the one the page had open is open again.
+or a power cut loses none; at start the one the page had open is open again, and every study
+its copy does not hold as it is is read (a damaged one is named in one line and left as it is,
+the others are read); one its copy holds was read as a study when both were written (reading
+every move of 1,000 studies would cost the start seconds: ``benchmarks/studies.py``), and is
+read when it is opened.
 
 The analysis mode holds the study open (``AnalysisMode.study``) and its row
 (``AnalysisMode.study_id``, ``damas.board.analysis_mode``); this is the part that reads and
@@ -15,7 +18,7 @@ import logging
 from typing import Any
 
 from damas.computer.analysis import KeptAnalysis
-from damas.records.kept import KeptChecks
+from damas.records.kept import KeptChecks, copy_holds
 from damas.records.store import Store, StoreError, StudyRow
 from damas.study.tree import Study, StudyError
 from rules.errors import shown
@@ -49,7 +52,8 @@ class KeptStudies:
         self._listed: tuple[tuple[int, str, int], list[StudyRow]] | None = None
 
     def load(self, variant: str) -> tuple[Study, int] | None:
-        """Read every study; the one open (if it is of ``variant``, the board's) and its id."""
+        """The studies read (see above: a damaged one named); the one open (if it is of ``variant``,
+        the board's) and its id."""
         try:
             rows = self.store.studies()
         except StoreError as exc:
@@ -57,6 +61,9 @@ class KeptStudies:
             return None
         found = None
         for row in rows:
+            candidate = row.open and found is None and row.variant == variant
+            if row.damage is None and not candidate and copy_holds(self.store, row.id, row.variant, row.tree):
+                continue  # (see above: read when opened)
             try:
                 study = self._read(row)
             except StudyError as exc:

@@ -14,10 +14,10 @@ from damas.commands.common import GAME_ID, MAX_DEBOUNCE, command, game_id, open_
 from damas.errors import UserError
 from damas.records.journal import events_phrase, holes, prefix
 from damas.records.store import ANALYSIS
-from referee import ClockKeeper, GameEnd, MoveMade, Pipeline, Report, Takeback, Verdict, parse_log
+from referee import Action, ClockKeeper, GameEnd, MoveMade, Pipeline, Report, Takeback, Verdict, parse_log
 from referee.clock import ClockError
 from referee.colour import make_referee
-from referee.log import MAX_LINE, event_to_json
+from referee.log import MAX_LINE, LogEvent, event_to_json
 from referee.vocabulary import DEFAULT_MODE, MODES
 from rules import Position, find_variant
 
@@ -56,6 +56,36 @@ def verdict_line(v: Verdict) -> str:
     if isinstance(v, GameEnd):
         return f"{v.t:9.3f}  end: {v.result} ({v.termination})"
     return str(v)
+
+
+def restart_line(t: float, action: str, fen: str | None) -> dict[str, Any]:
+    """A game started again in the log (``new-game``; ``position``, an analysis session's
+    "set the position": the moves start again from that position), as ``damas replay --json``
+    prints it beside the verdicts (type ``new-game`` or ``position``; ``fen``: the position
+    the moves start from, none for the variant's start)."""
+    return {"type": action, "fen": fen, "t": t}
+
+
+def _text(line: Verdict | dict[str, Any]) -> str:
+    if isinstance(line, dict):
+        start = f"from {line['fen']}" if line["fen"] else "from the start position"
+        if line["type"] == "position":
+            return f"{line['t']:9.3f}  position: set up {line['fen']} (the moves start again from it)"
+        return f"{line['t']:9.3f}  new game: {start}"
+    return verdict_line(line)
+
+
+def _replayed(pipeline: Pipeline, events: Iterable[LogEvent], fen: str | None) -> Iterator[Verdict | dict[str, Any]]:
+    """The verdicts of a log's events in order, with a line where the game starts again (a
+    ``new-game`` or ``position`` action: the referee says nothing when the board already
+    stands right, and the plies start again from 1)."""
+    for ev in events:
+        if isinstance(ev, Action) and ev.action in ("new-game", "position"):
+            yield from pipeline.advance(ev.t)  # what settled before it comes first
+            fen = ev.fen if ev.action == "position" else fen
+            yield restart_line(ev.t, ev.action, fen)
+        yield from pipeline.feed(ev)
+    yield from pipeline.finish()
 
 
 def _bounded_lines(f: IO[str]) -> Iterator[str]:
@@ -177,11 +207,11 @@ def run(args: argparse.Namespace) -> int:
     except ClockError as exc:
         raise UserError(f"{args.log}: {exc}") from None
     pipeline = Pipeline(ref, window=args.debounce, clock=keeper)
-    for v in pipeline.run(events):
+    for line in _replayed(pipeline, events, fen):
         if args.json:
-            print(json.dumps(v.to_json(), ensure_ascii=False))
+            print(json.dumps(line if isinstance(line, dict) else line.to_json(), ensure_ascii=False))
         else:
-            print(verdict_line(v))
+            print(_text(line))
     if args.pdn:
         tags = {k.capitalize(): str(val) for k, val in header.extra.items() if k in ("white", "black", "event")}
         text = pipeline.pdn_game(tags).pdn()

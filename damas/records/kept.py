@@ -52,6 +52,15 @@ def _read(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     return obj, None
 
 
+def copy_holds(store: Store, study_id: int, variant: str, tree: Any) -> bool:
+    """Whether the study's copy beside the database holds this very tree of this variant: the row
+    and its copy were then written together from a study (``Store.save_study``), or the row was put
+    back from the copy after it was read as a study (``damas recover``, every start), so the
+    start of ``damas play`` need not read it as a study again (it is read when opened)."""
+    record, _problem = _read(store.kept_path(STUDIES_DIR, study_id))
+    return record is not None and record.get("variant") == variant and record.get("tree") == tree
+
+
 def _ids(folder: Path) -> list[tuple[int, Path]]:
     try:
         found = [p for p in folder.iterdir() if p.suffix == ".json" and p.stem.isascii() and p.stem.isdigit()]
@@ -104,9 +113,11 @@ def _study_problem(record: dict[str, Any], study_id: int, checks: KeptChecks) ->
 def _recover_studies(
     store: Store, source: Path, same: bool, deep: bool, checks: KeptChecks, tally: KeptTally
 ) -> list[str]:
-    """``deep``: each study the database holds is read as a study (a tree that is JSON but no
-    study is damaged too); else (every start of ``damas play``, which reads them all next and
-    names a damaged one) only a tree that is not JSON is."""
+    """``deep`` (``damas recover``): each study the database holds is read as a study (a tree
+    that is JSON but no study is damaged too). Else (every start of ``damas play``, which reads
+    them all next and names a damaged one) a row is read as a study only when it differs from its
+    copy: a row as its copy is (every change writes both) is healed by nothing the copy holds, and
+    reading every study twice would double the start's cost on a large set."""
     lines = []
     folder = source / STUDIES_DIR
     have = set()
@@ -117,7 +128,8 @@ def _recover_studies(
             problem = _shape_problem(record, study_id)
         held = store.study_record(study_id) if record is not None and problem is None else None
         same_study = held is not None and record is not None and abs(held["created"] - record["created"]) < 1e-3
-        damaged = held is None or held["tree"] is None or (deep and _study_problem(held, study_id, checks) is not None)
+        check = deep or held != record  # (see above: a row as its copy is needs no reading here)
+        damaged = held is None or held["tree"] is None or (check and _study_problem(held, study_id, checks) is not None)
         newer = held is not None and record is not None and float(held["updated"]) >= float(record["updated"])
         if same_study and not damaged and newer:
             continue  # the database holds it whole, as new as the copy or newer

@@ -447,3 +447,42 @@ def test_a_finished_game_kept_aside_by_an_analysis_comes_back_after_a_power_cut(
             assert tree(state) == "1. c3-d4 f6-g5 2. g3-h4"  # the study is back too
         finally:
             server.stop()
+
+
+def test_damas_replay_names_each_position_the_analysis_set_up(tmp_path: Path) -> None:
+    """An analysis session's journal, replayed: each ``position`` line (‹ on the page, the
+    position set up on the board) prints a line of its own — the moves after it start again
+    from ply 1, so without it the replay reads as one game whose plies jump back."""
+    from tests.conftest import damas
+
+    db = tmp_path / "g.sqlite3"
+    server = Server(db, "--variant", VARIANT).start()
+    try:
+        pos = START
+        for move in ("c3-d4", "f6-g5"):
+            pos = hand_move(server, move, pos)
+        study(server, op="open", ply=2)
+        study(server, op="board", on=True)
+        server.post("/api/sim", {"op": "fix"})
+        state = server.wait_for(lambda s: s["board_analysis"] is not None and s["board_analysis"]["set_up"])
+        session = state["game"]
+        hand_move(server, "g3-h4", pos)
+        state = server.get("/api/state")
+        assert study(server, op="goto", node=state["study"]["parent"])["ok"]  # ‹: a position line
+        server.post("/api/sim", {"op": "fix"})
+        server.wait_for(lambda s: s["board_analysis"]["set_up"] and s["game"] == session)
+        hand_move(server, "e3-f4", pos)
+    finally:
+        server.stop()
+    r = damas("replay", "--game", str(session), "--db", str(db))
+    assert r.returncode == 0, r.stderr
+    lines = [line.split(maxsplit=1)[1] for line in r.stdout.splitlines()]
+    moves_and_positions = [ln for ln in lines if ln.startswith(("move", "position"))]
+    assert moves_and_positions == [
+        "move 1: g3-h4",
+        f"position: set up {pos.fen()} (the moves start again from it)",
+        "move 1: e3-f4",
+    ], r.stdout
+    r = damas("replay", "--game", str(session), "--db", str(db), "--json")
+    kinds = [(v["type"], v.get("fen"), v.get("move")) for v in map(json.loads, r.stdout.splitlines())]
+    assert ("position", pos.fen(), None) in kinds

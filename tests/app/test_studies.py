@@ -71,6 +71,59 @@ def test_a_study_edited_then_killed_comes_back_whole(tmp_path: Path) -> None:
         third.stop()
 
 
+def test_a_study_whose_row_is_json_but_no_study_is_healed_from_its_copy_at_start(tmp_path: Path) -> None:
+    """A row that is valid JSON but not a study (a move that is no move, a tree of another
+    variant, a position shown that is not one) is taken from its copy at the next start of
+    ``damas play``, as ``damas recover`` does, open again as it was; one without a good copy is
+    named in one line and the board starts without it (no traceback)."""
+    db = tmp_path / "games.sqlite3"
+    server = Server(db).start()
+    try:
+        s = study(server, op="pdn", pdn=PASTED)
+        kept = server.get("/study.pdn")
+    finally:
+        server.stop()
+    (sid,) = stored_studies(db)
+    copy = tmp_path / "games.sqlite3.journals" / "studies" / f"{sid}.json"
+    good = json.loads(copy.read_text())["tree"]
+
+    def damage(change: Any) -> None:
+        tree = json.loads(json.dumps(good))
+        change(tree)
+        con = sqlite3.connect(db)
+        try:
+            con.execute("UPDATE studies SET tree=? WHERE id=?", (json.dumps(tree), sid))
+            con.commit()
+        finally:
+            con.close()
+
+    for change in (
+        lambda t: t["moves"][0].update(move="c3-d9"),
+        lambda t: t.update(variant="international"),
+        lambda t: t.update(current=999),
+    ):
+        damage(change)
+        again = Server(db).start()
+        try:
+            state = again.get("/api/state")["study"]
+            assert state is not None and state["tokens"] == s["tokens"], again.output
+            assert again.get("/study.pdn") == kept
+            assert f"study {sid}: rebuilt from {copy} (damaged in the database" in again.output
+            assert "Traceback" not in again.output and "is damaged" not in again.output
+        finally:
+            again.stop()
+    copy.unlink()  # no copy left: named in one line, the board starts without it
+    damage(lambda t: t.update(current=999))
+    third = Server(db).start()
+    try:
+        assert third.get("/api/state")["study"] is None
+        said = [line for line in third.output.splitlines() if f"study {sid}" in line]
+        assert len(said) == 1 and "is damaged" in said[0] and "999" in said[0], third.output
+        assert "Traceback" not in third.output
+    finally:
+        third.stop()
+
+
 def stored_studies(db: Path) -> list[int]:
     con = sqlite3.connect(db)
     try:
