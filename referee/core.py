@@ -147,7 +147,7 @@ class _Shadow:
     answer), played on by a copy of the referee: what it recorded meanwhile, and whether the
     evidence refuted it since (the square answered, or a board came that it cannot explain)."""
 
-    move: Move
+    move: Move | None  # (None: no move at all, or the last one taken back)
     hidden: int | None
     ref: Referee
     verdicts: list[Verdict] = field(default_factory=list)
@@ -572,12 +572,18 @@ class Referee:
                 times = [x.landed[0] for x in r.found if x.moves[:1] == (move,) and x.landed]
                 sh.ref._adopt(move, hidden, min(times, default=self.t), sh.verdicts)
                 self._shadows.append(sh)
+            if unmoved or taken_back:  # no move at all (or the last one taken back) is played on too
+                sh = _Shadow(None, None, self._clone())
+                if taken_back:
+                    sh.ref._takeback(sh.verdicts)
+                sh.ref._forget()
+                self._shadows.append(sh)
             self._emit_report(
                 out,
                 ReportKind.SENSOR_CONFIRM,
                 squares,
                 f"the sensor under {self._names(squares) or self._names(self._mask)} may not answer: the board "
-                f"cannot tell {' from '.join(texts) if len(texts) > 1 else texts[0] + ' from ' + still}: "
+                f"cannot tell {' from '.join(texts if len(texts) > 1 and alone else [*texts, still])}: "
                 "confirm the move played on the page",
                 params={"choices": texts, "moves": answers, "squares": squares},
             )
