@@ -186,6 +186,10 @@ class Engine:
         cap_dirs = ((0, 1, 2, 3), (0, 1, 2, 3)) if self.variant.men_capture_backward else (UP, DOWN)
         self._man_cap_offsets = tuple(tuple(offs[d] for d in dirs) for dirs in cap_dirs)
         self._fwd_offsets = self.rules.fwd_offsets
+        # the two diagonal steps as positive shifts, and whether men capture both ways (then
+        # the test for a capture is one expression)
+        self._steps = (abs(offs[0]), abs(offs[1]))
+        self._men_back = self.variant.men_capture_backward
         self._mask = self.geo.mask
         self._draw_quiet = 4
         v = self.variant
@@ -333,6 +337,8 @@ class Engine:
         start: float,
     ) -> None:
         self.nodes = 0
+        ev = self.evaluator  # (bound once a search: the leaves call it)
+        self._evaluate: Callable[[int, int, int, int, int], int] = ev._evaluate_w if ev.weighted else ev.evaluate
         self._stop_event = stop_event
         self._ponder_hit = ponder_hit
         self._start = start
@@ -688,7 +694,7 @@ class Engine:
             # no legal move loses before any draw rule counts (as rules.Game decides)
             return 0 if rules.moves(om, ok, xm, xk, side) else -MATE + ply
         if ply >= MAX_PLY:
-            return self.evaluator.evaluate(om, ok, xm, xk, side)
+            return self._evaluate(om, ok, xm, xk, side)
         egdb = self.endgame
         if egdb is not None and (om | ok | xm | xk).bit_count() <= egdb.max_pieces:
             known = self._probe(egdb, ply, om, ok, xm, xk, side, quiet, ending)
@@ -725,14 +731,24 @@ class Engine:
         else:
             opp = xm | xk
             empty = self._mask & ~(om | opp)
-            for off in self._man_cap_offsets[side]:
-                if off > 0:
-                    if om & (opp >> off) & (empty >> (off + off)):
+            a, b = self._steps
+            if self._men_back:
+                if om & (
+                    (opp >> a) & (empty >> (a + a))
+                    | (opp >> b) & (empty >> (b + b))
+                    | (opp << a) & (empty << (a + a))
+                    | (opp << b) & (empty << (b + b))
+                ):
+                    moves = rules.captures(om, ok, xm, xk, side)
+            else:
+                for off in self._man_cap_offsets[side]:
+                    if off > 0:
+                        if om & (opp >> off) & (empty >> (off + off)):
+                            moves = rules.captures(om, ok, xm, xk, side)
+                            break
+                    elif om & (opp << -off) & (empty << -(off + off)):
                         moves = rules.captures(om, ok, xm, xk, side)
                         break
-                elif om & (opp << -off) & (empty << -(off + off)):
-                    moves = rules.captures(om, ok, xm, xk, side)
-                    break
         if moves:
             capture = True
         else:
@@ -889,7 +905,12 @@ class Engine:
             stored += ply
         elif stored <= -MATE_BOUND:
             stored -= ply
-        tt.store(tkey, stored, asked, flag, best_i)
+        # (tt.store, inline: every interior node) a deeper inexact entry for the position is kept
+        table = tt.table
+        slot = tkey & tt.mask
+        old = table[slot]
+        if flag == EXACT or old >> 40 != tkey or (old >> 10) & 0xFF <= asked:
+            table[slot] = (tkey << 40) | ((stored + SCORE_OFF) << 18) | (min(asked, 255) << 10) | (flag << 8) | best_i
         return best
 
     def _quiesce(
@@ -918,7 +939,7 @@ class Engine:
         if (quiet >= self._draw_quiet or ending is not None) and self._is_draw(key, quiet, ending):
             return 0 if rules.moves(om, ok, xm, xk, side) else -MATE + ply
         if ply >= MAX_PLY:
-            return self.evaluator.evaluate(om, ok, xm, xk, side)
+            return self._evaluate(om, ok, xm, xk, side)
         egdb = self.endgame
         if egdb is not None and (om | ok | xm | xk).bit_count() <= egdb.max_pieces:
             known = self._probe(egdb, ply, om, ok, xm, xk, side, quiet, ending)
@@ -952,14 +973,24 @@ class Engine:
             moves = rules.captures(om, ok, xm, xk, side)
         else:
             # (rules' men_that_capture, inline) most positions have no capture at all
-            for off in self._man_cap_offsets[side]:
-                if off > 0:
-                    if om & (opp >> off) & (empty >> (off + off)):
+            a, b = self._steps
+            if self._men_back:
+                if om & (
+                    (opp >> a) & (empty >> (a + a))
+                    | (opp >> b) & (empty >> (b + b))
+                    | (opp << a) & (empty << (a + a))
+                    | (opp << b) & (empty << (b + b))
+                ):
+                    moves = rules.captures(om, ok, xm, xk, side)
+            else:
+                for off in self._man_cap_offsets[side]:
+                    if off > 0:
+                        if om & (opp >> off) & (empty >> (off + off)):
+                            moves = rules.captures(om, ok, xm, xk, side)
+                            break
+                    elif om & (opp << -off) & (empty << -(off + off)):
                         moves = rules.captures(om, ok, xm, xk, side)
                         break
-                elif om & (opp << -off) & (empty << -(off + off)):
-                    moves = rules.captures(om, ok, xm, xk, side)
-                    break
         if not moves:
             f0, f1 = self._fwd_offsets[side]
             if not (
@@ -972,7 +1003,7 @@ class Engine:
                 # the opponent threatens a capture: one more ply, so that a piece left hanging
                 # (or a shot in preparation) is seen
                 return self._negamax(1, ply, alpha, beta, om, ok, xm, xk, side, key, quiet, ending)
-            return self.evaluator.evaluate(om, ok, xm, xk, side)
+            return self._evaluate(om, ok, xm, xk, side)
         if len(moves) > 1:
             prio = [(1 << 20 if i == tt_move else _capture_order(raw)) << 8 | i for i, raw in enumerate(moves)]
             prio.sort(reverse=True)
@@ -1040,7 +1071,13 @@ class Engine:
             stored += ply
         elif stored <= -MATE_BOUND:
             stored -= ply
-        tt.store(tkey, stored, 0, flag, best_i)
+        # (tt.store, inline) at depth 0 an entry of any depth for the position is kept,
+        # unless this one is exact
+        table = tt.table
+        slot = tkey & tt.mask
+        old = table[slot]
+        if flag == EXACT or old >> 40 != tkey or not old & 0x3FC00:
+            table[slot] = (tkey << 40) | ((stored + SCORE_OFF) << 18) | (flag << 8) | best_i
         return best
 
     # -- levels ------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ when the law forbids it) are the rules' own: :attr:`rules.Position.pseudo_legal_
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -34,6 +35,9 @@ class Candidate:
     origin: int
     dest: int
     captured: frozenset[int]
+    #: ``before``, ``after``, ``origin``, ``dest``, ``captured`` and ``landings`` as bit masks (bit
+    #: n: square n, see :func:`square_bits`): the readings' search tests them in a few operations
+    bits: tuple[int, int, int, int, int, int]
 
     @cached_property
     def result(self) -> Position:
@@ -51,12 +55,21 @@ class Candidate:
         return not (added and self.origin in s)
 
 
+def square_bits(squares: Iterable[int]) -> int:
+    """``squares`` as a bit mask (bit n: square n)."""
+    bits = 0
+    for sq in squares:
+        bits |= 1 << sq
+    return bits
+
+
 def candidates(pos: Position, masked: frozenset[int] = frozenset()) -> list[Candidate]:
     """Every legal move from ``pos`` as a candidate; ``masked``: squares whose sensor does not
     answer, left out of every occupancy (a piece set down there is never seen)."""
     out = []
     occupied = pos.occupied()
     before = occupied - masked
+    hidden, seen = square_bits(masked), square_bits(before)
     for m in pos.legal_moves:
         captured = frozenset(m.captured)
         if len(m.path) > 2 or len(captured) > 1:  # a chain: its routes may touch down elsewhere
@@ -66,7 +79,9 @@ def candidates(pos: Position, masked: frozenset[int] = frozenset()) -> list[Cand
         after = (
             (occupied - {m.from_square} - captured) | {m.to_square}
         ) - masked  # (the piece moved, the captured off)
-        out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, captured))
+        origin, dest, taken = 1 << m.from_square, 1 << m.to_square, square_bits(captured)
+        bits = (seen, (seen & ~origin & ~taken | dest) & ~hidden, origin, dest, taken, square_bits(landings))
+        out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, captured, bits))
     return out
 
 
@@ -75,7 +90,7 @@ class CandidateCache:
     squares left out of their occupancies, see :func:`candidates`)."""
 
     def __init__(self, masked: frozenset[int] = frozenset(), size: int = CACHE_SIZE) -> None:
-        self._cache: dict[Position, list[Candidate]] = {}
+        self._cache: OrderedDict[Position, list[Candidate]] = OrderedDict()
         self.masked = masked
         self.size = size
 
@@ -85,12 +100,14 @@ class CandidateCache:
             self._cache.clear()
 
     def of(self, pos: Position) -> list[Candidate]:
-        c = self._cache.pop(pos, None)
-        if c is None:
-            if len(self._cache) >= self.size:
-                del self._cache[next(iter(self._cache))]  # the least recently used one goes
-            c = candidates(pos, self.masked)
-        self._cache[pos] = c  # (dicts keep their order: the last used is the last)
+        c = self._cache.get(pos)
+        if c is not None:
+            self._cache.move_to_end(pos)  # the last used is the last
+            return c
+        if len(self._cache) >= self.size:
+            self._cache.popitem(last=False)  # the least recently used one goes (a dict's first key
+            # would be found past every key deleted before it: slow in a cache of a thousand)
+        c = self._cache[pos] = candidates(pos, self.masked)
         return c
 
     def find(self, pos: Position, move: Move) -> Candidate:

@@ -35,9 +35,10 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 
 from board_hal.debounce import Transition
-from referee.candidates import Candidate, CandidateCache
+from referee.candidates import Candidate, CandidateCache, square_bits
 from rules import Move, Position
 
 #: plies a reading may hold (moves made while the referee could not follow, and one under way)
@@ -139,6 +140,40 @@ def progress(c: Candidate, s: frozenset[int], hide: Collection[int]) -> bool:
     return bool((c.after ^ s).difference(hide))  # and it is not complete
 
 
+def _progress(bits: tuple[int, int, int, int, int, int], s: int, hide: int) -> bool:
+    """:func:`progress` on bit masks (``bits``: the candidate's, :attr:`Candidate.bits`; ``s``
+    and ``hide`` as :func:`referee.candidates.square_bits` gives them): the search asks it of
+    every candidate of every position it visits."""
+    before, after, origin, dest, captured, landings = bits
+    seen = ~hide
+    missing = before & ~s & seen
+    added = s & ~before & seen
+    if missing & ~(origin | captured) or added & ~(dest | landings) or added & (added - 1):
+        return False
+    if origin & seen and origin & s and (added or not origin & missing):
+        return False  # the piece has not left its square
+    if not missing and not added:
+        return False  # nothing of it can be seen
+    return bool((after ^ s) & seen)  # and it is not complete
+
+
+def _strays(bits: tuple[int, int, int, int, int, int], s: int, hide: int) -> int:
+    """The squares (a bit mask) where ``s`` differs from anything the candidate's execution
+    may show, ``hide`` aside: :func:`_progress` holds only if every one of them is hidden."""
+    before, _, origin, dest, captured, landings = bits
+    return (before & ~s & ~(origin | captured) | s & ~before & ~(dest | landings)) & ~hide
+
+
+def _put_back(bits: tuple[int, int, int, int, int, int], s: int, hide: int, aired: int) -> bool:
+    """Would ``s`` be part-way through the candidate (:func:`_progress`) if one piece of ``aired``
+    (squares the candidate's position occupies, ``s`` empty, ``hide`` not among them) that is not
+    the candidate's own were put back? Asked when it is not part-way without: then only the one
+    square its occupancy misses beyond the move's own can be that piece."""
+    before, _, origin, _, captured, _ = bits
+    extra = before & ~s & ~hide & ~(origin | captured)
+    return bool(extra & aired) and not extra & (extra - 1) and _progress(bits, s, hide | extra)
+
+
 def readings(
     position: Position,
     board: Iterable[int],
@@ -179,28 +214,39 @@ def readings(
     known = frozenset(masked)
     quiet = frozenset(silent) - known
     #: when the sensors that answered first did: one may have dropped out under a landing later
-    dropping = {} if dropout is None else {sq: t for sq, t in (heard or {}).items() if sq not in known}
+    dropping = {} if dropout is None else (heard or {})
     lifts: dict[int, list[float]] = {}
     places: dict[int, list[float]] = {}
+    last: dict[int, Transition] = {}
+    moments: list[float] = []
     for ev in events:
         if isinstance(ev.key, int):
             (places if ev.occupied else lifts).setdefault(ev.key, []).append(ev.t)
-    last: dict[int, Transition] = {}
-    for ev in events:
-        if isinstance(ev.key, int):
             last[ev.key] = ev
-    moments = sorted(ev.t for ev in events if isinstance(ev.key, int))
+            moments.append(ev.t)
+    #: the events came in time order (as the referee keeps them): each square's times are sorted
+    ordered = all(a <= b for a, b in pairwise(moments))
+    moments.sort()
     off = frozenset(sq for sq, ev in last.items() if air is not None and not ev.occupied and ev.t >= air) - known
     #: squares reading empty since a lift: their sensor may have dropped out under a standing piece
     went = {} if dropout is None else {sq: t for sq, t in (emptied or {}).items() if sq not in s and sq not in known}
     cands = cache or CandidateCache()
+    # the same sets as bit masks, for the tests the search makes of every candidate
+    s_bits, known_bits = square_bits(s), square_bits(known)
+    lifted_bits, placed_bits = square_bits(lifts) & ~known_bits, square_bits(places) & ~known_bits
     found: list[Reading] = []
     seen: set[Reading] = set()
     nodes = [0]
     capped = [False]
 
     def first(times: dict[int, list[float]], sq: int, after: float) -> float | None:
-        return next((t for t in times.get(sq, ()) if t >= after), None)
+        ts = times.get(sq)
+        if not ts:
+            return None
+        if ordered:
+            i = bisect_left(ts, after)
+            return ts[i] if i < len(ts) else None
+        return next((t for t in ts if t >= after), None)
 
     def add(r: Reading) -> None:
         if r not in seen:
@@ -229,7 +275,7 @@ def readings(
         answered before the piece was lifted, and the landing was not seen right after the
         lift (nothing seen, or other squares changed in between)?"""
         lifted = first(lifts, c.origin, ready)
-        if lifted is None or dropping.get(c.dest, math.inf) >= lifted:
+        if lifted is None or c.dest in known or dropping.get(c.dest, math.inf) >= lifted:
             return False
         landed = first(places, c.dest, lifted)
         return landed is None or bisect_right(moments, lifted) < bisect_left(moments, landed)
@@ -296,12 +342,37 @@ def readings(
             if diff == {sq}:
                 add(Reading(line, sq, landed=times, until=due, dropped=True, standing=True))
             for c in options:
-                if sq not in {c.origin, *c.captured} and progress(c, s, mask) and started(c, mask, ready):
+                if (
+                    sq not in {c.origin, *c.captured}
+                    and _progress(c.bits, s_bits, known_bits | 1 << sq)
+                    and started(c, mask, ready)
+                ):
                     add(Reading(line, sq, under_way=True, landed=times, until=due, dropped=True, standing=True))
+        aired = 0 if shown_late else square_bits(diff & off & occ)  # pieces that may be put back
+        unheard = tuple(diff & quiet)
         for c in options:
-            hides = (hidden,) if hidden is not None else (None, *({c.origin} & quiet), *(diff & quiet))
+            bits = c.bits
+            # every square that differs from ``c``'s execution must be hidden: one square that
+            # does not answer, and one piece that may be put back, at most
+            stray = _strays(bits, s_bits, known_bits)
+            if stray.bit_count() > (2 if aired else 1):
+                continue
+            hides = (hidden,) if hidden is not None else (None, *((c.origin,) if c.origin in quiet else ()), *unheard)
+            if stray and not (stray.bit_count() == 1 and stray & aired):
+                hides = tuple(h for h in hides if h is not None and stray >> h & 1)  # hiding a stray, or none
             for h in hides:
                 mask = known if h is None else known | {h}
+                hide_bits = known_bits if h is None else known_bits | 1 << h
+                # part-way (or only if a piece lifted a moment ago is put back)? (asked first: it
+                # rarely is, and it costs least)
+                if _progress(bits, s_bits, hide_bits):
+                    if not started(c, mask, ready):
+                        continue
+                    moving = True
+                elif aired and _put_back(bits, s_bits, hide_bits, aired) and started(c, mask, ready):
+                    moving = False
+                else:
+                    continue
                 later = until(closed(c, mask, ready, drop), h, occ)
                 if stood is not None and stood.square in {c.origin, *c.captured}:
                     later = later if ready <= stood.end else -math.inf  # it took the piece while the drop-out lasted
@@ -309,31 +380,30 @@ def readings(
                     later = min(later, stood.end)
                 if later == -math.inf:
                     continue
-                if progress(c, s, mask) and started(c, mask, ready):
+                if moving:
                     add(Reading(line, h, under_way=True, landed=times, until=_finite(later), dropped=shown_late))
-                elif not shown_late:
-                    for a in (diff & off & occ) - {c.origin} - c.captured:
-                        if progress(c, s, mask | {a}) and started(c, mask, ready):
-                            add(Reading(line, h, under_way=True, landed=times, disturbed=True))
+                else:
+                    add(Reading(line, h, under_way=True, landed=times, disturbed=True))
         if len(found) >= MAX_READINGS:
             if len({x.moves[:1] for x in found}) < 2:
                 raise _Cut  # they all begin alike: a reading left unseen could begin otherwise
             capped[0] = True
             return
         for c in options:
-            unseen = {sq for sq in (c.origin, *c.captured) if sq not in lifts and sq not in known}
-            if c.dest not in places and c.dest not in known:
-                unseen.add(c.dest)  # (a circular capture sets its piece down where it started)
-            if len(unseen) > 1:
-                continue
-            seen_any = any(sq in lifts for sq in (c.origin, *c.captured) if sq not in known) or (
-                c.dest in places and c.dest not in known
-            )
-            if not seen_any or (unseen and len({c.origin, c.dest, *c.captured} - known - unseen) == 0):
+            _, _, origin, dest, captured, _ = c.bits
+            taken = origin | captured
+            # the squares of the move no lift or landing was read on (a circular capture sets its
+            # piece down where it started)
+            unseen = (taken & ~lifted_bits | dest & ~placed_bits) & ~known_bits
+            if unseen & (unseen - 1):
+                continue  # two or more
+            if not (taken & lifted_bits or dest & placed_bits):
                 continue  # a move nobody saw any part of is not a reading
+            if unseen and not (taken | dest) & ~known_bits & ~unseen:
+                continue  # (nor one whose every other square cannot answer)
             tries: list[int | None] = []
             if unseen:
-                (sq,) = unseen
+                sq = unseen.bit_length() - 1
                 if hidden is None and sq in quiet:
                     tries.append(sq)
                 elif hidden is not None and sq == hidden:
@@ -352,7 +422,7 @@ def readings(
             # before it landed: a lift alone is no evidence of a move, nor one that landed before)
             if (
                 early
-                and unseen <= set(early)
+                and not unseen & ~(1 << early[0])
                 and ready <= went[early[0]] + (dropout or 0.0)
                 and c.dest not in known
                 and (landing := first(places, c.dest, went[early[0]])) is not None

@@ -127,11 +127,37 @@ class Engine:
         occ = own_m | own_k | opp
         empty = self.mask & ~occ
         found: list[RawRoute] = []
-        men = self.men_that_capture(own_m, opp, empty, side)
+        offs = self.man_cap_offsets[side]
+        # the men that can capture (men_that_capture, inline: this is the hot path)
+        men = 0
+        for off in offs:
+            if off > 0:
+                men |= own_m & (opp >> off) & (empty >> (off + off))
+            else:
+                men |= own_m & (opp << -off) & (empty << -(off + off))
         if men:
             dirs = self.man_cap_dirs[side]
-            for b in _bits(men):
-                self._man_dfs(b, opp, empty | (1 << b), [b], [], found, dirs)
+            while men:
+                low = men & -men
+                men ^= low
+                b = low.bit_length() - 1
+                here = empty | low
+                # one jump each way; a jump that cannot go on is a route at once (the common
+                # case), one that can is followed by the full search (_man_dfs)
+                for off in offs:
+                    mid = b + off
+                    land = mid + off
+                    if land < 0 or not (opp >> mid) & 1 or not (here >> land) & 1:
+                        continue
+                    rest = opp & ~(1 << mid)
+                    for off2 in offs:
+                        m2 = land + off2
+                        l2 = m2 + off2
+                        if l2 >= 0 and (rest >> m2) & 1 and (here >> l2) & 1:
+                            self._man_dfs(land, rest, here, [b, land], [mid], found, dirs)
+                            break
+                    else:
+                        found.append(((b, land), (mid,)))
         if own_k:
             for k in _bits(own_k):
                 self._king_dfs(k, opp, empty | (1 << k), [k], [], found)

@@ -113,6 +113,7 @@ class PlayApp:
         self.analysis_mode = AnalysisMode(self)
         self.training_mode = TrainingMode(self)  # a game replayed or a tactic on the board
         self.publisher: Publisher | None = None  # the tournament hall's feed (damas play --broker)
+        self._assignment: dict[str, Any] | None = None  # the hall's assignment the page shows waiting
         self._recent: tuple[tuple[int, int], list[GameRow]] | None = None  # the page's list of recent games
         self._analyses_listed: tuple[tuple[int, int], list[GameRow]] | None = None  # ...and of analyses left
         self._records_changed = 0  # a game started, resumed or corrected: the list is read again
@@ -300,6 +301,10 @@ class PlayApp:
         if self.publisher is not None:  # after the LEDs; the real game only (kept aside during an analysis)
             game = self.game_in_play()
             self.publisher.poll(game, self.version if game is self.session else 0)
+            if self.publisher.assignment is not self._assignment:  # one waits, or no more: the page says so
+                self._assignment = self.publisher.assignment
+                self._mark()
+                await self.flush()
 
     def _seen(self) -> Seen:
         """What the talking board reads besides the verdicts (damas.speech)."""
@@ -894,10 +899,20 @@ class PlayApp:
         self._records_changed += 1
         self._mark()
 
+    def busy(self) -> str | None:
+        """What the board is doing that is not a game (a hall's assignment waits for its end)."""
+        if self.training_mode.training is not None:
+            return "a training"
+        if self.analysis_mode.board is not None:
+            return "an analysis on the board"
+        return None
+
     def assign(self, data: dict[str, Any]) -> None:
         """The hall's next game for this board (players, colours, round, event): the game in play
         takes the names while it has no move yet, else the next game starts with them once this
-        one is over. An assignment already taken is not taken again."""
+        one is over. During a training or an analysis on the board it waits (shown on the page)
+        and is taken when the session ends, by the game played on then, or a new game. An
+        assignment already taken is not taken again."""
         given = {
             "White": data.get("white"),
             "Black": data.get("black"),
@@ -906,6 +921,12 @@ class PlayApp:
         }
         tags = {k: str(v) for k, v in given.items() if v not in (None, "")}
         check_tags(tags)
+        busy = self.busy()
+        if busy is not None:  # kept (the page shows it), taken once the session ends: never lost, never switched to
+            raise ValueError(f"{busy} is under way: round {tags.get('Round', '?')} waits for its end")
+        if self.session.row.purpose is not None:  # a training stopped with no game to go back to
+            self.new_game(tags=tags)
+            return
         current = self.session.tags()
         if all(current.get(k) == v for k, v in tags.items()):
             return  # already this game

@@ -151,7 +151,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
         if s.clock is None
         else {**s.clock.face(app.clock()), "low": app.low_time, "control_text": control_text(s.row.header)},
         "clock_words": wording.words(CLOCK_WORDS, lang),
-        "games": [_game_item(r, words) for r in app.recent_games()],
+        "games": [_game_item(r, words, r.id == app.training_mode.left) for r in app.recent_games()],
+        "assignment": _assignment_state(app, words),
         "studies": [_kept_item(r, words) for r in app.kept_studies()],
         "analyses": [_analysis_item(r) for r in app.kept_analyses()],  # analyses on the board, left
         "spoken": app.speech.recent(lang),  # what the board said (the page's live region)
@@ -185,9 +186,10 @@ def _confirm(report: Report, pos: Position) -> dict[str, Any] | None:
     return None
 
 
-def _game_item(row: GameRow, words: dict[str, str]) -> dict[str, Any]:
-    """A recent game as the page lists it (one left unfinished can be resumed)."""
-    state = "playing" if row.state == "in play" else row.state
+def _game_item(row: GameRow, words: dict[str, str], aside: bool = False) -> dict[str, Any]:
+    """A recent game as the page lists it (one left unfinished can be resumed; ``aside``: the game
+    a training under way left, played on when it stops — kept aside, not left unfinished)."""
+    state = "aside" if aside else "playing" if row.state == "in play" else row.state
     return {
         "id": row.id,
         "variant": row.variant,
@@ -200,8 +202,21 @@ def _game_item(row: GameRow, words: dict[str, str]) -> dict[str, Any]:
         "state_text": words.get(f"state_{state}", state),
         "plies": row.moves,
         "plies_text": words["plies_one"] if row.moves == 1 else words["plies"].format(count=row.moves),
-        "resumable": row.state in (ABANDONED, INTERRUPTED),
+        "resumable": row.state in (ABANDONED, INTERRUPTED) and not aside,
     }
+
+
+def _assignment_state(app: PlayApp, words: dict[str, str]) -> dict[str, Any] | None:
+    """The tournament hall's next game for this board while it waits (None: none waits): for the
+    end of the game in play, of a training, or of an analysis on the board."""
+    data = None if app.publisher is None else app.publisher.assignment
+    if data is None:
+        return None
+    names = {k: str(data.get(k) or "?") for k in ("white", "black")}
+    head = words["assigned_round"] if data.get("round") not in (None, "") else words["assigned"]
+    busy = app.busy()
+    why = words["assigned_training" if busy == "a training" else "assigned_analysis" if busy else "assigned_game"]
+    return {"round": data.get("round"), **names, "text": f"{head.format(round=data.get('round'), **names)} — {why}"}
 
 
 def _marks(app: PlayApp) -> dict[int, Mark]:

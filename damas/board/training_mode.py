@@ -31,6 +31,11 @@ class TrainingMode:
         self._told: tuple[Any, ...] | None = None  # what the training said last
         self._left: int | None = None  # the game in play when the training began (played on after it)
 
+    @property
+    def left(self) -> int | None:
+        """The game the training under way left (played on when it stops; None: none)."""
+        return self._left if self.training is not None else None
+
     def action(self, data: dict[str, Any]) -> None:
         """``start`` (``kind``: ``game`` or ``tactic`` from the shipped sets by ``index``, or
         ``study``: the open study's main line; ``mode`` replay or guess, ``side`` the side guessed)
@@ -43,6 +48,8 @@ class TrainingMode:
             if left is not None and self.app.session.row.purpose == TRAINING:
                 with contextlib.suppress(ValueError):  # (finished or gone meanwhile: the board stays as it is)
                     self.app.resume_game(left)
+            if self.app.publisher is not None:  # the hall's assignment waiting for the training: now
+                self.app.publisher.retry()
             self.app._mark()
             return
         if op == "show":  # the move to find, given up: lit, counted wrong

@@ -196,6 +196,11 @@ class Publisher:
         self.client.disconnect()
         self.client.loop_stop()
 
+    def retry(self) -> None:
+        """The board is free again for a waiting assignment (a training stopped: nothing the hall
+        sees changed, so the next turn tries it again on this word)."""
+        self._requests.put(("retry", None))
+
     def poll(self, session: GameSession | None, version: int) -> None:
         """Publish what changed in the game, then answer what the hall asked (the loop calls this
         every turn; it costs nothing when neither the view's version moved nor a request came).
@@ -242,6 +247,8 @@ class Publisher:
             elif what == "assign":
                 self.assignment = data
                 self._waiting = None
+                retry = True
+            elif what == "retry":
                 retry = True
         if retry and self.assignment is not None and self.assign is not None:
             try:

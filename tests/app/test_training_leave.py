@@ -23,6 +23,12 @@ def test_stopping_a_training_plays_on_the_game_and_a_new_game_is_not_named_after
         server.post("/api/action", {"action": "training", "op": "start", "kind": "tactic", "index": 0})
         state = server.wait_for(lambda s: s["training"]["on"])
         assert state["game"] != game and state["tags"]["Event"] == "Training: 1/24"
+        # the recent games: the game left for the training is kept aside, not left unfinished
+        (left,) = [g for g in state["games"] if g["id"] == game]
+        assert left["state"] == "aside" and not left["resumable"]
+        lang = server.get("/api/state?lang=pt-BR")
+        (left,) = [g for g in lang["games"] if g["id"] == game]
+        assert left["state_text"] == "deixada de lado durante o treino (pare o treino para continuar)"
         # stop: the game again, its move and players, the board set up for it
         server.post("/api/action", {"action": "training", "op": "stop"})
         state = server.wait_for(lambda s: s["game"] == game)

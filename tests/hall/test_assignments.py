@@ -10,6 +10,7 @@ import shutil
 import threading
 import urllib.error
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 
@@ -196,4 +197,71 @@ def test_a_hall_restarted_with_assignments_pending_publishes_them_again_and_clea
         alerts = [a for a in hall.get("/api/state")["alerts"] if a["kind"] == "assignment"]
         assert alerts == []  # (the hall's own, left over: put right without alarming the arbiter)
     finally:
+        hall.stop()
+
+
+def test_an_assignment_during_a_training_is_shown_and_taken_by_the_game_it_left(
+    browser: Any, tmp_path: Path, mosquitto: Mosquitto
+) -> None:
+    """The hall pairs the board while a tactic is trained on it: the training goes on, never takes
+    the round's names; the page shows the round waiting ("stop the training to start it") and the
+    game the training left as kept aside (not "left unfinished"); stopping the training plays on
+    that game, which takes the round (it had no move yet)."""
+    from playwright.sync_api import expect
+
+    from tests.app.test_browser_page import opened, shot
+
+    hall = HallProcess(tmp_path / "hall.sqlite3", mosquitto.url, "--rounds", "3", "--event", "Open").start()
+    board = _board(tmp_path, mosquitto.url)
+    try:
+        board.start()
+        game = board.get("/api/state")["game"]
+        board.post("/api/action", {"action": "training", "op": "start", "kind": "tactic", "index": 0})
+        training = board.wait_for(lambda s: s["training"]["on"])["game"]
+        hall.post("/api/players", {"csv": "name,rating\nAna,1800\nBia,1700\n"})
+        hall.post("/api/pair", {"boards": ["9"]})
+        state = board.wait_for(lambda s: s["assignment"] is not None, timeout=10)
+        text = state["assignment"]["text"]
+        assert text.startswith("Round 1 assigned: ") and text.endswith(" — stop the training to start it"), text
+        assert state["training"]["on"] and state["game"] == training
+        assert "Round" not in state["tags"] and state["tags"]["Event"].startswith("Training:")
+        (left,) = [g for g in state["games"] if g["id"] == game]
+        assert left["state"] == "aside" and not left["resumable"]
+        assert left["state_text"] == "kept aside for the training (stop it to play on)"
+        with opened(browser, f"{board.url}/?lang=en") as page:
+            expect(page.locator("#assigned")).to_have_text(text)
+            expect(page.locator(f'#recent li[data-game="{game}"]')).to_contain_text("kept aside for the training")
+            shot(page, "assignment-during-training")
+        board.post("/api/action", {"action": "training", "op": "stop"})
+        state = board.wait_for(lambda s: s["game"] == game and s["tags"].get("Round") == "1", timeout=10)
+        assert not state["training"]["on"] and state["assignment"] is None
+        assert {state["tags"]["White"], state["tags"]["Black"]} == {"Ana", "Bia"}
+        assert state["tags"]["Event"] == "Open"
+    finally:
+        board.stop()
+        hall.stop()
+
+
+def test_an_assignment_during_a_training_with_no_game_to_go_back_to_starts_the_round_when_it_stops(
+    tmp_path: Path, mosquitto: Mosquitto
+) -> None:
+    hall = HallProcess(tmp_path / "hall.sqlite3", mosquitto.url, "--rounds", "3").start()
+    board = _board(tmp_path, mosquitto.url)
+    try:
+        board.start()
+        board.move(22, 18)
+        board.post("/api/action", {"action": "resign", "side": "black"})  # the game in play is over
+        finished = board.wait_for(lambda s: s["result"] != "*")["game"]
+        board.post("/api/action", {"action": "training", "op": "start", "kind": "game", "index": 0})
+        training = board.wait_for(lambda s: s["training"]["on"])["game"]
+        hall.post("/api/players", {"csv": "name,rating\nAna,1800\nBia,1700\n"})
+        hall.post("/api/pair", {"boards": ["9"]})
+        state = board.wait_for(lambda s: s["assignment"] is not None, timeout=10)
+        assert state["game"] == training and "Round" not in state["tags"]
+        board.post("/api/action", {"action": "training", "op": "stop"})  # no game left for it: a new one
+        state = board.wait_for(lambda s: s["tags"].get("Round") == "1", timeout=10)
+        assert state["game"] not in (training, finished) and state["purpose"] is None and not state["moves"]
+        assert state["assignment"] is None and not state["training"]["on"]
+    finally:
+        board.stop()
         hall.stop()

@@ -251,6 +251,10 @@ function render() {
   }
   renderLink();
   renderComputer();
+  // the tournament hall's next game for this board, while it waits (a game, a training, an analysis)
+  const assigned = $("assigned");
+  assigned.hidden = !state.assignment;
+  assigned.textContent = state.assignment ? state.assignment.text : "";
   const active = $("active");
   if (state.active) {
     active.innerHTML = '<span class="msg"></span>';
