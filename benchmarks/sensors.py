@@ -4,7 +4,9 @@ those each game uses and unknown to the referee.
 
 For each case it prints how many games were recorded whole without help, how many after the
 player answered what the page asked (the move played, or the square whose sensor is broken),
-and how many were misrecorded (the one figure that must be 0). The games: every real game
+and how many were misrecorded (the one figure that must be 0); for a stuck sensor, which keeps
+the set-up from completing until the player names it, also how many were whole with that one
+answer alone. The games: every real game
 of tests/data/games and N generated games of each variant (Brazilian, International,
 Portuguese).
 
@@ -21,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.referee.faults import campaign  # noqa: E402
+from tests.referee.faults import campaign, campaign_named  # noqa: E402
 from tests.referee.hands import Style  # noqa: E402
 
 CASES = [
@@ -51,6 +53,10 @@ def main() -> int:
             f"{kind:<14}{n:>7}  {hands:<8}{games:>6}{f'{alone} ({100 * alone / games:.1f} %)':>14}"
             f"{f'{helped} ({100 * helped / games:.1f} %)':>15}{wrong:>13}   ({time.perf_counter() - t0:.0f} s)"
         )
+        if kind.startswith("stuck"):  # a stuck sensor keeps the set-up from completing until it is named
+            games, named, wrong = campaign_named(kind, None, args.games)
+            share = f"{named} ({100 * named / games:.1f} %)"
+            print(f"{'  named at the set-up only':<35}{share:>14}{'':>15}{wrong:>13}")
     return 0
 
 

@@ -154,9 +154,9 @@ class _Pending:
 class _Shadow:
     """A reading the page is asked about (``move``, with the square whose sensor would not
     answer), played on by a copy of the referee: what it recorded meanwhile, and whether the
-    square answered since."""
+    evidence refuted it since (the square answered, or a board came that it cannot explain)."""
 
-    move: Move
+    move: Move | None  # (None: no move at all, or the last one taken back)
     hidden: int | None
     ref: Referee
     verdicts: list[Verdict] = field(default_factory=list)
@@ -268,6 +268,11 @@ class Referee:
         self._catching_up = False  # reading the plies played while a move was held (a deeper search)
         self._deep_until = -math.inf  # until then too (a move is held while a sensor may answer)
         self._lost = False  # nothing explained the board at some moment since it last matched the game
+        #: a still board that no reading explains (a complete search found none): what the board
+        #: shows cannot have happened as this referee reads the sensors (a reading followed while
+        #: the page is asked that comes to one is ruled out, as if its silent square had answered)
+        self._impossible = False
+        self._follows = False  # a copy that plays a reading on while the page is asked (_clone)
         self._doubt = False  # a takeback (or correction) is held while a silent square could have hidden a move
         self._shadows: list[_Shadow] = []  # while the page is asked: each reading played on (see _follow)
         self.report: Report | None = None  # the active report (an irregular state)
@@ -492,7 +497,10 @@ class Referee:
         its landing (``landed``) are the next move's."""
         later = [ev for ev in self.events if ev.t > landed]
         self._choices = {}
-        self._commit(self._candidates.find(self.position, move), out, inferred=hidden)
+        # (the move is marked with the square only if it hid a change of its own: a reading
+        # whose later move a silent square hid names that square, its move marked when read)
+        own = hidden if hidden in (move.from_square, move.to_square, *move.captured) else None
+        self._commit(self._candidates.find(self.position, move), out, inferred=own)
         if hidden is not None:
             self._suspect(hidden, out)
         self._forget(later)
@@ -528,9 +536,23 @@ class Referee:
         in_hand = any(x.under_way and not x.moves and not x.standing for x in r.found) and all(
             h is None and m.to_square in self.suspects for m, h in choices.items()
         )
-        if (len(choices) + (reread is not None) < 2 and not under_way and not in_hand) or (
-            reread is not None and prev is None
-        ):
+        # the board as the game has it (moves a silent square hid may have left it so: a capture
+        # from it of the piece just moved, say), or as it was before the last move (a takeback,
+        # or a capture the same way): no move at all is a reading too
+        # (only with moves over a square known not to answer: a square merely unheard so far is
+        # no evidence of a move, and the next event tells)
+        sensed = self._sensed()
+        known = any(
+            x.moves
+            and x.hidden is None
+            and not x.under_way
+            and any(self._mask & {*m.path, *m.captured} for m in x.moves)
+            for x in r.found
+        )
+        unmoved = known and not self._doubt and sensed == self._expect(self.position)
+        taken_back = known and self._doubt and reread is None and prev is not None and sensed == self._expect(prev)
+        alone = not (under_way or in_hand or unmoved or taken_back)  # (one reading with moves is no question)
+        if (len(choices) + (reread is not None) < 2 and alone) or (reread is not None and prev is None):
             return False
         squares = sorted(
             standing
@@ -546,6 +568,10 @@ class Referee:
             texts.insert(0, prev.pdn(reread))  # the last move read again
             answers.insert(0, engine_text(reread))
         still = "a piece still in the hand" if in_hand and reread is None else "a move under way"
+        if unmoved:
+            still = "no move"
+        elif taken_back and prev is not None:
+            still = f"{prev.pdn(self.game.move_stack[-1])} taken back"
         key = _Raised("sensor", frozenset(self.occupied))
         if self._reported != key:
             self._reported = key
@@ -556,12 +582,18 @@ class Referee:
                 times = [x.landed[0] for x in r.found if x.moves[:1] == (move,) and x.landed]
                 sh.ref._adopt(move, hidden, min(times, default=self.t), sh.verdicts)
                 self._shadows.append(sh)
+            if unmoved or taken_back:  # no move at all (or the last one taken back) is played on too
+                sh = _Shadow(None, None, self._clone())
+                if taken_back:
+                    sh.ref._takeback(sh.verdicts)
+                sh.ref._forget()
+                self._shadows.append(sh)
             self._emit_report(
                 out,
                 ReportKind.SENSOR_CONFIRM,
                 squares,
                 f"the sensor under {self._names(squares) or self._names(self._mask)} may not answer: the board "
-                f"cannot tell {' from '.join(texts) if len(texts) > 1 else texts[0] + ' from ' + still}: "
+                f"cannot tell {' from '.join(texts if len(texts) > 1 and alone else [*texts, still])}: "
                 "confirm the move played on the page",
                 params={"choices": texts, "moves": answers, "squares": squares},
             )
@@ -592,6 +624,8 @@ class Referee:
         c._named = set(self._named)
         c.inferred = dict(self.inferred)
         c._choices = {}
+        c._impossible = False
+        c._follows = True
         c._touch_noticed = set(self._touch_noticed)
         c.reconstructed = set(self.reconstructed)
         c._expected = dict(self._expected)
@@ -603,13 +637,16 @@ class Referee:
         """The readings the page was asked about, each played on: one whose square answered, or
         that came to a board it cannot explain, is dropped; when one alone is left, it was the
         game: the referee takes it up, with the moves it recorded meanwhile."""
+        for sh in self._shadows:
+            sh.refuted = sh.refuted or sh.ref._impossible
         confused = [sh for sh in self._shadows if _lost_way(sh)]
         alive = [sh for sh in self._shadows if not sh.refuted and sh not in confused]
         if len(alive) == len(self._shadows):
             return
         if len(alive) != 1 or any(not sh.refuted for sh in self._shadows if sh is not alive[0]):
-            # only a square that answered rules a reading out: one that merely lost its way may
-            # still be the game, so the page's answer is needed
+            # only evidence rules a reading out (its square answered, or a still board that no
+            # reading of it explains: a complete search found none); one that merely lost its way
+            # (a search cut short) may still be the game, so the page's answer is needed
             self._shadows = [sh for sh in self._shadows if not sh.refuted]
             if all(sh in confused for sh in self._shadows):
                 self._shadows = []
@@ -644,8 +681,9 @@ class Referee:
         """Are the readings searched deeper now (plies played while a move was held)?"""
         return self._catching_up or self.t <= self._deep_until
 
-    def _search(self, air: float | None = None, deep: bool | None = None) -> Readings:
-        deeper = 2 if (self._deepened() if deep is None else deep) else 1
+    def _search(self, air: float | None = None, deeper: int = 1, deep: bool | None = None) -> Readings:
+        if self._deepened() if deep is None else deep:  # (``deep``: as it was when a search was deferred)
+            deeper = max(deeper, 2)
         return readings(
             self.position,
             self.occupied,
@@ -996,7 +1034,9 @@ class Referee:
             if s == self._expect(prev) and (last.from_square == last.to_square or self._moved_to(e, s)):
                 if self.mode == "casual":
                     if self._another_reading(None):
-                        self._deadline = None  # a takeback, or a capture a silent square hid: the next event tells
+                        # a takeback, or a capture a silent square hid: the next event tells, or
+                        # the page once the board has been still
+                        self._deadline = self._since + self.settle_time if self._mask else None
                         self._doubt = True
                         return
                     self._takeback(out)
@@ -1209,6 +1249,8 @@ class Referee:
         self._deadline = None
         if self._trimmed or not self._another_reading(None):
             self._forget()
+        elif self._mask:
+            self._deadline = self._since + self.settle_time  # if nothing follows, the page may be asked (_settled)
 
     def _procedure(self, c: Candidate, route: Move, out: list[Verdict]) -> None:
         """Tournament mode: note removals before the landing or out of jump order."""
@@ -1411,10 +1453,20 @@ class Referee:
                 self._reported = key
                 self._emit_report(out, ReportKind.REQUIRED_CAPTURE, squares, msg, params=params)
             return
-        if self.sensor_faults and self._doubt and self._reread is not None and not self.cells and self._ask(out):
+        doubt = self._doubt and (self._reread is not None or self._mask)  # (a takeback: with a known silent square)
+        if self.sensor_faults and doubt and not self.cells and self._ask(out):
+            return
+        if self.sensor_faults and self._mask and not self.cells and s == e:
+            if self.events and not self._trimmed:
+                self._ask(out)  # moves since that left the board as it was (else nothing is wrong)
             return
         if self.sensor_faults and self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
             return
+        if self._follows and self._lost and not self.cells and not self._trimmed and not self._impossible:
+            r = self._board_readings()
+            if not r.complete:  # (cut short: a deeper search may still prove it, at a board still this long)
+                r = self._search(deeper=2).at(self.t)
+            self._impossible = r.complete and not any(x.moves or x.under_way for x in r.found)
         shown = s | (pos.occupied() & self._mask)  # a square that cannot answer is taken as the game has it
         d = classify(pos, shown, self.cells, self._fault_cache.of(pos), tournament=self.mode == "tournament")
         if d.sets_irregular:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Literal
 
 from referee import Action, Pipeline, Referee, Report, ReportKind, Verdict
 from referee.expect import engine_text
@@ -52,11 +53,12 @@ def play_faulty(
     faults: list[tuple[int, str]],
     style: Style | None = None,
     *,
-    answer: bool = True,
+    answer: bool | Literal["setup"] = True,
     mode: str = "casual",
 ) -> Played:
     """Play ``moves`` with the sensors of ``faults`` ((square, kind) pairs) broken; ``answer``:
-    the player confirms what the page asks."""
+    the player confirms what the page asks (``"setup"``: only a set-up's broken sensor, named
+    once before play starts)."""
     events, _ = game_log(start, moves, seed, style)
     rng = random.Random(seed)
     board = start.occupied()
@@ -75,7 +77,7 @@ def play_faulty(
                 played.named.update(v.squares)
             if not answer:
                 continue
-            if v.kind is ReportKind.SENSOR_CONFIRM:
+            if v.kind is ReportKind.SENSOR_CONFIRM and answer is True:
                 played.asked += 1
                 # the move played, among those the page offers (the last one, read again; or the next)
                 ply = ref.game.ply
@@ -127,3 +129,15 @@ def campaign(kind: str, n_broken: int, style: Style | None, per_variant: int) ->
         helped += second.whole
         wrong += first.misrecorded or second.misrecorded
     return len(games), alone, helped, wrong
+
+
+def campaign_named(kind: str, style: Style | None, per_variant: int) -> tuple[int, int, int]:
+    """The same with one sensor of ``kind`` broken, the player answering only the set-up's
+    question (the square whose sensor is broken, named once): (games, recorded whole, misrecorded)."""
+    games = campaign_games(per_variant)
+    whole = wrong = 0
+    for k, (start, moves) in enumerate(games):
+        played = play_faulty(start, moves, k, campaign_broken(k, moves, kind, 1), style, answer="setup")
+        whole += played.whole
+        wrong += played.misrecorded
+    return len(games), whole, wrong

@@ -143,6 +143,26 @@ def test_two_readings_while_play_goes_on_are_asked_about_at_once() -> None:
     assert board.ref.inferred == {1: 21}
 
 
+def test_a_confirmed_move_is_marked_with_its_own_silent_square_not_a_later_moves() -> None:
+    """b4's sensor is known dead, c5's has never answered. c3 is lifted and d4 fills: c3-d4, or
+    c3-b4 (unseen on b4) with c5-d4 after it (c5's lift unseen). The player confirms c3-b4: it
+    is marked inferred with b4, its own square (it used to be marked with c5, the reply's), and
+    the reply c5-d4 with c5, named then."""
+    board = Board("brazilian", "W:W21,22:B14,5", suspects={17}, heard=set(range(1, 33)) - {17, 14})
+    board.lift(22)
+    board.wait(1.0)
+    board.place(18)
+    board.wait(2.0)
+    ask = board.last(ReportKind.SENSOR_CONFIRM)
+    assert sorted(ask.params["moves"]) == ["22-17", "22-18"]
+    board.all += board.pipe.feed(Action(board.t + 0.5, "confirm", move="22-17"))
+    board.wait(2.0)
+    assert board.moves() == ["c3-b4", "c5-d4"]
+    assert board.ref.inferred == {1: 17, 2: 14}
+    (sensor,) = [r for r in board.reports() if r.kind is ReportKind.SENSOR]
+    assert sensor.squares == (14,)
+
+
 def test_the_confirm_action_survives_the_event_log() -> None:
     from referee import dump_log, parse_log
 
@@ -256,6 +276,40 @@ def test_the_campaigns_misreads_stay_unrecorded(k: int, kind: str, n_broken: int
         played = play_faulty(start, moves, k, broken, Style.sloppy() if hands == "sloppy" else None, answer=answer)
         assert not played.misrecorded, (answer, [start.pdn(m) for m in played.recorded[:3]])
         assert played.named <= {sq for sq, _ in broken}
+
+
+@pytest.mark.parametrize(
+    ("k", "hands"),
+    [
+        (179, "careful"),  # Brazilian, c1 dead: a1-b2 or c1-b2; a1-b2's copy comes to boards it cannot explain
+        (243, "careful"),  # International, 34 dead: 35-30's copy too, proven only by a deeper search
+        (152, "sloppy"),  # International, 27 dead: 26-23's copy, with sloppy hands
+    ],
+)
+def test_a_reading_the_board_refutes_later_is_dropped_without_the_page(k: int, hands: str) -> None:
+    """Campaign games (one dead sensor) where the page was asked between two readings and the
+    game went on: one of them later comes to a still board that no reading of it explains (a
+    complete search finds none: as good as its silent square answering). The other is the
+    game: recorded whole without the page's answer (before, only a square answering ruled a
+    reading out, and the game stalled until the page was answered)."""
+    start, moves = campaign_games(60)[k]
+    broken = campaign_broken(k, moves, "dead", 1)
+    played = play_faulty(start, moves, k, broken, Style.sloppy() if hands == "sloppy" else None, answer=False)
+    assert played.whole, (len(played.recorded), len(moves))
+    assert played.named == {broken[0][0]}
+
+
+def test_a_capture_from_a_dead_square_that_leaves_the_board_as_it_was_is_asked_about() -> None:
+    """Campaign game 132 (Portuguese, h4 dead): f2-g3, then h4xf2 takes that piece and lands
+    where it started: the board is as before f2-g3, as if nothing had been played. The game's
+    last two moves were silently lost; now the page is asked (f2-g3, or no move), then
+    (h4xf2, or f2-g3 taken back), and the answers make the game whole."""
+    start, moves = campaign_games(60)[132]
+    broken = campaign_broken(132, moves, "dead", 1)
+    assert broken == [(20, "dead")]
+    played = play_faulty(start, moves, 132, broken, answer=True)
+    assert played.whole and played.asked >= 1, (len(played.recorded), len(moves))
+    assert not play_faulty(start, moves, 132, broken, answer=False).misrecorded
 
 
 def _f4_heard() -> Board:
