@@ -45,7 +45,7 @@ from referee.candidates import (
 )
 from referee.diagnose import capture_goes_on, classify, names, required_capture
 from referee.expect import engine_text, expected_message, parse_engine_move
-from referee.faults import MAX_NODES, Memo, Reading, Readings, readings
+from referee.faults import MAX_NODES, Reading, Readings, readings
 from referee.faults import MAX_PLIES as READING_PLIES
 from referee.leds import led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
@@ -262,7 +262,6 @@ class Referee:
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
         self._readings_air: Readings | _Deferred | None = None  # the same, and those a piece put back would make
         self._fault_cache = CandidateCache(size=FAULT_CACHE_SIZE)  # the readings' search: a few hundred positions
-        self._memo = Memo()  # the last readings searched (asked again with and without a piece put back)
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
         self._pending: _Pending | None = None  # a move held while a sensor may answer yet (_infer)
         self._catching_up = False  # reading the plies played while a move was held (a deeper search)
@@ -696,7 +695,6 @@ class Referee:
             hold=HIDDEN_LANDING,
             heard=self._heard_at,
             emptied=self._emptied_at,
-            memo=self._memo,
             max_plies=READING_PLIES * deeper,
             max_nodes=MAX_NODES * deeper**3,
         )

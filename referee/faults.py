@@ -96,39 +96,6 @@ class Readings:
         return min((r.until for r in self.found if r.until is not None and not r.standing), default=None)
 
 
-class Memo:
-    """The readings last searched for one piece of evidence, kept by the caller between calls
-    (``readings(memo=...)``): the referee asks the same evidence with and without the pieces
-    lifted a moment ago put back, and asks again before anything changed."""
-
-    def __init__(self) -> None:
-        self.key: tuple[object, ...] | None = None
-        self.plain: Readings | None = None  # without a piece put back
-        self.aired: tuple[frozenset[int], Readings] | None = None  # with those pieces put back
-
-    def recall(self, key: tuple[object, ...], off: frozenset[int]) -> Readings | None:
-        """The readings of ``key``'s evidence with the pieces of ``off`` put back, if known."""
-        if key != self.key:
-            self.key, self.plain, self.aired = key, None, None
-            return None
-        if off:
-            return self.aired[1] if self.aired is not None and self.aired[0] == off else None
-        if self.plain is None and self.aired is not None:
-            aired = self.aired[1]
-            if len(aired.found) < MAX_READINGS and not aired.capped:
-                # the pieces put back only add readings marked disturbed: as long as they never
-                # brought the search to its cap, it went the same way without them
-                self.plain = Readings(tuple(x for x in aired.found if not x.disturbed), aired.complete)
-        return self.plain
-
-    def keep(self, off: frozenset[int], found: Readings) -> Readings:
-        if off:
-            self.aired = (off, found)
-        else:
-            self.plain = found
-        return found
-
-
 class _Cut(Exception):
     pass
 
@@ -221,7 +188,6 @@ def readings(
     hold: float = 0.0,
     heard: Mapping[int, float] | None = None,
     emptied: Mapping[int, float] | None = None,
-    memo: Memo | None = None,
 ) -> Readings:
     """The readings of ``board`` from ``position`` (the last position it matched), given the
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
@@ -242,9 +208,7 @@ def readings(
     until a move of the reading takes it, which started within ``dropout`` seconds of that
     lift (else the reading holds until then: ``until``). Such a lift is no move's start, so
     a move that started before the move it follows landed is read as it was played.
-    ``memo``: readings searched before, reused when the evidence is the same (:class:`Memo`).
     """
-    events = list(events)
     s = frozenset(board)
     known = frozenset(masked)
     quiet = frozenset(silent) - known
@@ -263,25 +227,6 @@ def readings(
     order = sorted(moments)
     ordered, moments = order == moments, order
     off = frozenset(sq for sq, ev in last.items() if air is not None and not ev.occupied and ev.t >= air) - known
-    if memo is not None:
-        # (the cheapest to compare first: a different evidence differs there at once)
-        key = (
-            len(events),
-            position,
-            s,
-            max_plies,
-            max_nodes,
-            dropout,
-            hold,
-            tuple(events),
-            quiet,
-            known,
-            frozenset((heard or {}).items()),
-            frozenset((emptied or {}).items()),
-        )
-        recalled = memo.recall(key, off)
-        if recalled is not None:
-            return recalled
     #: squares reading empty since a lift: their sensor may have dropped out under a standing piece
     went = {} if dropout is None else {sq: t for sq, t in (emptied or {}).items() if sq not in s and sq not in known}
     cands = cache or CandidateCache()
@@ -502,10 +447,8 @@ def readings(
     try:
         search(position, (), None, max_plies, -math.inf, (), _Drop())
     except _Cut:
-        result = Readings(tuple(found), complete=False)
-    else:
-        result = Readings(tuple(found), capped=capped[0])
-    return result if memo is None else memo.keep(off, result)
+        return Readings(tuple(found), complete=False)
+    return Readings(tuple(found), capped=capped[0])
 
 
-__all__ = ["MAX_NODES", "MAX_PLIES", "Memo", "Reading", "Readings", "progress", "readings"]
+__all__ = ["MAX_NODES", "MAX_PLIES", "Reading", "Readings", "progress", "readings"]

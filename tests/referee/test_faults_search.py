@@ -3,23 +3,18 @@
 It asks its questions of every candidate of every position it visits on bit masks, and skips
 what cannot hold: each shortcut must answer as the plain set-based question does
 (:func:`referee.faults.progress`) — random positions of all three variants, boards part-way
-through a move, random squares hidden and pieces put back. And the referee keeps the readings
-it searched (:class:`referee.faults.Memo`): each answer must be a new search's."""
+through a move, random squares hidden and pieces put back."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
-from referee import core
 from referee.candidates import Candidate, candidates, square_bits
-from referee.faults import Memo, Readings, _progress, _put_back, _strays, progress, readings
+from referee.faults import _progress, _put_back, _strays, progress
 from rules import Position
 from tests.conftest import random_game
-from tests.referee.faults import campaign_broken, campaign_games, play_faulty
-from tests.referee.hands import Style
 
 
 def _cases(variant: str, seed: int) -> list[tuple[Candidate, frozenset[int]]]:
@@ -73,36 +68,3 @@ def test_the_searchs_bit_mask_questions_answer_as_the_plain_ones(variant: str, s
             assert _put_back(c.bits, sb, hb, square_bits(aired)) == put_back, (c.move, sorted(s), sorted(aired))
             back += put_back
     assert asked > 400 and held > 40 and back > 5  # the cases reach every answer
-
-
-@pytest.mark.parametrize("sloppy", [False, True])
-@pytest.mark.parametrize("kind", ["dead", "intermittent"])
-def test_readings_the_memo_gives_are_those_a_new_search_finds(
-    monkeypatch: pytest.MonkeyPatch, kind: str, sloppy: bool
-) -> None:
-    """The referee asks its readings of a :class:`referee.faults.Memo` (the same evidence, with
-    and without a piece put back): every answer, a new one or one recalled or derived, must be
-    what a search of its own finds — over games with a broken sensor, the referee's own calls."""
-    recalled = 0
-    recall = Memo.recall
-
-    def counted(memo: Memo, key: tuple[object, ...], off: frozenset[int]) -> Readings | None:
-        nonlocal recalled
-        found = recall(memo, key, off)
-        recalled += found is not None
-        return found
-
-    def checked(*args: Any, memo: Memo | None = None, **kwargs: Any) -> Readings:
-        found = readings(*args, memo=memo, **kwargs)
-        kwargs.pop("cache")
-        assert found == readings(*args, **kwargs)
-        return found
-
-    monkeypatch.setattr(Memo, "recall", counted)
-    monkeypatch.setattr(core, "readings", checked)
-    games = campaign_games(2)
-    style = Style.sloppy() if sloppy else None
-    for k in range(0, len(games), 9):
-        start, moves = games[k]
-        play_faulty(start, moves, k, campaign_broken(k, moves, kind, 1), style)
-    assert recalled >= 5  # (the games reach the memo)
