@@ -27,7 +27,7 @@ from board_hal.squares import Sensing, SquareState
 from damas.board.analysis_mode import AnalysisMode
 from damas.board.page_state import MoveList, page_state
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
-from damas.board.studies import KeptStudies
+from damas.board.studies import KeptStudies, session_pdn
 from damas.board.training_mode import TrainingMode, suggested
 from damas.computer.analysis import GameAnalysis, KeptAnalysis
 from damas.computer.live import LiveAnalysis
@@ -939,10 +939,11 @@ class PlayApp:
 
     # -- views ------------------------------------------------------------------------------------
     def game_pdn(self, game_id: int) -> str:
-        if game_id == self.session.row.id:
+        """A game as PDN (an analysis session: every line it played, ``session_pdn``)."""
+        if game_id == self.session.row.id and self.session.row.purpose != ANALYSIS:
             return self.session.pdn_game().pdn()
         try:
-            return export_game(self.store, game_id).pdn()
+            return session_pdn(self.store, game_id).pdn()
         except StoreError as exc:
             raise LookupError(str(exc)) from None
 

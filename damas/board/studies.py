@@ -19,9 +19,11 @@ from typing import Any
 
 from damas.computer.analysis import KeptAnalysis
 from damas.records.kept import KeptChecks, copy_holds
-from damas.records.store import Store, StoreError, StudyRow
+from damas.records.session import export_game, lines_played
+from damas.records.store import ANALYSIS, Store, StoreError, StudyRow
 from damas.study.tree import Study, StudyError
 from rules.errors import shown
+from rules.pdn import PdnGame
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +43,31 @@ def _tree_problem(tree: Any, variant: str) -> str | None:
 KEPT_CHECKS = KeptChecks(
     tree=_tree_problem, analysis=lambda game_id, data: KeptAnalysis.from_json(game_id, data) is not None
 )
+
+
+def session_pdn(store: Store, game_id: int, notes: list[str] | None = None) -> PdnGame:
+    """A recorded game as PDN (``export_game``); an analysis session on the board: every line it
+    played, as variations in its study's tree (the study's moves that lead to them, its main line
+    first, with their comments), not only its last line. Without its study (deleted, damaged) or
+    when none of its lines is in it: its last line, as before."""
+    pg = export_game(store, game_id, notes)
+    row = store.game(game_id)
+    study_id = row.header.get("study")
+    if row.purpose != ANALYSIS or not isinstance(study_id, int) or isinstance(study_id, bool):
+        return pg
+    try:
+        study = KeptStudies._read(store.study(study_id))
+    except (StoreError, StudyError):
+        return pg
+    if study.variant.name != row.variant:
+        return pg
+    tree = study.with_lines((start, moves) for start, moves in lines_played(store, game_id) if moves)
+    if tree is None:
+        return pg
+    out = tree.pdn_game()
+    out.tags = {k: v for k, v in pg.tags.items() if k not in ("Result", "Termination", "FEN", "SetUp")}
+    out.result = "*"  # (its lines end where the players left them: no result for the session)
+    return out
 
 
 class KeptStudies:

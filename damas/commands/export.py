@@ -42,7 +42,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from damas.records.session import export_game
+    from damas.board.studies import session_pdn  # (an analysis session: every line it played)
 
     notes: list[str] = []
     with open_store(args.db) as store:
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         games: list[PdnGame] = []
         for i in ids:
             try:
-                games.append(export_game(store, i, notes))
+                games.append(session_pdn(store, i, notes))
             except (StoreError, DraughtsError) as exc:
                 if not args.all:
                     raise

@@ -37,7 +37,7 @@ from referee.clock import ClockError, parse_control, shown_seconds
 from referee.colour import make_referee, pieces_from_json
 from referee.log import COLOUR_FORMAT, UID_FORMAT, LogError, LogEvent, LogHeader, event_to_json, parse_log
 from referee.vocabulary import Mode
-from rules import Color, DraughtsError, Game, Move, Termination
+from rules import Color, DraughtsError, Game, Move, Position, Termination
 from rules.pdn import Clock as PdnClock
 from rules.pdn import PdnGame
 
@@ -422,6 +422,36 @@ def export_game(store: Store, game_id: int, notes: list[str] | None = None) -> P
     if row.result_locked or row.ended is not None:
         pg.result = row.result
     return with_ending(pg, pipe, row)
+
+
+def lines_played(store: Store, game_id: int) -> list[tuple[Position, list[Move]]]:
+    """The lines a session played on the board (an analysis: each position of its study set up),
+    in order: each start (its log's, then each ``position`` line's, or the header's again after a
+    ``new-game``) and the moves made from it as they stood when the next was set up (a move taken
+    back on the board is not in them). A damaged journal: the lines before the damage."""
+    row = store.game(game_id)
+    _header, events, _problem = load_log(store, row, partial=True)
+    pipe = _pipeline(row)
+    lines: list[tuple[Position, list[Move]]] = []
+
+    def line() -> None:
+        game = pipe.referee.game
+        start, moves = game.positions()[0], []
+        for _before, step in game.steps():
+            if isinstance(step, Move):
+                moves.append(step)
+            else:  # (a set-up: an irregular position accepted, the line goes on from it)
+                start, moves = step, []
+        lines.append((start, moves))
+
+    for ev in events:
+        if isinstance(ev, Action) and ev.action in ("position", "new-game"):
+            pipe.advance(ev.t)  # (what settled before it belongs to the line before)
+            line()
+        pipe.feed(ev)
+    pipe.finish()
+    line()
+    return lines
 
 
 def recorded_game(store: Store, game_id: int) -> Game:

@@ -11,7 +11,7 @@ the variations in parentheses after the move they replace.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from rules import Color, DraughtsError, Game, Move, Position
@@ -174,6 +174,62 @@ class Study:
         for child in node.children:
             yield from self._subtree(child)
 
+    def _preorder(self) -> list[Node]:
+        """Every node, each after its parent and a position's moves in their order (no recursion:
+        a line may be 5,000 moves long)."""
+        order: list[Node] = []
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            stack.extend(reversed(node.children))
+        return order
+
+    def with_lines(self, lines: Iterable[tuple[Position, list[Move]]]) -> Study | None:
+        """A study of this one's start holding ``lines`` (each a position of this study and the
+        moves played from it: an analysis session's lines on the board) and the moves of this
+        study that lead to them, in this study's order (its main line first), with their NAGs and
+        comments; a line's moves this study lacks (deleted on the page since) follow it. A line
+        whose start is no position of this study is left out; None when none is one, or the
+        lines make more moves than a study keeps."""
+        order = self._preorder()
+        first: dict[Position, Node] = {}
+        for node in order:
+            first.setdefault(node.position, node)
+        keep: set[int] = set()
+        tails: list[tuple[int, list[Move]]] = []
+        for start, moves in lines:
+            found = first.get(start)
+            if found is None:
+                continue
+            node = found
+            up: Node | None = node
+            while up is not None and up.id not in keep:
+                keep.add(up.id)
+                up = up.parent
+            rest = list(moves)
+            while rest and (child := next((c for c in node.children if c.move == rest[0]), None)) is not None:
+                keep.add(child.id)
+                node, rest = child, rest[1:]
+            tails.append((node.id, rest))
+        if not tails:
+            return None
+        out = Study(self.variant, self.root.position, self.tags, self.result)
+        mapped = {self.root.id: out.root}
+        try:
+            for node in order[1:]:
+                if node.id in keep and node.parent is not None and node.move is not None:
+                    child = out._child(mapped[node.parent.id], node.move)
+                    child.nags, child.comments = list(node.nags), list(node.comments)
+                    mapped[node.id] = child
+            for node_id, rest in tails:
+                at = mapped[node_id]
+                for move in rest:
+                    at = out._child(at, move)
+        except StudyError:
+            return None
+        return out
+
     # -- writing ----------------------------------------------------------------------------------
     def pdn_game(self) -> PdnGame:
         """The study as a PDN game: its main line, the variations after the moves they replace."""
@@ -205,12 +261,7 @@ class Study:
         order: each after its parent, a position's moves in their order, the first its line's
         continuation) with its id (the page's), NAGs and comments, and the position shown. Flat,
         never nested (a line of 5,000 moves is 5,000 entries, not 5,000 levels)."""
-        order: list[Node] = []
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            order.append(node)
-            stack.extend(reversed(node.children))
+        order = self._preorder()
         index = {node.id: i for i, node in enumerate(order)}
         moves: list[dict[str, object]] = []
         for node in order[1:]:

@@ -334,8 +334,13 @@ def test_one_session_for_the_analysis_of_a_game_wherever_the_page_goes(browser: 
         assert state["game"] == session and tree(state) == "1. c3-d4 f6-g5 (1... b6-c5) 2. g3-h4 b6-a5"
         [listed] = analysis_sessions(db)
         assert listed.split()[0] == str(session) and "analysis session, in play" in listed
-        pdn = server.get(f"/games/{session}.pdn")  # the session's record: its last line
-        assert "b6-c5" in pdn and "b6-a5" not in pdn
+        # the session's record: every line it played, as PDN variations in the study's tree (it
+        # held only its last line, 1... b6-c5, before)
+        pdn = server.get(f"/games/{session}.pdn")
+        assert "\n1. c3-d4 f6-g5 (1... b6-c5) 2. g3-h4 b6-a5 *" in pdn, pdn
+        back = read_game(pdn)
+        assert [m.text for m in back.moves] == ["c3-d4", "f6-g5", "g3-h4", "b6-a5"]
+        assert [[m.text for m in line] for line in back.moves[1].variations] == [["b6-c5"]]
         # leaving: the session closed (kept), the game back
         study(server, op="board", on=False)
         server.post("/api/sim", {"op": "fix"})
@@ -343,6 +348,7 @@ def test_one_session_for_the_analysis_of_a_game_wherever_the_page_goes(browser: 
         assert state["game"] == first and len(state["moves"]) == 3
         [listed] = analysis_sessions(db)
         assert listed.split()[0] == str(session) and listed.endswith("analysis session, closed"), listed
+        assert server.get(f"/games/{session}.pdn") == pdn  # closed: the same record
         study(server, op="close")
         with opened(browser, f"{server.url}/?lang=en") as page:
             row = page.locator(f'#ba-kept li[data-session="{session}"]')
@@ -486,3 +492,7 @@ def test_damas_replay_names_each_position_the_analysis_set_up(tmp_path: Path) ->
     r = damas("replay", "--game", str(session), "--db", str(db), "--json")
     kinds = [(v["type"], v.get("fen"), v.get("move")) for v in map(json.loads, r.stdout.splitlines())]
     assert ("position", pos.fen(), None) in kinds
+    # exported, the session holds both lines, the second as a variation of the first (in the study's tree)
+    r = damas("export", str(session), "--db", str(db))
+    assert r.returncode == 0, r.stderr
+    assert "\n1. c3-d4 f6-g5 2. g3-h4 (2. e3-f4) *" in r.stdout, r.stdout

@@ -265,3 +265,38 @@ def test_an_assignment_during_a_training_with_no_game_to_go_back_to_starts_the_r
     finally:
         board.stop()
         hall.stop()
+
+
+def test_an_assignment_during_an_analysis_on_the_board_waits_for_it_then_for_the_game(
+    tmp_path: Path, mosquitto: Mosquitto
+) -> None:
+    """Paired while the board analyses a position of the game in play: the analysis' session never
+    takes the round; the page says to leave the analysis, then (the game back, with a move) that
+    the round starts when the game is over; it does, once the game ends."""
+    from tests.app.test_analysis_board import study
+
+    hall = HallProcess(tmp_path / "hall.sqlite3", mosquitto.url, "--rounds", "3").start()
+    board = _board(tmp_path, mosquitto.url)
+    try:
+        board.start()
+        game = board.move(22, 18)["game"]
+        study(board, op="open", ply=1)
+        study(board, op="board", on=True)
+        board.post("/api/sim", {"op": "fix"})
+        analysis = board.wait_for(lambda s: s["board_analysis"] is not None and s["board_analysis"]["set_up"])["game"]
+        hall.post("/api/players", {"csv": "name,rating\nAna,1800\nBia,1700\n"})
+        hall.post("/api/pair", {"boards": ["9"]})
+        state = board.wait_for(lambda s: s["assignment"] is not None, timeout=10)
+        assert state["assignment"]["text"].endswith(" — leave the analysis on the board to start it")
+        assert state["game"] == analysis and "Round" not in state["tags"]
+        study(board, op="board", on=False)
+        board.post("/api/sim", {"op": "fix"})
+        state = board.wait_for(lambda s: s["game"] == game and s["board_analysis"] is None, timeout=10)
+        assert state["assignment"]["text"].endswith(" — it starts when this game is over")
+        assert "Round" not in state["tags"]
+        board.post("/api/action", {"action": "resign", "side": "black"})
+        state = board.wait_for(lambda s: s["tags"].get("Round") == "1", timeout=10)
+        assert state["game"] not in (game, analysis) and state["assignment"] is None
+    finally:
+        board.stop()
+        hall.stop()

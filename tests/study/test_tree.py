@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from damas.study.tree import MAX_NODES, Study, StudyError
-from rules import Game
+from rules import Game, Move, Position
 from rules.pdn import read_game
 from tests.conftest import shared_path
 
@@ -160,3 +160,29 @@ def test_a_damaged_stored_study_is_one_line(change: Any, said: str) -> None:
     with pytest.raises(StudyError) as info:
         Study.from_json(data)
     assert said in str(info.value) and "\n" not in str(info.value)
+
+
+def moves_from(pos: Position, *texts: str) -> list[Move]:
+    out = []
+    for text in texts:
+        out.append(pos.parse_pdn(text))
+        pos = pos.apply(out[-1])
+    return out
+
+
+def test_an_analysis_sessions_lines_in_its_study_s_tree() -> None:
+    """``with_lines``: the lines an analysis session played on the board (a position of the study
+    and the moves from it) with the study's moves that lead to them, in the study's order and with
+    its comments; moves the study lacks (deleted since) follow their line; a line from a position
+    the study does not hold is left out (none: None)."""
+    study = Study.from_pdn(read_game("1. c3-d4 {the game} f6-g5 (1... b6-a5 2. a3-b4) 2. g3-h4 *", "brazilian"))
+    first, second = study.main_line()[:2]
+    there = second.position
+    lines = [(there, moves_from(there, "g3-h4")), (first.position, []), (there, moves_from(there, "a3-b4", "b6-a5"))]
+    tree = study.with_lines(lines)
+    assert tree is not None
+    assert moves_text(tree) == "1. c3-d4 {the game} 1... f6-g5 2. g3-h4 (2. a3-b4 b6-a5) *"
+    elsewhere = Position.start("brazilian").apply(Position.start("brazilian").parse_pdn("e3-f4"))
+    assert study.with_lines([(elsewhere, [])]) is None
+    tree = study.with_lines([(elsewhere, []), (first.position, [])])
+    assert tree is not None and moves_text(tree) == "1. c3-d4 {the game} *"
