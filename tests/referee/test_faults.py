@@ -312,6 +312,20 @@ def test_a_capture_from_a_dead_square_that_leaves_the_board_as_it_was_is_asked_a
     assert not play_faulty(start, moves, 132, broken, answer=False).misrecorded
 
 
+def test_no_move_is_played_on_beside_the_move_asked_about() -> None:
+    """Campaign game 166 (sloppy hands, h6 dead): the board came back to the game's position
+    while a reading over h6 held moves (f8-g7 ...): the page is asked "f8-g7 or no move". Only
+    the move's reading was played on, so play could never rule it in, and the game stalled
+    there; now "no move" is played on too, comes to a board it cannot explain, and the game is
+    recorded whole without the answer."""
+    start, moves = campaign_games(60)[166]
+    broken = campaign_broken(166, moves, "dead", 1)
+    assert broken == [(12, "dead")]
+    played = play_faulty(start, moves, 166, broken, Style.sloppy(), answer=False)
+    assert played.whole, (len(played.recorded), len(moves))
+    assert played.named == {12}
+
+
 def _f4_heard() -> Board:
     """e3-f4 h6-g5 f4xh6 b6-a5: f4 (19) answered and is empty again, h4 (20) never answered;
     White's g3 (24) can go to either."""
