@@ -76,9 +76,9 @@ def candidates(pos: Position, masked: frozenset[int] = frozenset()) -> list[Cand
             landings = frozenset(sq for r in pos.routes(m) for sq in r.path[1:-1]) - masked
         else:
             landings = frozenset()
-        after = (
-            (occupied - {m.from_square} - captured) | {m.to_square}
-        ) - masked  # (the piece moved, the captured off)
+        after = before.difference((m.from_square,), captured)  # (the piece moved, the captured off)
+        if m.to_square not in masked:
+            after |= {m.to_square}
         origin, dest, taken = 1 << m.from_square, 1 << m.to_square, square_bits(captured)
         bits = (seen, (seen & ~origin & ~taken | dest) & ~hidden, origin, dest, taken, square_bits(landings))
         out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, captured, bits))

@@ -129,6 +129,15 @@ INFERRED_COMMENT = "inferred: the sensor under {square} did not answer"
 
 
 @dataclass(frozen=True)
+class _Deferred:
+    """A readings' search nothing needed yet, as it would have been made then (``air``: the
+    pieces lifted since then may be put back; ``deep``: the deeper search)."""
+
+    air: float
+    deep: bool
+
+
+@dataclass(frozen=True)
 class _Pending:
     """A move the readings leave but for a sensor that may have dropped out under another
     (``squares``: it and the silent square of the move): recorded at ``due`` unless one of
@@ -251,7 +260,7 @@ class Referee:
         self._choices: dict[Move, int | None] = {}  # the moves the page is asked to choose from, with their square
         self._reread: Move | None = None  # the last move as the page may confirm it instead (from the position before)
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
-        self._readings_air: Readings | None = None  # the same, and those a piece put back would make
+        self._readings_air: Readings | _Deferred | None = None  # the same, and those a piece put back would make
         self._fault_cache = CandidateCache(size=FAULT_CACHE_SIZE)  # the readings' search: a few hundred positions
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
         self._pending: _Pending | None = None  # a move held while a sensor may answer yet (_infer)
@@ -660,13 +669,19 @@ class Referee:
         if air:
             if self._readings_air is None:
                 self._readings_air = self._search(air=self.t - self.grace_time)
+            elif isinstance(self._readings_air, _Deferred):
+                self._readings_air = self._search(air=self._readings_air.air, deep=self._readings_air.deep)
             return self._readings_air.at(self.t)
         if self._readings is None:
             self._readings = self._search()
         return self._readings.at(self.t)
 
-    def _search(self, air: float | None = None, deeper: int = 1) -> Readings:
-        if self._catching_up or self.t <= self._deep_until:
+    def _deepened(self) -> bool:
+        """Are the readings searched deeper now (plies played while a move was held)?"""
+        return self._catching_up or self.t <= self._deep_until
+
+    def _search(self, air: float | None = None, deeper: int = 1, deep: bool | None = None) -> Readings:
+        if self._deepened() if deep is None else deep:  # (``deep``: as it was when a search was deferred)
             deeper = max(deeper, 2)
         return readings(
             self.position,
@@ -1119,8 +1134,12 @@ class Referee:
             return
         self._lost = True
         self._deadline = self.t + self.settle_time
-        if self.sensor_faults and not self._infer(out, held=False) and self._told_apart_never():
-            self._ask(out)  # the game goes on while two readings stand: ask now, before they outgrow the search
+        if self.sensor_faults and not self._infer(out, held=False):
+            if self._shadows:  # asked already (_ask would change nothing): searched if a reading needs it
+                if self._readings_air is None:
+                    self._readings_air = _Deferred(self.t - self.grace_time, self._deepened())
+            elif self._told_apart_never():
+                self._ask(out)  # the game goes on while two readings stand: ask now, before they outgrow the search
 
     def _slid_on_unseen(self, prev: Position, s: frozenset[int], out: list[Verdict]) -> bool:
         """The last move's king slid on to a square no sensor answers, and the reply has

@@ -35,7 +35,6 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from itertools import pairwise
 
 from board_hal.debounce import Transition
 from referee.candidates import Candidate, CandidateCache, square_bits
@@ -225,8 +224,8 @@ def readings(
             last[ev.key] = ev
             moments.append(ev.t)
     #: the events came in time order (as the referee keeps them): each square's times are sorted
-    ordered = all(a <= b for a, b in pairwise(moments))
-    moments.sort()
+    order = sorted(moments)
+    ordered, moments = order == moments, order
     off = frozenset(sq for sq, ev in last.items() if air is not None and not ev.occupied and ev.t >= air) - known
     #: squares reading empty since a lift: their sensor may have dropped out under a standing piece
     went = {} if dropout is None else {sq: t for sq, t in (emptied or {}).items() if sq not in s and sq not in known}
@@ -361,17 +360,17 @@ def readings(
             if stray and not (stray.bit_count() == 1 and stray & aired):
                 hides = tuple(h for h in hides if h is not None and stray >> h & 1)  # hiding a stray, or none
             for h in hides:
-                mask = known if h is None else known | {h}
                 hide_bits = known_bits if h is None else known_bits | 1 << h
                 # part-way (or only if a piece lifted a moment ago is put back)? (asked first: it
                 # rarely is, and it costs least)
                 if _progress(bits, s_bits, hide_bits):
-                    if not started(c, mask, ready):
-                        continue
                     moving = True
-                elif aired and _put_back(bits, s_bits, hide_bits, aired) and started(c, mask, ready):
+                elif aired and _put_back(bits, s_bits, hide_bits, aired):
                     moving = False
                 else:
+                    continue
+                mask = known if h is None else known | {h}
+                if not started(c, mask, ready):
                     continue
                 later = until(closed(c, mask, ready, drop), h, occ)
                 if stood is not None and stood.square in {c.origin, *c.captured}:

@@ -1,8 +1,9 @@
-"""The readings' search (``referee.faults``) asks its questions of every candidate of every
-position it visits on bit masks, and skips what cannot hold: each shortcut must answer as the
-plain set-based question does (:func:`referee.faults.progress`), or the search would read the
-board otherwise. Random positions of all three variants, boards part-way through a move,
-random squares hidden and pieces put back."""
+"""The readings' search (``referee.faults``) is made fast without reading the board otherwise.
+
+It asks its questions of every candidate of every position it visits on bit masks, and skips
+what cannot hold: each shortcut must answer as the plain set-based question does
+(:func:`referee.faults.progress`) — random positions of all three variants, boards part-way
+through a move, random squares hidden and pieces put back."""
 
 from __future__ import annotations
 
