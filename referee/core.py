@@ -1461,10 +1461,11 @@ class Referee:
             if self.events and not self._trimmed:
                 self._ask(out)  # moves since that left the board as it was (else nothing is wrong)
             return
-        lost = self.sensor_faults and self._lost and not self.cells and not self._trimmed and len(self.suspects) <= 1
+        lost = self.sensor_faults and self._lost and not self.cells and not self._trimmed and len(self.suspects) == 1
         if lost and self.t > self._deep_until and not self._board_readings().complete:
             # a still board the search was cut short on: read once more, deeper (what it finds
-            # is recorded only if no square but one known not to answer hid a change)
+            # is recorded only if no square but one known not to answer hid a change; with none
+            # known, a board out of step, a link gap say, is judged as before)
             self._deep_until = self._reread_deeper = self.t
             self._readings = self._readings_air = None
         if self.sensor_faults and self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):

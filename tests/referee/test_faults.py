@@ -340,7 +340,8 @@ def test_a_still_board_the_search_was_cut_short_on_is_read_deeper(k: int, hands:
     are out of place" to the end). Read once more with the deeper search, the moves are
     recorded; a reading that deep which blames a sensor not heard from yet is not taken (the
     page is asked, and play tells the readings apart): no sound sensor is named. (Two sensors
-    known dead, it is not read deeper: campaign game 186 was misrecorded so.)"""
+    known dead, or none, it is not read deeper: campaign game 186 was misrecorded so, and a link
+    gap too long to search is judged as before.)"""
     start, moves = campaign_games(60)[k]
     broken = campaign_broken(k, moves, "dead", 1)
     assert broken == [(dead, "dead")]
