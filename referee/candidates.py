@@ -35,9 +35,6 @@ class Candidate:
     origin: int
     dest: int
     captured: frozenset[int]
-    #: ``before``, ``after``, ``origin``, ``dest``, ``captured`` and ``landings`` as bit masks (bit
-    #: n: square n, see :func:`square_bits`): the readings' search tests them in a few operations
-    bits: tuple[int, int, int, int, int, int]
 
     @cached_property
     def result(self) -> Position:
@@ -63,13 +60,31 @@ def square_bits(squares: Iterable[int]) -> int:
     return bits
 
 
+#: a candidate's ``before``, ``after``, ``origin``, ``dest``, ``captured`` and ``landings`` as bit
+#: masks (bit n: square n): the readings' search tests them in a few integer operations
+Bits = tuple[int, int, int, int, int, int]
+
+
+def candidate_bits(cands: Sequence[Candidate]) -> list[Bits]:
+    """The bit masks of candidates from one position (:data:`Bits`), in order."""
+    if not cands:
+        return []
+    seen = square_bits(cands[0].before)
+    out = []
+    for c in cands:
+        origin, dest, taken = 1 << c.origin, 1 << c.dest, square_bits(c.captured)
+        # (the destination is in ``after`` unless its sensor does not answer)
+        after = seen & ~origin & ~taken | (dest if c.dest in c.after else 0)
+        out.append((seen, after, origin, dest, taken, square_bits(c.landings)))
+    return out
+
+
 def candidates(pos: Position, masked: frozenset[int] = frozenset()) -> list[Candidate]:
     """Every legal move from ``pos`` as a candidate; ``masked``: squares whose sensor does not
     answer, left out of every occupancy (a piece set down there is never seen)."""
     out = []
     occupied = pos.occupied()
     before = occupied - masked
-    hidden, seen = square_bits(masked), square_bits(before)
     for m in pos.legal_moves:
         captured = frozenset(m.captured)
         if len(m.path) > 2 or len(captured) > 1:  # a chain: its routes may touch down elsewhere
@@ -79,9 +94,7 @@ def candidates(pos: Position, masked: frozenset[int] = frozenset()) -> list[Cand
         after = before.difference((m.from_square,), captured)  # (the piece moved, the captured off)
         if m.to_square not in masked:
             after |= {m.to_square}
-        origin, dest, taken = 1 << m.from_square, 1 << m.to_square, square_bits(captured)
-        bits = (seen, (seen & ~origin & ~taken | dest) & ~hidden, origin, dest, taken, square_bits(landings))
-        out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, captured, bits))
+        out.append(Candidate(pos, m, before, after, landings, m.from_square, m.to_square, captured))
     return out
 
 
@@ -91,6 +104,7 @@ class CandidateCache:
 
     def __init__(self, masked: frozenset[int] = frozenset(), size: int = CACHE_SIZE) -> None:
         self._cache: OrderedDict[Position, list[Candidate]] = OrderedDict()
+        self._bits: dict[Position, list[Bits]] = {}  # (only for the positions the readings' search asks)
         self.masked = masked
         self.size = size
 
@@ -98,6 +112,7 @@ class CandidateCache:
         if masked != self.masked:
             self.masked = masked
             self._cache.clear()
+            self._bits.clear()
 
     def of(self, pos: Position) -> list[Candidate]:
         c = self._cache.get(pos)
@@ -105,10 +120,19 @@ class CandidateCache:
             self._cache.move_to_end(pos)  # the last used is the last
             return c
         if len(self._cache) >= self.size:
-            self._cache.popitem(last=False)  # the least recently used one goes (a dict's first key
-            # would be found past every key deleted before it: slow in a cache of a thousand)
+            gone, _ = self._cache.popitem(last=False)  # the least recently used one goes (a dict's
+            # first key would be found past every key deleted before it: slow in a cache of a thousand)
+            self._bits.pop(gone, None)
         c = self._cache[pos] = candidates(pos, self.masked)
         return c
+
+    def bits(self, pos: Position) -> list[Bits]:
+        """The bit masks of :meth:`of`'s candidates of ``pos``, in order (built once, when asked)."""
+        cands = self.of(pos)
+        found = self._bits.get(pos)
+        if found is None:
+            found = self._bits[pos] = candidate_bits(cands)
+        return found
 
     def find(self, pos: Position, move: Move) -> Candidate:
         """The candidate of ``move`` from ``pos`` (ValueError if it is not legal there)."""

@@ -37,7 +37,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from board_hal.debounce import Transition
-from referee.candidates import Candidate, CandidateCache, square_bits
+from referee.candidates import Bits, Candidate, CandidateCache, square_bits
 from rules import Move, Position
 
 #: plies a reading may hold (moves made while the referee could not follow, and one under way)
@@ -139,8 +139,8 @@ def progress(c: Candidate, s: frozenset[int], hide: Collection[int]) -> bool:
     return bool((c.after ^ s).difference(hide))  # and it is not complete
 
 
-def _progress(bits: tuple[int, int, int, int, int, int], s: int, hide: int) -> bool:
-    """:func:`progress` on bit masks (``bits``: the candidate's, :attr:`Candidate.bits`; ``s``
+def _progress(bits: Bits, s: int, hide: int) -> bool:
+    """:func:`progress` on bit masks (``bits``: the candidate's, :data:`referee.candidates.Bits`; ``s``
     and ``hide`` as :func:`referee.candidates.square_bits` gives them): the search asks it of
     every candidate of every position it visits."""
     before, after, origin, dest, captured, landings = bits
@@ -156,14 +156,14 @@ def _progress(bits: tuple[int, int, int, int, int, int], s: int, hide: int) -> b
     return bool((after ^ s) & seen)  # and it is not complete
 
 
-def _strays(bits: tuple[int, int, int, int, int, int], s: int, hide: int) -> int:
+def _strays(bits: Bits, s: int, hide: int) -> int:
     """The squares (a bit mask) where ``s`` differs from anything the candidate's execution
     may show, ``hide`` aside: :func:`_progress` holds only if every one of them is hidden."""
     before, _, origin, dest, captured, landings = bits
     return (before & ~s & ~(origin | captured) | s & ~before & ~(dest | landings)) & ~hide
 
 
-def _put_back(bits: tuple[int, int, int, int, int, int], s: int, hide: int, aired: int) -> bool:
+def _put_back(bits: Bits, s: int, hide: int, aired: int) -> bool:
     """Would ``s`` be part-way through the candidate (:func:`_progress`) if one piece of ``aired``
     (squares the candidate's position occupies, ``s`` empty, ``hide`` not among them) that is not
     the candidate's own were put back? Asked when it is not part-way without: then only the one
@@ -335,22 +335,22 @@ def readings(
             elif hidden is None and line and len(rest) == 1 and rest <= quiet:
                 add(Reading(line, next(iter(rest)), landed=times, disturbed=True))
         options = cands.of(pos)
+        masks = cands.bits(pos)
         # a square that read a lift may have dropped out under the piece still standing there
         for sq in () if hidden is not None or shown_late else sorted(diff & occ & went.keys()):
             mask, due = known | {sq}, went[sq] + (dropout or 0.0)
             if diff == {sq}:
                 add(Reading(line, sq, landed=times, until=due, dropped=True, standing=True))
-            for c in options:
+            for c, bits in zip(options, masks, strict=True):
                 if (
                     sq not in {c.origin, *c.captured}
-                    and _progress(c.bits, s_bits, known_bits | 1 << sq)
+                    and _progress(bits, s_bits, known_bits | 1 << sq)
                     and started(c, mask, ready)
                 ):
                     add(Reading(line, sq, under_way=True, landed=times, until=due, dropped=True, standing=True))
         aired = 0 if shown_late else square_bits(diff & off & occ)  # pieces that may be put back
         unheard = tuple(diff & quiet)
-        for c in options:
-            bits = c.bits
+        for c, bits in zip(options, masks, strict=True):
             # every square that differs from ``c``'s execution must be hidden: one square that
             # does not answer, and one piece that may be put back, at most
             stray = _strays(bits, s_bits, known_bits)
@@ -388,8 +388,7 @@ def readings(
                 raise _Cut  # they all begin alike: a reading left unseen could begin otherwise
             capped[0] = True
             return
-        for c in options:
-            _, _, origin, dest, captured, _ = c.bits
+        for c, (_, _, origin, dest, captured, _) in zip(options, masks, strict=True):
             taken = origin | captured
             # the squares of the move no lift or landing was read on (a circular capture sets its
             # piece down where it started)
