@@ -266,6 +266,7 @@ class Referee:
         self._pending: _Pending | None = None  # a move held while a sensor may answer yet (_infer)
         self._catching_up = False  # reading the plies played while a move was held (a deeper search)
         self._deep_until = -math.inf  # until then too (a move is held while a sensor may answer)
+        self._reread_deeper = -math.inf  # when a still board the search was cut short on was read deeper
         self._lost = False  # nothing explained the board at some moment since it last matched the game
         #: a still board that no reading explains (a complete search found none): what the board
         #: shows cannot have happened as this referee reads the sensors (a reading followed while
@@ -456,6 +457,8 @@ class Referee:
         late = {_first_hidden(x) for x in found if x.dropped} - {None}
         if hidden is None and len(late) == 1 and all(x.dropped for x in found):
             (hidden,) = late  # its sensor dropped out under the piece: named, as a dead one is
+        if hidden is not None and self.t == self._reread_deeper:
+            return False  # (a reading that far is no evidence against a sensor not heard yet: the page is asked)
         if move is None or not (
             all(len(x.moves) >= 2 for x in found) or (held and not any(x.under_way for x in found))
         ):
@@ -1458,6 +1461,13 @@ class Referee:
             if self.events and not self._trimmed:
                 self._ask(out)  # moves since that left the board as it was (else nothing is wrong)
             return
+        lost = self.sensor_faults and self._lost and not self.cells and not self._trimmed and len(self.suspects) == 1
+        if lost and self.t > self._deep_until and not self._board_readings().complete:
+            # a still board the search was cut short on: read once more, deeper (what it finds
+            # is recorded only if no square but one known not to answer hid a change; with none
+            # known, a board out of step, a link gap say, is judged as before)
+            self._deep_until = self._reread_deeper = self.t
+            self._readings = self._readings_air = None
         if self.sensor_faults and self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
             return
         if self._follows and self._lost and not self.cells and not self._trimmed and not self._impossible:
