@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.app.server import Server
+from tests.conftest import wait_until
 
 PASTED = (
     '[Event "Club night"]\n[White "Ana"]\n[Black "Rui"]\n[Result "*"]\n\n'
@@ -252,6 +253,12 @@ def test_a_finished_games_graph_comes_back_from_its_kept_analysis(browser: Any, 
         assert analysed["error"] is None and len(analysed["curve"]) == 5
         server.post("/api/action", {"action": "new-game"})
         server.wait_for(lambda s: s["game"] != first)
+
+        def kept() -> bool:  # the loop writes a finished analysis at its next turn, not at once
+            with sqlite3.connect(db) as con:
+                return con.execute("SELECT 1 FROM analyses WHERE game_id=?", (first,)).fetchone() is not None
+
+        wait_until(kept, timeout=10, what="the analysis written to the records")
         server.kill()
     finally:
         if server.proc is not None:
