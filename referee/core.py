@@ -610,7 +610,8 @@ class Referee:
                 squares,
                 f"the sensor under {self._names(squares) or self._names(self._mask)} may not answer: the board "
                 f"cannot tell {' from '.join(texts if len(texts) > 1 and alone else [*texts, still])}: "
-                "the move is noted and play may go on (the next moves may tell); or confirm the move played on the page",
+                "the move is noted and play may go on (the next moves may tell); "
+                "or confirm the move played on the page",
                 params={"choices": texts, "moves": answers, "squares": squares},
             )
         return True
