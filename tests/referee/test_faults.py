@@ -248,9 +248,10 @@ def test_one_dead_sensor_sample() -> None:
 def test_broken_sensor_campaign_never_misrecords(kind: str, n_broken: int, hands: str) -> None:
     """Every real game and 60 generated games of each variant: 0 misrecorded (the figures are
     printed; benchmarks/sensors.py prints the whole table)."""
-    games, alone, helped, wrong = campaign(kind, n_broken, Style.sloppy() if hands == "sloppy" else None, 60)
+    games, alone, helped, wrong, misnamed = campaign(kind, n_broken, Style.sloppy() if hands == "sloppy" else None, 60)
     print(f"{kind} x{n_broken}, {hands} hands: {alone}/{games} whole alone, {helped}/{games} after answers")
     assert wrong == 0
+    assert misnamed == 0
 
 
 @pytest.mark.parametrize(
