@@ -19,7 +19,7 @@ from referee.faults import Reading, Readings
 from rules import Position
 from tests.conftest import random_game
 from tests.referee.driver import Board
-from tests.referee.faults import campaign, campaign_broken, campaign_games, play_faulty, used_squares
+from tests.referee.faults import Played, campaign, campaign_broken, campaign_games, play_faulty, used_squares
 from tests.referee.hands import Style
 
 VARIANTS = ["brazilian", "international", "portuguese"]
@@ -448,3 +448,30 @@ def test_readings_the_cap_cut_short_are_incomplete_once_one_stops_holding() -> N
     assert Readings((drop, sure), capped=True).at(4.0).complete
     assert not Readings((drop, sure), capped=True).at(6.0).complete
     assert Readings((drop, sure)).at(6.0).complete  # (a search that was not cut short saw everything)
+
+
+def _campaign_game(k: int, kind: str, hands: str, *, answer: bool) -> tuple[list[tuple[int, str]], Played]:
+    start, moves = campaign_games(60)[k]
+    broken = campaign_broken(k, moves, kind, 1)
+    style = Style.sloppy() if hands == "sloppy" else None
+    return broken, play_faulty(start, moves, k, broken, style, answer=answer)
+
+
+@pytest.mark.parametrize(
+    ("k", "hands"),
+    [
+        (17, "sloppy"),  # International, 34: 23x34 set down during a drop-out, captured by 39x30 before it ends
+        (159, "sloppy"),  # Brazilian, 14: 17-14, captured by 9x18; the sensor shows the piece just before its removal
+        (250, "sloppy"),  # Portuguese, 25: 29-25, then 17-21, then 25x18 moves it on, all within the drop-out
+    ],
+)
+def test_a_piece_set_down_and_taken_within_a_drop_out_is_read(k: int, hands: str) -> None:
+    """Campaign games (one intermittent sensor) that stalled without the page asking anything:
+    a piece is set down on the square while its sensor is out, and captured (or moved on)
+    before the drop-out ends, so the sensor never shows it. The search allowed a drop-out to
+    hide only a piece still standing there; a piece that came and went within one drop-out,
+    the sensor silent meanwhile, is a reading too: the game is recorded whole, the square named."""
+    broken, played = _campaign_game(k, "intermittent", hands, answer=False)
+    assert not played.misrecorded
+    assert played.whole, (len(played.recorded), len(played.moves))
+    assert played.named == {broken[0][0]}
