@@ -455,7 +455,10 @@ class Referee:
             return False
         ((move, hidden),) = firsts
         late = {_first_hidden(x) for x in found if x.dropped} - {None}
-        if hidden is None and len(late) == 1 and all(x.dropped for x in found):
+        # (only if every reading of this move blames that sensor: one that blames another, a drop-out
+        # under a piece standing elsewhere say, leaves the move as sure and the square in doubt)
+        blamed = {x.hidden for x in every if x.moves[:1] == (move,)}
+        if hidden is None and len(late) == 1 and all(x.dropped for x in found) and blamed == late:
             (hidden,) = late  # its sensor dropped out under the piece: named, as a dead one is
         if hidden is not None and self.t == self._reread_deeper:
             return False  # (a reading that far is no evidence against a sensor not heard yet: the page is asked)

@@ -475,3 +475,20 @@ def test_a_piece_set_down_and_taken_within_a_drop_out_is_read(k: int, hands: str
     assert not played.misrecorded
     assert played.whole, (len(played.recorded), len(played.moves))
     assert played.named == {broken[0][0]}
+
+
+@pytest.mark.parametrize(
+    ("k", "hands"),
+    [(32, "careful"), (61, "careful"), (93, "careful"), (48, "sloppy"), (62, "sloppy")],
+)
+def test_a_sensor_that_answered_is_not_named_for_a_neighbour_s_drop_out(k: int, hands: str) -> None:
+    """Campaign games (one intermittent sensor) that named a sound sensor as not answering (a
+    club would have had the wrong square repaired): game 62, 38 drops out under its piece just
+    before 15-20 lands (seen), then 38-32 is played; the board was also read as 20 dropping out
+    under 15-20's landing (shown late), 38's lift starting the next move. Both readings begin
+    with 15-20, but blame different sensors: the move is recorded, and no square is named on
+    the strength of one of them."""
+    broken, played = _campaign_game(k, "intermittent", hands, answer=True)
+    assert not played.misrecorded
+    assert played.named <= {broken[0][0]}, played.named
+    assert played.whole
