@@ -684,7 +684,13 @@ class Referee:
 
     def _deepened(self) -> bool:
         """Are the readings searched deeper now (plies played while a move was held)?"""
-        return self._catching_up or self.t <= self._deep_until
+        # (and after that, while the evidence read since is the same: a move that took the piece a
+        # sensor dropped out under started within the drop-out, but its plies may come later)
+        return (
+            self._catching_up
+            or self.t <= self._deep_until
+            or (self._lost and bool(self.events) and self.events[0].t <= self._deep_until)
+        )
 
     def _search(self, air: float | None = None, deeper: int = 1, deep: bool | None = None) -> Readings:
         if self._deepened() if deep is None else deep:  # (``deep``: as it was when a search was deferred)

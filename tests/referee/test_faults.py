@@ -478,8 +478,32 @@ def test_a_piece_set_down_and_taken_within_a_drop_out_is_read(k: int, hands: str
 
 
 @pytest.mark.parametrize(
+    ("k", "hands", "answer"),
+    [
+        (207, "careful", False),  # International, 33 out under its piece; 47x15 captures it after 37x28
+        (82, "sloppy", False),  # International, 14 out under its piece; 14x23 lands where 19-23 landed first
+        (24, "sloppy", True),  # International, 47 out under its piece for 5 s while four plies are played
+    ],
+)
+def test_plies_played_while_a_standing_piece_drops_out_are_read(k: int, hands: str, answer: bool) -> None:
+    """Campaign games (one intermittent sensor) that stalled without the page asking anything:
+    the sensor drops out under a piece standing there, and a later move takes that piece. The
+    drop-out was read only for a piece the move took from its own square, not one it captured
+    (207); only for a move whose landing was the first on its square since the drop-out, not
+    one landing where an earlier move of the same reading had (82); and the deeper search the
+    plies played meanwhile need ended with the drop-out, before the plies were all played (82)
+    or the sensor's answer was read (24): the search was cut short, and nothing asked. Now
+    the game is recorded whole (24: after the page's one question, 44 never heard from)."""
+    broken, played = _campaign_game(k, "intermittent", hands, answer=answer)
+    assert not played.misrecorded
+    assert played.whole, (len(played.recorded), len(played.moves))
+    assert played.named <= {broken[0][0]}
+    assert played.asked == (1 if answer else 0)
+
+
+@pytest.mark.parametrize(
     ("k", "hands"),
-    [(32, "careful"), (61, "careful"), (93, "careful"), (48, "sloppy"), (62, "sloppy")],
+    [(32, "careful"), (61, "careful"), (93, "careful"), (48, "sloppy"), (62, "sloppy"), (79, "sloppy")],
 )
 def test_a_sensor_that_answered_is_not_named_for_a_neighbour_s_drop_out(k: int, hands: str) -> None:
     """Campaign games (one intermittent sensor) that named a sound sensor as not answering (a
