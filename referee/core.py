@@ -725,6 +725,7 @@ class Referee:
             hold=HIDDEN_LANDING,
             heard=self._heard_at,
             emptied=self._emptied_at,
+            now=self.t,
             max_plies=READING_PLIES * deeper,
             max_nodes=MAX_NODES * deeper**3,
         )

@@ -191,6 +191,7 @@ def readings(
     hold: float = 0.0,
     heard: Mapping[int, float] | None = None,
     emptied: Mapping[int, float] | None = None,
+    now: float | None = None,
 ) -> Readings:
     """The readings of ``board`` from ``position`` (the last position it matched), given the
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
@@ -212,7 +213,8 @@ def readings(
     was the sensor dropping out under a piece that stood there (``stood``): the piece stays
     until a move of the reading takes it, which started within ``dropout`` seconds of that
     lift (else the reading holds until then: ``until``). Such a lift is no move's start, so
-    a move that started before the move it follows landed is read as it was played.
+    a move that started before the move it follows landed is read as it was played. ``now``:
+    readings that no longer hold then (``until``) are left out, so they do not fill the cap.
     """
     s = frozenset(board)
     known = frozenset(masked)
@@ -253,6 +255,8 @@ def readings(
         return next((t for t in ts if t >= after), None)
 
     def add(r: Reading) -> None:
+        if r.until is not None and now is not None and r.until <= now:
+            return  # (a drop-out it needs would have ended: kept, it would only fill the cap)
         if r not in seen:
             seen.add(r)
             found.append(r)

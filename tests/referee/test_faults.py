@@ -516,3 +516,17 @@ def test_a_sensor_that_answered_is_not_named_for_a_neighbour_s_drop_out(k: int, 
     assert not played.misrecorded
     assert played.named <= {broken[0][0]}, played.named
     assert played.whole
+
+
+def test_readings_that_no_longer_hold_do_not_fill_the_cap() -> None:
+    """Campaign game 24 (International, 47 dead, sloppy hands) stalled at its end with nothing
+    asked: 40-18, 43-48 and 18-36 (kings dragged slowly) read as 40-18 or 40-34 and more. The
+    page was to be asked once the drop-out readings among them expired, but at that moment the
+    search still found them, they filled the readings' cap, and dropping them left a capped
+    search: incomplete, so nothing was asked. Readings that no longer hold are not searched for
+    now: the page asks, and the answer records the game whole."""
+    broken, played = _campaign_game(24, "dead", "sloppy", answer=True)
+    assert not played.misrecorded
+    assert played.whole, (len(played.recorded), len(played.moves))
+    assert played.asked == 1
+    assert played.named == {broken[0][0]}
