@@ -120,8 +120,8 @@ class _Drop:
 
     lifted: float | None = None
     until: float | None = None
-    #: a later move of the reading took the piece off that square while the drop-out lasted: it
-    #: came and went unseen (the sensor read empty throughout), and the square is empty now
+    #: a later move of the reading captured the piece on that square while the drop-out lasted:
+    #: it came and went unseen (the sensor read empty throughout), and the square is empty now
     gone: bool = False
 
 
@@ -205,8 +205,8 @@ def readings(
     it (an intermittent reed switch), for at most ``dropout`` seconds: the piece was set down
     at the latest when the next move started (or ``hold`` seconds after its lift, when no
     move follows), and the reading holds until ``dropout`` seconds after that (``until``), or
-    for good if a later move took the piece off again while the drop-out lasted, the sensor
-    silent throughout (a piece set down and captured within one drop-out);
+    for good if a later move captured the piece while the drop-out lasted, the sensor silent
+    throughout (a piece set down and captured within one drop-out);
     ``heard``: when each sensor first answered (one that had not answered before the piece
     was lifted is a silent one, not one that dropped out). ``emptied``: when each square that
     reads empty now last read a lift; with ``dropout``, also the readings in which that lift
@@ -296,10 +296,12 @@ def readings(
         return _Drop(drop.lifted, (ready if began is None else began) + dropout)
 
     def vacated(c: Candidate, hidden: int, ready: float, landed: float, drop: _Drop) -> _Drop | None:
-        """``drop`` once ``c`` took the piece off ``hidden``, the square whose sensor dropped out
-        under it (None: it cannot have): gone, if ``c`` started while the drop-out could still
-        last, the sensor silent from the piece's landing until ``c`` ``landed`` (a piece set
-        down and captured, or moved on, within one drop-out leaves no trace on it)."""
+        """``drop`` once ``c`` captured the piece on ``hidden``, the square whose sensor dropped
+        out under it (None: it cannot have): gone, if ``c`` started while the drop-out could
+        still last, the sensor silent from the piece's landing until ``c`` ``landed`` (a piece
+        set down and captured within one drop-out leaves no trace on it). A piece moved on from
+        there is not read so: a king set down on one square or another of its line, moved on
+        later, reads alike (a misread in the campaign, game 284, intermittent careful)."""
         if drop.lifted is None or drop.gone or dropout is None or known:
             return None  # (nor beside a sensor known not to answer: one fault at a time)
         end = drop.until if drop.until is not None else drop.lifted + hold + dropout
@@ -314,7 +316,7 @@ def readings(
 
     def until(drop: _Drop, hidden: int | None, occ: frozenset[int]) -> float:
         """Until when a reading whose sensor under ``hidden`` dropped out holds (math.inf: for
-        good, the piece shown when it answered again, or taken off while it was out; -math.inf:
+        good, the piece shown when it answered again, or captured while it was out; -math.inf:
         it does not hold: a drop-out hides a piece standing there, or one that came and went
         while it lasted, not one that came and went unseen otherwise)."""
         if drop.lifted is None or dropout is None or hidden is None:
@@ -471,7 +473,7 @@ def readings(
                 after = closed(c, mask, ready, drop)
                 if flaky and h == c.dest:
                     after = _Drop(landed)
-                elif h is not None and h == hidden and h in {c.origin, *c.captured}:
+                elif h is not None and h == hidden and h in c.captured:
                     after = vacated(c, h, ready, landed, drop) or after
                 search(c.result, (*line, c.move), h, left - 1, landed, (*times, landed), after, held)
 
