@@ -275,6 +275,7 @@ class Referee:
         self._follows = False  # a copy that plays a reading on while the page is asked (_clone)
         self._doubt = False  # a takeback (or correction) is held while a silent square could have hidden a move
         self._shadows: list[_Shadow] = []  # while the page is asked: each reading played on (see _follow)
+        self._asked_moves = False  # ...and each of them is a move of the side to move (agreed_moves)
         self.report: Report | None = None  # the active report (an irregular state)
         self.reports: list[Report] = []  # every report, for the record
         self.clock: list[float] = []  # time of each move
@@ -300,6 +301,18 @@ class Referee:
     @property
     def position(self) -> Position:
         return self.game.position
+
+    def agreed_moves(self) -> list[float]:
+        """While the page is asked which move was played and every reading is a move of the side
+        to move (not "no move", a piece in the hand, or the last move read again): when each
+        ply after the game's that every reading left has recorded was recorded (by the last
+        of them). Those moves were made, whichever the answer: the clock switches for them
+        (referee.clock)."""
+        if not self._shadows or not self._asked_moves:
+            return []
+        live = [sh.ref.clock for sh in self._shadows if not sh.refuted]
+        n = len(self.clock)
+        return [max(c[i] for c in live) for i in range(n, min(map(len, live), default=n))]
 
     # -- the computer's side (referee.expect) ------------------------------------------------
     def expected(self) -> Move | None:
@@ -581,6 +594,7 @@ class Referee:
             self._reported = key
             self._choices = choices
             self._shadows = []
+            self._asked_moves = alone and reread is None
             for move, hidden in choices.items():
                 sh = _Shadow(move, hidden, self._clone())
                 times = [x.landed[0] for x in r.found if x.moves[:1] == (move,) and x.landed]
@@ -598,7 +612,8 @@ class Referee:
                 squares,
                 f"the sensor under {self._names(squares) or self._names(self._mask)} may not answer: the board "
                 f"cannot tell {' from '.join(texts if len(texts) > 1 and alone else [*texts, still])}: "
-                "confirm the move played on the page",
+                "the move is noted and play may go on (the next moves may tell); "
+                "or confirm the move played on the page",
                 params={"choices": texts, "moves": answers, "squares": squares},
             )
         return True
