@@ -1,8 +1,9 @@
 """A king slid slowly across the board, resting on the squares it crosses, is the one move
 played: a rest long enough to look like a finished move is recorded for the moment, and read
 again (a takeback and the move, one entry in the game) when the same king slides on; the fault
-hypotheses of issue 31 never turn it into a question about a sensor that is fine, nor into
-another move. Through the live pipeline, followed the way ``damas play``'s loop does."""
+hypotheses of issue 31 never turn it into another move, nor into a question about a sensor the
+referee has heard (one never heard is named when another move would explain the board as well
+were it dead). Through the live pipeline, followed the way ``damas play``'s loop does."""
 
 from __future__ import annotations
 
