@@ -520,6 +520,9 @@ class ClockKeeper:
         if self._move_on_board(side, board):  # made, not recorded yet (debounce, a king's grace)
             self._pay_ahead(side, T)
             return
+        if self._agreed(side):  # made, whichever reading the page is asked about: the press ends it
+            self._pay_ahead(side, T)
+            return
         early = self._capture_incomplete(side, board)
         if early is not None:
             if not self.casual:
@@ -555,6 +558,14 @@ class ClockKeeper:
         if pos.turn is not side or s == pos.occupied():
             return False
         return any(pos.apply(m).occupied() == s for m in pos.legal_moves)
+
+    def _agreed(self, side: Color) -> bool:
+        """While the page is asked which move was played, has ``side`` made a move that every
+        reading has (``Referee.agreed_moves``), not paid by a press yet?"""
+        if self._paid[side] is not None:
+            return False
+        turn = self.referee.position.turn
+        return any((turn if k % 2 == 0 else turn.other) is side for k in range(len(self.referee.agreed_moves())))
 
     def _capture_incomplete(self, side: Color, s: frozenset[int]) -> tuple[int, ...] | None:
         """The captured pieces still on the board when ``side``'s capturing piece has landed."""

@@ -387,6 +387,28 @@ def test_the_auto_clock_switches_while_the_page_is_asked_which_move_was_played()
     ]
 
 
+def test_a_press_while_the_page_is_asked_which_move_was_played_ends_the_move() -> None:
+    """Tournament clock, pressed by hand: white presses after a3-b4 (a3's sensor dead) while the
+    page asks a3-b4 or c3-b4. Every reading is a white move: the press ends it (it used to be
+    "pressed without having moved", white's clock running on), and the answer is no "did not
+    press the clock"."""
+    g = Game("5", mode="tournament").press(B, 0)  # black starts white's clock
+    g.move("-g3", "+h4", dt=1).press(W, 1)  # white: 3 s
+    g.move("-h6", "+g5", dt=1).press(B, 1)  # black: 3 s, white's clock from t=6
+    g.at(10).feed(Transition(g.t, sq("b4"), True))  # a3-b4 at t=16, no lift seen
+    g.wait(2)
+    assert ReportKind.SENSOR_CONFIRM in g.reports()
+    g.press(W, 1)  # t=19: white took 13 s
+    assert g.keeper.clock.running is B and g.left(W) == 300 - 3 - 13
+    assert ReportKind.CLOCK_NO_MOVE not in g.reports()
+    g.wait(5)
+    g.out += g.pipe.feed(Action(g.t, "confirm", move="21-17"))
+    assert [v.pdn for v in g.out if isinstance(v, MoveMade)][-1] == "a3-b4"
+    assert ReportKind.CLOCK_NOT_PRESSED not in g.reports()
+    assert g.keeper.clock.running is B and g.left(W) == 284 and g.left(B) == 300 - 3 - 5
+    assert g.keeper.stamps[-1].took == ticks(13)
+
+
 def test_a_question_with_no_move_as_a_reading_leaves_the_clock_alone() -> None:
     """f6-g5 on a square known dead, no reply: the piece may still be in the hand, so the
     page's question is not a move for sure: black's clock keeps running."""
