@@ -584,7 +584,9 @@ class Referee:
                 for m, h in choices.items()
                 for sq in ({h} if h is not None else {m.from_square, m.to_square, *m.captured} & self._mask)
             }
-        )
+        ) or sorted({x.hidden for x in r.found if x.hidden is not None})  # (a move under way: the square hiding it)
+        if not squares and not self._mask:
+            return False  # no sensor to name: not a sensor's question (the board is judged as usual)
         texts = [self.position.pdn(m) for m in choices]
         answers = [engine_text(m) for m in choices]  # what the page sends back (``confirm``)
         if reread is not None and prev is not None:
@@ -730,17 +732,21 @@ class Referee:
             max_nodes=MAX_NODES * deeper**3,
         )
 
-    def _another_reading(self, move: Move | None) -> bool:
+    def _another_reading(self, move: Move | None, *, slid: bool = False) -> bool:
         """Does the evidence admit a reading other than recording ``move`` now (None: other
-        than no move at all: a takeback, or a board that matches the game)? Then the referee
-        must not record (nor forget what it saw): it waits for the next event to tell.
+        than no move at all: a takeback, or a board that matches the game; ``slid``: other
+        than the last move's king slid on from where it stopped, the move read again)? Then
+        the referee must not record (nor forget what it saw): it waits for the next event to tell.
 
         A reading in which a silent square hid a move that is complete is always another
         reading. One in which the other side's move is only under way after it (a piece in
         the hand) counts once the board was in a state nothing explained since it last
         matched the game (after a clean move it is a coincidence of a sensor that has not
         been heard yet; after a board nothing explained, a sensor that may be dead): then
-        the move is recorded once the board has been still for ``settle_time``."""
+        the move is recorded once the board has been still for ``settle_time``. So it is when
+        the last move's king slid on (``slid``): the opponent's move under way, its start hidden
+        by a square not heard yet, while the king's own lift and landings are all the sensors
+        saw, is such a coincidence (a complete move so read is another reading: the page is asked)."""
         if not self.sensor_faults:
             return False
         if self._asked_stands():
@@ -755,7 +761,11 @@ class Referee:
         if move is not None and not any(x.moves[:1] == (move,) for x in r.found):
             return True  # the move itself is not a reading of what the sensors saw (in that order)
         if move is None:  # a takeback or a board that matches: any move since, or one under way, is another reading
-            return any((x.moves or x.under_way) and x.until is None for x in r.found)
+            return any(
+                (x.moves or (x.under_way and not (slid and x.hidden is not None and not self._lost)))
+                and x.until is None
+                for x in r.found
+            )
         pending = False
         for x in r.found:
             other = bool(x.moves) and (move is None or x.moves[0] != move)
@@ -1092,8 +1102,9 @@ class Referee:
                     self._waiting = self._slid_on(prev, last, c)
                     return
                 # the board is the result of another move from the previous position
-                if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
-                    if self._another_reading(None):
+                slid = self._slid_on(prev, last, c)
+                if self.mode == "casual" or slid or self._removals_told(last, c):
+                    if self._another_reading(None, slid=slid):
                         # another move, or one a silent square hid: the next event tells, or the page
                         self._deadline = self._since + self.settle_time
                         self._doubt = True
@@ -1224,8 +1235,8 @@ class Referee:
                 c.after == s
                 and c.move != last
                 and self._allowed(c)
-                and (self._slid_on(prev, last, c) or self._removals_told(last, c))
-                and not self._another_reading(None)
+                and ((slid := self._slid_on(prev, last, c)) or self._removals_told(last, c))
+                and not self._another_reading(None, slid=slid)
             ):
                 self._takeback(out)
                 self._commit(self._candidates.find(self.position, c.move), out, again=last)
