@@ -266,6 +266,10 @@ class Referee:
         self._pending: _Pending | None = None  # a move held while a sensor may answer yet (_infer)
         self._catching_up = False  # reading the plies played while a move was held (a deeper search)
         self._deep_until = -math.inf  # until then too (a move is held while a sensor may answer)
+        #: a sensor may have dropped out under a standing piece until then: while the evidence read
+        #: since it began is read, the deeper search goes on (the move that took the piece started
+        #: within the drop-out, but the plies after it may be played later)
+        self._standing_until = -math.inf
         self._reread_deeper = -math.inf  # when a still board the search was cut short on was read deeper
         self._lost = False  # nothing explained the board at some moment since it last matched the game
         #: a still board that no reading explains (a complete search found none): what the board
@@ -460,6 +464,7 @@ class Referee:
             # a sensor may have dropped out under a piece still standing there: once it answers
             # again, the plies played meanwhile are read with a deeper search
             self._deep_until = max(self._deep_until, *(x.until for x in every if x.until is not None))
+            self._standing_until = max(self._standing_until, self._deep_until)
         if not r.complete or not found:
             return False
         # (a sensor that dropped out and showed its piece late does not make another reading)
@@ -468,7 +473,10 @@ class Referee:
             return False
         ((move, hidden),) = firsts
         late = {_first_hidden(x) for x in found if x.dropped} - {None}
-        if hidden is None and len(late) == 1 and all(x.dropped for x in found):
+        # (only if every reading of this move blames that sensor: one that blames another, a drop-out
+        # under a piece standing elsewhere say, leaves the move as sure and the square in doubt)
+        blamed = {x.hidden for x in every if x.moves[:1] == (move,)}
+        if hidden is None and len(late) == 1 and all(x.dropped for x in found) and blamed == late:
             (hidden,) = late  # its sensor dropped out under the piece: named, as a dead one is
         if hidden is not None and self.t == self._reread_deeper:
             return False  # (a reading that far is no evidence against a sensor not heard yet: the page is asked)
@@ -698,7 +706,11 @@ class Referee:
 
     def _deepened(self) -> bool:
         """Are the readings searched deeper now (plies played while a move was held)?"""
-        return self._catching_up or self.t <= self._deep_until
+        return (
+            self._catching_up
+            or self.t <= self._deep_until
+            or (self._lost and bool(self.events) and self.events[0].t <= self._standing_until)
+        )
 
     def _search(self, air: float | None = None, deeper: int = 1, deep: bool | None = None) -> Readings:
         if self._deepened() if deep is None else deep:  # (``deep``: as it was when a search was deferred)
@@ -715,6 +727,7 @@ class Referee:
             hold=HIDDEN_LANDING,
             heard=self._heard_at,
             emptied=self._emptied_at,
+            now=self.t,
             max_plies=READING_PLIES * deeper,
             max_nodes=MAX_NODES * deeper**3,
         )
