@@ -64,6 +64,7 @@ def test_the_page_says_the_move_is_noted_and_play_may_go_on_while_it_asks(page: 
         state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "sensor-confirm")
         assert "the move is noted and play may go on" in state["active"]["message"]
         assert state["active"]["label"] == "move to confirm"
+        assert state["leds"]["21"] == state["leds"]["22"] == "sensor"  # not "the move is not allowed"
         br = server.get("/api/state?lang=pt-BR")["active"]["message"]
         pt = server.get("/api/state?lang=pt-PT")["active"]["message"]
         assert "o lance foi anotado e o jogo pode continuar" in br and "pode não estar respondendo" in br
