@@ -12,9 +12,12 @@ once more on with one sensor dead per game (chosen at random among the squares t
 uses, unknown to the referee).
 
 Then the slow king drag: every plain king move of the games, dragged with rests of
-0.15-0.45 s on each square it crosses, followed the way damas play's loop does (it wakes
-at the next debounce or referee deadline). It prints how long after the last placement
-the LEDs show the final move (from/to) and the referee's verdict records it.
+0.15-0.6 s on each square it crosses, followed the way damas play's loop does (it wakes
+at the next debounce or referee deadline; tests/referee/drags.py). It prints how long after
+the last placement the LEDs show the final move (from/to) and the referee's verdict records
+it, the referee having heard the squares the game's moves used before (as in play); then,
+with a referee that has heard no sensor yet (a position set up), what it misrecorded (never)
+and the questions it asked.
 
     .venv/bin/python benchmarks/referee.py [--seeds N] [--hands careful|sloppy|both]
 
@@ -34,10 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from board_hal.debounce import Transition  # noqa: E402
-from referee import MoveMade, Pipeline, Referee, Role  # noqa: E402
-from rules import Game, Move, Position  # noqa: E402
+from referee import Pipeline, Referee  # noqa: E402
+from rules import Game  # noqa: E402
 from rules.pdn import load_pdn  # noqa: E402
+from tests.referee.drags import drag, king_moves  # noqa: E402
 from tests.referee.hands import Style, game_log  # noqa: E402
 
 
@@ -124,73 +127,24 @@ def speed(files: list[Path], seeds: int, style: Style, label: str, *, faults: bo
     )
 
 
-def king_moves(files: list[Path]) -> list[tuple[Position, Move]]:
-    """Every plain king move of two squares or more in the games, with its position."""
-    out = []
-    for path in files:
-        for g in load_pdn(path):
-            game = Game(g.variant, g.start)
-            for pm in g.moves:
-                if game.outcome() is not None:
-                    break
-                pos = game.position
-                piece = pos.piece_at(pm.move.from_square)
-                game.push(pm.move)
-                if piece is not None and piece.king and not pm.move.captured:
-                    (fa, _), (fb, _) = pos.geometry.coord(pm.move.from_square), pos.geometry.coord(pm.move.to_square)
-                    if abs(fa - fb) >= 2:
-                        out.append((pos, pm.move))
-    return out
-
-
 def drag_latency(files: list[Path]) -> None:
     """Last placement of a slow drag -> LEDs show the move, and -> the verdict records it."""
     moves = king_moves(files)
-    print(f"slow king drags: {len(moves)} plain king moves of the games")
-    for rest in (0.15, 0.25, 0.35, 0.45):
+    print(
+        f"slow king drags: {len(moves)} plain king moves of the games (the referee as in play: the "
+        "squares the game's moves used before heard)"
+    )
+    for rest in (0.15, 0.25, 0.3, 0.35, 0.45, 0.6):
         leds: list[float] = []
         verdict: list[float] = []
         astray: list[str] = []  # drags not recorded as the one move played
-        for pos, move in moves:
-            ref = Referee(pos.variant, pos.fen())
-            pipe = Pipeline(ref)
-            geo = pos.geometry
-            (fa, ra), (fb, rb) = geo.coord(move.from_square), geo.coord(move.to_square)
-            n = abs(fb - fa)
-            crossed = [geo.square_at(fa + (fb - fa) // n * k, ra + (rb - ra) // n * k) for k in range(1, n)]
-            t = 1.0
-            pipe.feed(Transition(t, move.from_square, False))
-            t += 0.3
-            for sq in crossed:
-                pipe.feed(Transition(t, sq, True))
-                t += rest
-                pipe.feed(Transition(t, sq, False))
-                t += 0.04
-            placed = t
-            out = pipe.feed(Transition(placed, move.to_square, True))
-            shown = recorded = None
-            now = placed
-            for step in range(100):  # damas play's loop: wake at the next deadline
-                if step:
-                    due = [d for d in (pipe.debouncer.next_deadline(), ref.next_deadline()) if d is not None]
-                    if not due:
-                        break
-                    now = max(now, min(due))
-                    out += pipe.advance(now)
-                roles = {i.square: i.role for i in ref.led_intents()}
-                if shown is None and (
-                    (roles.get(move.from_square), roles.get(move.to_square))
-                    in ((Role.FROM, Role.TO), (Role.LAST, Role.LAST))
-                ):  # the move lit as under way, or at once as the last move recorded
-                    shown = now
-                if recorded is None and any(isinstance(v, MoveMade) and v.ply == 1 for v in out):
-                    recorded = now
-            made = [v.move for v in out if isinstance(v, MoveMade)]
-            if made[-1:] != [move] or ref.game.ply != 1 or shown is None or recorded is None:
-                astray.append(pos.pdn(move))
+        for km in moves:
+            d = drag(km.position, km.move, rest, heard=km.heard)
+            if not d.played or d.shown is None or d.recorded is None:
+                astray.append(km.position.pdn(km.move))
                 continue
-            leds.append(shown - placed)
-            verdict.append(recorded - placed)
+            leds.append(d.shown - d.placed)
+            verdict.append(d.recorded - d.placed)
         held = [v for v in verdict if v > 0.06]
         print(
             f"  rest {rest:.2f} s per square: LEDs show the move after {statistics.median(leds) * 1e3:.0f} ms "
@@ -200,6 +154,20 @@ def drag_latency(files: list[Path]) -> None:
         )
         if astray:
             print(f"    {len(astray)} of {len(moves)} drags not recorded as played: {'; '.join(astray[:5])}")
+    # a referee started at each position, no sensor heard yet (a position set up, the board in place)
+    asked: dict[str, str] = {}
+    wrong: list[str] = []
+    for rest in (0.15, 0.25, 0.3, 0.35, 0.45, 0.6):
+        for km in moves:
+            d = drag(km.position, km.move, rest)
+            if d.misrecorded:
+                wrong.append(km.position.pdn(km.move))
+            elif not d.played and d.referee.report is not None:
+                asked.setdefault(km.position.pdn(km.move), d.referee.report.message)
+    print(
+        f"  no sensor heard before (rests 0.15-0.6 s): {len(wrong)} misrecorded, {len(asked)} asked"
+        + "".join(f"\n    {move}: {message}" for move, message in asked.items())
+    )
 
 
 if __name__ == "__main__":

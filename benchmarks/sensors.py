@@ -4,7 +4,8 @@ those each game uses and unknown to the referee.
 
 For each case it prints how many games were recorded whole without help, how many after the
 player answered what the page asked (the move played, or the square whose sensor is broken),
-and how many were misrecorded (the one figure that must be 0); for a stuck sensor, which keeps
+how many were misrecorded (the one figure that must be 0), and in how many a sound sensor
+was named as not answering (a club would repair the wrong square: it must be 0 too); for a stuck sensor, which keeps
 the set-up from completing until the player names it, also how many were whole with that one
 answer alone. The games: every real game
 of tests/data/games and N generated games of each variant (Brazilian, International,
@@ -45,13 +46,15 @@ def main() -> int:
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]}")
     head = f"{'sensor':<14}{'broken':>7}  {'hands':<8}{'games':>6}"
-    print(f"{head}{'whole alone':>14}{'after answers':>15}{'misrecorded':>13}")
+    print(f"{head}{'whole alone':>14}{'after answers':>15}{'misrecorded':>13}{'wrongly named':>15}")
     for kind, n, hands in CASES[:1] if args.quick else CASES:
         t0 = time.perf_counter()
-        games, alone, helped, wrong = campaign(kind, n, Style.sloppy() if hands == "sloppy" else None, args.games)
+        style = Style.sloppy() if hands == "sloppy" else None
+        games, alone, helped, wrong, misnamed = campaign(kind, n, style, args.games)
         print(
             f"{kind:<14}{n:>7}  {hands:<8}{games:>6}{f'{alone} ({100 * alone / games:.1f} %)':>14}"
-            f"{f'{helped} ({100 * helped / games:.1f} %)':>15}{wrong:>13}   ({time.perf_counter() - t0:.0f} s)"
+            f"{f'{helped} ({100 * helped / games:.1f} %)':>15}{wrong:>13}{misnamed:>15}"
+            f"   ({time.perf_counter() - t0:.0f} s)"
         )
         if kind.startswith("stuck"):  # a stuck sensor keeps the set-up from completing until it is named
             games, named, wrong = campaign_named(kind, None, args.games)

@@ -14,6 +14,15 @@ first move (each move over them marked inferred) and the page shows what a dead 
 light. A self-test that finds nothing wrong writes an empty file: a repaired board is sound
 again. A missing file is a board nobody checked (the referee infers a dead sensor from play);
 a damaged one is named in one line and ignored.
+
+What the referee finds broken during play is kept beside it, in ``sensors-found.json``
+(:class:`FoundInPlay`, written by ``damas play``), with when it was named::
+
+    {"format": 1, "size": 8, "sensors": {"e3": "2026-11-26 19:10"}}
+
+``damas play`` plays around those from the next game on, and after a restart, until the sensor
+answers as the game has it again (a piece seen set down there and taken away, never read
+otherwise), the player says it was repaired (the page), or ``damas selftest`` finds it sound.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from typing import Any
 from board_hal.layout import Cell, Layout, cell_name
 
 FILE_NAME = "board-health.json"
+FOUND_NAME = "sensors-found.json"
 FORMAT = 1
 
 
@@ -36,12 +46,48 @@ class HealthError(ValueError):
     """A board-health file that cannot be read (a one-line reason naming the file)."""
 
 
-def default_path(db: str | Path | None = None) -> Path:
+def default_path(db: str | Path | None = None, name: str = FILE_NAME) -> Path:
     """Beside the game database ``db`` (the data directory when none is given, as the store's)."""
     if db is not None:
-        return Path(db).parent / FILE_NAME
+        return Path(db).parent / name
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "damas" / FILE_NAME
+    return Path(base) / "damas" / name
+
+
+def _save(path: Path, obj: dict[str, Any]) -> None:
+    """Written whole or not at all (a power cut mid-write leaves the old file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(obj) + "\n")
+    os.replace(tmp, path)
+
+
+def _load(path: Path, what: str) -> tuple[dict[str, Any], int] | None:
+    """The JSON object at ``path`` of format :data:`FORMAT` and its board size; None if there is
+    no file; a :class:`HealthError` (naming ``path``) if it cannot be read."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise HealthError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        obj = json.loads(text)
+        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+            raise ValueError(f"not a {what} file of format {FORMAT}")
+        size = obj.get("size")
+        if not isinstance(size, int) or isinstance(size, bool) or not 4 <= size <= 10:
+            raise ValueError(f"size must be a board size (8 or 10), not {size!r}")
+    except ValueError as exc:  # (json's errors are ValueErrors too)
+        raise HealthError(f"{path}: {exc}") from None
+    return obj, size
+
+
+def _cells_of(cells: set[Cell], layout: Layout, size: int) -> set[int]:
+    """The playing squares of ``layout`` at ``cells`` (a board of another size: none)."""
+    if layout.size != size:
+        return set()
+    return {sq for c in cells if (sq := layout.square_of(*c)) is not None}
 
 
 def parse_cell_name(text: str, size: int) -> Cell:
@@ -67,13 +113,7 @@ class BoardHealth:
     def squares(self, layout: Layout) -> tuple[set[int], set[int]]:
         """The playing squares of ``layout`` whose sensor / LED is broken (a board of another
         size: none, it is not the board that was checked)."""
-        if layout.size != self.size:
-            return set(), set()
-
-        def of(cells: set[Cell]) -> set[int]:
-            return {sq for c in cells if (sq := layout.square_of(*c)) is not None}
-
-        return of(self.sensors), of(self.leds)
+        return _cells_of(self.sensors, layout, self.size), _cells_of(self.leds, layout, self.size)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,28 +125,16 @@ class BoardHealth:
         }
 
     def save(self, path: Path) -> None:
-        """Written whole or not at all (a power cut mid-write leaves the old file)."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json()) + "\n")
-        os.replace(tmp, path)
+        _save(path, self.to_json())
 
     @classmethod
     def load(cls, path: Path) -> BoardHealth | None:
         """The file at ``path``; None if there is none; a :class:`HealthError` if it is damaged."""
-        try:
-            text = path.read_text()
-        except FileNotFoundError:
+        loaded = _load(path, "board-health")
+        if loaded is None:
             return None
-        except OSError as exc:
-            raise HealthError(f"{path}: cannot be read ({exc.strerror})") from None
+        obj, size = loaded
         try:
-            obj = json.loads(text)
-            if not isinstance(obj, dict) or obj.get("format") != FORMAT:
-                raise ValueError(f"not a board-health file of format {FORMAT}")
-            size = obj.get("size")
-            if not isinstance(size, int) or isinstance(size, bool) or not 4 <= size <= 10:
-                raise ValueError(f"size must be a board size (8 or 10), not {size!r}")
             lists = [obj.get(k, []) for k in ("sensors", "leds")]
             if not all(isinstance(x, list) for x in lists):
                 raise ValueError("sensors and leds must be lists of cells")
@@ -115,6 +143,44 @@ class BoardHealth:
             raise HealthError(f"{path}: {exc}") from None
         checked = obj.get("checked")
         return cls(size, sensors, leds, checked if isinstance(checked, str) else None)
+
+
+@dataclass
+class FoundInPlay:
+    """The cells whose sensor the referee named broken during play, with when (``damas play``
+    writes it; the module's docstring)."""
+
+    size: int
+    sensors: dict[Cell, str] = field(default_factory=dict)
+
+    def squares(self, layout: Layout) -> set[int]:
+        return _cells_of(set(self.sensors), layout, self.size)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "size": self.size,
+            "sensors": {cell_name(c): self.sensors[c] for c in sorted(self.sensors)},
+        }
+
+    def save(self, path: Path) -> None:
+        _save(path, self.to_json())
+
+    @classmethod
+    def load(cls, path: Path) -> FoundInPlay | None:
+        """The file at ``path``; None if there is none; a :class:`HealthError` if it is damaged."""
+        loaded = _load(path, "sensors-found")
+        if loaded is None:
+            return None
+        obj, size = loaded
+        found = obj.get("sensors", {})
+        try:
+            if not isinstance(found, dict) or not all(isinstance(v, str) for v in found.values()):
+                raise ValueError("sensors must map cells to when they were found")
+            sensors = {parse_cell_name(c, size): when for c, when in found.items()}
+        except ValueError as exc:
+            raise HealthError(f"{path}: {exc}") from None
+        return cls(size, sensors)
 
 
 def now_text() -> str:

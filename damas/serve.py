@@ -33,6 +33,7 @@ from board_hal.speech import Speaker, SpeechBackend
 from board_hal.squares import Sensing
 from damas.board.loop import PlayApp, board_pieces, reconcile, set_up, sim_occupancy
 from damas.board.requests import preset_name
+from damas.board.sensor_memory import SensorMemory
 from damas.board.studies import KEPT_CHECKS
 from damas.computer.opponent import EngineSettings, settings_from_config
 from damas.computer.player import computer_tag
@@ -213,7 +214,7 @@ def _open_game(
     variant: str,
     mode: Mode,
     clock: str | None = None,
-    health: BoardHealth | None = None,
+    memory: SensorMemory | None = None,
 ) -> tuple[Any, GameSession, SimulatedBoard | None, bool]:
     """The records (repaired from the journal copies when needed), the board, the game to play
     (the unfinished one resumed, or a new one), and whether an analysis on the board had kept
@@ -294,7 +295,7 @@ def _open_game(
                 clock_name=preset_name(getattr(args, "clock", None) or config.clock.control, config.clock.controls),
                 senses=senses,
                 pieces=pieces,
-                broken=set() if health is None else health.squares(io.layout)[0],
+                broken=set() if memory is None else memory.broken(io.layout)[0],
             )
             for note in notes:
                 log.warning("%s; started game %d", note, session.row.id)
@@ -368,8 +369,8 @@ def serve(args: argparse.Namespace) -> int:
     buttons = None
     try:
         buttons = _open_buttons(config)
-        health = _board_health(store)
-        io, session, sim, aside = _open_game(args, config, store, variant, mode, clock, health)
+        memory = SensorMemory.open(store.path, _board_health(store))
+        io, session, sim, aside = _open_game(args, config, store, variant, mode, clock, memory)
     except BaseException:
         if buttons is not None:
             buttons.close()
@@ -397,7 +398,7 @@ def serve(args: argparse.Namespace) -> int:
         engine=engine,
         speech=announcer,
         chord=speech.chord if speech.enabled else 0.0,
-        health=health,
+        memory=memory,
     )
     if aside:  # the game's position is put back on the board first, the LEDs guiding
         play.analysis_mode.returning = True

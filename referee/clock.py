@@ -388,6 +388,8 @@ class ClockKeeper:
     _owed: dict[Color, int] = field(default_factory=dict)  # moves made, not yet paid by a press
     #: pressed for a move not recorded yet (its time: the move's stamp takes it when it comes)
     _paid: dict[Color, Stamp | None] = field(default_factory=dict)
+    #: auto: switched for a ply the page is asked about, every reading of it a move (by ply)
+    _ahead: dict[int, Stamp] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.reset()
@@ -398,6 +400,7 @@ class ClockKeeper:
         self.paused_by = None
         self._owed = {Color.WHITE: 0, Color.BLACK: 0}
         self._paid = {Color.WHITE: None, Color.BLACK: None}
+        self._ahead = {}
 
     @classmethod
     def from_header(cls, header: dict[str, Any], referee: Referee, control: str | None = None) -> ClockKeeper | None:
@@ -517,6 +520,9 @@ class ClockKeeper:
         if self._move_on_board(side, board):  # made, not recorded yet (debounce, a king's grace)
             self._pay_ahead(side, T)
             return
+        if self._agreed(side):  # made, whichever reading the page is asked about: the press ends it
+            self._pay_ahead(side, T)
+            return
         early = self._capture_incomplete(side, board)
         if early is not None:
             if not self.casual:
@@ -552,6 +558,14 @@ class ClockKeeper:
         if pos.turn is not side or s == pos.occupied():
             return False
         return any(pos.apply(m).occupied() == s for m in pos.legal_moves)
+
+    def _agreed(self, side: Color) -> bool:
+        """While the page is asked which move was played, has ``side`` made a move that every
+        reading has (``Referee.agreed_moves``), not paid by a press yet?"""
+        if self._paid[side] is not None:
+            return False
+        turn = self.referee.position.turn
+        return any((turn if k % 2 == 0 else turn.other) is side for k in range(len(self.referee.agreed_moves())))
 
     def _capture_incomplete(self, side: Color, s: frozenset[int]) -> tuple[int, ...] | None:
         """The captured pieces still on the board when ``side``'s capturing piece has landed."""
@@ -604,6 +618,8 @@ class ClockKeeper:
     # -- what the referee decided -----------------------------------------------------------------
     def observe(self, verdicts: list[Verdict]) -> list[Verdict]:
         """The referee's verdicts, with the clock's own added (and moves stamped)."""
+        if self.auto:
+            self._read_ahead()
         if not verdicts:
             return verdicts
         out: list[Verdict] = []
@@ -621,6 +637,34 @@ class ClockKeeper:
                 self.clock.stop(ticks(v.t))
         return out
 
+    def _read_ahead(self) -> None:
+        """While the page is asked which move was played and every reading is a move of the same
+        side (``Referee.agreed_moves``), the auto clock switches as for a recorded move, when the
+        readings recorded it: the time is the player's, whatever the reading; the move's stamp
+        waits for the answer (nothing is charged again then)."""
+        times = self.referee.agreed_moves()
+        ply = self.referee.game.ply
+        for i, t in enumerate(times, start=ply + 1):
+            if i not in self._ahead:
+                mover = self.referee.position.turn if (i - ply) % 2 else self.referee.position.turn.other
+                self._ahead[i] = self._auto_press(mover, ticks(t))
+
+    def _auto_press(self, mover: Color, T: int) -> Stamp:
+        """The auto clock after ``mover``'s move at ``T``: its stamp (the move's)."""
+        c = self.clock
+        took = c.used_now(T) if c.running is mover and not c.stopped else 0
+        stamp = Stamp(c.remaining(Color.WHITE, T), c.remaining(Color.BLACK, T), c.running, took, mover)
+        if c.flag is not None or c.stopped:
+            return stamp
+        if not c.started:
+            c.start(mover.other, T)
+            stamp.running = c.running
+        elif c.running is mover and not c.paused:
+            stamp.took, stamp.undo = self._switch(mover, T, counted=True, ahead=True)
+            stamp.white, stamp.black = c.remaining(Color.WHITE, T), c.remaining(Color.BLACK, T)
+            stamp.running = c.running
+        return stamp
+
     def new_game(self) -> None:
         self.reset()
 
@@ -631,17 +675,16 @@ class ClockKeeper:
         del self.stamps[v.ply - 1 :]
         while len(self.stamps) < v.ply - 1:  # moves before the clock knew (never in one session)
             self.stamps.append(Stamp(c.left[Color.WHITE], c.left[Color.BLACK], None, 0, Color.WHITE))
+        ahead = self._ahead.pop(v.ply, None)
+        self._ahead = {i: s for i, s in self._ahead.items() if i > v.ply}
+        if self.auto:
+            stamp = ahead if ahead is not None and ahead.mover is mover else self._auto_press(mover, T)
+            self.stamps.append(stamp)
+            return stamp
         took = c.used_now(T) if c.running is mover and not c.stopped else 0
         stamp = Stamp(c.remaining(Color.WHITE, T), c.remaining(Color.BLACK, T), c.running, took, mover)
         self.stamps.append(stamp)
         if c.flag is not None or c.stopped:
-            return stamp
-        if self.auto:
-            if not c.started:
-                c.start(mover.other, T)
-                stamp.running = c.running
-            elif c.running is mover and not c.paused:
-                self._switch(mover, T, counted=True)
             return stamp
         paid = self._paid[mover]
         if paid is not None:  # its press came first

@@ -266,6 +266,10 @@ class Referee:
         self._pending: _Pending | None = None  # a move held while a sensor may answer yet (_infer)
         self._catching_up = False  # reading the plies played while a move was held (a deeper search)
         self._deep_until = -math.inf  # until then too (a move is held while a sensor may answer)
+        #: a sensor may have dropped out under a standing piece until then: while the evidence read
+        #: since it began is read, the deeper search goes on (the move that took the piece started
+        #: within the drop-out, but the plies after it may be played later)
+        self._standing_until = -math.inf
         self._reread_deeper = -math.inf  # when a still board the search was cut short on was read deeper
         self._lost = False  # nothing explained the board at some moment since it last matched the game
         #: a still board that no reading explains (a complete search found none): what the board
@@ -275,6 +279,7 @@ class Referee:
         self._follows = False  # a copy that plays a reading on while the page is asked (_clone)
         self._doubt = False  # a takeback (or correction) is held while a silent square could have hidden a move
         self._shadows: list[_Shadow] = []  # while the page is asked: each reading played on (see _follow)
+        self._asked_moves = False  # ...and each of them is a move of the side to move (agreed_moves)
         self.report: Report | None = None  # the active report (an irregular state)
         self.reports: list[Report] = []  # every report, for the record
         self.clock: list[float] = []  # time of each move
@@ -300,6 +305,18 @@ class Referee:
     @property
     def position(self) -> Position:
         return self.game.position
+
+    def agreed_moves(self) -> list[float]:
+        """While the page is asked which move was played and every reading is a move of the side
+        to move (not "no move", a piece in the hand, or the last move read again): when each
+        ply after the game's that every reading left has recorded was recorded (by the last
+        of them). Those moves were made, whichever the answer: the clock switches for them
+        (referee.clock)."""
+        if not self._shadows or not self._asked_moves:
+            return []
+        live = [sh.ref.clock for sh in self._shadows if not sh.refuted]
+        n = len(self.clock)
+        return [max(c[i] for c in live) for i in range(n, min(map(len, live), default=n))]
 
     # -- the computer's side (referee.expect) ------------------------------------------------
     def expected(self) -> Move | None:
@@ -447,6 +464,7 @@ class Referee:
             # a sensor may have dropped out under a piece still standing there: once it answers
             # again, the plies played meanwhile are read with a deeper search
             self._deep_until = max(self._deep_until, *(x.until for x in every if x.until is not None))
+            self._standing_until = max(self._standing_until, self._deep_until)
         if not r.complete or not found:
             return False
         # (a sensor that dropped out and showed its piece late does not make another reading)
@@ -455,7 +473,10 @@ class Referee:
             return False
         ((move, hidden),) = firsts
         late = {_first_hidden(x) for x in found if x.dropped} - {None}
-        if hidden is None and len(late) == 1 and all(x.dropped for x in found):
+        # (only if every reading of this move blames that sensor: one that blames another, a drop-out
+        # under a piece standing elsewhere say, leaves the move as sure and the square in doubt)
+        blamed = {x.hidden for x in every if x.moves[:1] == (move,)}
+        if hidden is None and len(late) == 1 and all(x.dropped for x in found) and blamed == late:
             (hidden,) = late  # its sensor dropped out under the piece: named, as a dead one is
         if hidden is not None and self.t == self._reread_deeper:
             return False  # (a reading that far is no evidence against a sensor not heard yet: the page is asked)
@@ -563,7 +584,9 @@ class Referee:
                 for m, h in choices.items()
                 for sq in ({h} if h is not None else {m.from_square, m.to_square, *m.captured} & self._mask)
             }
-        )
+        ) or sorted({x.hidden for x in r.found if x.hidden is not None})  # (a move under way: the square hiding it)
+        if not squares and not self._mask:
+            return False  # no sensor to name: not a sensor's question (the board is judged as usual)
         texts = [self.position.pdn(m) for m in choices]
         answers = [engine_text(m) for m in choices]  # what the page sends back (``confirm``)
         if reread is not None and prev is not None:
@@ -579,6 +602,7 @@ class Referee:
             self._reported = key
             self._choices = choices
             self._shadows = []
+            self._asked_moves = alone and reread is None
             for move, hidden in choices.items():
                 sh = _Shadow(move, hidden, self._clone())
                 times = [x.landed[0] for x in r.found if x.moves[:1] == (move,) and x.landed]
@@ -596,7 +620,8 @@ class Referee:
                 squares,
                 f"the sensor under {self._names(squares) or self._names(self._mask)} may not answer: the board "
                 f"cannot tell {' from '.join(texts if len(texts) > 1 and alone else [*texts, still])}: "
-                "confirm the move played on the page",
+                "the move is noted and play may go on (the next moves may tell); "
+                "or confirm the move played on the page",
                 params={"choices": texts, "moves": answers, "squares": squares},
             )
         return True
@@ -681,7 +706,11 @@ class Referee:
 
     def _deepened(self) -> bool:
         """Are the readings searched deeper now (plies played while a move was held)?"""
-        return self._catching_up or self.t <= self._deep_until
+        return (
+            self._catching_up
+            or self.t <= self._deep_until
+            or (self._lost and bool(self.events) and self.events[0].t <= self._standing_until)
+        )
 
     def _search(self, air: float | None = None, deeper: int = 1, deep: bool | None = None) -> Readings:
         if self._deepened() if deep is None else deep:  # (``deep``: as it was when a search was deferred)
@@ -698,21 +727,26 @@ class Referee:
             hold=HIDDEN_LANDING,
             heard=self._heard_at,
             emptied=self._emptied_at,
+            now=self.t,
             max_plies=READING_PLIES * deeper,
             max_nodes=MAX_NODES * deeper**3,
         )
 
-    def _another_reading(self, move: Move | None) -> bool:
+    def _another_reading(self, move: Move | None, *, slid: bool = False) -> bool:
         """Does the evidence admit a reading other than recording ``move`` now (None: other
-        than no move at all: a takeback, or a board that matches the game)? Then the referee
-        must not record (nor forget what it saw): it waits for the next event to tell.
+        than no move at all: a takeback, or a board that matches the game; ``slid``: other
+        than the last move's king slid on from where it stopped, the move read again)? Then
+        the referee must not record (nor forget what it saw): it waits for the next event to tell.
 
         A reading in which a silent square hid a move that is complete is always another
         reading. One in which the other side's move is only under way after it (a piece in
         the hand) counts once the board was in a state nothing explained since it last
         matched the game (after a clean move it is a coincidence of a sensor that has not
         been heard yet; after a board nothing explained, a sensor that may be dead): then
-        the move is recorded once the board has been still for ``settle_time``."""
+        the move is recorded once the board has been still for ``settle_time``. So it is when
+        the last move's king slid on (``slid``): the opponent's move under way, its start hidden
+        by a square not heard yet, while the king's own lift and landings are all the sensors
+        saw, is such a coincidence (a complete move so read is another reading: the page is asked)."""
         if not self.sensor_faults:
             return False
         if self._asked_stands():
@@ -727,7 +761,11 @@ class Referee:
         if move is not None and not any(x.moves[:1] == (move,) for x in r.found):
             return True  # the move itself is not a reading of what the sensors saw (in that order)
         if move is None:  # a takeback or a board that matches: any move since, or one under way, is another reading
-            return any((x.moves or x.under_way) and x.until is None for x in r.found)
+            return any(
+                (x.moves or (x.under_way and not (slid and x.hidden is not None and not self._lost)))
+                and x.until is None
+                for x in r.found
+            )
         pending = False
         for x in r.found:
             other = bool(x.moves) and (move is None or x.moves[0] != move)
@@ -1064,8 +1102,9 @@ class Referee:
                     self._waiting = self._slid_on(prev, last, c)
                     return
                 # the board is the result of another move from the previous position
-                if self.mode == "casual" or self._slid_on(prev, last, c) or self._removals_told(last, c):
-                    if self._another_reading(None):
+                slid = self._slid_on(prev, last, c)
+                if self.mode == "casual" or slid or self._removals_told(last, c):
+                    if self._another_reading(None, slid=slid):
                         # another move, or one a silent square hid: the next event tells, or the page
                         self._deadline = self._since + self.settle_time
                         self._doubt = True
@@ -1196,8 +1235,8 @@ class Referee:
                 c.after == s
                 and c.move != last
                 and self._allowed(c)
-                and (self._slid_on(prev, last, c) or self._removals_told(last, c))
-                and not self._another_reading(None)
+                and ((slid := self._slid_on(prev, last, c)) or self._removals_told(last, c))
+                and not self._another_reading(None, slid=slid)
             ):
                 self._takeback(out)
                 self._commit(self._candidates.find(self.position, c.move), out, again=last)

@@ -188,6 +188,7 @@ def readings(
     hold: float = 0.0,
     heard: Mapping[int, float] | None = None,
     emptied: Mapping[int, float] | None = None,
+    now: float | None = None,
 ) -> Readings:
     """The readings of ``board`` from ``position`` (the last position it matched), given the
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
@@ -207,7 +208,8 @@ def readings(
     was the sensor dropping out under a piece that stood there (``stood``): the piece stays
     until a move of the reading takes it, which started within ``dropout`` seconds of that
     lift (else the reading holds until then: ``until``). Such a lift is no move's start, so
-    a move that started before the move it follows landed is read as it was played.
+    a move that started before the move it follows landed is read as it was played. ``now``:
+    readings that no longer hold then (``until``) are left out, so they do not fill the cap.
     """
     s = frozenset(board)
     known = frozenset(masked)
@@ -248,6 +250,8 @@ def readings(
         return next((t for t in ts if t >= after), None)
 
     def add(r: Reading) -> None:
+        if r.until is not None and now is not None and r.until <= now:
+            return  # (a drop-out it needs would have ended: kept, it would only fill the cap)
         if r not in seen:
             seen.add(r)
             found.append(r)
@@ -409,22 +413,25 @@ def readings(
             else:
                 tries.append(hidden)
             # a piece whose lift was read before the move it follows landed (so it cannot start
-            # this move): its sensor may have dropped out under it then, the piece taken later
+            # this move, nor be captured by it): its sensor may have dropped out under it then,
+            # the piece taken later (one such square at most)
             early = (
-                [c.origin]
-                if hidden is None and not shown_late and c.origin in went and first(lifts, c.origin, ready) is None
+                [sq for sq in (c.origin, *c.captured) if sq in went and first(lifts, sq, ready) is None]
+                if hidden is None and not shown_late
                 else []
             )
+            early = early if len(early) == 1 else []
             held = stood
             # (and only a move whose landing was seen, the first after that lift, after the move
-            # before it landed: a lift alone is no evidence of a move, nor one that landed before)
+            # before it landed: a lift alone is no evidence of a move, nor one that landed before;
+            # a landing there of a move of this reading between them is that move's, not this one's)
             if (
                 early
                 and not unseen & ~(1 << early[0])
                 and ready <= went[early[0]] + (dropout or 0.0)
                 and c.dest not in known
                 and (landing := first(places, c.dest, went[early[0]])) is not None
-                and landing >= ready
+                and (landing >= ready or (landing in times and first(places, c.dest, ready) is not None))
             ):
                 tries = [early[0]]
                 held = _Stood(early[0], went[early[0]] + (dropout or 0.0))

@@ -75,6 +75,10 @@ def led_intents(
         put(e - s - set(r.params.get("must_capture", ())), Role.MISSING)
         put(r.params.get("must_capture", ()), Role.MUST_CAPTURE)
         put(r.params.get("capturable", ()), Role.CAPTURABLE)
+    elif r is not None and r.kind is ReportKind.SENSOR_CONFIRM:
+        # the page asks which move was played, and play may go on meanwhile: the squares whose
+        # sensor may not answer, as such (not a move to undo)
+        put(r.squares, Role.SENSOR)
     elif r is not None and r.kind not in (ReportKind.TOUCH_MOVE, ReportKind.PROCEDURE):
         put(r.missing, Role.MISSING)
         put(r.extra, Role.EXTRA)

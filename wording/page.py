@@ -118,8 +118,13 @@ _UI_EN = {
     "mark_game": "loses the game",
     "mark_win": "lets the win go",
     "better": "better",
-    "confirm_played": "Which move was played?",
+    "confirm_played": "Play may go on. Which move was played?",
     "sensor_broken": "The sensor under {square} is broken",
+    "remembered": "Sensors played around until repaired:",
+    "remembered_play": "found in play {since}",
+    "remembered_selftest": "found by the self-test {since}",
+    "repaired": "Repaired",
+    "repaired_title": "The sensor under {square} was repaired: read it again from the next game on",
     "inferred": "read without the sensor under {square}",
     "led_dark": "its LED does not light: shown only here",
     "resolved_by_move": "{move} was played",
@@ -313,8 +318,13 @@ _UI_BR = {
     "mark_game": "perde a partida",
     "mark_win": "deixa escapar a vitória",
     "better": "melhor",
-    "confirm_played": "Qual lance foi jogado?",
+    "confirm_played": "O jogo pode continuar. Qual lance foi jogado?",
     "sensor_broken": "O sensor de {square} está com defeito",
+    "remembered": "Sensores contornados até o conserto:",
+    "remembered_play": "achado no jogo em {since}",
+    "remembered_selftest": "achado no autoteste em {since}",
+    "repaired": "Consertado",
+    "repaired_title": "O sensor de {square} foi consertado: volta a ser lido a partir da próxima partida",
     "inferred": "lido sem o sensor de {square}",
     "led_dark": "o LED desta casa não acende: só aparece aqui",
     "resolved_by_move": "o lance {move} foi jogado",
@@ -508,8 +518,13 @@ _UI_PT = {
     "mark_game": "perde a partida",
     "mark_win": "deixa escapar a vitória",
     "better": "melhor",
-    "confirm_played": "Que lance foi jogado?",
+    "confirm_played": "O jogo pode continuar. Que lance foi jogado?",
     "sensor_broken": "O sensor de {square} está avariado",
+    "remembered": "Sensores contornados até à reparação:",
+    "remembered_play": "detetado no jogo em {since}",
+    "remembered_selftest": "detetado no autoteste em {since}",
+    "repaired": "Reparado",
+    "repaired_title": "O sensor de {square} foi reparado: volta a ser lido a partir da próxima partida",
     "inferred": "lido sem o sensor de {square}",
     "led_dark": "o LED desta casa não acende: só aparece aqui",
     "resolved_by_move": "o lance {move} foi jogado",
@@ -647,7 +662,7 @@ KINDS: dict[str, dict[str, str]] = {
         "lost-crown": "a king lost its crown",
         "extra-crown": "a man wears a crown",
         "sensor": "sensor not answering",
-        "sensor-confirm": "confirm the move",
+        "sensor-confirm": "move to confirm",
     },
     "pt-BR": {
         "setup": "arrumação",
@@ -688,7 +703,7 @@ KINDS: dict[str, dict[str, str]] = {
         "lost-crown": "dama sem coroa",
         "extra-crown": "peça coroada",
         "sensor": "sensor sem resposta",
-        "sensor-confirm": "confirme o lance",
+        "sensor-confirm": "lance a confirmar",
     },
     "pt-PT": {
         "setup": "arrumação",
@@ -729,7 +744,7 @@ KINDS: dict[str, dict[str, str]] = {
         "lost-crown": "dama sem coroa",
         "extra-crown": "pedra coroada",
         "sensor": "sensor sem resposta",
-        "sensor-confirm": "confirme o lance",
+        "sensor-confirm": "lance a confirmar",
     },
 }
 
@@ -774,7 +789,8 @@ REPORTS: dict[str, dict[str, str]] = {
         "na última fileira)",
         "sensor": "O sensor de {squares} não responde: a partida continua; mande verificá-lo",
         "sensor-confirm": "O sensor de {squares} pode não estar respondendo e o tabuleiro não distingue os lances "
-        "possíveis: confirme na página o lance jogado",
+        "possíveis: o lance foi anotado e o jogo pode continuar (os próximos lances podem esclarecer); ou confirme "
+        "na página o lance jogado",
     },
     "pt-PT": {
         "setup": "Arrume a posição: coloque peças em {missing}; retire as peças de {extra}",
@@ -815,7 +831,8 @@ REPORTS: dict[str, dict[str, str]] = {
         "na última fila)",
         "sensor": "O sensor de {squares} não responde: a partida continua; mande-o verificar",
         "sensor-confirm": "O sensor de {squares} pode não estar a responder e o tabuleiro não distingue os lances "
-        "possíveis: confirme na página o lance jogado",
+        "possíveis: o lance foi anotado e o jogo pode continuar (os lances seguintes podem esclarecer); ou confirme "
+        "na página o lance jogado",
     },
 }
 

@@ -120,7 +120,7 @@ _EN = {
     "report_lost-crown": "The king on {squares} lost its crown: put it back.",
     "report_extra-crown": "The man on {squares} wears a crown: take it off.",
     "report_sensor": "The board does not see {squares}: the game goes on. Have it checked.",
-    "report_sensor-confirm": "The board may not see {squares}: confirm on the page which move was played.",
+    "report_sensor-confirm": "The board may not see {squares}: play on; confirm on the page which move was played.",
     # the board itself
     "link_down": "The board is disconnected.",
     "link_up": "The board is connected again.",
@@ -230,7 +230,8 @@ _BR = {
     "report_lost-crown": "A dama em {squares} perdeu a coroa: recoloque-a.",
     "report_extra-crown": "A peça em {squares} está coroada: tire a coroa.",
     "report_sensor": "O sensor de {squares} não responde: a partida continua. Mande verificá-lo.",
-    "report_sensor-confirm": "O sensor de {squares} pode não estar respondendo: confirme na página o lance jogado.",
+    "report_sensor-confirm": "O sensor de {squares} pode não estar respondendo: podem continuar; "
+    "confirme na página o lance jogado.",
     "link_down": "O tabuleiro está desconectado.",
     "link_up": "O tabuleiro está conectado de novo.",
     "write_error": "Não é possível gravar os registros: o tabuleiro está em pausa.",
@@ -339,7 +340,8 @@ _PT = {
     "report_lost-crown": "A dama em {squares} perdeu a coroa: reponha-a.",
     "report_extra-crown": "A pedra em {squares} está coroada: tire a coroa.",
     "report_sensor": "O sensor de {squares} não responde: a partida continua. Mande-o verificar.",
-    "report_sensor-confirm": "O sensor de {squares} pode não estar a responder: confirme na página o lance jogado.",
+    "report_sensor-confirm": "O sensor de {squares} pode não estar a responder: podem continuar; "
+    "confirme na página o lance jogado.",
     "link_down": "O tabuleiro está desligado.",
     "link_up": "O tabuleiro voltou a ligar-se.",
     "write_error": "Não é possível gravar os registos: o tabuleiro está em pausa.",

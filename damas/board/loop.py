@@ -27,6 +27,7 @@ from board_hal.squares import Sensing, SquareState
 from damas.board.analysis_mode import AnalysisMode
 from damas.board.page_state import MoveList, page_state
 from damas.board.requests import check_result, check_tags, clock_seconds, new_game_request, preset_name, valid_tag
+from damas.board.sensor_memory import SensorMemory
 from damas.board.studies import KeptStudies, session_pdn
 from damas.board.training_mode import TrainingMode, suggested
 from damas.computer.analysis import GameAnalysis, KeptAnalysis
@@ -42,7 +43,7 @@ from damas.speech.phrases import spoken
 from engine import Limits
 from referee import Action, ClockAction
 from referee.clock import parse_control
-from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, known
+from referee.vocabulary import CLOCK_ACTIONS, ClockActionName, Mode, Verdict, known
 from rules import Color, DraughtsError, Move, Position, find_variant, parse_result
 from rules.errors import shown
 from rules.pdn import write_pdn
@@ -76,9 +77,12 @@ class PlayApp:
         speech: Announcer | None = None,
         chord: float = 0.0,
         health: BoardHealth | None = None,
+        memory: SensorMemory | None = None,
     ) -> None:
         self.store = store
-        self.health = health  # what damas selftest found broken (board_hal.health): sensors, LEDs
+        # what damas selftest found broken (board_hal.health: sensors, LEDs) and the sensors the
+        # referee named broken in play, kept between games and restarts (damas.board.sensor_memory)
+        self.memory = memory or SensorMemory(None, health)
         self.io = io
         self.session = session
         self.token = token
@@ -132,7 +136,12 @@ class PlayApp:
         s = self.io.sensors
         return s if isinstance(s, SimulatedBoard) else None
 
-    def _changed(self, _verdicts: object) -> None:
+    def _changed(self, verdicts: list[Verdict]) -> None:
+        if verdicts:
+            s = self.session
+            ref = s.referee
+            settled = not ref.events and ref.report is None and not ref.cells
+            self.memory.saw(verdicts, self.io.layout, ref.position, set(s.raw), settled)
         self._mark()
 
     def _mark(self, view: tuple[Any, ...] | None = None) -> None:
@@ -460,6 +469,9 @@ class PlayApp:
         if name == "resume-game":
             self.resume_game(data.get("game"))
             return
+        if name == "sensor-repaired":
+            self.sensor_repaired(data.get("square"))
+            return
         if name == "resign":
             side = data.get("side")
             if side not in ("white", "black"):
@@ -635,13 +647,22 @@ class PlayApp:
     def broken(self) -> tuple[set[int], set[int]]:
         """The squares whose sensor, and those whose LED, the self-test found broken (none
         without a self-test: board_hal.health)."""
-        if self.health is None:
-            return set(), set()
-        return self.health.squares(self.io.layout)
+        return self.memory.broken(self.io.layout)
+
+    def sensor_repaired(self, square: Any) -> None:
+        """The player says the sensor under ``square`` was repaired: played around no more from
+        the next game on (this game's referee keeps reading around it: a move over it is inferred)."""
+        if not isinstance(square, int) or isinstance(square, bool):
+            raise ValueError(f"sensor-repaired needs square: a number, not {shown(square)}")
+        if square not in self.broken()[0]:
+            raise ValueError(f"sensor-repaired: the sensor under square {square} is not remembered as broken")
+        self.memory.forget(square, self.io.layout, "the player says it was repaired")
+        self._mark()
 
     def _switch_to(self, session: GameSession) -> None:
         """The board plays ``session`` from now on (a new game, or one resumed)."""
         self.session = session
+        self.memory.new_game()
         if self._changed not in session.listeners:  # (a game kept aside by the analysis mode comes back)
             session.listeners.append(self._changed)
         self._alive = None

@@ -109,6 +109,8 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
             "line": line(kinds.get(kind_of(active), active.kind.value), message(active, lang, names)),
         },
         "sensors": sorted(getattr(ref, "suspects", ())),  # squares whose sensor does not answer
+        # the sensors kept as broken for the next games (the self-test's, and those named in play)
+        "remembered": app.memory.listed(app.io.layout, pos),
         "dead_leds": sorted(app.broken()[1]),  # squares whose LED does not light (the page shows their role)
         "last": None if last is None else {"path": last["path"], "captured": last["captured"]},
         "fen": pos.fen(),

@@ -83,6 +83,8 @@ def _keep(result: SelfTestResult, layout: Layout, db: str | None) -> None:
     """What was found broken, for damas play (board_hal.health): only a board whose wiring and
     orientation are right (otherwise every square would look broken: mend those first)."""
     from board_hal.health import BoardHealth, default_path, now_text
+    from board_hal.layout import cell_name
+    from damas.board.sensor_memory import forget_checked
 
     if result.misplaced or result.wiring or result.numbering or result.led_order:
         print("not kept for damas play: put the wiring and orientation right, then run the self-test again")
@@ -104,3 +106,8 @@ def _keep(result: SelfTestResult, layout: Layout, db: str | None) -> None:
         print(f"kept for damas play in {path}: it plays around these until the self-test finds them mended")
     else:
         print(f"kept for damas play in {path}: every sensor and LED answers")
+    # the sensors found broken in play that the self-test checked: sound, or in board-health.json now
+    checked = {layout.cell_of(sq) for sq in (*result.confirmed, *result.dead)} | set(result.stuck)
+    gone = forget_checked(path, layout, checked)
+    if gone:
+        print(f"no longer played around as found broken in play: {', '.join(map(cell_name, gone))}")

@@ -48,6 +48,50 @@ def test_the_page_confirms_a_move_the_board_cannot_tell_and_the_move_is_marked(t
         again.stop()
 
 
+def test_the_page_says_the_move_is_noted_and_play_may_go_on_while_it_asks(page: Any, tmp_path: Path) -> None:
+    """The question does not stop the game (later moves may settle it): the page, in each of its
+    languages, and the board's voice say the move is noted and play may go on, and offer the
+    moves to confirm; the players go on, the question stands, the answer records both moves."""
+    from playwright.sync_api import expect
+
+    from damas.speech import phrases
+    from referee import Report, ReportKind
+    from rules import Position
+
+    server = Server(tmp_path / "g.sqlite3").start()
+    try:
+        server.sim("place", 17)  # a3-b4, a3's sensor dead: b4 fills, no lift seen (c3-b4 alike)
+        state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "sensor-confirm")
+        assert "the move is noted and play may go on" in state["active"]["message"]
+        assert state["active"]["label"] == "move to confirm"
+        assert state["leds"]["21"] == state["leds"]["22"] == "sensor"  # not "the move is not allowed"
+        br = server.get("/api/state?lang=pt-BR")["active"]["message"]
+        pt = server.get("/api/state?lang=pt-PT")["active"]["message"]
+        assert "o lance foi anotado e o jogo pode continuar" in br and "pode não estar respondendo" in br
+        assert "o lance foi anotado e o jogo pode continuar" in pt and "pode não estar a responder" in pt
+        page.goto(server.url)
+        box = page.locator("#confirm")
+        expect(box).to_contain_text(UI["en"]["confirm_played"])
+        expect(page.locator("#active")).to_contain_text("play may go on")
+        expect(box.get_by_role("button", name="a3-b4")).to_be_visible()
+        OUTPUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "sensor-confirm-play-on.png"), full_page=True)
+        server.sim("lift", 11)  # f6-e5: black plays on while the question stands
+        server.sim("place", 15)
+        state = server.wait_for(lambda s: 15 in s["occupied"] and 11 not in s["occupied"])
+        assert state["active"] is not None and state["active"]["kind"] == "sensor-confirm"
+        box.get_by_role("button", name="a3-b4").click()
+        state = server.wait_for(lambda s: len(s["moves"]) == 2)
+        assert [m["pdn"] for m in state["moves"]] == ["a3-b4", "f6-e5"]
+    finally:
+        server.stop()
+    asked = Report(ReportKind.SENSOR_CONFIRM, (21, 22), "", 1.0, params={"moves": ["21-17", "22-17"]})
+    pos = Position.start("brazilian")
+    assert "play on" in phrases.report_phrase("en", asked, pos)
+    assert "podem continuar" in phrases.report_phrase("pt-BR", asked, pos)
+    assert "podem continuar" in phrases.report_phrase("pt-PT", asked, pos)
+
+
 def test_what_the_selftest_found_broken_is_played_around_and_shown(tmp_path: Path) -> None:
     """board-health.json beside the database (damas selftest's): e5's sensor and a1's LED are
     broken. The game knows e5 from the start (a move there is read without naming it again),

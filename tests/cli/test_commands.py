@@ -110,10 +110,15 @@ def test_selftest_on_the_emulated_pico_finds_a_dead_square(tmp_path: Path) -> No
     """damas selftest on a real (emulated) board, answered as a person would: the board is
     cleared, the LED sweep confirmed, each square's piece put down and taken off when asked,
     except square 5, whose sensor is dead: one line names it, and the exit status is 1. The
-    finding is kept beside the game database for damas play (board-health.json)."""
+    finding is kept beside the game database for damas play (board-health.json); the sensors
+    found broken in play that it checked are no longer kept as such (sensors-found.json): square
+    9's answered (sound), square 5's is in board-health.json now."""
+    from board_hal.health import FoundInPlay
     from firmware_bridge.emulator import Emulator
 
     dead = 5
+    found = {LAYOUT.cell_of(sq): "2026-11-26 19:00" for sq in (dead, 9)}
+    FoundInPlay(8, found).save(tmp_path / "sensors-found.json")
     with Emulator(8, heartbeat_ms=100, cells=start_cells()) as emu:
         cfg = tmp_path / "pico.toml"
         cfg.write_text(f'[board]\nbackend = "pico"\n[pico]\nport = "{emu.port}"\n')
@@ -166,7 +171,10 @@ def test_selftest_on_the_emulated_pico_finds_a_dead_square(tmp_path: Path) -> No
         finally:
             if proc.poll() is None:
                 proc.kill()
-            proc.communicate(timeout=10)
+            out += proc.communicate(timeout=10)[0] or b""
     assert f"square {dead}" in rest and "Traceback" not in rest, rest
     kept = json.loads((tmp_path / "board-health.json").read_text())
     assert kept["sensors"] == [cell_name(LAYOUT.cell_of(dead))] and kept["leds"] == [] and kept["size"] == 8
+    assert json.loads((tmp_path / "sensors-found.json").read_text())["sensors"] == {}
+    names = ", ".join(cell_name(c) for c in sorted(found))
+    assert f"no longer played around as found broken in play: {names}" in rest + out.decode()

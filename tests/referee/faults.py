@@ -116,11 +116,12 @@ def campaign_broken(k: int, moves: list[Move], kind: str, n_broken: int) -> list
     return [(sq, kind) for sq in random.Random(k).sample(used_squares(moves), n_broken)]
 
 
-def campaign(kind: str, n_broken: int, style: Style | None, per_variant: int) -> tuple[int, int, int, int]:
+def campaign(kind: str, n_broken: int, style: Style | None, per_variant: int) -> tuple[int, int, int, int, int]:
     """Every real game and ``per_variant`` generated games of each variant, ``n_broken`` sensors
-    of ``kind`` broken in each: (games, recorded whole without help, whole after answers, misrecorded)."""
+    of ``kind`` broken in each: (games, recorded whole without help, whole after answers,
+    misrecorded, games in which a sound sensor was named as not answering)."""
     games = campaign_games(per_variant)
-    alone = helped = wrong = 0
+    alone = helped = wrong = misnamed = 0
     for k, (start, moves) in enumerate(games):
         broken = campaign_broken(k, moves, kind, n_broken)
         first = play_faulty(start, moves, k, broken, style, answer=False)
@@ -128,7 +129,8 @@ def campaign(kind: str, n_broken: int, style: Style | None, per_variant: int) ->
         alone += first.whole
         helped += second.whole
         wrong += first.misrecorded or second.misrecorded
-    return len(games), alone, helped, wrong
+        misnamed += bool((first.named | second.named) - {sq for sq, _ in broken})
+    return len(games), alone, helped, wrong, misnamed
 
 
 def campaign_named(kind: str, style: Style | None, per_variant: int) -> tuple[int, int, int]:

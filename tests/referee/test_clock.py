@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from board_hal.debounce import Transition
-from referee import GameEnd, MoveMade, Pipeline, Referee, Report, ReportKind, Verdict
+from referee import Action, GameEnd, MoveMade, Pipeline, Referee, Report, ReportKind, Verdict
 from referee.clock import TICKS, Clock, ClockAction, ClockError, ClockKeeper, clock_text, parse_control, ticks
 from referee.log import LogError, LogHeader, dump_log, parse_log
 from rules import Color, Position
@@ -349,6 +349,79 @@ def test_casual_auto_press_and_takeback() -> None:
     assert g.keeper.clock.running is B
     assert g.left(B) == 300 - 6 - 0 and g.keeper.clock.moves[B] == 0
     assert len(g.keeper.stamps) == 1
+
+
+def _asked(control: str = "5", **kw: object) -> tuple[Game, list[Report]]:
+    """An auto clock; g3-h4 h6-g5, then white's a3-b4 from a3, whose sensor is dead (c3 not
+    heard yet: c3-b4 reads the same): the page is asked at once (a still board)."""
+    g = Game(control, mode="casual", auto=True)
+    g.move("-g3", "+h4", dt=1).move("-h6", "+g5", dt=2)
+    g.at(10).feed(Transition(g.t, sq("b4"), True))  # a3-b4: no lift seen
+    g.wait(2)
+    return g, [v for v in g.out if isinstance(v, Report) and v.kind is ReportKind.SENSOR_CONFIRM]
+
+
+def test_the_auto_clock_switches_while_the_page_is_asked_which_move_was_played() -> None:
+    """Both readings are a white move: white's clock stops when the page is asked, black's
+    runs (it used to keep running white's, black's time charged to white until the answer);
+    black replies while the question stands: white's runs again; the answer charges nothing
+    again, and the moves' stamps are the times as they were played."""
+    g, asked = _asked()  # h6-g5 landed at t=6 (black's clock 296), b4 filled at t=16
+    assert len(asked) == 1 and set(asked[0].params["moves"]) == {"21-17", "22-17"}
+    t = asked[0].t
+    assert t == 17 and g.keeper.clock.running is B
+    assert g.left(W) == 300 - (t - 6)  # white's clock ran from h6-g5 to the question
+    g.wait(20)
+    assert g.left(W) == 289 and g.left(B) == 296 - (g.t - t)
+    g.move("-g7", "+h6", dt=1)  # black replies while the question stands (both readings play it on)
+    assert g.keeper.clock.running is W and g.left(B) == 296 - 23 and g.t == 40
+    g.wait(5)
+    g.out += g.pipe.feed(Action(g.t, "confirm", move="21-17"))
+    assert [v.pdn for v in g.out if isinstance(v, MoveMade)] == ["g3-h4", "h6-g5", "a3-b4", "g7-h6"]
+    assert g.keeper.clock.running is W
+    assert g.left(W) == 289 - 5 and g.left(B) == 273  # nothing charged again
+    assert [s.took for s in g.keeper.stamps][2:] == [ticks(11), ticks(23)]
+    assert [(s.white, s.black, s.running) for s in g.keeper.stamps][2:] == [
+        (ticks(289), ticks(296), B),
+        (ticks(289), ticks(273), W),
+    ]
+
+
+def test_a_press_while_the_page_is_asked_which_move_was_played_ends_the_move() -> None:
+    """Tournament clock, pressed by hand: white presses after a3-b4 (a3's sensor dead) while the
+    page asks a3-b4 or c3-b4. Every reading is a white move: the press ends it (it used to be
+    "pressed without having moved", white's clock running on), and the answer is no "did not
+    press the clock"."""
+    g = Game("5", mode="tournament").press(B, 0)  # black starts white's clock
+    g.move("-g3", "+h4", dt=1).press(W, 1)  # white: 3 s
+    g.move("-h6", "+g5", dt=1).press(B, 1)  # black: 3 s, white's clock from t=6
+    g.at(10).feed(Transition(g.t, sq("b4"), True))  # a3-b4 at t=16, no lift seen
+    g.wait(2)
+    assert ReportKind.SENSOR_CONFIRM in g.reports()
+    g.press(W, 1)  # t=19: white took 13 s
+    assert g.keeper.clock.running is B and g.left(W) == 300 - 3 - 13
+    assert ReportKind.CLOCK_NO_MOVE not in g.reports()
+    g.wait(5)
+    g.out += g.pipe.feed(Action(g.t, "confirm", move="21-17"))
+    assert [v.pdn for v in g.out if isinstance(v, MoveMade)][-1] == "a3-b4"
+    assert ReportKind.CLOCK_NOT_PRESSED not in g.reports()
+    assert g.keeper.clock.running is B and g.left(W) == 284 and g.left(B) == 300 - 3 - 5
+    assert g.keeper.stamps[-1].took == ticks(13)
+
+
+def test_a_question_with_no_move_as_a_reading_leaves_the_clock_alone() -> None:
+    """f6-g5 on a square known dead, no reply: the piece may still be in the hand, so the
+    page's question is not a move for sure: black's clock keeps running."""
+    g = Game("5", mode="casual", auto=True, fen="B:W21,22:B11")
+    g.ref = Referee("brazilian", "B:W21,22:B11", mode="casual", suspects={16}, heard=set(range(1, 33)) - {16})
+    g.keeper = ClockKeeper(parse_control("5"), g.ref, auto=True)
+    g.pipe = Pipeline(g.ref, 0.0, g.keeper)
+    g.press(W, 0)  # (the clock starts: black to move)
+    g.at(1).feed(Transition(g.t, 11, False))
+    g.wait(10)
+    (ask,) = [v for v in g.out if isinstance(v, Report) and v.kind is ReportKind.SENSOR_CONFIRM]
+    assert "in the hand" in ask.message
+    assert g.keeper.clock.running is B and g.left(B) == 300 - 11
 
 
 def test_replay_of_the_log_gives_the_same_times() -> None:

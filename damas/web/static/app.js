@@ -88,6 +88,37 @@ function renderConfirm() {
   }
 }
 
+// the sensors the board keeps playing around (the self-test's, and those named in play): each
+// can be cleared once repaired (read again from the next game on)
+let rememberedShown = "";
+function renderRemembered() {
+  const box = $("remembered");
+  const list = state.remembered || [];
+  const key = JSON.stringify([state.lang, list]);
+  if (key === rememberedShown) return; // (a button keeps its focus)
+  rememberedShown = key;
+  box.innerHTML = "";
+  box.hidden = !list.length;
+  if (!list.length) return;
+  const head = document.createElement("span");
+  head.textContent = ui("remembered") + " ";
+  box.appendChild(head);
+  for (const r of list) {
+    const item = document.createElement("span");
+    item.className = "remembered";
+    const by = ui(r.by === "play" ? "remembered_play" : "remembered_selftest");
+    item.textContent = `${r.name} (${by.replace("{since}", r.since || "?")}) `;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = ui("repaired");
+    b.dataset.square = r.square;
+    b.title = ui("repaired_title").replace("{square}", r.name);
+    b.onclick = () => post("/api/action", { action: "sensor-repaired", square: r.square });
+    item.appendChild(b);
+    box.appendChild(item);
+  }
+}
+
 function connect() {
   const query = lang ? `?lang=${lang}` : "";
   ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${query}`);
@@ -263,6 +294,7 @@ function render() {
     active.dataset.kind = state.active.kind;
   } else { active.style.display = "none"; active.dataset.kind = ""; }
   renderConfirm();
+  renderRemembered();
   renderHistory();
   renderSaid();
   renderAnalysis();
