@@ -562,10 +562,12 @@ class ClockKeeper:
     def _agreed(self, side: Color) -> bool:
         """While the page is asked which move was played, has ``side`` made a move that every
         reading has (``Referee.agreed_moves``), not paid by a press yet?"""
-        if self._paid[side] is not None:
-            return False
+        return self._paid[side] is None and side in self._movers(len(self.referee.agreed_moves()))
+
+    def _movers(self, n: int) -> list[Color]:
+        """Who makes each of the next ``n`` plies: the side to move first, then alternately."""
         turn = self.referee.position.turn
-        return any((turn if k % 2 == 0 else turn.other) is side for k in range(len(self.referee.agreed_moves())))
+        return [turn if k % 2 == 0 else turn.other for k in range(n)]
 
     def _capture_incomplete(self, side: Color, s: frozenset[int]) -> tuple[int, ...] | None:
         """The captured pieces still on the board when ``side``'s capturing piece has landed."""
@@ -644,9 +646,8 @@ class ClockKeeper:
         waits for the answer (nothing is charged again then)."""
         times = self.referee.agreed_moves()
         ply = self.referee.game.ply
-        for i, t in enumerate(times, start=ply + 1):
+        for i, (mover, t) in enumerate(zip(self._movers(len(times)), times, strict=True), start=ply + 1):
             if i not in self._ahead:
-                mover = self.referee.position.turn if (i - ply) % 2 else self.referee.position.turn.other
                 self._ahead[i] = self._auto_press(mover, ticks(t))
 
     def _auto_press(self, mover: Color, T: int) -> Stamp:
