@@ -731,7 +731,10 @@ class Referee:
     def _take_up(self, sh: _Shadow, out: list[Verdict]) -> None:
         """``sh``'s reading was the game: the referee becomes its copy, moves recorded meanwhile and all."""
         emitted = [v for v in sh.verdicts if not (isinstance(v, Report) and v.kind is ReportKind.RESTORED)]
+        follows = self._follows
         self.__dict__.update(sh.ref.__dict__)
+        self._follows = follows  # (the game, if it was: not a copy following a reading from now on)
+        self._impossible = self._impossible and follows
         self._shadows = []
         if self.report is None:
             self._emit_report(out, ReportKind.RESTORED, (), "the board matches the game again", active=False)

@@ -539,6 +539,27 @@ def test_a_piece_set_down_and_taken_within_a_drop_out_is_asked_about(k: int, han
     assert played.named == {broken[0][0]}
 
 
+def test_the_game_taken_up_from_a_reading_is_no_copy_following_one() -> None:
+    """Campaign game 122 (intermittent 33, careful): the page is asked at ply 17 and the reading
+    confirmed is taken up: the referee became the copy that had followed it, and stayed one
+    (``_follows``), so a still board nothing explained later (38-33 set down while 33 was out,
+    moved on by 33-29) was judged as a copy judges one, never asked about: the game stalled
+    at ply 76 for good. Now the page is asked, and the game is recorded whole."""
+    broken, played = _campaign_game(122, "intermittent", "careful", answer=True)
+    assert not played.misrecorded
+    assert played.whole, (len(played.recorded), len(played.moves))
+    assert played.named == {broken[0][0]}
+
+
+def test_a_confirmed_reading_taken_up_is_the_game_not_a_copy() -> None:
+    board = Board("brazilian")
+    board.place(17)  # a3-b4: a3 (21) never answers
+    board.wait(2.0)
+    board.all += board.pipe.feed(Action(board.t + 0.5, "confirm", move="21-17"))
+    assert board.moves() == ["a3-b4"]
+    assert not board.ref._follows and not board.ref._shadows
+
+
 def test_a_knocked_piece_with_no_drop_out_gets_the_put_back_report() -> None:
     """A piece knocked off its square (every sensor sound, no drop-out to explain it) is no
     question for the page: the usual report says to put it back, and put back it is no move."""
