@@ -1643,3 +1643,24 @@ class Referee:
             out.append(MoveMade(self.game.ply, route, text, self.t, reconstructed=True))
             self._end(out)
         self._batch = tuple(pushed)
+
+    def trust(self, square: int, t: float) -> list[Verdict]:
+        """The sensor under ``square`` was repaired, or read as the game had it (the journal's
+        ``sensor-repaired``): read again from ``t`` on as any other — the moves recorded stay as
+        they were, and it is named again if it fails again. Returns the verdicts it causes."""
+        out = self.tick(t)
+        self.t = max(self.t, t)
+        if square not in self.suspects:
+            return out
+        self.suspects.discard(square)
+        self._named.discard(square)
+        if square not in self._heard_at:
+            self._silent.add(square)  # (as at a game's start: a sensor not heard yet may be dead)
+        self._candidates.mask(frozenset(self.suspects))
+        self._readings = self._readings_air = None
+        self._evaluate(out)
+        for sh in self._shadows:
+            sh.verdicts += sh.ref.trust(square, t)
+        if self._shadows:
+            self._follow(out)
+        return out

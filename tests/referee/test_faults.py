@@ -170,6 +170,58 @@ def test_the_confirm_action_survives_the_event_log() -> None:
     assert parse_log(dump_log(None, events).splitlines())[1] == events
 
 
+def test_a_sensor_trusted_again_is_read_at_once_and_what_was_recorded_stays() -> None:
+    """e5's sensor is stuck closed and played around: f6-e5 and d4xf6 over it are recorded
+    inferred. The player fixes it between moves (the journal's ``sensor-repaired``; the sensor
+    then reads e5 empty, as the game has it): from then on e5 is read as any other — g7xe5's
+    landing is seen, not inferred, e5 is no longer lit as a broken sensor — and the moves
+    recorded keep their marks. It used to be played around until the next game."""
+    every = set(range(1, 33))
+    board = Board("brazilian", board=Position.start("brazilian").occupied() | {15}, suspects={15}, heard=every - {15})
+    board.move(22, 18)  # c3-d4
+    board.lift(11)  # f6-e5: e5 shows nothing new (it reads a piece all along)
+    board.wait(1.0)
+    board.lift(18).place(11)  # d4xf6: e5's capture unseen
+    board.wait(2.0)
+    assert board.moves() == ["c3-d4", "f6-e5", "d4xf6"] and board.ref.inferred == {2: 15, 3: 15}
+    assert board.lit(Role.SENSOR) == {15}
+    before = board.ref.pdn_game().pdn()
+    board.all += board.pipe.feed(Action(board.t + 0.5, "sensor-repaired", square=15))
+    board.t += 0.5
+    board.lift(15)  # the sensor repaired reads e5 as it is: empty
+    board.wait(1.0)
+    assert board.ref.suspects == set() and board.lit(Role.SENSOR) == set() and board.ref.report is None
+    assert board.ref.inferred == {2: 15, 3: 15} and board.ref.pdn_game().pdn() == before  # nothing recorded changed
+    board.lift(8, 11).place(15)  # g7xe5: its landing seen now
+    assert board.moves()[-1] == "g7xe5"
+    board.wait(2.0)
+    assert board.ref.inferred == {2: 15, 3: 15} and board.ref.report is None
+
+
+def test_a_sensor_trusted_again_that_fails_again_is_named_again() -> None:
+    """A sensor the player wrongly said was repaired is still dead: the referee names it
+    again when play shows it (it is read as any other, never assumed sound for good)."""
+    board = Board("brazilian", "B:W21,22:B11", suspects={15}, heard=set(range(1, 33)) - {15})
+    board.all += board.pipe.feed(Action(0.5, "sensor-repaired", square=15))
+    board.t = 0.5
+    assert board.ref.suspects == set()
+    board.lift(11)  # f6-e5, still unseen on e5
+    board.wait(1.0)
+    board.lift(22).place(18)  # c3-d4
+    board.wait(HIDDEN_LANDING + DROPOUT)  # (e5 may have dropped out, as any sensor not suspected)
+    assert board.moves() == ["f6-e5", "c3-d4"] and board.ref.inferred == {1: 15}
+    assert [r.squares for r in board.reports() if r.kind is ReportKind.SENSOR] == [(15,)]
+
+
+def test_the_sensor_repaired_action_survives_the_event_log() -> None:
+    from referee import LogError, dump_log, parse_log
+
+    events = [Action(1.0, "sensor-repaired", square=15)]
+    assert parse_log(dump_log(None, events).splitlines())[1] == events
+    with pytest.raises(LogError, match="sensor-repaired's 'square' must be a square number, not"):
+        parse_log(['{"t": 1.0, "action": "sensor-repaired"}'])
+
+
 BROKEN = (
     st.sampled_from(VARIANTS),
     st.integers(0, 10**9),
