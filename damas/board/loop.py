@@ -295,7 +295,16 @@ class PlayApp:
         pipe = self.session.pipeline
         flag = pipe.clock.next_deadline() if pipe.clock is not None else None
         chord = self.gestures.next_deadline()  # a press waiting for the other button
-        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag, chord) if d is not None]
+        settled, since = pipe.debouncer.next_deadline(), pipe.debouncer.pending_since()
+        timer = pipe.referee.next_deadline()
+        if settled is not None and since is not None and timer is not None and timer >= since:
+            # a referee timer does not run while a transition before it is in its debounce window
+            # (Pipeline.advance): it runs when that window ends (waking every 1 ms meanwhile, up to
+            # the window's 50 wake-ups, changed nothing); so does a flag that waits for it
+            if flag is not None and flag > timer:
+                flag = max(flag, settled)
+            timer = max(timer, settled)
+        due = [d for d in (settled, timer, flag, chord) if d is not None]
         if not due:
             return TICK
         return min(TICK, max(0.0, min(due) - self.clock()) + 0.001)
