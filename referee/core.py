@@ -47,7 +47,7 @@ from referee.diagnose import capture_goes_on, classify, names, required_capture
 from referee.expect import engine_text, expected_message, parse_engine_move
 from referee.faults import MAX_NODES, Reading, Readings, readings
 from referee.faults import MAX_PLIES as READING_PLIES
-from referee.leds import led_intents
+from referee.leds import asked_intents, led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
 from referee.vocabulary import (
     DEFAULT_MODE,
@@ -1523,6 +1523,9 @@ class Referee:
     # -- LEDs ---------------------------------------------------------------------------------
     def led_intents(self) -> list[LedIntent]:
         """What the LEDs should show now."""
+        if self._shadows and self.report is not None and self.report.kind is ReportKind.SENSOR_CONFIRM:
+            live = [sh.ref.led_intents() for sh in self._shadows if not sh.refuted]
+            return asked_intents(self.report, live, self._mask)  # (play goes on while the page is asked)
         return led_intents(
             self.position,
             frozenset(self.occupied),

@@ -78,8 +78,13 @@ def test_the_page_says_the_move_is_noted_and_play_may_go_on_while_it_asks(page: 
         page.screenshot(path=str(OUTPUT / "sensor-confirm-play-on.png"), full_page=True)
         server.sim("lift", 11)  # f6-e5: black plays on while the question stands
         server.sim("place", 15)
-        state = server.wait_for(lambda s: 15 in s["occupied"] and 11 not in s["occupied"])
+        # the move played on is lit as the last move (it used to stay dark), a3 and c3 as before
+        state = server.wait_for(lambda s: s["leds"].get("11") == s["leds"].get("15") == "last")
         assert state["active"] is not None and state["active"]["kind"] == "sensor-confirm"
+        assert state["leds"] == {"11": "last", "15": "last", "21": "sensor", "22": "sensor"}
+        expect(page.locator('[data-square="15"] .led')).to_have_attribute("data-role", "last")
+        expect(page.locator('[data-square="21"] .led')).to_have_attribute("data-role", "sensor")
+        page.screenshot(path=str(OUTPUT / "sensor-confirm-played-on.png"), full_page=True)
         box.get_by_role("button", name="a3-b4").click()
         state = server.wait_for(lambda s: len(s["moves"]) == 2)
         assert [m["pdn"] for m in state["moves"]] == ["a3-b4", "f6-e5"]

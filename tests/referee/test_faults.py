@@ -170,6 +170,34 @@ def test_the_confirm_action_survives_the_event_log() -> None:
     assert parse_log(dump_log(None, events).splitlines())[1] == events
 
 
+def test_while_the_page_is_asked_the_moves_played_on_are_lit_as_usual() -> None:
+    """a3-b4 or c3-b4 (a3's sensor dead): the page is asked and play goes on. What every reading
+    played on would light is lit — the last move, a piece lifted with where it may go, a capture
+    under way with the piece to take off — and a3 and c3 stay lit as the sensors that may not
+    answer. Only a3 and c3 used to be lit, whatever the players did meanwhile."""
+    board = Board("brazilian")
+    board.place(17)  # a3-b4: a3 (21) never answers
+    board.wait(2.0)
+    assert board.report_kind() is ReportKind.SENSOR_CONFIRM
+    assert board.leds() == {17: Role.LAST, 21: Role.SENSOR, 22: Role.SENSOR}  # b4: landed in both readings
+    board.lift(11)  # f6-e5, played on
+    assert board.leds() == {11: Role.FROM, 15: Role.HINT, 16: Role.HINT, 21: Role.SENSOR, 22: Role.SENSOR}
+    board.place(15)
+    board.move(24, 19)  # g3-f4
+    assert board.leds() == {19: Role.LAST, 24: Role.LAST, 21: Role.SENSOR, 22: Role.SENSOR}
+    board.lift(15)  # e5xg3: the capture under way
+    assert board.leds() == {15: Role.FROM, 19: Role.REMOVE, 24: Role.HINT, 21: Role.SENSOR, 22: Role.SENSOR}
+    board.place(24)
+    assert board.leds() == {15: Role.FROM, 19: Role.REMOVE, 24: Role.TO, 21: Role.SENSOR, 22: Role.SENSOR}
+    board.lift(19)
+    board.wait(1.0)
+    assert board.report_kind() is ReportKind.SENSOR_CONFIRM and board.moves() == []
+    assert board.leds() == {15: Role.LAST, 24: Role.LAST, 21: Role.SENSOR, 22: Role.SENSOR}
+    board.all += board.pipe.feed(Action(board.t + 0.5, "confirm", move="21-17"))
+    assert board.moves() == ["a3-b4", "f6-e5", "g3-f4", "e5xg3"]
+    assert board.leds() == {15: Role.LAST, 24: Role.LAST, 21: Role.SENSOR}
+
+
 def test_a_sensor_trusted_again_is_read_at_once_and_what_was_recorded_stays() -> None:
     """e5's sensor is stuck closed and played around: f6-e5 and d4xf6 over it are recorded
     inferred. The player fixes it between moves (the journal's ``sensor-repaired``; the sensor
