@@ -47,7 +47,7 @@ from referee.diagnose import capture_goes_on, classify, names, required_capture
 from referee.expect import engine_text, expected_message, parse_engine_move
 from referee.faults import MAX_NODES, Reading, Readings, readings
 from referee.faults import MAX_PLIES as READING_PLIES
-from referee.leds import led_intents
+from referee.leds import asked_intents, led_intents
 from referee.reconstruct import MAX_PLIES, reconstruct
 from referee.vocabulary import (
     DEFAULT_MODE,
@@ -1582,6 +1582,9 @@ class Referee:
     # -- LEDs ---------------------------------------------------------------------------------
     def led_intents(self) -> list[LedIntent]:
         """What the LEDs should show now."""
+        if self._shadows and self.report is not None and self.report.kind is ReportKind.SENSOR_CONFIRM:
+            live = [sh.ref.led_intents() for sh in self._shadows if not sh.refuted]
+            return asked_intents(self.report, live, self._mask)  # (play goes on while the page is asked)
         return led_intents(
             self.position,
             frozenset(self.occupied),
@@ -1702,3 +1705,24 @@ class Referee:
             out.append(MoveMade(self.game.ply, route, text, self.t, reconstructed=True))
             self._end(out)
         self._batch = tuple(pushed)
+
+    def trust(self, square: int, t: float) -> list[Verdict]:
+        """The sensor under ``square`` was repaired, or read as the game had it (the journal's
+        ``sensor-repaired``): read again from ``t`` on as any other — the moves recorded stay as
+        they were, and it is named again if it fails again. Returns the verdicts it causes."""
+        out = self.tick(t)
+        self.t = max(self.t, t)
+        if square not in self.suspects:
+            return out
+        self.suspects.discard(square)
+        self._named.discard(square)
+        if square not in self._heard_at:
+            self._silent.add(square)  # (as at a game's start: a sensor not heard yet may be dead)
+        self._candidates.mask(frozenset(self.suspects))
+        self._readings = self._readings_air = None
+        self._evaluate(out)
+        for sh in self._shadows:
+            sh.verdicts += sh.ref.trust(square, t)
+        if self._shadows:
+            self._follow(out)
+        return out

@@ -109,3 +109,21 @@ def led_intents(
             put((last.from_square, last.to_square), Role.LAST)
     put(masked, Role.SENSOR)
     return [LedIntent(sq, role) for sq, role in sorted(out.items())]
+
+
+def asked_intents(asked: Report, readings: Sequence[Sequence[LedIntent]], masked: frozenset[int]) -> list[LedIntent]:
+    """While the page is asked which move was played (``asked``, a ``sensor-confirm`` report),
+    play goes on: each reading still standing is played on by a copy of the referee, whose
+    ``readings`` (their LED intents) are what the board would show were it the game. What every
+    one of them lights, is lit — the moves played on as the last move, a move under way, the
+    captures to take off, the computer's move to make — since it holds whichever the answer; the
+    question's squares stay lit as the sensors that may not answer (never another role), and
+    ``masked`` too where nothing else is."""
+    out: dict[int, Role] = dict.fromkeys(asked.squares, Role.SENSOR)
+    if readings:
+        lit = [{(i.square, i.role) for i in r if i.role is not Role.SENSOR} for r in readings]
+        for sq, role in set.intersection(*lit):
+            out.setdefault(sq, role)
+    for sq in masked:
+        out.setdefault(sq, Role.SENSOR)
+    return [LedIntent(sq, role) for sq, role in sorted(out.items())]

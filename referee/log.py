@@ -10,6 +10,7 @@ and what the players entered.
     {"t": 12.40, "action": "computer-move", "move": "9-13"}
     {"t": 20.00, "action": "confirm", "move": "21-17"}
     {"t": 21.00, "action": "confirm", "square": 15}
+    {"t": 25.00, "action": "sensor-repaired", "square": 15}
     {"t": 30.00, "action": "position", "fen": "W:W21,22:B5,9"}
     {"t": 97.50, "link": "down"}
     {"t": 130.2, "link": "up", "board": [1, 2, 3, 18], "cells": ["b1"]}
@@ -36,6 +37,11 @@ unknown actions.
 ``confirm`` lines (issue 31): the page answered a ``sensor-confirm`` report with the move
 played (square numbers, as ``computer-move``), or said that the sensor under ``square`` is
 broken. Readers before these lines refuse them as unknown actions.
+
+``sensor-repaired`` lines (issue 31): the player said the sensor under ``square`` was repaired
+(or the board read it as the game had it again): the referee reads it again from then on, as any
+other (the moves recorded before stay as they were). Readers before these lines refuse them as
+unknown actions.
 
 ``link`` lines (a board behind a link, e.g. the Pico's serial line): the link went
 ``down``; it is ``up`` again with the whole occupancy then (``board``: occupied squares,
@@ -466,10 +472,10 @@ def _action(obj: dict[str, Any], t: float, n: int, source: str, variant: str | N
                 source,
             )
     square = None
-    if name == "confirm" and "square" in obj:
-        square = obj["square"]
+    if (name == "confirm" and "square" in obj) or name == "sensor-repaired":
+        square = obj.get("square")
         if isinstance(square, bool) or not isinstance(square, int) or square < 1:
-            raise LogError(n, f"confirm's 'square' must be a square number, not {shown(square)}", source)
+            raise LogError(n, f"{name}'s 'square' must be a square number, not {shown(square)}", source)
     elif name in ("computer-move", "confirm"):
         move = obj.get("move")
         if not isinstance(move, str) or not _MOVE.fullmatch(move):

@@ -42,7 +42,9 @@ MODES: tuple[Mode, ...] = get_args(Mode)
 DEFAULT_MODE: Mode = "casual"
 
 #: what the players (or the app) enter: the ``action`` of an event-log line (``referee.core.Action``)
-ActionName = Literal["resign", "draw", "result", "new-game", "computer", "computer-move", "confirm", "position"]
+ActionName = Literal[
+    "resign", "draw", "result", "new-game", "computer", "computer-move", "confirm", "position", "sensor-repaired"
+]
 ACTIONS: tuple[ActionName, ...] = get_args(ActionName)
 
 #: the game clock's actions in the event log (``referee.clock.ClockAction``)

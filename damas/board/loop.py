@@ -201,6 +201,7 @@ class PlayApp:
         self._take_gestures(now)
         self._feed_pending()
         if not self.pending:  # time passes for the referee only once every earlier event is in
+            self.trust_again()  # (a sensor the last events read as the game has it)
             self.session.tick(self.clock())
             # the computer's move, once its engine has answered (entered like a player's action)
             self.computer.update(self.session.referee, self._enter, self.clock())
@@ -294,7 +295,16 @@ class PlayApp:
         pipe = self.session.pipeline
         flag = pipe.clock.next_deadline() if pipe.clock is not None else None
         chord = self.gestures.next_deadline()  # a press waiting for the other button
-        due = [d for d in (pipe.debouncer.next_deadline(), pipe.referee.next_deadline(), flag, chord) if d is not None]
+        settled, since = pipe.debouncer.next_deadline(), pipe.debouncer.pending_since()
+        timer = pipe.referee.next_deadline()
+        if settled is not None and since is not None and timer is not None and timer >= since:
+            # a referee timer does not run while a transition before it is in its debounce window
+            # (Pipeline.advance): it runs when that window ends (waking every 1 ms meanwhile, up to
+            # the window's 50 wake-ups, changed nothing); so does a flag that waits for it
+            if flag is not None and flag > timer:
+                flag = max(flag, settled)
+            timer = max(timer, settled)
+        due = [d for d in (settled, timer, flag, chord) if d is not None]
         if not due:
             return TICK
         return min(TICK, max(0.0, min(due) - self.clock()) + 0.001)
@@ -650,14 +660,29 @@ class PlayApp:
         return self.memory.broken(self.io.layout)
 
     def sensor_repaired(self, square: Any) -> None:
-        """The player says the sensor under ``square`` was repaired: played around no more from
-        the next game on (this game's referee keeps reading around it: a move over it is inferred)."""
+        """The player says the sensor under ``square`` was repaired: played around no more, from
+        this game's next event on (the moves recorded stay as they were) and in the next games."""
         if not isinstance(square, int) or isinstance(square, bool):
             raise ValueError(f"sensor-repaired needs square: a number, not {shown(square)}")
-        if square not in self.broken()[0]:
+        if square not in self.broken()[0] and square not in self.session.referee.suspects:
             raise ValueError(f"sensor-repaired: the sensor under square {square} is not remembered as broken")
-        self.memory.forget(square, self.io.layout, "the player says it was repaired")
+        if not self.memory.forget(square, self.io.layout, "the player says it was repaired"):
+            self.memory.sound.append(square)  # (the game's referee alone played around it)
+        self.trust_again()
         self._mark()
+
+    def trust_again(self) -> None:
+        """The sensors found sound again (repaired, or read as the game had them): the game's
+        referee reads them again at once, journaled (a replay agrees); while the records cannot
+        be written, once they can."""
+        while self.memory.sound and self.write_error is None and not self.pending:
+            square = self.memory.sound[0]
+            if square in self.session.referee.suspects:
+                try:
+                    self._enter(Action(self.clock(), "sensor-repaired", square=square))
+                except ValueError:
+                    return  # (the records cannot be written: the board is paused and says so)
+            self.memory.sound.pop(0)
 
     def _switch_to(self, session: GameSession) -> None:
         """The board plays ``session`` from now on (a new game, or one resumed)."""

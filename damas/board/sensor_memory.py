@@ -9,7 +9,9 @@ stall the next one's set-up again.
 A remembered sensor is forgotten when it answers as the game has it again — in one game, a
 piece seen set down there and one seen taken away at moments the rest of the board matched the
 game, and never a reading against it at such a moment — when the player says it was repaired
-(the page's ``sensor-repaired``), or when ``damas selftest`` finds it sound. A damaged file is
+(the page's ``sensor-repaired``), or when ``damas selftest`` finds it sound; the game in play
+then reads it again at once too (``sound``: the board loop journals a ``sensor-repaired`` action
+for its referee). A damaged file is
 one line in the log and is read as empty (the next finding writes it again); a file that cannot
 be written is one line too: the game goes on.
 """
@@ -73,6 +75,9 @@ class SensorMemory:
     health: BoardHealth | None = None
     found: FoundInPlay | None = None
     _watch: dict[int, _Watch] = field(default_factory=dict)
+    #: the squares forgotten since the board loop last told the game's referee (it reads them
+    #: again at once: ``BoardApp.trust_again``)
+    sound: list[int] = field(default_factory=list)
 
     @classmethod
     def open(cls, db: str | Path | None, health: BoardHealth | None) -> SensorMemory:
@@ -125,6 +130,7 @@ class SensorMemory:
             gone = True
         if gone:
             log.info("the sensor at %s is no longer played around: %s", cell_name(cell), why)
+            self.sound.append(square)
         return gone
 
     def _save_found(self) -> None:

@@ -41,7 +41,7 @@ Routes:
   ``moves`` a ``sensor-confirm`` report offers: the state's ``active.confirm``) or ``square`` (the
   sensor under it is broken: a set-up a stuck sensor keeps from completing); ``sensor-repaired``
   with ``square``: a sensor the state's ``remembered`` lists (broken, kept for the next games:
-  ``damas.board.sensor_memory``) was repaired, and is read again from the next game on;
+  ``damas.board.sensor_memory``) was repaired, and is read again at once, the game in play too;
 * ``POST /api/games/{id}/tags`` ``{"tags": {...}, "result": "1-0"}`` — correct a record
   (tag names are PDN symbols starting with a capital letter, values text without control
   characters, ``""`` removes a tag; results 1-0, 0-1, 1/2-1/2, 2-0, 0-2, 1-1 or ``*``);

@@ -78,8 +78,13 @@ def test_the_page_says_the_move_is_noted_and_play_may_go_on_while_it_asks(page: 
         page.screenshot(path=str(OUTPUT / "sensor-confirm-play-on.png"), full_page=True)
         server.sim("lift", 11)  # f6-e5: black plays on while the question stands
         server.sim("place", 15)
-        state = server.wait_for(lambda s: 15 in s["occupied"] and 11 not in s["occupied"])
+        # the move played on is lit as the last move (it used to stay dark), a3 and c3 as before
+        state = server.wait_for(lambda s: s["leds"].get("11") == s["leds"].get("15") == "last")
         assert state["active"] is not None and state["active"]["kind"] == "sensor-confirm"
+        assert state["leds"] == {"11": "last", "15": "last", "21": "sensor", "22": "sensor"}
+        expect(page.locator('[data-square="15"] .led')).to_have_attribute("data-role", "last")
+        expect(page.locator('[data-square="21"] .led')).to_have_attribute("data-role", "sensor")
+        page.screenshot(path=str(OUTPUT / "sensor-confirm-played-on.png"), full_page=True)
         box.get_by_role("button", name="a3-b4").click()
         state = server.wait_for(lambda s: len(s["moves"]) == 2)
         assert [m["pdn"] for m in state["moves"]] == ["a3-b4", "f6-e5"]
@@ -163,3 +168,52 @@ def test_the_set_up_page_says_a_stuck_sensor_is_broken_and_the_game_is_played_ar
         expect(page.locator("#moves")).to_contain_text("d4xf6")
     finally:
         server.stop()
+
+
+def test_a_sensor_marked_repaired_is_read_again_in_the_game_in_play_and_after_a_resume(
+    page: Any, tmp_path: Path
+) -> None:
+    """The self-test found g5's sensor broken (it was only wrongly suspected: the simulated
+    board's answers). f6-g5 is read with g5 inferred. The player presses Repaired on the page:
+    the game in play reads g5 again at once (it used to be played around until the next game):
+    g5xc5 is read from its own lift, not inferred; what was recorded stays. The press is in the
+    journal: the game resumed after a restart replays to the same state."""
+    from playwright.sync_api import expect
+
+    lay = Layout("brazilian")
+    BoardHealth(8, {lay.cell_of(16)}, set(), "2026-11-26 07:00").save(tmp_path / "board-health.json")
+    server = Server(tmp_path / "g.sqlite3").start()
+    try:
+        server.move(22, 18)  # c3-d4
+        server.sim("lift", 11)  # f6-g5: g5 shows nothing
+        server.wait_for(lambda s: s["leds"].get("11") == "from")
+        server.sim("lift", 23)  # e3-f4: the reply lands, f6-g5 is read
+        server.wait_for(lambda s: "11" not in s["leds"])
+        server.sim("place", 19)
+        state = server.wait_for(lambda s: len(s["moves"]) == 3)
+        assert [m.get("inferred") for m in state["moves"]] == [None, "g5", None] and state["sensors"] == [16]
+        page.goto(server.url)
+        page.locator("#remembered").get_by_role("button", name="Repaired").click()
+        state = server.wait_for(lambda s: s["sensors"] == [] and s["remembered"] == [])
+        assert state["leds"].get("16") != "sensor" and state["active"] is None
+        expect(page.locator("#remembered")).to_be_hidden()
+        server.sim("place", 16)  # the sensor under g5 reads its piece now
+        server.wait_for(lambda s: 16 in s["occupied"])
+        server.sim("lift", 16)  # g5xc5: its lift is read
+        server.wait_for(lambda s: s["leds"].get("16") == "from")
+        server.sim("lift", 19)
+        server.sim("lift", 18)
+        server.sim("place", 14)
+        state = server.wait_for(lambda s: len(s["moves"]) == 4)
+        assert [m["pdn"] for m in state["moves"]] == ["c3-d4", "f6-g5", "e3-f4", "g5xc5"]
+        assert [m.get("inferred") for m in state["moves"]] == [None, "g5", None, None]
+        OUTPUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "sensor-repaired-in-play.png"), full_page=True)
+    finally:
+        server.stop()
+    again = Server(tmp_path / "g.sqlite3", "--resume").start()
+    try:
+        state = again.wait_for(lambda s: len(s["moves"]) == 4)
+        assert [m.get("inferred") for m in state["moves"]] == [None, "g5", None, None] and state["sensors"] == []
+    finally:
+        again.stop()

@@ -63,6 +63,7 @@ def test_a_remembered_sensor_is_forgotten_once_it_reads_as_the_game_has_it(tmp_p
     after = START.apply(next(m for m in START.legal_moves if m.from_square == 22))  # c3 moved away: empty
     memory.saw([_moved()], LAYOUT, after, set(after.occupied()) | {15}, settled=True)
     assert memory.broken(LAYOUT)[0] == {15}  # c3 read both ways as the game had it: forgotten
+    assert memory.sound == [22]  # (the board loop tells the game's referee: it reads c3 again at once)
     later = after.apply(next(iter(after.legal_moves)))
     memory.saw([_moved()], LAYOUT, later, set(later.occupied()) | {15}, settled=True)
     assert memory.broken(LAYOUT)[0] == {15}  # e5 never read as the game had it

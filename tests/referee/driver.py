@@ -80,6 +80,10 @@ class Board:
     def ends(self) -> list[GameEnd]:
         return [v for v in self.all if isinstance(v, GameEnd)]
 
+    def report_kind(self) -> ReportKind | None:
+        """The active report's kind (None: none)."""
+        return None if self.ref.report is None else self.ref.report.kind
+
     def last(self, kind: ReportKind) -> Report:
         return [r for r in self.reports() if r.kind is kind][-1]
 

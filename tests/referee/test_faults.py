@@ -170,6 +170,86 @@ def test_the_confirm_action_survives_the_event_log() -> None:
     assert parse_log(dump_log(None, events).splitlines())[1] == events
 
 
+def test_while_the_page_is_asked_the_moves_played_on_are_lit_as_usual() -> None:
+    """a3-b4 or c3-b4 (a3's sensor dead): the page is asked and play goes on. What every reading
+    played on would light is lit — the last move, a piece lifted with where it may go, a capture
+    under way with the piece to take off — and a3 and c3 stay lit as the sensors that may not
+    answer. Only a3 and c3 used to be lit, whatever the players did meanwhile."""
+    board = Board("brazilian")
+    board.place(17)  # a3-b4: a3 (21) never answers
+    board.wait(2.0)
+    assert board.report_kind() is ReportKind.SENSOR_CONFIRM
+    assert board.leds() == {17: Role.LAST, 21: Role.SENSOR, 22: Role.SENSOR}  # b4: landed in both readings
+    board.lift(11)  # f6-e5, played on
+    assert board.leds() == {11: Role.FROM, 15: Role.HINT, 16: Role.HINT, 21: Role.SENSOR, 22: Role.SENSOR}
+    board.place(15)
+    board.move(24, 19)  # g3-f4
+    assert board.leds() == {19: Role.LAST, 24: Role.LAST, 21: Role.SENSOR, 22: Role.SENSOR}
+    board.lift(15)  # e5xg3: the capture under way
+    assert board.leds() == {15: Role.FROM, 19: Role.REMOVE, 24: Role.HINT, 21: Role.SENSOR, 22: Role.SENSOR}
+    board.place(24)
+    assert board.leds() == {15: Role.FROM, 19: Role.REMOVE, 24: Role.TO, 21: Role.SENSOR, 22: Role.SENSOR}
+    board.lift(19)
+    board.wait(1.0)
+    assert board.report_kind() is ReportKind.SENSOR_CONFIRM and board.moves() == []
+    assert board.leds() == {15: Role.LAST, 24: Role.LAST, 21: Role.SENSOR, 22: Role.SENSOR}
+    board.all += board.pipe.feed(Action(board.t + 0.5, "confirm", move="21-17"))
+    assert board.moves() == ["a3-b4", "f6-e5", "g3-f4", "e5xg3"]
+    assert board.leds() == {15: Role.LAST, 24: Role.LAST, 21: Role.SENSOR}
+
+
+def test_a_sensor_trusted_again_is_read_at_once_and_what_was_recorded_stays() -> None:
+    """e5's sensor is stuck closed and played around: f6-e5 and d4xf6 over it are recorded
+    inferred. The player fixes it between moves (the journal's ``sensor-repaired``; the sensor
+    then reads e5 empty, as the game has it): from then on e5 is read as any other — g7xe5's
+    landing is seen, not inferred, e5 is no longer lit as a broken sensor — and the moves
+    recorded keep their marks. It used to be played around until the next game."""
+    every = set(range(1, 33))
+    board = Board("brazilian", board=Position.start("brazilian").occupied() | {15}, suspects={15}, heard=every - {15})
+    board.move(22, 18)  # c3-d4
+    board.lift(11)  # f6-e5: e5 shows nothing new (it reads a piece all along)
+    board.wait(1.0)
+    board.lift(18).place(11)  # d4xf6: e5's capture unseen
+    board.wait(2.0)
+    assert board.moves() == ["c3-d4", "f6-e5", "d4xf6"] and board.ref.inferred == {2: 15, 3: 15}
+    assert board.lit(Role.SENSOR) == {15}
+    before = board.ref.pdn_game().pdn()
+    board.all += board.pipe.feed(Action(board.t + 0.5, "sensor-repaired", square=15))
+    board.t += 0.5
+    board.lift(15)  # the sensor repaired reads e5 as it is: empty
+    board.wait(1.0)
+    assert board.ref.suspects == set() and board.lit(Role.SENSOR) == set() and board.ref.report is None
+    assert board.ref.inferred == {2: 15, 3: 15} and board.ref.pdn_game().pdn() == before  # nothing recorded changed
+    board.lift(8, 11).place(15)  # g7xe5: its landing seen now
+    assert board.moves()[-1] == "g7xe5"
+    board.wait(2.0)
+    assert board.ref.inferred == {2: 15, 3: 15} and board.ref.report is None
+
+
+def test_a_sensor_trusted_again_that_fails_again_is_named_again() -> None:
+    """A sensor the player wrongly said was repaired is still dead: the referee names it
+    again when play shows it (it is read as any other, never assumed sound for good)."""
+    board = Board("brazilian", "B:W21,22:B11", suspects={15}, heard=set(range(1, 33)) - {15})
+    board.all += board.pipe.feed(Action(0.5, "sensor-repaired", square=15))
+    board.t = 0.5
+    assert board.ref.suspects == set()
+    board.lift(11)  # f6-e5, still unseen on e5
+    board.wait(1.0)
+    board.lift(22).place(18)  # c3-d4
+    board.wait(HIDDEN_LANDING + DROPOUT)  # (e5 may have dropped out, as any sensor not suspected)
+    assert board.moves() == ["f6-e5", "c3-d4"] and board.ref.inferred == {1: 15}
+    assert [r.squares for r in board.reports() if r.kind is ReportKind.SENSOR] == [(15,)]
+
+
+def test_the_sensor_repaired_action_survives_the_event_log() -> None:
+    from referee import LogError, dump_log, parse_log
+
+    events = [Action(1.0, "sensor-repaired", square=15)]
+    assert parse_log(dump_log(None, events).splitlines())[1] == events
+    with pytest.raises(LogError, match="sensor-repaired's 'square' must be a square number, not"):
+        parse_log(['{"t": 1.0, "action": "sensor-repaired"}'])
+
+
 BROKEN = (
     st.sampled_from(VARIANTS),
     st.integers(0, 10**9),
