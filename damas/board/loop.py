@@ -699,6 +699,14 @@ class PlayApp:
         self.computer.reset()
         self.computer.set_variant(session.row.variant)
         self._restore_analysis()
+        self.trust_forgotten()
+
+    def trust_forgotten(self) -> None:
+        """The game in play (resumed, after a restart or from the page's list) reads again at once
+        the sensors its referee plays around that are remembered broken no more (repaired, or
+        found sound by ``damas selftest`` since it began), as when one is forgotten in play."""
+        self.memory.sound += sorted(self.session.referee.suspects - self.broken()[0])
+        self.trust_again()
 
     def resume_game(self, game_id: Any) -> None:
         """Play on a game left unfinished (a new game started while it was in play, or a restart that
