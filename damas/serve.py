@@ -400,6 +400,7 @@ def serve(args: argparse.Namespace) -> int:
         chord=speech.chord if speech.enabled else 0.0,
         memory=memory,
     )
+    play.trust_forgotten()  # (a resumed game: the sensors damas selftest found sound since are read again)
     if aside:  # the game's position is put back on the board first, the LEDs guiding
         play.analysis_mode.returning = True
         log.info("game %d was kept aside for an analysis on the board: put its position back", session.row.id)

@@ -559,10 +559,11 @@ class PlayApp:
         *,
         computer: tuple[Color, int] | None = None,
         purpose: str | None = None,
+        aside: int | None = None,
     ) -> None:
         """A new game (the clock as before, unless ``clock`` names another control; ``computer``:
         the side the computer plays and its level; ``purpose``: a session that is not a game,
-        ``Store.new_game``)."""
+        ``Store.new_game``; ``aside``: the game a training leaves, in its header)."""
         try:
             v = find_variant(variant or self.session.row.variant).name
         except DraughtsError:
@@ -610,6 +611,7 @@ class PlayApp:
                 clock_auto=bool(h.get("clock_auto", False)),
                 clock_name=name if isinstance(name, str) else None,
                 purpose=purpose,
+                aside=aside,
             )
         except StoreError as exc:
             raise ValueError(RECORDS_ERROR["en"].format(reason=exc)) from None
@@ -631,6 +633,7 @@ class PlayApp:
         clock_name: str | None = None,
         purpose: str | None = None,
         study: int | None = None,
+        aside: int | None = None,
     ) -> GameSession:
         """A new session on this board (a game, or one that is not: ``purpose``, a training or
         the analysis mode's), what the board senses and the sensors the self-test found broken in
@@ -652,6 +655,7 @@ class PlayApp:
             broken=self.broken()[0],
             purpose=purpose,
             study=study,
+            aside=aside,
         )
 
     def broken(self) -> tuple[set[int], set[int]]:
@@ -695,6 +699,14 @@ class PlayApp:
         self.computer.reset()
         self.computer.set_variant(session.row.variant)
         self._restore_analysis()
+        self.trust_forgotten()
+
+    def trust_forgotten(self) -> None:
+        """The game in play (resumed, after a restart or from the page's list) reads again at once
+        the sensors its referee plays around that are remembered broken no more (repaired, or
+        found sound by ``damas selftest`` since it began), as when one is forgotten in play."""
+        self.memory.sound += sorted(self.session.referee.suspects - self.broken()[0])
+        self.trust_again()
 
     def resume_game(self, game_id: Any) -> None:
         """Play on a game left unfinished (a new game started while it was in play, or a restart that

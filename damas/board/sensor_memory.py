@@ -191,7 +191,8 @@ class SensorMemory:
 
 def forget_checked(db: str | Path, layout: Layout, checked: Iterable[Cell]) -> list[Cell]:
     """``damas selftest`` checked these cells (sound, or now in board-health.json): no longer
-    remembered as found in play. Returns those forgotten (a damaged file: left alone)."""
+    remembered as found in play. Returns those forgotten (a damaged file, or one that cannot be
+    written: none)."""
     path = default_path(db, FOUND_NAME)
     try:
         found = FoundInPlay.load(path)
@@ -199,12 +200,11 @@ def forget_checked(db: str | Path, layout: Layout, checked: Iterable[Cell]) -> l
         return []
     if found is None or found.size != layout.size:
         return []
-    gone = sorted(set(found.sensors) & set(checked))
-    if gone:
-        for cell in gone:
-            del found.sensors[cell]
-        try:
-            found.save(path)
-        except OSError:
-            return []
-    return gone
+    memory = SensorMemory(Path(db), None, found)
+    at = {cell: layout.square_of(*cell) for cell in sorted(set(found.sensors) & set(checked))}
+    gone = [c for c, sq in at.items() if sq is not None and memory.forget(sq, layout, "damas selftest checked it")]
+    try:
+        kept = FoundInPlay.load(path)
+    except HealthError:
+        return []
+    return [cell for cell in gone if kept is None or cell not in kept.sensors]

@@ -76,7 +76,7 @@ class TrainingMode:
         fen = None if start == Position.start(start.variant) else start.fen()
         tags = {"Event": event, "White": white, "Black": black}
         tags = {k: v[:200] if valid_tag(k, v[:200]) else "?" for k, v in tags.items()}
-        self.app.new_game(fen, start.variant.name, "casual", tags, purpose=TRAINING)
+        self.app.new_game(fen, start.variant.name, "casual", tags, purpose=TRAINING, aside=self._left)
 
     def _of(self, data: dict[str, Any]) -> Training:
         kind, index, mode = data.get("kind"), data.get("index", 0), data.get("mode", "replay")

@@ -7,8 +7,13 @@ import datetime
 from typing import Any
 
 from damas.commands.common import command, open_store, report_damage
+from damas.records.store import ABANDONED, TRAINING
 
 SHOWN = {"interrupted": "interrupted by a restart"}
+#: a game a training under way left (the training session's header names it): played on when the
+#: training stops, not left unfinished (the page says the same)
+ASIDE_LOOKED_AT = 3  # the latest training sessions (one at most is in play)
+ASIDE = "kept aside for the training (session {session}; stop it to play on)"
 
 
 def cut(text: str, width: int) -> str:
@@ -43,6 +48,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         rows = store.games(limit=args.limit, sessions=args.all)
+        aside = {s.header.get("aside"): s.id for s in store.sessions(TRAINING, ASIDE_LOOKED_AT) if s.state == "in play"}
         if not rows and not store.skipped:
             print(f"no games in {store.path}")
         elif rows:
@@ -52,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
             players = f"{r.tags.get('White', '?')} - {r.tags.get('Black', '?')}"
             said = r.damage + r.unknown
             status = SHOWN.get(r.state, r.state) + (f" ({'; '.join(said)})" if said else "")
+            if r.state == ABANDONED and r.purpose is None and r.id in aside:
+                status = ASIDE.format(session=aside[r.id])
             if r.purpose is not None:
                 status = f"{r.purpose} session, {status}"
             print(

@@ -122,6 +122,7 @@ class GameSession:
         broken: Iterable[int] = (),
         purpose: str | None = None,
         study: int | None = None,
+        aside: int | None = None,
     ) -> GameSession:
         """A new game; ``clock``: its time control (None or ``none``: no clock), ``clock_auto``:
         in casual mode, a recorded move presses the clock; ``clock_name``: the name the control
@@ -129,7 +130,8 @@ class GameSession:
         colour tells (``colour``, ``crown``), ``pieces``: what it read (its journal is then of
         format 2, and its referee reads pieces: ``referee.colour``); ``broken``: the squares whose
         sensor the self-test found broken (``board_hal.health``); ``purpose``: a session that is
-        not a game (``training``, ``analysis``: ``Store.new_game``), said in its log's header too."""
+        not a game (``training``, ``analysis``: ``Store.new_game``), said in its log's header too;
+        ``aside``: the game a training leaves, played on when it stops (``damas games`` says so)."""
         extra: dict[str, Any] = {}
         if clock is not None and not parse_control(clock).none:
             extra = {"clock": clock, "clock_auto": clock_auto}
@@ -139,6 +141,8 @@ class GameSession:
             extra["purpose"] = purpose
         if study is not None:  # (an analysis on the board: the study its lines are followed in)
             extra["study"] = study
+        if aside is not None:  # (a training: the game it leaves)
+            extra["aside"] = aside
         header = LogHeader(
             variant=variant,
             fen=fen,

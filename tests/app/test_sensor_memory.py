@@ -192,3 +192,34 @@ def test_a_role_a_dark_led_cannot_show_is_shown_on_the_page_in_its_place(page: A
         page.screenshot(path=str(OUTPUT / "dead-led-role.png"))
     finally:
         server.stop()
+
+
+def test_a_resumed_game_reads_again_a_sensor_the_selftest_found_sound_since(tmp_path: Path) -> None:
+    """The self-test found g5's sensor broken: game 1 plays around it. The service stops, the
+    self-test runs again and finds g5 sound (board-health.json rewritten), and game 1 is resumed:
+    it reads g5 again at once (it used to play around it to its end), journaled, so a second
+    resume agrees; the moves recorded keep their marks."""
+    db = tmp_path / "g.sqlite3"
+    BoardHealth(8, {LAYOUT.cell_of(16)}, set(), "2026-11-26 07:00").save(tmp_path / "board-health.json")
+    server = Server(db).start()
+    try:
+        server.move(22, 18)  # c3-d4
+        server.sim("lift", 11)  # f6-g5: g5 shows nothing
+        server.wait_for(lambda s: s["leds"].get("11") == "from")
+        server.sim("lift", 23)  # e3-f4: the reply lands, f6-g5 is read
+        server.wait_for(lambda s: "11" not in s["leds"])
+        server.sim("place", 19)
+        state = server.wait_for(lambda s: len(s["moves"]) == 3)
+        assert state["sensors"] == [16] and state["moves"][1]["inferred"] == "g5"
+    finally:
+        server.stop()
+    BoardHealth(8, set(), set(), "2026-11-26 08:00").save(tmp_path / "board-health.json")  # sound now
+    for _ in range(2):  # resumed, and resumed again (the journal's sensor-repaired replayed)
+        server = Server(db, "--resume").start()
+        try:
+            state = server.wait_for(lambda s: len(s["moves"]) == 3)
+            assert state["game"] == 1 and state["sensors"] == [] and state["moves"][1]["inferred"] == "g5"
+        finally:
+            server.stop()
+    journal = (tmp_path / "g.sqlite3.journals" / "1.jsonl").read_text().splitlines()
+    assert [json.loads(x)["square"] for x in journal if '"sensor-repaired"' in x] == [16]

@@ -9,6 +9,7 @@ from pathlib import Path
 from rules import Position
 from tests.app.server import Server
 from tests.app.test_evening import hand_move
+from tests.conftest import damas
 
 VARIANT = "brazilian"
 
@@ -29,6 +30,12 @@ def test_stopping_a_training_plays_on_the_game_and_a_new_game_is_not_named_after
         lang = server.get("/api/state?lang=pt-BR")
         (left,) = [g for g in lang["games"] if g["id"] == game]
         assert left["state_text"] == "deixada de lado durante o treino (pare o treino para continuar)"
+        # so does damas games, from the training session's header (it used to say "abandoned")
+        training = state["game"]
+        r = damas("games", "--db", str(tmp_path / "g.sqlite3"))
+        assert r.returncode == 0, r.stderr
+        (line,) = [x for x in r.stdout.splitlines() if x.split()[0] == str(game)]
+        assert line.endswith(f"kept aside for the training (session {training}; stop it to play on)"), line
         # stop: the game again, its move and players, the board set up for it
         server.post("/api/action", {"action": "training", "op": "stop"})
         state = server.wait_for(lambda s: s["game"] == game)
@@ -36,6 +43,8 @@ def test_stopping_a_training_plays_on_the_game_and_a_new_game_is_not_named_after
         assert [m["pdn"] for m in state["moves"]] == ["c3-d4"]
         assert (state["tags"]["White"], state["tags"]["Black"]) == ("Ana", "Bia")
         hand_move(server, "f6-g5", pos)  # and it plays on
+        r = damas("games", "--db", str(tmp_path / "g.sqlite3"))
+        assert next(x for x in r.stdout.splitlines() if x.split()[0] == str(game)).endswith("in play")
         # a master game replayed, then a new game: not named after the training or its players
         server.post("/api/action", {"action": "training", "op": "start", "kind": "game", "index": 0})
         master = server.wait_for(lambda s: s["training"]["on"])["tags"]
