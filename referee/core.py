@@ -626,6 +626,54 @@ class Referee:
             )
         return True
 
+    def _ask_vanished(self, out: list[Verdict]) -> bool:
+        """A still board that no reading explains, where the referee would wait for ever: if a
+        sensor that answered before may have dropped out under a piece set down on it, captured
+        before the drop-out ended (the sensor silent throughout), ask the page which move was
+        played among the readings that needs (never recorded by itself: a knocked-over piece put
+        back reads so too, every sensor sound). A board no such drop-out explains (a piece
+        knocked off its square, say) gets its report as before."""
+        if self._follows or self._trimmed or self._setup or self.ended or self._shadows:
+            return False
+        r = self._board_readings()
+        if any(x.moves or x.under_way for x in r.found):
+            return False  # (another reading stands: the page is asked about it, or it is awaited)
+        broad = self._search(deeper=2, vanished=True).at(self.t)  # (played on meanwhile: a deeper search)
+        lines: dict[Move, tuple[Move, ...]] = {}
+        hiddens: dict[Move, set[int | None]] = {}
+        for x in broad.found:
+            if x.gone and x.moves and not x.under_way and not x.disturbed and x.hidden is not None:
+                lines.setdefault(x.moves[0], x.moves)
+                hiddens.setdefault(x.moves[0], set()).add(x.hidden)
+        if not lines:
+            return False
+        choices = {m: (next(iter(h)) if len(h) == 1 else None) for m, h in hiddens.items()}
+        squares = sorted({sq for h in hiddens.values() for sq in h if sq is not None})
+        key = _Raised("sensor", frozenset(self.occupied))
+        if self._reported != key:
+            self._reported = key
+            self._choices = choices
+            self._asked_moves = False
+            texts = [" ".join(self._line_text(line)) for line in lines.values()]
+            self._emit_report(
+                out,
+                ReportKind.SENSOR_CONFIRM,
+                squares,
+                f"the sensor under {self._names(squares)} may not answer: the board may show "
+                f"{' or '.join(texts)}, a piece set down there and taken while it did not answer: "
+                "confirm the move played on the page",
+                params={"choices": texts, "moves": [engine_text(m) for m in lines], "squares": squares},
+            )
+        return True
+
+    def _line_text(self, line: tuple[Move, ...]) -> list[str]:
+        """``line``'s moves as PDN, from the position now."""
+        pos, texts = self.position, []
+        for m in line:
+            texts.append(pos.pdn(m))
+            pos = pos.apply(m)
+        return texts
+
     def _told_apart_never(self) -> bool:
         """Two readings or more, each with the other side's move after its first one complete
         and nothing under way: more play will not choose between them before the search can
@@ -683,7 +731,10 @@ class Referee:
     def _take_up(self, sh: _Shadow, out: list[Verdict]) -> None:
         """``sh``'s reading was the game: the referee becomes its copy, moves recorded meanwhile and all."""
         emitted = [v for v in sh.verdicts if not (isinstance(v, Report) and v.kind is ReportKind.RESTORED)]
+        follows = self._follows
         self.__dict__.update(sh.ref.__dict__)
+        self._follows = follows  # (the game, if it was: not a copy following a reading from now on)
+        self._impossible = self._impossible and follows
         self._shadows = []
         if self.report is None:
             self._emit_report(out, ReportKind.RESTORED, (), "the board matches the game again", active=False)
@@ -712,7 +763,9 @@ class Referee:
             or (self._lost and bool(self.events) and self.events[0].t <= self._standing_until)
         )
 
-    def _search(self, air: float | None = None, deeper: int = 1, deep: bool | None = None) -> Readings:
+    def _search(
+        self, air: float | None = None, deeper: int = 1, deep: bool | None = None, *, vanished: bool = False
+    ) -> Readings:
         if self._deepened() if deep is None else deep:  # (``deep``: as it was when a search was deferred)
             deeper = max(deeper, 2)
         return readings(
@@ -730,6 +783,7 @@ class Referee:
             now=self.t,
             max_plies=READING_PLIES * deeper,
             max_nodes=MAX_NODES * deeper**3,
+            vanished=vanished,
         )
 
     def _another_reading(self, move: Move | None, *, slid: bool = False) -> bool:
@@ -985,6 +1039,9 @@ class Referee:
         hidden = self._choices[move]
         r = self._board_readings()
         times = [x.landed[0] for x in r.found if x.moves and x.moves[0] == move and x.landed]
+        if not times:  # (offered by _ask_vanished: the events after its landing are the next moves')
+            r = self._search(deeper=2, vanished=True).at(self.t)
+            times = [x.landed[0] for x in r.found if x.moves and x.moves[0] == move and x.landed]
         self.report = None
         self._adopt(move, hidden, min(times, default=self.t), out)
 
@@ -1508,6 +1565,8 @@ class Referee:
             self._deep_until = self._reread_deeper = self.t
             self._readings = self._readings_air = None
         if self.sensor_faults and self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
+            return
+        if self.sensor_faults and self._lost and not self.cells and self._ask_vanished(out):
             return
         if self._follows and self._lost and not self.cells and not self._trimmed and not self._impossible:
             r = self._board_readings()

@@ -68,6 +68,9 @@ class Reading:
     #: ``hidden`` read a lift, but its sensor dropped out under the piece still standing there
     #: (until ``until``): no change of the moves hides behind it
     standing: bool = False
+    #: ``hidden`` dropped out under a piece set down on it and taken before it answered again
+    #: (``readings(vanished=True)``): only ever offered to the page, never recorded by itself
+    gone: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,9 @@ class _Drop:
 
     lifted: float | None = None
     until: float | None = None
+    #: a later move of the reading captured the piece on that square while the drop-out lasted:
+    #: it came and went unseen (the sensor read empty throughout), and the square is empty now
+    gone: bool = False
 
 
 def progress(c: Candidate, s: frozenset[int], hide: Collection[int]) -> bool:
@@ -189,6 +195,7 @@ def readings(
     heard: Mapping[int, float] | None = None,
     emptied: Mapping[int, float] | None = None,
     now: float | None = None,
+    vanished: bool = False,
 ) -> Readings:
     """The readings of ``board`` from ``position`` (the last position it matched), given the
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
@@ -202,6 +209,11 @@ def readings(
     it (an intermittent reed switch), for at most ``dropout`` seconds: the piece was set down
     at the latest when the next move started (or ``hold`` seconds after its lift, when no
     move follows), and the reading holds until ``dropout`` seconds after that (``until``);
+    ``vanished`` (with ``dropout``): also for good if a later move captured the piece, or moved
+    it on, while the drop-out lasted, the sensor silent throughout (a piece set down and taken
+    within one drop-out). Such a reading is never recorded by itself: a knocked-over piece put back, all
+    sensors sound, can read so too; the referee offers it to the page when nothing else
+    explains a still board (``referee.core``);
     ``heard``: when each sensor first answered (one that had not answered before the piece
     was lifted is a silent one, not one that dropped out). ``emptied``: when each square that
     reads empty now last read a lift; with ``dropout``, also the readings in which that lift
@@ -290,14 +302,34 @@ def readings(
         began = ready if c.origin in hide else first(lifts, c.origin, ready)
         return _Drop(drop.lifted, (ready if began is None else began) + dropout)
 
+    def vacated(c: Candidate, hidden: int, ready: float, landed: float, drop: _Drop) -> _Drop | None:
+        """``drop`` once ``c`` captured the piece on ``hidden``, the square whose sensor dropped
+        out under it (None: it cannot have): gone, if ``c`` started while the drop-out could
+        still last, the sensor silent from the piece's landing until ``c`` ``landed`` (a piece
+        set down and captured, or moved on, within one drop-out leaves no trace on it). Only
+        offered to the page: a king set down on one square or another of its line, moved on
+        later, reads alike (recorded, that was a misread: campaign game 284, intermittent careful)."""
+        if not vanished or drop.lifted is None or drop.gone or dropout is None or known:
+            return None  # (nor beside a sensor known not to answer: one fault at a time)
+        end = drop.until if drop.until is not None else drop.lifted + hold + dropout
+        began = ready if c.origin == hidden else first(lifts, c.origin, ready)
+        if began is None or began <= drop.lifted or began > end:
+            return None  # (at the same moment: a board read whole after a link gap, no hands at work)
+        # (the sensor read nothing until ``c`` landed: one that showed the piece, or read a lift,
+        # was answering, and another reading explains what it read)
+        if any(drop.lifted < t <= landed for t in (*lifts.get(hidden, ()), *places.get(hidden, ()))):
+            return None
+        return _Drop(drop.lifted, end, gone=True)
+
     def until(drop: _Drop, hidden: int | None, occ: frozenset[int]) -> float:
         """Until when a reading whose sensor under ``hidden`` dropped out holds (math.inf: for
-        good, the piece shown when it answered again; -math.inf: it does not hold: a drop-out
-        hides a piece standing there, not one that came and went unseen)."""
+        good, the piece shown when it answered again, or captured while it was out; -math.inf:
+        it does not hold: a drop-out hides a piece standing there, or one that came and went
+        while it lasted, not one that came and went unseen otherwise)."""
         if drop.lifted is None or dropout is None or hidden is None:
             return math.inf
         if hidden not in occ:
-            return -math.inf
+            return math.inf if drop.gone else -math.inf
         end = drop.until if drop.until is not None else drop.lifted + hold + dropout
         if hidden not in s:
             return end  # still dropped out: until then
@@ -327,7 +359,7 @@ def readings(
         if end == -math.inf:
             return  # not a drop-out
         if not diff:
-            add(Reading(line, hidden, landed=times, until=_finite(end), dropped=shown_late))
+            add(Reading(line, hidden, landed=times, until=_finite(end), dropped=shown_late, gone=drop.gone))
         elif hidden is None and line and len(diff) == 1 and diff <= quiet:
             add(Reading(line, next(iter(diff)), landed=times))
         # a piece of this reading is off its square for a moment (not on top of a drop-out: one
@@ -448,6 +480,8 @@ def readings(
                 after = closed(c, mask, ready, drop)
                 if flaky and h == c.dest:
                     after = _Drop(landed)
+                elif h is not None and h == hidden and (h in c.captured or h == c.origin):
+                    after = vacated(c, h, ready, landed, drop) or after
                 search(c.result, (*line, c.move), h, left - 1, landed, (*times, landed), after, held)
 
     try:
