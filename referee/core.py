@@ -518,9 +518,7 @@ class Referee:
             return False
         broad = self._search(vanished=True).at(self.t)
         gone = [
-            x
-            for x in broad.found
-            if x.gone and x.moves and x.moves[0] != move and not x.under_way and not x.disturbed
+            x for x in broad.found if x.gone and x.moves and x.moves[0] != move and not x.under_way and not x.disturbed
         ]
         return bool(gone) and self._ask(out, extra=gone)
 
