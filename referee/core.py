@@ -261,6 +261,8 @@ class Referee:
         self._reread: Move | None = None  # the last move as the page may confirm it instead (from the position before)
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
         self._readings_air: Readings | _Deferred | None = None  # the same, and those a piece put back would make
+        #: the drop-out readings :meth:`_gone_too` weighed, and the moment and state they were of
+        self._gone: tuple[tuple[float, int, int, int], Readings] | None = None
         self._fault_cache = CandidateCache(size=FAULT_CACHE_SIZE)  # the readings' search: a few hundred positions
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
         self._pending: _Pending | None = None  # a move held while a sensor may answer yet (_infer)
@@ -516,7 +518,10 @@ class Referee:
         Only with such a drop-out in evidence: a dead sensor alone asks no more than before."""
         if self._follows or self._shadows or not any(x.hidden in self._silent and not x.dropped for x in found):
             return False
-        broad = self._search(vanished=True).at(self.t)
+        key = (self.t, self.game.ply, len(self.events), len(self.suspects))
+        if self._gone is None or self._gone[0] != key:  # (_infer is asked again while a move is pending)
+            self._gone = (key, self._search(vanished=True))
+        broad = self._gone[1].at(self.t)
         gone = [
             x for x in broad.found if x.gone and x.moves and x.moves[0] != move and not x.under_way and not x.disturbed
         ]
