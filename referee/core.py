@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -261,6 +261,8 @@ class Referee:
         self._reread: Move | None = None  # the last move as the page may confirm it instead (from the position before)
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
         self._readings_air: Readings | _Deferred | None = None  # the same, and those a piece put back would make
+        #: the drop-out readings :meth:`_gone_too` weighed, and the moment and state they were of
+        self._gone: tuple[tuple[float, int, int, int], Readings] | None = None
         self._fault_cache = CandidateCache(size=FAULT_CACHE_SIZE)  # the readings' search: a few hundred positions
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
         self._pending: _Pending | None = None  # a move held while a sensor may answer yet (_infer)
@@ -490,6 +492,8 @@ class Referee:
         if landing_unseen and self.t < self._since + HIDDEN_LANDING:
             self._deadline = self._since + HIDDEN_LANDING  # the piece may still be in the hand
             return False
+        if self._gone_too(move, found, out):
+            return True  # (asked: nothing recorded)
         landed = min(x.landed[0] for x in found if x.landed)
         # a sensor that answered before may have dropped out under another first move: until it
         # could no longer (DROPOUT), that one stands too; if the sensor answers meanwhile, the
@@ -504,6 +508,24 @@ class Referee:
             return False
         self._adopt(move, hidden, landed, out)
         return True
+
+    def _gone_too(self, move: Move, found: list[Reading], out: list[Verdict]) -> bool:
+        """About to record ``move`` read with a square never heard from hiding a change: if a
+        sensor that answered before may instead have dropped out under a piece set down on it,
+        taken (captured or moved on) before it answered again, and that reading explains the
+        same events with another first move, the events admit both (g3-f4 on an f4 out, then
+        f4-g5, reads as g3-h4 and h4-g5 on a dead h4): the page is asked, nothing recorded.
+        Only with such a drop-out in evidence: a dead sensor alone asks no more than before."""
+        if self._follows or self._shadows or not any(x.hidden in self._silent and not x.dropped for x in found):
+            return False
+        key = (self.t, self.game.ply, len(self.events), len(self.suspects))
+        if self._gone is None or self._gone[0] != key:  # (_infer is asked again while a move is pending)
+            self._gone = (key, self._search(vanished=True))
+        broad = self._gone[1].at(self.t)
+        gone = [
+            x for x in broad.found if x.gone and x.moves and x.moves[0] != move and not x.under_way and not x.disturbed
+        ]
+        return bool(gone) and self._ask(out, extra=gone)
 
     def _asked_stands(self) -> bool:
         """Was the page asked, and has a reading it offered played on, its silent square unheard
@@ -529,14 +551,17 @@ class Referee:
         self._forget(later)
         self._evaluate(out)
 
-    def _ask(self, out: list[Verdict]) -> bool:
+    def _ask(self, out: list[Verdict], extra: Sequence[Reading] = ()) -> bool:
         """Nothing explains the board and several readings with a silent square remain: ask
-        the page which move was played (``confirm``), naming the squares that may not answer."""
+        the page which move was played (``confirm``), naming the squares that may not answer
+        (``extra``: readings the usual search does not hold, offered too: :meth:`_gone_too`)."""
         if self._shadows:
             return True  # asked already: the readings are being played on (_follow)
         r = self._board_readings()
         if not r.complete:
             return False
+        if extra:
+            r = Readings((*r.found, *extra), r.complete, r.capped)
         expiry = r.expiry()
         if expiry is not None:  # a sensor that dropped out may answer yet: ask once it cannot
             self._deadline = max(expiry, self._since + self.settle_time)

@@ -472,6 +472,27 @@ def test_a_landing_on_a_dead_square_is_inferred_once_no_drop_out_can_explain_it(
     assert board.ref.inferred == {5: 20} and board.kinds() == ["sensor"]
 
 
+@pytest.mark.parametrize("played", ["24-19", "24-20"])
+def test_a_move_over_a_silent_square_that_a_drop_out_explains_too_is_asked(played: str) -> None:
+    """g3-f4 is set down while f4's sensor is out, a7-b6 follows, then f4-g5 before f4
+    answers again: f4 never shows the piece. The events are exactly g3-h4, a7-b6, h4-g5 with
+    h4 (never heard) dead, which the referee used to record at g5's landing (a guess). Now
+    the page is asked, both readings offered, and the answer records the moves played."""
+    board = _f4_heard()
+    board.lift(24)  # g3-f4 (f4 out) or g3-h4 (h4 dead): the same events
+    board.move(5, 9)  # a7-b6
+    board.place(16)  # f4-g5 or h4-g5: the lift unseen
+    board.wait(1.0)
+    assert board.moves()[4:] == []
+    ask = board.last(ReportKind.SENSOR_CONFIRM)
+    assert sorted(ask.params["moves"]) == ["24-19", "24-20"]
+    assert set(ask.params["squares"]) == {19, 20}
+    board.all += board.pipe.feed(Action(board.t + 0.5, "confirm", move=played))
+    board.wait(2.0)
+    first = "g3-f4" if played == "24-19" else "g3-h4"
+    assert board.moves()[4:] == [first, "a7-b6", f"{first[-2:]}-g5"]
+
+
 def test_a_lift_read_before_the_reply_landed_is_a_drop_out_under_the_piece() -> None:
     """Benchmark game 17's stall (intermittent, sloppy): c3's sensor drops out (it reads a lift)
     while White waits for Black's reply; c3-b4 is then really played, its lift unseen. The
