@@ -97,7 +97,7 @@ class EngineSettings:
     hints: str = "casual"  # when the page offers a hint: casual games, always, never
     timeout: float = DEFAULT_TIMEOUT
     tt_size: int = 16  # MB of our engine's transposition table
-    seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-7
+    seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-9
     memory: int | None = None  # MB the engine's process may take (None: default_memory)
 
     def allows_hint(self, mode: Mode) -> bool:
