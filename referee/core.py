@@ -537,6 +537,17 @@ class Referee:
         game of benchmarks/sensors.py): it is not held against the game's reading."""
         return any(not sh.refuted and not _lost_way(sh) and sh.ref.game.ply > self.game.ply + 2 for sh in self._shadows)
 
+    def _asked_past(self) -> bool:
+        """Is the page asked which move was played, and has a reading it offered played on past
+        the game, its square unheard and every board since explained? Then a board whose sensors
+        read as the game has it restores nothing (a3-b4 on a dead a3, d6-c5, b4xd6 reads as the
+        start position): the question stands, the readings played on."""
+        return (
+            self.report is not None
+            and self.report.kind is ReportKind.SENSOR_CONFIRM
+            and any(not sh.refuted and not _lost_way(sh) and sh.ref.game.ply > self.game.ply for sh in self._shadows)
+        )
+
     def _adopt(self, move: Move, hidden: int | None, landed: float, out: list[Verdict]) -> None:
         """Record ``move``, read with the sensor under ``hidden`` not answering; the events after
         its landing (``landed``) are the next move's."""
@@ -1365,6 +1376,8 @@ class Referee:
                         active=False,
                         params={"touched": sq},
                     )
+        if self._asked_past():
+            return  # (plies of a reading asked about can leave the sensors reading as the game has it)
         if self.report is not None:
             self._clear_report(out)
         self._irregular = None

@@ -673,3 +673,31 @@ def test_a_knocked_piece_with_no_drop_out_gets_the_put_back_report() -> None:
     board.place(26)
     board.wait(2.0)
     assert board.moves() == ["c3-d4", "f6-e5"] and board.ref.report is None
+
+
+@pytest.mark.parametrize("answer", [True, False])
+def test_plies_that_leave_the_board_as_the_game_has_it_keep_the_question(answer: bool) -> None:
+    """a3's sensor dead: a3-b4 (asked: a3-b4 or c3-b4, neither heard yet), d6-c5, b4xd6 leave
+    the sensors reading the start position. The referee said "the board matches the game
+    again", dropped its question and recorded none of the three plies (a later move recorded
+    them with a wrong-side report). The question stands while a reading it offered has played
+    on past the game; the answer, or c3 answering later, records the plies."""
+    board = Board("brazilian")
+    board.place(17)  # a3-b4: a3 (21) never answers
+    board.wait(2.0)
+    board.lift(10).place(14)  # d6-c5
+    board.wait(1.0)
+    board.lift(17).place(10).lift(14)  # b4xd6
+    board.wait(5.0)
+    assert "restored" not in board.kinds()
+    assert board.report_kind() is ReportKind.SENSOR_CONFIRM
+    if answer:
+        board.all += board.pipe.feed(Action(board.t + 0.5, "confirm", move="21-17"))
+        board.wait(2.0)
+        assert board.moves() == ["a3-b4", "d6-c5", "b4xd6"]
+    else:
+        board.move(7, 14, 10)  # e7xc5
+        board.move(22, 18)  # c3-d4: c3 answers, so c3-b4 was not played
+        board.wait(2.0)
+        assert board.moves() == ["a3-b4", "d6-c5", "b4xd6", "e7xc5", "c3-d4"]
+    assert "wrong-side" not in board.kinds() and board.report_kind() is None
