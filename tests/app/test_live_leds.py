@@ -264,25 +264,28 @@ def test_a_timer_held_behind_a_debounce_wakes_the_loop_when_the_window_ends(tmp_
     clock = FakeClock()
     sim = SimulatedBoard(LAYOUT, occupied=Position.from_fen(FEN, VARIANT).occupied(), clock=clock)
     app = new_app(tmp_path, sim.io(), clock)
-    app.pump()
-    for op, name in (("lift", "b8"), ("place", "a5")):
-        (sim.place if op == "place" else sim.lift)(sq(name))
-        clock.t += WINDOW + 0.001
+    try:
         app.pump()
-    due = app.session.referee.next_deadline()
-    assert due is not None
-    clock.t = due - 0.002
-    sim.lift(sq("a5"))  # the report's timer is held behind this lift's window
-    app.pump()
-    clock.t = due
-    app.pump()
-    settled = app.session.pipeline.debouncer.next_deadline()
-    assert settled is not None and settled > due
-    wakes = 0
-    while app.session.pipeline.debouncer.next_deadline() is not None:
-        wait = app._next_wake()
-        assert wait >= min(TICK, settled - clock.t)
-        clock.t += wait
+        for op, name in (("lift", "b8"), ("place", "a5")):
+            (sim.place if op == "place" else sim.lift)(sq(name))
+            clock.t += WINDOW + 0.001
+            app.pump()
+        due = app.session.referee.next_deadline()
+        assert due is not None
+        clock.t = due - 0.002
+        sim.lift(sq("a5"))  # the report's timer is held behind this lift's window
         app.pump()
-        wakes += 1
-    assert wakes <= (settled - due) / TICK + 1  # (49 before)
+        clock.t = due
+        app.pump()
+        settled = app.session.pipeline.debouncer.next_deadline()
+        assert settled is not None and settled > due
+        wakes = 0
+        while app.session.pipeline.debouncer.next_deadline() is not None:
+            wait = app._next_wake()
+            assert wait >= min(TICK, settled - clock.t)
+            clock.t += wait
+            app.pump()
+            wakes += 1
+        assert wakes <= (settled - due) / TICK + 1  # (49 before)
+    finally:
+        app.store.close()
