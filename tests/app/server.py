@@ -177,6 +177,19 @@ class Server:
             time.sleep(0.05)
 
 
+def play_over_dead_g5(server: Server) -> dict[str, Any]:
+    """Brazilian from the start, with g5's sensor not answering: c3-d4, f6-g5 (g5 shows
+    nothing), then e3-f4, whose landing has f6-g5 read. Returns the state once the three moves
+    are recorded."""
+    server.move(22, 18)  # c3-d4
+    server.sim("lift", 11)  # f6-g5: g5 shows nothing
+    server.wait_for(lambda s: s["leds"].get("11") == "from")
+    server.sim("lift", 23)  # e3-f4: the reply lands, f6-g5 is read
+    server.wait_for(lambda s: "11" not in s["leds"])
+    server.sim("place", 19)
+    return server.wait_for(lambda s: len(s["moves"]) == 3)
+
+
 def confirm_click(page: Any, button: Any) -> None:
     """Two taps on a button that asks for a second (a resignation, leaving a game unfinished):
     the first arms it (it says what the second does), the second, a moment later, confirms."""

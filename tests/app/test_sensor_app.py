@@ -11,7 +11,7 @@ import pytest
 
 from board_hal.health import BoardHealth
 from board_hal.layout import Layout
-from tests.app.server import Server
+from tests.app.server import Server, play_over_dead_g5
 from tests.conftest import OUTPUT
 from wording.page import UI
 
@@ -107,13 +107,7 @@ def test_what_the_selftest_found_broken_is_played_around_and_shown(tmp_path: Pat
     try:
         state = server.get("/api/state")
         assert state["sensors"] == [16] and state["dead_leds"] == [29]
-        server.move(22, 18)  # c3-d4
-        server.sim("lift", 11)  # f6-g5: g5 shows nothing
-        server.wait_for(lambda s: s["leds"].get("11") == "from")
-        server.sim("lift", 23)  # e3-f4: the reply lands, f6-g5 is read
-        server.wait_for(lambda s: "11" not in s["leds"])
-        server.sim("place", 19)
-        state = server.wait_for(lambda s: len(s["moves"]) == 3)
+        state = play_over_dead_g5(server)
         assert [m["pdn"] for m in state["moves"]] == ["c3-d4", "f6-g5", "e3-f4"]
         assert state["moves"][1]["inferred"] == "g5"
         assert "sensor" not in [r["kind"] for r in state["reports"]]  # known already: not named again
@@ -184,13 +178,7 @@ def test_a_sensor_marked_repaired_is_read_again_in_the_game_in_play_and_after_a_
     BoardHealth(8, {lay.cell_of(16)}, set(), "2026-11-26 07:00").save(tmp_path / "board-health.json")
     server = Server(tmp_path / "g.sqlite3").start()
     try:
-        server.move(22, 18)  # c3-d4
-        server.sim("lift", 11)  # f6-g5: g5 shows nothing
-        server.wait_for(lambda s: s["leds"].get("11") == "from")
-        server.sim("lift", 23)  # e3-f4: the reply lands, f6-g5 is read
-        server.wait_for(lambda s: "11" not in s["leds"])
-        server.sim("place", 19)
-        state = server.wait_for(lambda s: len(s["moves"]) == 3)
+        state = play_over_dead_g5(server)
         assert [m.get("inferred") for m in state["moves"]] == [None, "g5", None] and state["sensors"] == [16]
         page.goto(server.url)
         page.locator("#remembered").get_by_role("button", name="Repaired").click()

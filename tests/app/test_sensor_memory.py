@@ -16,7 +16,7 @@ from board_hal.layout import Layout
 from damas.board.sensor_memory import SensorMemory, forget_checked, load_found
 from referee import MoveMade, Report, ReportKind
 from rules import Position
-from tests.app.server import Server
+from tests.app.server import Server, play_over_dead_g5
 from tests.conftest import OUTPUT
 from wording.page import UI
 
@@ -203,13 +203,7 @@ def test_a_resumed_game_reads_again_a_sensor_the_selftest_found_sound_since(tmp_
     BoardHealth(8, {LAYOUT.cell_of(16)}, set(), "2026-11-26 07:00").save(tmp_path / "board-health.json")
     server = Server(db).start()
     try:
-        server.move(22, 18)  # c3-d4
-        server.sim("lift", 11)  # f6-g5: g5 shows nothing
-        server.wait_for(lambda s: s["leds"].get("11") == "from")
-        server.sim("lift", 23)  # e3-f4: the reply lands, f6-g5 is read
-        server.wait_for(lambda s: "11" not in s["leds"])
-        server.sim("place", 19)
-        state = server.wait_for(lambda s: len(s["moves"]) == 3)
+        state = play_over_dead_g5(server)
         assert state["sensors"] == [16] and state["moves"][1]["inferred"] == "g5"
     finally:
         server.stop()
