@@ -80,6 +80,7 @@ class Utterance:
             "urgent": self.urgent,
             "what": self.what,
             "withdrawn": self.withdrawn,
+            "group": self.group,  # piece, remove, report (the newest only worth hearing), read-out
         }
 
 
