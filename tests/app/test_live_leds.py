@@ -28,6 +28,7 @@ from board_hal.leds import DEFAULT_LOOKS, Role
 from board_hal.mockpins import MatrixMock, ShiftRegisterMock
 from board_hal.simulated import SimulatedBoard
 from damas.board.loop import PlayApp
+from damas.board.page_state import page_state
 from damas.records.session import GameSession
 from damas.records.store import Store
 from rules import Position
@@ -288,4 +289,95 @@ def test_a_timer_held_behind_a_debounce_wakes_the_loop_when_the_window_ends(tmp_
             wakes += 1
         assert wakes <= (settled - due) / TICK + 1  # (49 before)
     finally:
+        app.store.close()
+
+
+def test_the_pico_and_the_shift_registers_light_a_question_and_the_move_played_on(tmp_path: Path) -> None:
+    """A question on hardware (issue 31): b4 fills with no lift seen (a3's sensor does not answer,
+    so a3-b4 and c3-b4 explain it alike); the firmware of an emulated Pico and a 74HC595 chain on
+    gpiozero's mock pins light a3 and c3 in the sensor look while it stands, and, once black has
+    played f6-e5 on, that move as the last move beside them: what the page shows, on the LEDs."""
+    from firmware_bridge.bridge import PATTERNS, PicoBoard
+    from firmware_bridge.emulator import Emulator
+
+    start = Position.start(VARIANT).occupied()
+    asked = {"a3": "sensor", "c3": "sensor", "b4": "last"}  # (b4: where either reading landed)
+    played_on = {"a3": "sensor", "c3": "sensor", "f6": "last", "e5": "last"}
+
+    def shown(app: PlayApp) -> dict[str, str]:
+        """What the page shows lit, by square name."""
+        leds: dict[str, str] = page_state(app, "en")["leds"]
+        return {GEO.square_name(int(s)): role for s, role in leds.items()}
+
+    def frame(step: dict[str, str]) -> dict[int, tuple[int, int, int, int]]:
+        out = {}
+        for s, role in expected(step).items():
+            r, c = LAYOUT.cell_of(s)
+            look = DEFAULT_LOOKS[role]
+            out[r * 8 + c] = (*look.colour, PATTERNS[look.pattern])
+        return out
+
+    def game(io: BoardIO, clock: Callable[[], float]) -> PlayApp:
+        store = Store(tmp_path / f"{type(io.leds).__name__}.sqlite3")
+        session = GameSession.start(store, VARIANT, None, "casual", start, {}, window=WINDOW)
+        return PlayApp(store, io, session, window=WINDOW, clock=clock)
+
+    def until(app: PlayApp, lit: Callable[[], object], want: object, what: str) -> None:
+        deadline = time.monotonic() + 2.0 + SETTLE
+        while lit() != want:
+            assert time.monotonic() < deadline, f"{what}: lit {lit()}"
+            turn(app)
+            time.sleep(0.01)
+
+    with Emulator(8, cells={LAYOUT.cell_of(s) for s in start}) as emu:
+        board = PicoBoard(emu.port, 8, clock=time.time)
+        io = BoardIO(LAYOUT, board, board)
+        io.start()
+        app = game(io, time.time)
+        try:
+            turn(app)
+            emu.place(LAYOUT.cell_of(sq("b4")))  # a3's piece lands on b4; a3 still reads a piece
+            until(app, emu.leds, frame(asked), "the question")
+            assert page_state(app, "en")["active"]["kind"] == "sensor-confirm"
+            assert shown(app) == asked
+            emu.lift(LAYOUT.cell_of(sq("f6")))  # black plays on while it stands
+            emu.place(LAYOUT.cell_of(sq("e5")))
+            until(app, emu.leds, frame(played_on), "the move played on")
+            assert page_state(app, "en")["active"]["kind"] == "sensor-confirm" and shown(app) == played_on
+        finally:
+            io.close()
+            app.store.close()
+
+    clock = FakeClock()
+    factory = MockFactory()
+    rows, cols = list(range(2, 10)), list(range(10, 18))
+    matrix = MatrixMock(rows, cols, factory)
+    matrix.occupied = {LAYOUT.cell_of(s) for s in start}
+    chain = ShiftRegisterMock(22, 23, 24, 64, factory)
+    scanner = MatrixScanner(rows, cols, pin_factory=factory, clock=clock)
+    leds = ShiftRegisterLeds(8, data=22, clock=23, latch=24, pin_factory=factory, time_source=lambda: 0.0)
+    app = game(BoardIO(LAYOUT, scanner, leds), clock)
+
+    def latched() -> set[int]:
+        return {b for b, on in enumerate(chain.outputs) if on}
+
+    def bits(step: dict[str, str]) -> set[int]:
+        return {r * 8 + c for s in expected(step) for r, c in [LAYOUT.cell_of(s)]}
+
+    def hands(op: str, name: str) -> None:
+        (matrix.occupied.add if op == "place" else matrix.occupied.discard)(LAYOUT.cell_of(sq(name)))
+        scanner.poll_once()
+        turn(app)
+        clock.t += SETTLE + 0.001  # past the debounce window and the settle time
+        turn(app)
+
+    try:
+        turn(app)
+        hands("place", "b4")
+        assert latched() == bits(asked) and shown(app) == asked
+        hands("lift", "f6")
+        hands("place", "e5")
+        assert latched() == bits(played_on) and shown(app) == played_on
+    finally:
+        app.io.close()
         app.store.close()
