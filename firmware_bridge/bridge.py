@@ -367,7 +367,6 @@ class PicoBoard(SensorBackend, LedBackend):
         if self._booted is not None and abs(booted - self._booted) < 2.0:
             return  # this start was reported already
         self._booted = booted
-        self.stats["watchdog_resets"] += 1
         last = f" (the last error it sent: {self.last_error[1]})" if self.last_error else ""
         log.warning(
             "the Pico on %s was restarted by its watchdog %.0f s ago: its firmware hung or failed%s",
@@ -375,6 +374,7 @@ class PicoBoard(SensorBackend, LedBackend):
             uptime / 1000,
             last,
         )
+        self.stats["watchdog_resets"] += 1  # (after the warning: whoever sees the count finds it said)
 
     def _config(self) -> bytes:
         scan_hz, debounce_ms, heartbeat_ms, settle_us, watchdog_ms = self.settings

@@ -123,6 +123,10 @@ class Announcer:
         self._held_said = False
         self._remove: tuple[frozenset[int], float] | None = None
         self._remove_said = False
+        # the report said last, with the squares its words told to put back and to take off;
+        # and guidance grown since (new squares), with the time the board has shown it
+        self._guided: tuple[Report, frozenset[int], frozenset[int]] | None = None
+        self._regrown: tuple[tuple[frozenset[int], frozenset[int]], float] | None = None
         self._warned: dict[Color, float] = {}
         self._seen: Seen | None = None
         self._read_out = False
@@ -158,6 +162,7 @@ class Announcer:
             texts, self._told = self._told, None
             self._add("reports", lambda lang: texts.get(lang) or texts.get("en", ""), group="told")
         self._board(session, seen)
+        self._guidance(session, seen)
         self._clock(session, seen.now, seen.low_time)
         self._others(session, seen)
         if self._read_out:
@@ -172,7 +177,12 @@ class Announcer:
     def read_out_text(self, session: GameSession, lang: str, now: float, part: str = "all") -> str:
         """The read-out in ``lang``, or one ``part`` of it (the page's keys: said on the page, not
         by the board)."""
-        return phrases.read_out(lang, session.referee.position, self._last(session), session.clock, now, part)
+        ref = session.referee
+        text = phrases.read_out(lang, ref.position, self._last(session), session.clock, now, part)
+        if part == "all" and ref.report is not None and not ref.ended:
+            # what the board says is wrong, as it stands now (how to put it right), first
+            text = f"{phrases.report_phrase(lang, ref.report, ref.position)} {text}"
+        return text
 
     def close(self) -> None:
         if self.speaker is not None:
@@ -299,6 +309,7 @@ class Announcer:
 
     def _report(self, r: Report, pos: Position) -> None:
         what = "clock" if r.kind in phrases.CLOCK_REPORTS else "reports"
+        self._guided, self._regrown = (r, frozenset(r.missing), frozenset(r.extra)), None
         self._add(
             what,
             lambda lang: phrases.report_phrase(lang, r, pos),
@@ -351,6 +362,25 @@ class Announcer:
         elif not self._remove_said and now - self._remove[1] >= self.grace:
             self._remove_said = True
             self._add("reports", lambda lang: phrases.remove_phrase(lang, pos, remove), group=GROUP_REMOVE)
+
+    def _guidance(self, session: GameSession, seen: Seen) -> None:
+        """A report standing whose squares to put back or take off have grown since it was said
+        (a piece put down somewhere else again: the hands moved away from right, not towards
+        it) is said again, with its guidance as it stands, once the board has shown it still for
+        the grace time. Guidance that only shrinks (the hands putting it right) says nothing."""
+        ref = session.referee
+        r, said = ref.report, self._guided
+        if r is None or said is None or ref.ended or (r.kind, r.squares) != (said[0].kind, said[0].squares):
+            self._regrown = None
+            return
+        missing, extra = frozenset(r.missing), frozenset(r.extra)
+        if (missing <= said[1] and extra <= said[2]) or session.raw != ref.occupied:
+            self._regrown = None
+            return
+        if self._regrown is None or self._regrown[0] != (missing, extra):
+            self._regrown = ((missing, extra), min(seen.now, session.last_t))
+        elif seen.now - self._regrown[1] >= self.grace:
+            self._report(r, ref.position)
 
     def _clock(self, session: GameSession, now: float, low_time: float) -> None:
         keeper = session.clock

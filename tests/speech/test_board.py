@@ -140,6 +140,33 @@ def test_a_wrong_move_is_said_at_once_and_put_right(tmp_path: Path) -> None:
         table.close()
 
 
+def test_a_wrong_move_made_worse_is_said_again_and_the_read_out_begins_with_it(tmp_path: Path) -> None:
+    """Hands that put the piece down somewhere else again hear what is wrong as it stands now
+    (what to take off has grown); hands on their way to putting it right hear nothing until it
+    is right; the read-out begins with what is wrong."""
+    table = Table(tmp_path, lang="en")
+    try:
+        table.move("c3", "d4")
+        table.move("f6", "e5")
+        table.new()
+        table.lift("g3", hold=1.5)  # a capture is compulsory: said while the piece is held
+        assert table.new() == ["A capture is compulsory, with d4. Put back on g3."]
+        table.place("h4", hold=1.5)  # put down all the same
+        assert table.new() == ["A capture is compulsory, with d4. Put back on g3. Take off h4."]
+        table.lift("h4", hold=1.5)  # on its way back: nothing new to say
+        assert table.new() == []
+        table.read_out()
+        (read,) = table.new()
+        assert read.startswith("A capture is compulsory, with d4. Put back on g3. White to move.")
+        table.place("g3")
+        assert table.new() == ["Put right."]
+        table.read_out()
+        (read,) = table.new()
+        assert read.startswith("White to move. White must capture, with d4.")
+    finally:
+        table.close()
+
+
 def test_the_read_out_gesture_both_clock_buttons(tmp_path: Path) -> None:
     """Both clock buttons together: the read-out, never a press (neither switches the clock,
     nothing is journalled); the gesture again stops it; a single press is a press."""
