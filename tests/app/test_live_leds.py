@@ -164,17 +164,22 @@ def test_shift_register_chain_latches_every_event(tmp_path: Path) -> None:
         app.store.close()
 
 
-def test_emulated_pico_receives_every_event(tmp_path: Path) -> None:
-    from firmware_bridge.bridge import PATTERNS, PicoBoard
-    from firmware_bridge.emulator import Emulator
+def frame(step: dict[str, str]) -> dict[int, tuple[int, int, int, int]]:
+    """The LED frame the Pico's firmware holds for ``step``: each lit strip position's colour
+    and pattern, as the link carries them."""
+    from firmware_bridge.bridge import PATTERNS
 
-    def frame(step: dict[str, str]) -> dict[int, tuple[int, int, int, int]]:
-        out = {}
-        for s, role in expected(step).items():
-            r, c = LAYOUT.cell_of(s)
-            look = DEFAULT_LOOKS[role]
-            out[r * 8 + c] = (*look.colour, PATTERNS[look.pattern])
-        return out
+    out = {}
+    for s, role in expected(step).items():
+        r, c = LAYOUT.cell_of(s)
+        look = DEFAULT_LOOKS[role]
+        out[r * 8 + c] = (*look.colour, PATTERNS[look.pattern])
+    return out
+
+
+def test_emulated_pico_receives_every_event(tmp_path: Path) -> None:
+    from firmware_bridge.bridge import PicoBoard
+    from firmware_bridge.emulator import Emulator
 
     with Emulator(8, cells=start_cells()) as emu:
         board = PicoBoard(emu.port, 8, clock=time.time)
@@ -297,7 +302,7 @@ def test_the_pico_and_the_shift_registers_light_a_question_and_the_move_played_o
     so a3-b4 and c3-b4 explain it alike); the firmware of an emulated Pico and a 74HC595 chain on
     gpiozero's mock pins light a3 and c3 in the sensor look while it stands, and, once black has
     played f6-e5 on, that move as the last move beside them: what the page shows, on the LEDs."""
-    from firmware_bridge.bridge import PATTERNS, PicoBoard
+    from firmware_bridge.bridge import PicoBoard
     from firmware_bridge.emulator import Emulator
 
     start = Position.start(VARIANT).occupied()
@@ -308,14 +313,6 @@ def test_the_pico_and_the_shift_registers_light_a_question_and_the_move_played_o
         """What the page shows lit, by square name."""
         leds: dict[str, str] = page_state(app, "en")["leds"]
         return {GEO.square_name(int(s)): role for s, role in leds.items()}
-
-    def frame(step: dict[str, str]) -> dict[int, tuple[int, int, int, int]]:
-        out = {}
-        for s, role in expected(step).items():
-            r, c = LAYOUT.cell_of(s)
-            look = DEFAULT_LOOKS[role]
-            out[r * 8 + c] = (*look.colour, PATTERNS[look.pattern])
-        return out
 
     def game(io: BoardIO, clock: Callable[[], float]) -> PlayApp:
         store = Store(tmp_path / f"{type(io.leds).__name__}.sqlite3")
