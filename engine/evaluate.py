@@ -398,8 +398,8 @@ class Evaluator:
         self.king = int(w["king"])
         self.w_open = tuple(int(v) for v in w["men_opening"])
         self.w_end = tuple(int(v) for v in w["men_ending"])
-        # the blended men's tables per number of men on the board (built when first needed)
-        self.w_men: list[tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] | None] = [None] * (self.start_men + 1)
+        # the blended men's tables per number of men on the board (built when first needed):
+        # per side, the lookup tables of 8 bits each (seven on 10x10, five on 8x8)
         self.w_men7: list[tuple[tuple[tuple[int, ...], ...], ...]] = [()] * (self.start_men + 1)
         self.w_mob = int(w["mobility"])
         self.w_bal = int(w["balance"])
@@ -504,11 +504,11 @@ class Evaluator:
         n_om, n_ok, n_xm, n_xk = om.bit_count(), ok.bit_count(), xm.bit_count(), xk.bit_count()
         total_men = n_om + n_xm
         start = self.start_men
-        tables = self.w_men[total_men] or self._men_tables(total_men)
+        per_side = self.w_men7[total_men] or self._men_tables(total_men)
         score = (n_om - n_xm) * MAN + (n_ok - n_xk) * self.king
         if self.ten:
-            # (the loop below, unrolled: 54 bits are seven lookups of 8)
-            t0, t1, t2, t3, t4, t5, t6 = self.w_men7[total_men][side]
+            # (unrolled: 54 bits are seven lookups of 8)
+            t0, t1, t2, t3, t4, t5, t6 = per_side[side]
             score += (
                 t0[om & 255]
                 + t1[(om >> 8) & 255]
@@ -518,7 +518,7 @@ class Evaluator:
                 + t5[(om >> 40) & 255]
                 + t6[(om >> 48) & 255]
             )
-            t0, t1, t2, t3, t4, t5, t6 = self.w_men7[total_men][1 - side]
+            t0, t1, t2, t3, t4, t5, t6 = per_side[1 - side]
             score -= (
                 t0[xm & 255]
                 + t1[(xm >> 8) & 255]
@@ -529,10 +529,11 @@ class Evaluator:
                 + t6[(xm >> 48) & 255]
             )
         else:
-            for sh, table in tables[side]:
-                score += table[(om >> sh) & 255]
-            for sh, table in tables[1 - side]:
-                score -= table[(xm >> sh) & 255]
+            # 8x8 (unrolled: 35 or 36 bits are five lookups of 8)
+            t0, t1, t2, t3, t4 = per_side[side]
+            score += t0[om & 255] + t1[(om >> 8) & 255] + t2[(om >> 16) & 255] + t3[(om >> 24) & 255] + t4[om >> 32]
+            t0, t1, t2, t3, t4 = per_side[1 - side]
+            score -= t0[xm & 255] + t1[(xm >> 8) & 255] + t2[(xm >> 16) & 255] + t3[(xm >> 24) & 255] + t4[xm >> 32]
         own, opp = om | ok, xm | xk
         empty = self.mask & ~(own | opp)
         # the men's free steps forward and the men with a piece of theirs behind (White steps
@@ -576,8 +577,16 @@ class Evaluator:
             pieces = n_om + n_ok + n_xm + n_xk
             score += self.w_trade * (n_om + n_ok - n_xm - n_xk) * ((start - pieces) // 4)
         if self.w_extra:
-            _trade, post, diag = self._extra(om, ok, xm, xk, side, 0)
-            score += self.w_post * post + self.w_diag * diag
+            # (:meth:`_extra`'s outposts and long diagonal, inline: White's men with both
+            # squares behind them held, less Black's, then for the side to move)
+            rows = self.outpost_rows
+            post = (wm & rows[0] & (wn >> a) & (wn >> b)).bit_count() - (
+                bm & rows[1] & (bn << a) & (bn << b)
+            ).bit_count()
+            diag = self.long_diagonal
+            score += self.w_post * (-post if side else post) + self.w_diag * (
+                (ok & diag).bit_count() - (xk & diag).bit_count()
+            )
         if self.pat_tables:
             t1, t2 = self.trit1, self.trit2
             wm, bm = (xm, om) if side else (om, xm)
@@ -637,18 +646,19 @@ class Evaluator:
         diag = (ok & self.long_diagonal).bit_count() - (xk & self.long_diagonal).bit_count()
         return trade, post, diag
 
-    def _men_tables(self, total_men: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
-        """The men's square values blended for ``total_men`` men on the board, per side."""
+    def _men_tables(self, total_men: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The men's square values blended for ``total_men`` men on the board, per side: the
+        lookup tables of 8 bits each, from bit 0 up."""
         start = self.start_men
         blend = [
             round((a * total_men + e * (start - total_men)) / start)
             for a, e in zip(self.w_open, self.w_end, strict=True)
         ]
         tables = tuple(_chunked({b: blend[t - 1] for b, t in self.rel[sd].items()}, self.geo.nbits) for sd in (0, 1))
-        self.w_men[total_men] = tables
-        if self.ten:
-            self.w_men7[total_men] = tuple(tuple(t for _sh, t in tables[sd]) for sd in (0, 1))
-        return tables
+        assert all([sh for sh, _t in tables[sd]] == list(range(0, 8 * len(tables[sd]), 8)) for sd in (0, 1))
+        assert len(tables[0]) == (7 if self.ten else 5)
+        self.w_men7[total_men] = tuple(tuple(t for _sh, t in tables[sd]) for sd in (0, 1))
+        return self.w_men7[total_men]
 
     def features(self, om: int, ok: int, xm: int, xk: int, side: int) -> tuple[int, dict[int, float]]:
         """The weighted evaluation for the tuner: (the untuned part: men's material, {weight
