@@ -5,6 +5,7 @@ tuner fitting it to labelled positions."""
 from __future__ import annotations
 
 import json
+import lzma
 import math
 import random
 import re
@@ -192,4 +193,19 @@ def test_the_tuner_fits_an_8x8_table_to_labelled_positions(tmp_path: Path) -> No
     assert len(fitted["men_opening"]) == 32 and len(fitted["patterns"]) == 2
     ev = Evaluator(find_variant("brazilian"))
     ev.use_weights(fitted)
+    assert ev.weighted and ev.pat_tables
+
+
+def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the_readme_says() -> None:
+    # data/positions/README.md: 24,742 positions of 2,199 games labelled at depth 8, and the
+    # table fitted to them, which the engine loads as a Brazilian table
+    data = ROOT / "data" / "positions"
+    text = lzma.decompress((data / "brazilian-s1-d8.txt.xz").read_bytes()).decode("ascii")
+    assert text.startswith("# brazilian positions of brazilian-s1.txt labelled by damas 0.1.0 at depth 8")
+    rows = [line.split() for line in text.splitlines() if not line.startswith("#")]
+    assert len(rows) == 24_742 and len({r[3] for r in rows}) == 2_199
+    assert {r[2] for r in rows if abs(int(r[1])) < 9000} == {"8"}
+    assert all(parse_position(r[0], "brazilian").variant.name == "brazilian" for r in rows[::500])
+    ev = Evaluator(find_variant("brazilian"))
+    ev.use_weights(json.loads((data / "weights_brazilian-s1-d8.json").read_text()))
     assert ev.weighted and ev.pat_tables
