@@ -400,7 +400,7 @@ class Evaluator:
         self.w_end = tuple(int(v) for v in w["men_ending"])
         # the blended men's tables per number of men on the board (built when first needed):
         # per side, the lookup tables of 8 bits each (seven on 10x10, five on 8x8)
-        self.w_men7: list[tuple[tuple[tuple[int, ...], ...], ...]] = [()] * (self.start_men + 1)
+        self.w_men_luts: list[tuple[tuple[tuple[int, ...], ...], ...]] = [()] * (self.start_men + 1)
         self.w_mob = int(w["mobility"])
         self.w_bal = int(w["balance"])
         self.w_back = int(w["back_rank"])
@@ -504,7 +504,7 @@ class Evaluator:
         n_om, n_ok, n_xm, n_xk = om.bit_count(), ok.bit_count(), xm.bit_count(), xk.bit_count()
         total_men = n_om + n_xm
         start = self.start_men
-        per_side = self.w_men7[total_men] or self._men_tables(total_men)
+        per_side = self.w_men_luts[total_men] or self._men_tables(total_men)
         score = (n_om - n_xm) * MAN + (n_ok - n_xk) * self.king
         if self.ten:
             # (unrolled: 54 bits are seven lookups of 8)
@@ -657,8 +657,8 @@ class Evaluator:
         tables = tuple(_chunked({b: blend[t - 1] for b, t in self.rel[sd].items()}, self.geo.nbits) for sd in (0, 1))
         assert all([sh for sh, _t in tables[sd]] == list(range(0, 8 * len(tables[sd]), 8)) for sd in (0, 1))
         assert len(tables[0]) == (7 if self.ten else 5)
-        self.w_men7[total_men] = tuple(tuple(t for _sh, t in tables[sd]) for sd in (0, 1))
-        return self.w_men7[total_men]
+        self.w_men_luts[total_men] = tuple(tuple(t for _sh, t in tables[sd]) for sd in (0, 1))
+        return self.w_men_luts[total_men]
 
     def features(self, om: int, ok: int, xm: int, xk: int, side: int) -> tuple[int, dict[int, float]]:
         """The weighted evaluation for the tuner: (the untuned part: men's material, {weight

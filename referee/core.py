@@ -535,18 +535,21 @@ class Referee:
         Nearer than three plies, a reading that explains a board with a second silent square is
         common with one sensor dead (the game's own reading was the right one in every such
         game of benchmarks/sensors.py): it is not held against the game's reading."""
-        return any(not sh.refuted and not _lost_way(sh) and sh.ref.game.ply > self.game.ply + 2 for sh in self._shadows)
+        return self._played_on_past(2)
+
+    def _played_on_past(self, plies: int) -> bool:
+        """Has a reading the page was offered played on more than ``plies`` plies past this
+        game, its silent square unheard and every board since explained?"""
+        return any(
+            not sh.refuted and not _lost_way(sh) and sh.ref.game.ply > self.game.ply + plies for sh in self._shadows
+        )
 
     def _asked_past(self) -> bool:
         """Is the page asked which move was played, and has a reading it offered played on past
         the game, its square unheard and every board since explained? Then a board whose sensors
         read as the game has it restores nothing (a3-b4 on a dead a3, d6-c5, b4xd6 reads as the
         start position): the question stands, the readings played on."""
-        return (
-            self.report is not None
-            and self.report.kind is ReportKind.SENSOR_CONFIRM
-            and any(not sh.refuted and not _lost_way(sh) and sh.ref.game.ply > self.game.ply for sh in self._shadows)
-        )
+        return self.report is not None and self.report.kind is ReportKind.SENSOR_CONFIRM and self._played_on_past(0)
 
     def _adopt(self, move: Move, hidden: int | None, landed: float, out: list[Verdict]) -> None:
         """Record ``move``, read with the sensor under ``hidden`` not answering; the events after

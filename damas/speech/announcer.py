@@ -123,9 +123,9 @@ class Announcer:
         self._held_said = False
         self._remove: tuple[frozenset[int], float] | None = None
         self._remove_said = False
-        # the report said last, with the squares its words told to put back and to take off;
-        # and guidance grown since (new squares), with the time the board has shown it
-        self._guided: tuple[Report, frozenset[int], frozenset[int]] | None = None
+        # the report said last (its words told what to put back and take off then); and
+        # guidance grown since (new squares), with the time the board has shown it
+        self._guided: Report | None = None
         self._regrown: tuple[tuple[frozenset[int], frozenset[int]], float] | None = None
         self._warned: dict[Color, float] = {}
         self._seen: Seen | None = None
@@ -309,7 +309,7 @@ class Announcer:
 
     def _report(self, r: Report, pos: Position) -> None:
         what = "clock" if r.kind in phrases.CLOCK_REPORTS else "reports"
-        self._guided, self._regrown = (r, frozenset(r.missing), frozenset(r.extra)), None
+        self._guided, self._regrown = r, None
         self._add(
             what,
             lambda lang: phrases.report_phrase(lang, r, pos),
@@ -370,11 +370,11 @@ class Announcer:
         the grace time. Guidance that only shrinks (the hands putting it right) says nothing."""
         ref = session.referee
         r, said = ref.report, self._guided
-        if r is None or said is None or ref.ended or (r.kind, r.squares) != (said[0].kind, said[0].squares):
+        if r is None or said is None or ref.ended or (r.kind, r.squares) != (said.kind, said.squares):
             self._regrown = None
             return
         missing, extra = frozenset(r.missing), frozenset(r.extra)
-        if (missing <= said[1] and extra <= said[2]) or session.raw != ref.occupied:
+        if (missing <= set(said.missing) and extra <= set(said.extra)) or session.raw != ref.occupied:
             self._regrown = None
             return
         if self._regrown is None or self._regrown[0] != (missing, extra):

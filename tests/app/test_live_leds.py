@@ -135,30 +135,40 @@ def test_simulated_board_lights_every_event(tmp_path: Path) -> None:
     app.store.close()
 
 
+class ShiftRegisterBoard:
+    """A reed-switch matrix and a 74HC595 chain on gpiozero's mock pins, with ``cells``
+    occupied: ``io`` for the app, ``hands`` to move pieces, ``latched`` the bits the chain holds."""
+
+    def __init__(self, cells: set[tuple[int, int]], clock: Callable[[], float]) -> None:
+        factory = MockFactory()
+        rows, cols = list(range(2, 10)), list(range(10, 18))
+        self.matrix = MatrixMock(rows, cols, factory)
+        self.matrix.occupied = cells
+        self.chain = ShiftRegisterMock(22, 23, 24, 64, factory)
+        self.scanner = MatrixScanner(rows, cols, pin_factory=factory, clock=clock)
+        # t = 0: every blinking pattern is in its lit phase, so the latched bits are the lit squares
+        leds = ShiftRegisterLeds(8, data=22, clock=23, latch=24, pin_factory=factory, time_source=lambda: 0.0)
+        self.io = BoardIO(LAYOUT, self.scanner, leds)
+
+    def hands(self, op: str, square: int) -> None:
+        (self.matrix.occupied.add if op == "place" else self.matrix.occupied.discard)(LAYOUT.cell_of(square))
+        self.scanner.poll_once()  # what the scanning thread does
+
+    def latched(self) -> set[int]:
+        return {b for b, on in enumerate(self.chain.outputs) if on}
+
+
+def bits(step: dict[str, str]) -> set[int]:
+    """The chain's bits lit for ``step``."""
+    return {r * 8 + c for s in expected(step) for r, c in [LAYOUT.cell_of(s)]}
+
+
 def test_shift_register_chain_latches_every_event(tmp_path: Path) -> None:
     clock = FakeClock()
-    factory = MockFactory()
-    rows, cols = list(range(2, 10)), list(range(10, 18))
-    matrix = MatrixMock(rows, cols, factory)
-    matrix.occupied = start_cells()
-    chain = ShiftRegisterMock(22, 23, 24, 64, factory)
-    scanner = MatrixScanner(rows, cols, pin_factory=factory, clock=clock)
-    # t = 0: every blinking pattern is in its lit phase, so the latched bits are the lit squares
-    leds = ShiftRegisterLeds(8, data=22, clock=23, latch=24, pin_factory=factory, time_source=lambda: 0.0)
-    app = new_app(tmp_path, BoardIO(LAYOUT, scanner, leds), clock)
-
-    def hands(op: str, square: int) -> None:
-        (matrix.occupied.add if op == "place" else matrix.occupied.discard)(LAYOUT.cell_of(square))
-        scanner.poll_once()  # what the scanning thread does
-
-    def lit() -> set[int]:
-        return {b for b, on in enumerate(chain.outputs) if on}
-
-    def bits(step: dict[str, str]) -> set[int]:
-        return {r * 8 + c for s in expected(step) for r, c in [LAYOUT.cell_of(s)]}
-
+    board = ShiftRegisterBoard(start_cells(), clock)
+    app = new_app(tmp_path, board.io, clock)
     try:
-        play_script(app, clock, hands, lit, bits)
+        play_script(app, clock, board.hands, board.latched, bits)
     finally:
         app.io.close()
         app.store.close()
@@ -177,6 +187,15 @@ def frame(step: dict[str, str]) -> dict[int, tuple[int, int, int, int]]:
     return out
 
 
+def until_lit(app: PlayApp, lit: Callable[[], object], want: object, seconds: float, what: str) -> None:
+    """Turn the loop as damas play runs it until ``lit()`` is ``want`` (within ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while lit() != want:
+        assert time.monotonic() < deadline, f"{what}: lit {lit()}"
+        turn(app)
+        time.sleep(0.01)
+
+
 def test_emulated_pico_receives_every_event(tmp_path: Path) -> None:
     from firmware_bridge.bridge import PicoBoard
     from firmware_bridge.emulator import Emulator
@@ -192,11 +211,8 @@ def test_emulated_pico_receives_every_event(tmp_path: Path) -> None:
                 if wait == "window":
                     (emu.place if op == "place" else emu.lift)(LAYOUT.cell_of(sq(name)))
                 # the loop as damas play runs it, until the firmware holds the step's frame
-                deadline = time.monotonic() + (2.0 if wait == "window" else 2.0 + SETTLE)
-                while emu.leds() != frame(step):
-                    assert time.monotonic() < deadline, f"step {i} ({op} {name}): the Pico shows {emu.leds()}"
-                    turn(app)
-                    time.sleep(0.01)
+                seconds = 2.0 if wait == "window" else 2.0 + SETTLE
+                until_lit(app, emu.leds, frame(step), seconds, f"step {i} ({op} {name}): the Pico")
                 time.sleep(0.1)
         finally:
             io.close()
@@ -319,13 +335,6 @@ def test_the_pico_and_the_shift_registers_light_a_question_and_the_move_played_o
         session = GameSession.start(store, VARIANT, None, "casual", start, {}, window=WINDOW)
         return PlayApp(store, io, session, window=WINDOW, clock=clock)
 
-    def until(app: PlayApp, lit: Callable[[], object], want: object, what: str) -> None:
-        deadline = time.monotonic() + 2.0 + SETTLE
-        while lit() != want:
-            assert time.monotonic() < deadline, f"{what}: lit {lit()}"
-            turn(app)
-            time.sleep(0.01)
-
     with Emulator(8, cells={LAYOUT.cell_of(s) for s in start}) as emu:
         board = PicoBoard(emu.port, 8, clock=time.time)
         io = BoardIO(LAYOUT, board, board)
@@ -334,36 +343,23 @@ def test_the_pico_and_the_shift_registers_light_a_question_and_the_move_played_o
         try:
             turn(app)
             emu.place(LAYOUT.cell_of(sq("b4")))  # a3's piece lands on b4; a3 still reads a piece
-            until(app, emu.leds, frame(asked), "the question")
+            until_lit(app, emu.leds, frame(asked), 2.0 + SETTLE, "the question")
             assert page_state(app, "en")["active"]["kind"] == "sensor-confirm"
             assert shown(app) == asked
             emu.lift(LAYOUT.cell_of(sq("f6")))  # black plays on while it stands
             emu.place(LAYOUT.cell_of(sq("e5")))
-            until(app, emu.leds, frame(played_on), "the move played on")
+            until_lit(app, emu.leds, frame(played_on), 2.0 + SETTLE, "the move played on")
             assert page_state(app, "en")["active"]["kind"] == "sensor-confirm" and shown(app) == played_on
         finally:
             io.close()
             app.store.close()
 
     clock = FakeClock()
-    factory = MockFactory()
-    rows, cols = list(range(2, 10)), list(range(10, 18))
-    matrix = MatrixMock(rows, cols, factory)
-    matrix.occupied = {LAYOUT.cell_of(s) for s in start}
-    chain = ShiftRegisterMock(22, 23, 24, 64, factory)
-    scanner = MatrixScanner(rows, cols, pin_factory=factory, clock=clock)
-    leds = ShiftRegisterLeds(8, data=22, clock=23, latch=24, pin_factory=factory, time_source=lambda: 0.0)
-    app = game(BoardIO(LAYOUT, scanner, leds), clock)
-
-    def latched() -> set[int]:
-        return {b for b, on in enumerate(chain.outputs) if on}
-
-    def bits(step: dict[str, str]) -> set[int]:
-        return {r * 8 + c for s in expected(step) for r, c in [LAYOUT.cell_of(s)]}
+    board = ShiftRegisterBoard({LAYOUT.cell_of(s) for s in start}, clock)
+    app = game(board.io, clock)
 
     def hands(op: str, name: str) -> None:
-        (matrix.occupied.add if op == "place" else matrix.occupied.discard)(LAYOUT.cell_of(sq(name)))
-        scanner.poll_once()
+        board.hands(op, sq(name))
         turn(app)
         clock.t += SETTLE + 0.001  # past the debounce window and the settle time
         turn(app)
@@ -371,10 +367,10 @@ def test_the_pico_and_the_shift_registers_light_a_question_and_the_move_played_o
     try:
         turn(app)
         hands("place", "b4")
-        assert latched() == bits(asked) and shown(app) == asked
+        assert board.latched() == bits(asked) and shown(app) == asked
         hands("lift", "f6")
         hands("place", "e5")
-        assert latched() == bits(played_on) and shown(app) == played_on
+        assert board.latched() == bits(played_on) and shown(app) == played_on
     finally:
         app.io.close()
         app.store.close()
