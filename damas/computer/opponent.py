@@ -56,6 +56,10 @@ EXTERNAL_TIMES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0, 3.0, 5.0)
 DEFAULT_LEVEL = 3
 DEFAULT_TIMEOUT = 10.0  # seconds beyond the expected time before an engine counts as hung
 DEPTH_TIME = 30.0  # seconds a depth-limited search is expected to take at most
+# nodes a second our search makes at the least on the slowest board computer we support (a
+# Raspberry Pi 3; this 2-core x86 machine makes 60-130k): a level bounded by nodes is given
+# nodes / SLOWEST_NPS seconds before it counts as hung (level 10's 600,000 nodes: 120 s)
+SLOWEST_NPS = 5_000
 STOP_TIMEOUT = 5.0  # seconds an engine has to answer ``stop``
 START_TIMEOUT = 5.0  # seconds, at least, a starting engine has to answer ``hub`` (a loaded Pi starts slowly)
 HINT_TIME = 1.0  # seconds for a hint
@@ -198,6 +202,8 @@ def expected_seconds(limits: Limits) -> float:
         return limits.move_time
     if limits.time is not None:
         return limits.time + limits.inc
+    if limits.nodes is not None:
+        return max(DEPTH_TIME, limits.nodes / SLOWEST_NPS)
     return DEPTH_TIME
 
 
