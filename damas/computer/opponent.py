@@ -101,7 +101,7 @@ class EngineSettings:
     hints: str = "casual"  # when the page offers a hint: casual games, always, never
     timeout: float = DEFAULT_TIMEOUT
     tt_size: int = 16  # MB of our engine's transposition table
-    seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-9
+    seed: int | None = None  # our engine's random seed: the same seed, the same game (levels 1-6)
     memory: int | None = None  # MB the engine's process may take (None: default_memory)
 
     def allows_hint(self, mode: Mode) -> bool:
@@ -185,8 +185,8 @@ def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSetting
 
 
 def limits_for(level: int, move_time: float | None = None, *, external: bool = False) -> Limits:
-    """How long the computer thinks at ``level``: our engine's levels 1-7 by depth, 8-10 by
-    nodes (8 and 9 with a depth cap): reproducible, the same strength on any machine under any
+    """How long the computer thinks at ``level``: our engine's levels 1-6 by depth, 7-10 by
+    nodes: reproducible, the same strength on any machine under any
     load; an external engine by time; ``move_time`` instead of the level's."""
     if move_time is not None:
         return Limits(move_time=move_time)

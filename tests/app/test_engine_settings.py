@@ -8,8 +8,8 @@ import pytest
 
 from damas.computer.opponent import (
     DEPTH_TIME,
-    SLOWEST_NPS,
     EXTERNAL_TIMES,
+    SLOWEST_NPS,
     _level_line,
     _score,
     expected_seconds,
