@@ -49,7 +49,7 @@ if str(ROOT) not in sys.path:
 PEER = ROOT / ".bench" / "py-draughts"
 RECORDS = ROOT / ".bench" / "matches"
 
-from engine import Engine, Limits  # noqa: E402
+from engine import Engine, Level, Limits, level_settings  # noqa: E402
 from rules import Color, Game, Move, Position, find_variant  # noqa: E402
 
 MAX_PLIES = 300
@@ -215,6 +215,18 @@ class Player:
         raise NotImplementedError
 
 
+def level_of(spec: Spec) -> Level:
+    """A ``damas`` player's level settings: its level's, changed by ``depth``, ``nodes``, ``noise``."""
+    lv = level_settings(int(spec.get("level", "10") or 10))
+    n = spec.get("nodes")
+    return Level(
+        lv.number,
+        int(spec.get("depth") or lv.depth),
+        (int(n) if n != "none" else None) if n else lv.nodes,
+        int(spec.get("noise") or lv.noise),
+    )
+
+
 class Damas(Player):
     def __init__(self, spec: Spec, variant: str, seed: int) -> None:
         level = int(spec.get("level", "10") or 10)
@@ -223,17 +235,8 @@ class Damas(Player):
         if spec.get("rev"):
             cls = baseline_engine(str(spec.get("rev")))
         self.engine = cls(variant, level=level, seed=seed, tt_mb=tt)
-        if spec.get("depth") or spec.get("noise") or spec.get("nodes"):
-            from engine.levels import Level
-
-            lv = self.engine.level
-            n = spec.get("nodes")
-            self.engine.level = Level(
-                lv.number,
-                int(spec.get("depth") or lv.depth),
-                (int(n) if n != "none" else None) if n else lv.nodes,
-                int(spec.get("noise") or lv.noise),
-            )
+        if spec.get("depth") or spec.get("noise") or spec.get("nodes"):  # (a rev keeps its own levels)
+            self.engine.level = level_of(spec)
         weights = spec.get("weights")
         if weights is not None:
             self.engine.evaluator = evaluator_of(variant, weights)
@@ -391,10 +394,14 @@ def _strip_docstrings(tree: ast.AST) -> ast.AST:
 
 @cache
 def engine_fingerprint() -> str:
-    """12 hex digits of the engine package: its code (comments and docstrings aside) and tables."""
+    """12 hex digits of the engine package: its code (comments and docstrings aside) and tables.
+    The levels' settings are not in it: each player's own settings are in the match's fingerprint,
+    so a record of players whose settings are spelled out survives a change of the levels."""
     h = hashlib.sha256()
     pkg = ROOT / "engine"
     for path in sorted(pkg.iterdir()):
+        if path.name == "levels.py":
+            continue
         if path.suffix == ".py":
             h.update(path.name.encode())
             h.update(ast.dump(_strip_docstrings(ast.parse(path.read_text()))).encode())
@@ -405,9 +412,12 @@ def engine_fingerprint() -> str:
 
 
 def match_fingerprint(match: Match) -> str:
-    """The engine's fingerprint and the players' data files (weights tables, databases' manifests)."""
+    """The engine's fingerprint, our players' level settings and their data files (weights
+    tables, databases' manifests)."""
     h = hashlib.sha256(engine_fingerprint().encode())
     for spec in (match.a, match.b):
+        if spec.name == "damas":
+            h.update(repr(level_of(spec)).encode())
         w = spec.get("weights")
         if w and w != "hand":
             h.update(Path(w).read_bytes())

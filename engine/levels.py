@@ -1,21 +1,24 @@
 """Levels 1-10: how deep the engine looks, how long it thinks by default, how much it errs.
 
-Levels 1-7 are bounded by depth alone, so a level with a seed plays the same moves on any
-machine; their error is a random amount (up to ``noise`` hundredths of a man) added to
-every root move's exact score before the best is chosen, drawn from the engine's seeded
-generator. Levels 8-10 search to a depth cap or a number of nodes (when the caller gives no
-limit of its own), whichever comes first; levels 8 and 9 err as 1-7 do, level 10 does not and
-has no depth cap. A node
-count, unlike a time, does not depend on the machine or its load: a level plays the same
+Levels 1-6 err: a random amount (up to ``noise`` hundredths of a man) is added to every root
+move's exact score before the best is chosen, drawn from the engine's seeded generator, so a
+level with a seed plays the same moves again. They look 2-6 plies deep, and 4-6 stop at level
+7's nodes too, whichever comes first (in International a ply costs more: without that bound
+depth 6 searched more than level 7 does). Levels 7-10 do not err and have no depth cap: they
+stop at a number of nodes (when the caller gives no limit of its own), four times as many a
+level. So each level searches at most what the one above does and errs more, in every variant.
+A node count, unlike a time, does not depend on the machine or its load: a level plays the same
 move in the same position on a loaded server and on a Raspberry Pi (which takes longer).
 
-Calibrated by games (``benchmarks/engine.py --parts ladder``): each level scores 60-75 %
-against the one below (the README has the ladder measured in each variant).
+Calibrated by games in Brazilian (``benchmarks/engine.py --parts ladder``, and the matches in
+data/matches/): each level against the one below; the README has the ladder.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+NO_CAP = 100  # the depth of a level bounded by nodes alone (the search's own cap is lower)
 
 
 @dataclass(frozen=True)
@@ -27,17 +30,18 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, 1, None, 200),
-    Level(2, 2, None, 200),
-    Level(3, 2, None, 100),
-    Level(4, 3, None, 120),
-    Level(5, 3, None, 40),
-    Level(6, 4, None, 80),
-    Level(7, 5, None, 100),
-    # 8 and 9 err too: without an error a level a ply deeper scored 87-95 % against the one below
-    Level(8, 6, 100_000, 100),
-    Level(9, 7, 250_000, 100),
-    Level(10, 100, 600_000, 0),
+    Level(1, 2, None, 200),
+    Level(2, 3, None, 160),
+    Level(3, 4, None, 120),
+    Level(4, 5, 10_000, 100),
+    Level(5, 6, 10_000, 80),
+    Level(6, 6, 10_000, 20),
+    # no error and no depth cap from here: an error is worth a lot (level 7 without one scored
+    # 90 % against depth 6 with an error of 80), so these are spaced by nodes
+    Level(7, NO_CAP, 10_000, 0),
+    Level(8, NO_CAP, 40_000, 0),
+    Level(9, NO_CAP, 150_000, 0),
+    Level(10, NO_CAP, 600_000, 0),
 )
 
 

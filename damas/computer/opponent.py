@@ -56,6 +56,10 @@ EXTERNAL_TIMES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 2.0, 3.0, 5.0)
 DEFAULT_LEVEL = 3
 DEFAULT_TIMEOUT = 10.0  # seconds beyond the expected time before an engine counts as hung
 DEPTH_TIME = 30.0  # seconds a depth-limited search is expected to take at most
+# nodes a second our search makes at the least on the slowest board computer we support (a
+# Raspberry Pi 3; this 2-core x86 machine makes 60-130k): a level bounded by nodes is given
+# nodes / SLOWEST_NPS seconds before it counts as hung (level 10's 600,000 nodes: 120 s)
+SLOWEST_NPS = 5_000
 STOP_TIMEOUT = 5.0  # seconds an engine has to answer ``stop``
 START_TIMEOUT = 5.0  # seconds, at least, a starting engine has to answer ``hub`` (a loaded Pi starts slowly)
 HINT_TIME = 1.0  # seconds for a hint
@@ -97,7 +101,7 @@ class EngineSettings:
     hints: str = "casual"  # when the page offers a hint: casual games, always, never
     timeout: float = DEFAULT_TIMEOUT
     tt_size: int = 16  # MB of our engine's transposition table
-    seed: int | None = None  # our engine's random seed: the same seed plays the same game at levels 1-9
+    seed: int | None = None  # our engine's random seed: the same seed, the same game (levels 1-6)
     memory: int | None = None  # MB the engine's process may take (None: default_memory)
 
     def allows_hint(self, mode: Mode) -> bool:
@@ -181,8 +185,8 @@ def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSetting
 
 
 def limits_for(level: int, move_time: float | None = None, *, external: bool = False) -> Limits:
-    """How long the computer thinks at ``level``: our engine's levels 1-7 by depth, 8-10 by
-    nodes (8 and 9 with a depth cap): reproducible, the same strength on any machine under any
+    """How long the computer thinks at ``level``: our engine's levels 1-6 by depth, 7-10 by
+    nodes: reproducible, the same strength on any machine under any
     load; an external engine by time; ``move_time`` instead of the level's."""
     if move_time is not None:
         return Limits(move_time=move_time)
@@ -198,6 +202,8 @@ def expected_seconds(limits: Limits) -> float:
         return limits.move_time
     if limits.time is not None:
         return limits.time + limits.inc
+    if limits.nodes is not None:
+        return max(DEPTH_TIME, limits.nodes / SLOWEST_NPS)
     return DEPTH_TIME
 
 

@@ -18,6 +18,7 @@ It answers the first GOOD searches (default 0) properly, with the first legal mo
 * ``endless-line``: answers ``go`` with 300 MB and no newline (then hangs);
 * ``torrent``: answers ``go`` with long ``info`` lines as fast as it can, never a move;
 * ``error-torrent``: the same on its standard error;
+* ``slow``: answers every ``go`` properly, after GOOD tenths of a second (a slow board computer);
 * ``hog``: answers ``go`` by taking 1 GiB of memory (address space it never touches), then a move.
 
 With ``$FAKE_HUB_PIDFILE`` set it writes its process id there first (a test that starts it
@@ -76,7 +77,10 @@ def main() -> int:
                 game.push(parse_hub_move(game.position, text))
         elif command == "go":
             searches += 1
-            if searches <= good or mode in ("noise", "international"):
+            if mode == "slow":
+                time.sleep(good / 10)
+                say(format_line("done", move=move_text(next(iter(game.legal_moves)))))
+            elif searches <= good or mode in ("noise", "international"):
                 if mode == "noise":
                     say("%%% garbage")
                     say('info depth="unterminated')

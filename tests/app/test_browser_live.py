@@ -58,7 +58,9 @@ def bar_of(page: Any) -> tuple[float, int | None, str]:
 def test_live_analysis_follows_the_board_and_the_graph_marks_the_mistake(browser: Any, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT).start()
+    # the game's analysis searches each position for a time (0.3 s by default): 1 s here, so that
+    # three test workers on two cores leave it deep enough to see the man given away
+    server = Server(tmp_path / "g.sqlite3", "--variant", VARIANT, "--move-time", "1").start()
     try:
         assert server.proc is not None
         with opened(browser, f"{server.url}/?lang=en") as page:

@@ -9,6 +9,7 @@ import pytest
 from damas.computer.opponent import (
     DEPTH_TIME,
     EXTERNAL_TIMES,
+    SLOWEST_NPS,
     _level_line,
     _score,
     expected_seconds,
@@ -59,6 +60,9 @@ def test_how_long_the_computer_thinks() -> None:
     assert expected_seconds(Limits(move_time=0.5)) == 0.5
     assert expected_seconds(Limits(time=60.0, inc=2.0)) == 62.0
     assert expected_seconds(Limits(depth=6)) == DEPTH_TIME
+    # a level bounded by nodes: as long as the slowest board computer takes (level 10: 120 s)
+    assert expected_seconds(Limits(depth=100, nodes=600_000)) == 600_000 / SLOWEST_NPS > DEPTH_TIME
+    assert expected_seconds(Limits(depth=100, nodes=1_000)) == DEPTH_TIME
 
 
 def test_the_hub_level_line_an_external_engine_is_sent() -> None:

@@ -91,6 +91,34 @@ def test_a_cancelled_search_never_answers() -> None:
         engine.close()
 
 
+def test_a_level_bounded_by_nodes_is_waited_for_as_long_as_a_slow_board_computer_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A level bounded by nodes (8-10) takes nodes / nps seconds: level 10's 600,000 nodes take
+    minutes on a Raspberry Pi 3 — longer than a depth-bound search is given (``DEPTH_TIME``). The
+    client waits nodes / ``SLOWEST_NPS``; a depth-bound search keeps its own bound. (Scaled down:
+    a search the fake engine answers in 2 s, with 0.5 s for a depth-bound one.)"""
+    from damas.computer import opponent
+
+    monkeypatch.setattr(opponent, "DEPTH_TIME", 0.5)
+    monkeypatch.setattr(opponent, "SLOWEST_NPS", 1_000)
+    game = Game("brazilian")
+    engine = HubEngine("brazilian", fake("slow", 20), timeout=0.5)
+    try:
+        engine.ask(game, Limits(nodes=4_000))  # 4 s allowed
+        answer = engine.wait(30)
+        assert answer is not None and answer.error is None and answer.move in game.legal_moves
+    finally:
+        engine.close()
+    engine = HubEngine("brazilian", fake("slow", 20), timeout=0.5)
+    try:
+        engine.ask(game, Limits(depth=6))  # 0.5 s allowed, and 0.5 s more: the same engine is hung
+        answer = engine.wait(30)
+        assert answer is not None and answer.move is None and "did not answer 'go think' in time" in str(answer.error)
+    finally:
+        engine.close()
+
+
 @pytest.mark.parametrize(
     ("mode", "good", "said"),
     [

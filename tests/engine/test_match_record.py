@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import sys
@@ -107,3 +108,20 @@ def test_player_specs(em: ModuleType) -> None:
     # a level being calibrated: its settings changed by the options
     player = em.Damas(em.Spec.parse("damas:level=3:noise=150:depth=2"), "brazilian", seed=1)
     assert (player.engine.level.depth, player.engine.level.noise, player.engine.level.nodes) == (2, 150, None)
+
+
+def test_a_change_of_the_levels_keeps_the_records_of_players_spelled_out(
+    em: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The levels are calibrated from records of players whose settings are spelled out; when
+    those settings become the levels, the records still count. A player named by its level alone
+    counts apart once that level changes."""
+    spelled = em.Match("brazilian", em.Spec.parse("damas:level=9:depth=100:nodes=150000:noise=0"),
+                       em.Spec.parse("damas:level=9:depth=100:nodes=40000:noise=0"), None)  # fmt: skip
+    named = em.Match("brazilian", em.Spec.parse("damas:level=9"), em.Spec.parse("damas:level=8"), None)
+    before = em.match_fingerprint(spelled), em.match_fingerprint(named)
+    real = em.level_settings
+    monkeypatch.setattr(em, "level_settings", lambda n: dataclasses.replace(real(n), depth=3, nodes=None, noise=7))
+    after = em.match_fingerprint(spelled), em.match_fingerprint(named)
+    assert after[0] == before[0] and after[1] != before[1]
+    assert em.level_of(em.Spec.parse("damas:level=9:nodes=none")).nodes is None
