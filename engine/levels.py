@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-NO_CAP = 100  # the depth of a level bounded by nodes alone (the search's own cap is lower)
+NO_CAP = 100  # the depth of a level bounded by nodes alone: deeper than its nodes ever reach
 
 
 @dataclass(frozen=True)
