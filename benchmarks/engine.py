@@ -313,7 +313,7 @@ def main() -> int:
     ap.add_argument(
         "--levels",
         default="2-10",
-        help="ladder: the levels played against the one below; loss: the levels measured (1-6 is what a depth-6 search can judge) (default 2-10)",
+        help="ladder: the levels played against the one below; loss: the levels measured, 1-6 (default 2-10)",
     )
     default_a = str(WEIGHTS_10) if WEIGHTS_10.exists() else "hand"
     ap.add_argument("--weights-a", default=default_a, help="weights: table A (default the shipped one, else hand)")
