@@ -255,6 +255,7 @@ def move_losses(variant: str, levels: range) -> None:
     def value(game: Game, move: Move) -> int:
         after = Game(game.variant, game.position)
         after.push(move)
+        ref.new_game()  # (each value its own: the same whichever levels are measured)
         return -ref.search(after, Limits(depth=LOSS_DEPTH - 1)).score
 
     losses: dict[int, list[int]] = {n: [] for n in levels}
@@ -263,6 +264,7 @@ def move_losses(variant: str, levels: range) -> None:
         game.push(driver.search(game).move)  # type: ignore[arg-type]
         if game.ply < LOSS_PLIES[0] or game.outcome() is not None or len(list(game.legal_moves)) < 2:
             continue
+        ref.new_game()
         best = ref.search(Game(game.variant, game.position), Limits(depth=LOSS_DEPTH))
         for n in levels:
             lv = level_settings(n)
