@@ -28,6 +28,11 @@
 8. ``depth``: the depth and nodes each engine reaches in ``--move-times`` CPU seconds a move
    on the same International positions (quiet ones from a seeded level-5 game, plies 10-90),
    ours against py-draughts' TurboEngine.
+9. ``loss``: what a move at each of ``--levels`` costs in ``--variant``, against a depth-6
+   search, over the positions of a seeded level-6 game (plies 6-60, forced moves left out): the
+   mean loss in hundredths of a man (ten men at most a move) and the moves losing more than a
+   man. A quick look (seconds) at where a ply or an error is worth more, before a ladder's
+   matches measure it.
 
 Every match (4-6) writes each game to its record as it ends (``.bench/matches/``, or
 ``--record``), resumes where it stopped and adds runs together (``--games`` is the total):
@@ -64,9 +69,9 @@ from engine_match import (  # noqa: E402
     use_cpu_clock,
 )
 
-from engine import Engine, Limits  # noqa: E402
+from engine import Engine, Limits, level_settings  # noqa: E402
 from engine.evaluate import WEIGHTS_10  # noqa: E402
-from rules import Game  # noqa: E402
+from rules import Game, Move  # noqa: E402
 
 VARIANTS = ("brazilian", "portuguese", "international")
 PAIRINGS = {
@@ -237,6 +242,44 @@ def play(match: Match, games: int, jobs: int, record: Path | None, quick: bool, 
     print(f"{match.key}: {describe(records)} ({time.monotonic() - t0:.0f} s this run)", flush=True)
 
 
+LOSS_PLIES = (6, 60)  # the plies of the seeded game whose positions ``loss`` reads
+LOSS_DEPTH = 6  # the depth of the search a move's loss is measured against
+LOSS_CAP = 1000  # a move's loss counts at most ten men (a move into a lost ending: not a mate score)
+
+
+def move_losses(variant: str, levels: range) -> None:
+    """Each level's mean loss a move against a deeper search, on the same positions."""
+    print(f"\n## {variant}: a move's loss at levels {levels.start}-{levels.stop - 1} against depth {LOSS_DEPTH}")
+    ref = Engine(variant, level=10, seed=1, tt_mb=32)
+
+    def value(game: Game, move: Move) -> int:
+        after = Game(game.variant, game.position)
+        after.push(move)
+        ref.new_game()  # (each value its own: the same whichever levels are measured)
+        return -ref.search(after, Limits(depth=LOSS_DEPTH - 1)).score
+
+    losses: dict[int, list[int]] = {n: [] for n in levels}
+    game, driver = Game(variant), Engine(variant, level=6, seed=7, tt_mb=16)
+    while game.outcome() is None and game.ply < LOSS_PLIES[1]:
+        game.push(driver.search(game).move)  # type: ignore[arg-type]
+        if game.ply < LOSS_PLIES[0] or game.outcome() is not None or len(list(game.legal_moves)) < 2:
+            continue
+        ref.new_game()
+        best = ref.search(Game(game.variant, game.position), Limits(depth=LOSS_DEPTH))
+        for n in levels:
+            lv = level_settings(n)
+            move = (
+                Engine(variant, level=n, seed=game.ply, tt_mb=16)
+                .search(Game(game.variant, game.position), Limits(depth=lv.depth, nodes=lv.nodes))
+                .move
+            )
+            lost = 0 if move == best.move else best.score - value(game, move)  # type: ignore[arg-type]
+            losses[n].append(min(LOSS_CAP, max(0, lost)))
+    for n, xs in losses.items():
+        mean, bad = sum(xs) / max(1, len(xs)), sum(x > 100 for x in xs)
+        print(f"level {n:2d}: mean loss {mean:5.1f} over {len(xs)} moves, {bad} losing more than a man")
+
+
 def ladder(variant: str, levels: range, games: int, jobs: int, quick: bool, verbose: bool, clock: str) -> None:
     """Each level against the one below, at the levels' own settings (depth or nodes a move)."""
     print(f"\n## The level ladder, {variant}: each level against the one below, {games} games a step")
@@ -269,7 +312,11 @@ def main() -> int:
         "--clock", default="cpu", choices=("cpu", "wall"), help="the engines' time: their CPU time (default) or wall"
     )
     ap.add_argument("--starts", default="openings", help="match: openings, or endgames:PIECES (default openings)")
-    ap.add_argument("--levels", default="2-10", help="ladder: the levels played against the one below (default 2-10)")
+    ap.add_argument(
+        "--levels",
+        default="2-10",
+        help="ladder: the levels played against the one below; loss: the levels measured, 1-6 (default 2-10)",
+    )
     default_a = str(WEIGHTS_10) if WEIGHTS_10.exists() else "hand"
     ap.add_argument("--weights-a", default=default_a, help="weights: table A (default the shipped one, else hand)")
     ap.add_argument("--weights-b", default="hand", help="weights: table B (default hand)")
@@ -288,7 +335,7 @@ def main() -> int:
         return 0
     parts = set(args.parts.split(","))
     pairings = [p for p in args.pairings.split(",") if p]
-    known = {"speed", "time", "levels", "peer", "self", "weights", "evalspeed", "match", "ladder", "depth"}
+    known = {"speed", "time", "levels", "peer", "self", "weights", "evalspeed", "match", "ladder", "depth", "loss"}
     for p in parts - known:
         ap.error(f"unknown part {p!r} ({', '.join(sorted(known))})")
     for p in pairings:
@@ -354,6 +401,8 @@ def main() -> int:
         run(m)
     if "ladder" in parts:
         ladder(args.variant, levels, games, args.jobs, args.quick, verbose, args.clock)
+    if "loss" in parts:
+        move_losses(args.variant, levels)
     if "evalspeed" in parts:
         eval_speed(args.depth, list(dict.fromkeys([args.weights_b, args.weights_a])))
     if "depth" in parts:
