@@ -51,7 +51,7 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,17 +81,26 @@ PAIRINGS = {
 }
 
 
+def seeded_game(variant: str, level: int, seed: int, tt_mb: float = 4) -> Iterator[Game]:
+    """A game our engine plays against itself at ``level`` with ``seed`` (the same every run):
+    the game after each move, until it ends (the caller stops it sooner)."""
+    game = Game(variant)
+    eng = Engine(variant, level=level, seed=seed, tt_mb=tt_mb)
+    while game.outcome() is None:
+        move = eng.search(game).move
+        assert move is not None
+        game.push(move)
+        yield game
+
+
 def middle_games(variant: str) -> list[Game]:
     """Three middle-game positions: the first quiet ones from plies 14, 22 and 30 of a seeded
     level-5 game (the same every run)."""
     out: list[Game] = []
     targets = [14, 22, 30]
-    game = Game(variant)
-    eng = Engine(variant, level=5, seed=2026, tt_mb=4)
-    while targets and game.outcome() is None:
-        move = eng.search(game).move
-        assert move is not None
-        game.push(move)
+    for game in seeded_game(variant, 5, 2026):
+        if not targets:
+            break
         if game.ply >= targets[0] and not game.position.has_captures():
             out.append(game.copy())
             targets.pop(0)
@@ -199,17 +208,14 @@ def eval_speed(depth: int, tables: list[str]) -> None:
 def depth_against_turbo(move_time: float) -> None:
     """Depth and nodes a move of ours and TurboEngine's on the same positions, CPU time each."""
     print(f"\n## International: depth and nodes in {move_time:g} s CPU a move, ours and TurboEngine's")
-    game = Game("international")
-    eng = Engine("international", level=5, seed=2026, tt_mb=4)
     positions: list[Game] = []
     targets = list(range(10, 100, 10))
-    while targets and game.outcome() is None:
+    for game in seeded_game("international", 5, 2026):
+        if not targets:
+            break
         if game.ply >= targets[0] and not game.position.has_captures() and len(game.legal_moves) > 1:
             positions.append(game.copy())
             targets.pop(0)
-        move = eng.search(game).move
-        assert move is not None
-        game.push(move)
     sums = [0, 0, 0, 0]
     for g in positions:
         peer = Peer(Spec("turbo"), "international", move_time)
@@ -259,10 +265,10 @@ def move_losses(variant: str, levels: range) -> None:
         return -ref.search(after, Limits(depth=LOSS_DEPTH - 1)).score
 
     losses: dict[int, list[int]] = {n: [] for n in levels}
-    game, driver = Game(variant), Engine(variant, level=6, seed=7, tt_mb=16)
-    while game.outcome() is None and game.ply < LOSS_PLIES[1]:
-        game.push(driver.search(game).move)  # type: ignore[arg-type]
-        if game.ply < LOSS_PLIES[0] or game.outcome() is not None or len(list(game.legal_moves)) < 2:
+    for game in seeded_game(variant, 6, 7, tt_mb=16):
+        if game.ply > LOSS_PLIES[1]:
+            break
+        if game.ply < LOSS_PLIES[0] or game.outcome() is not None or len(game.legal_moves) < 2:
             continue
         ref.new_game()
         best = ref.search(Game(game.variant, game.position), Limits(depth=LOSS_DEPTH))
