@@ -1070,7 +1070,7 @@ class Referee:
                 first = slid if answer == slid.move else self._candidates.find(self.position, last)
                 seen = self.events
                 self.report = None
-                self._commit(first, out)  # (over the silent square: marked inferred)
+                self._commit(first, out, again=last)  # (judged once already; over the silent square: inferred)
                 self._forget(seen)
                 self._commit(reply if first is slid else c, out)
                 self._evaluate(out)
