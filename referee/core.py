@@ -1281,7 +1281,8 @@ class Referee:
 
     def _slid_on_unseen(self, prev: Position, s: frozenset[int], out: list[Verdict]) -> bool:
         """The last move's king slid on to a square no sensor answers, and the reply has
-        landed since: read the move again, then the reply."""
+        landed since: read the move again, then the reply (only if the reply began after the
+        king left the square it was read on: a reply lifted before answered the move as read)."""
         last = self.game.move_stack[-1]
         for c in self._candidates.of(prev):
             if c.dest not in self._mask or c.move == last or not self._slid_on(prev, last, c):
@@ -1295,6 +1296,10 @@ class Referee:
                 self._grace = lifted[-1] + self.grace_time  # a sleeve may put the king back: look again then
                 continue
             (reply,) = replies
+            left = [i for i, ev in enumerate(self.events) if ev.key == last.to_square and not ev.occupied]
+            began = [i for i, ev in enumerate(self.events) if ev.key == reply.origin and not ev.occupied]
+            if not left or not began or began[0] < left[0]:
+                continue  # the reply was lifted before the king left: that piece answered the move as read
             seen = self.events
             self._takeback(out)
             self._commit(self._candidates.find(self.position, c.move), out, again=last)

@@ -286,6 +286,22 @@ def test_a_broken_sensor_never_makes_a_misrecord_random(variant: str, seed: int,
     never_misrecords(variant, seed, sloppy, kind)
 
 
+def test_a_king_is_not_read_as_slid_on_to_a_dead_square_when_the_reply_began_first() -> None:
+    """The case that turned main's CI red (the property test's Brazilian seed 150000): the
+    sensor under 29 is dead. White's king plays 8-22; black's king answers 28-19 (lifted before
+    the white king leaves 22); white plays 22-15; black's capture 19x10x21 begins. The board
+    then also reads as 8-29 (the king slid on to the dead 29) and 28-15, which the referee used
+    to record, taking 8-22 back. Black's king was lifted before the white king left 22, so that
+    reading is refuted: every move is recorded as played."""
+    rng = random.Random(150000)
+    start, moves = random_game("brazilian", rng, 80, capture_bias=0.7)
+    broken = rng.choice(used_squares(moves))
+    assert broken == 29 and [str(m) for m in moves[70:73]] == ["8-22", "28-19", "22-15"]
+    played = play_faulty(start, moves, 150000, [(broken, "dead")])
+    assert played.recorded == moves[: len(played.recorded)] and len(played.recorded) >= 73
+    assert played.named <= {29}
+
+
 def test_two_dead_sensors_in_a_sloppy_portuguese_game_are_not_read_as_24_20() -> None:
     """The case that turned main's CI red (the property test's seed 183): a Portuguese game,
     sloppy hands, the sensors under 23 and 27 dead. The referee used to record 24-20 where
