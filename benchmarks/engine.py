@@ -273,7 +273,7 @@ def move_losses(variant: str, levels: range) -> None:
         ref.new_game()
         best = ref.search(Game(game.variant, game.position), Limits(depth=LOSS_DEPTH))
         for n in levels:
-            lv = level_settings(n)
+            lv = level_settings(n, variant)
             move = (
                 Engine(variant, level=n, seed=game.ply, tt_mb=16)
                 .search(Game(game.variant, game.position), Limits(depth=lv.depth, nodes=lv.nodes))

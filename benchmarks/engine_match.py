@@ -215,9 +215,10 @@ class Player:
         raise NotImplementedError
 
 
-def level_of(spec: Spec) -> Level:
-    """A ``damas`` player's level settings: its level's, changed by ``depth``, ``nodes``, ``noise``."""
-    lv = level_settings(int(spec.get("level", "10") or 10))
+def level_of(spec: Spec, variant: str) -> Level:
+    """A ``damas`` player's level settings in ``variant``: its level's, changed by ``depth``,
+    ``nodes``, ``noise``."""
+    lv = level_settings(int(spec.get("level", "10") or 10), variant)
     n = spec.get("nodes")
     return Level(
         lv.number,
@@ -236,7 +237,7 @@ class Damas(Player):
             cls = baseline_engine(str(spec.get("rev")))
         self.engine = cls(variant, level=level, seed=seed, tt_mb=tt)
         if spec.get("depth") or spec.get("noise") or spec.get("nodes"):  # (a rev keeps its own levels)
-            self.engine.level = level_of(spec)
+            self.engine.level = level_of(spec, variant)
         weights = spec.get("weights")
         if weights is not None:
             self.engine.evaluator = evaluator_of(variant, weights)
@@ -417,7 +418,7 @@ def match_fingerprint(match: Match) -> str:
     h = hashlib.sha256(engine_fingerprint().encode())
     for spec in (match.a, match.b):
         if spec.name == "damas":
-            h.update(repr(level_of(spec)).encode())
+            h.update(repr(level_of(spec, match.variant)).encode())
         w = spec.get("weights")
         if w and w != "hand":
             h.update(Path(w).read_bytes())

@@ -164,7 +164,7 @@ class Engine:
 
     def __init__(self, variant: Variant | str, *, level: int = 10, seed: int | None = None, tt_mb: float = 64) -> None:
         self.variant = find_variant(variant)
-        self.level: Level = level_settings(level)
+        self.level: Level = level_settings(level, self.variant)
         self.seed = seed
         self.rng = random.Random(seed)
         self.tt = TranspositionTable(tt_mb)
@@ -212,7 +212,7 @@ class Engine:
         self.history = [0] * (64 * 64)
 
     def set_level(self, level: int) -> None:
-        self.level = level_settings(level)
+        self.level = level_settings(level, self.variant)
 
     def set_databases(self, databases: Databases | None) -> None:
         """Probe these endgame databases in the search (None: none). A database's win counts

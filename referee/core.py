@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -259,6 +259,9 @@ class Referee:
         self.inferred: dict[int, int] = {}  # ply -> the square whose change the move's reading inferred
         self._choices: dict[Move, int | None] = {}  # the moves the page is asked to choose from, with their square
         self._reread: Move | None = None  # the last move as the page may confirm it instead (from the position before)
+        #: the page is asked whether a king slid on to a square no sensor answers (_slid_asked),
+        #: its move taken back meanwhile: (the move as read, its reply; the king slid on, its reply)
+        self._slid: tuple[Move, Candidate, Candidate, Candidate] | None = None
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
         self._readings_air: Readings | _Deferred | None = None  # the same, and those a piece put back would make
         #: the drop-out readings :meth:`_gone_too` weighed, and the moment and state they were of
@@ -418,6 +421,7 @@ class Referee:
         self._lost = False
         self._doubt = False
         self._reread = None
+        self._slid = None
         self._shadows = []
         self._trimmed = False
         self._readings = self._readings_air = None
@@ -457,7 +461,7 @@ class Referee:
         square — record that move (marked inferred) and go on without that sensor: at once
         when the other side's move after it is complete too; once the board has been still
         (``held``) when nothing is under way after it."""
-        if self._trimmed or self._setup or self.ended or self.cells or self._asked_stands():
+        if self._trimmed or self._setup or self.ended or self.cells or self._slid or self._asked_stands():
             return False
         r = self._board_readings(air=not held)  # a piece lifted a moment ago may be put back
         every = [x for x in r.found if x.moves or x.under_way]
@@ -569,8 +573,8 @@ class Referee:
         """Nothing explains the board and several readings with a silent square remain: ask
         the page which move was played (``confirm``), naming the squares that may not answer
         (``extra``: readings the usual search does not hold, offered too: :meth:`_gone_too`)."""
-        if self._shadows:
-            return True  # asked already: the readings are being played on (_follow)
+        if self._shadows or self._slid:
+            return True  # asked already: the readings are being played on (_follow), or the slide
         r = self._board_readings()
         if not r.complete:
             return False
@@ -1059,6 +1063,18 @@ class Referee:
                 self._reported = None
                 self._evaluate(out)
             return
+        if self._slid is not None and a.move is not None:
+            last, c, slid, reply = self._slid
+            answer = parse_engine_move(self.position, a.move)
+            if answer in (last, slid.move):  # the move as read, or its king slid on: with its reply
+                first = slid if answer == slid.move else self._candidates.find(self.position, last)
+                seen = self.events
+                self.report = None
+                self._commit(first, out, again=last)  # (judged once already; over the silent square: inferred)
+                self._forget(seen)
+                self._commit(reply if first is slid else c, out)
+                self._evaluate(out)
+            return
         prev = self._prev()
         again = None if a.move is None or prev is None else parse_engine_move(prev, a.move)
         if self._doubt and again is not None and again == self._reread:
@@ -1119,6 +1135,9 @@ class Referee:
         if self.cells:
             self._deadline = self.t + self.settle_time
             return
+        if self._slid is not None:
+            self._deadline = None  # the page is asked whether a king slid on: nothing is read until it answers
+            return
         if self._doubt and not self._another_reading(None):
             # the board was the last move taken back (or changed) while a silent square could
             # have hidden another move; nothing else explains what followed: it was taken back
@@ -1148,6 +1167,8 @@ class Referee:
                     self._lost = True
                     self._deadline = self._since + HIDDEN_LANDING
                     return
+                if self._slid_asked(c, s, out):
+                    return  # the last move's king may have slid on to a square no sensor answers
                 if self._another_reading(c.move):
                     self._deadline = self._since + self.settle_time  # a silent square may have hidden another
                     self._lost = True
@@ -1281,32 +1302,77 @@ class Referee:
 
     def _slid_on_unseen(self, prev: Position, s: frozenset[int], out: list[Verdict]) -> bool:
         """The last move's king slid on to a square no sensor answers, and the reply has
-        landed since: read the move again, then the reply (only if the reply began after the
-        king left the square it was read on: a reply lifted before answered the move as read)."""
+        landed since: read the move again, then the reply."""
         last = self.game.move_stack[-1]
-        for c in self._candidates.of(prev):
-            if c.dest not in self._mask or c.move == last or not self._slid_on(prev, last, c):
-                continue
-            after = prev.apply(c.move)
-            replies = [r for r in self._candidates.of(after) if r.after == s]
-            if len(replies) != 1:
-                continue
+        for c, reply in self._slid_readings(prev, s):
             lifted = [ev.t for ev in self.events if ev.key == last.to_square and not ev.occupied]
             if lifted and self.t < lifted[-1] + self.grace_time:
                 self._grace = lifted[-1] + self.grace_time  # a sleeve may put the king back: look again then
                 continue
+            self._read_slid_again(c, reply, out)
+            return True
+        return False
+
+    def _slid_readings(self, prev: Position, s: frozenset[int]) -> Iterator[tuple[Candidate, Candidate]]:
+        """The last move read again as its king slid on to a square no sensor answers, with the
+        one reply that leaves the board as it is (``s``), begun after the king left the square
+        it was read on (a reply lifted before answered the move as read)."""
+        last = self.game.move_stack[-1]
+        for c in self._candidates.of(prev):
+            if c.dest not in self._mask or c.move == last or not self._slid_on(prev, last, c):
+                continue
+            replies = [r for r in self._candidates.of(prev.apply(c.move)) if r.after == s]
+            if len(replies) != 1:
+                continue
             (reply,) = replies
             left = [i for i, ev in enumerate(self.events) if ev.key == last.to_square and not ev.occupied]
             began = [i for i, ev in enumerate(self.events) if ev.key == reply.origin and not ev.occupied]
-            if not left or not began or began[0] < left[0]:
-                continue  # the reply was lifted before the king left: that piece answered the move as read
-            seen = self.events
-            self._takeback(out)
-            self._commit(self._candidates.find(self.position, c.move), out, again=last)
-            self._forget(seen)
-            self._commit(reply, out)
-            return True
-        return False
+            if left and began and began[0] > left[0]:
+                yield c, reply
+
+    def _read_slid_again(self, c: Candidate, reply: Candidate, out: list[Verdict]) -> None:
+        """Record the last move again as ``c`` (its king slid on), then ``reply``."""
+        last = self.game.move_stack[-1]
+        seen = self.events
+        self._takeback(out)
+        self._commit(self._candidates.find(self.position, c.move), out, again=last)
+        self._forget(seen)
+        self._commit(reply, out)
+
+    def _slid_asked(self, c: Candidate, s: frozenset[int], out: list[Verdict]) -> bool:
+        """``c`` (a reply to the last move) leaves the board as it is, and so does the last move's
+        king slid on to a square no sensor answers, then another reply (the king captured
+        there, its removal unseen, where ``c`` takes it where it was read, lifted before ``c``
+        began): the last move is taken back and the page asked which; nothing is recorded
+        until it answers (the record stops short, never guesses)."""
+        prev = self._prev()
+        if not self._mask or prev is None:
+            return False
+        other = next(self._slid_readings(prev, s), None)
+        if other is None:
+            return False
+        again, reply = other
+        last = self.game.move_stack[-1]
+        lines = [
+            f"{prev.pdn(again.move)} {prev.apply(again.move).pdn(reply.move)}",
+            f"{prev.pdn(last)} {self.position.pdn(c.move)}",
+        ]
+        seen = self.events
+        self._takeback(out)
+        self._forget(seen)
+        self._slid = (last, c, again, reply)
+        self._choices = {}
+        self._reported = _Raised("sensor", frozenset(self.occupied))
+        squares = sorted({again.dest} & self._mask)
+        self._emit_report(
+            out,
+            ReportKind.SENSOR_CONFIRM,
+            squares,
+            f"the sensor under {self._names(squares)} may not answer: the board cannot tell "
+            f"{lines[0]} from {lines[1]}: confirm the moves played on the page",
+            params={"choices": lines, "moves": [engine_text(again.move), engine_text(last)], "squares": squares},
+        )
+        return True
 
     def _moved_to(self, before: frozenset[int], after: frozenset[int]) -> bool:
         """Could a piece have been carried from a square of ``before`` that ``after`` empties to

@@ -184,13 +184,15 @@ def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSetting
     return EngineSettings(**s)
 
 
-def limits_for(level: int, move_time: float | None = None, *, external: bool = False) -> Limits:
-    """How long the computer thinks at ``level``: our engine's levels 1-6 by depth, 7-10 by
-    nodes: reproducible, the same strength on any machine under any
-    load; an external engine by time; ``move_time`` instead of the level's."""
+def limits_for(
+    level: int, move_time: float | None = None, *, external: bool = False, variant: str | None = None
+) -> Limits:
+    """How long the computer thinks at ``level`` (in ``variant``: a level may differ by
+    variant): our engine's levels 1-6 by depth, 7-10 by nodes: reproducible, the same strength
+    on any machine under any load; an external engine by time; ``move_time`` instead of the level's."""
     if move_time is not None:
         return Limits(move_time=move_time)
-    settings = level_settings(level)
+    settings = level_settings(level, variant)
     if external:
         return Limits(move_time=EXTERNAL_TIMES[level - 1])
     return Limits(depth=settings.depth, nodes=settings.nodes)

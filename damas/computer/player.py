@@ -187,7 +187,9 @@ class Computer:
                 return
         external = self.settings.command is not None
         if kind == "move":  # (its time a move as the game's journal says, else as configured)
-            limits = limits_for(level, referee.computer_move_time or self.settings.move_time, external=external)
+            limits = limits_for(
+                level, referee.computer_move_time or self.settings.move_time, external=external, variant=self.variant
+            )
         else:
             level = 10  # a hint is the engine's best
             limits = Limits(move_time=self.settings.move_time or HINT_TIME)

@@ -121,7 +121,16 @@ def test_a_change_of_the_levels_keeps_the_records_of_players_spelled_out(
     named = em.Match("brazilian", em.Spec.parse("damas:level=9"), em.Spec.parse("damas:level=8"), None)
     before = em.match_fingerprint(spelled), em.match_fingerprint(named)
     real = em.level_settings
-    monkeypatch.setattr(em, "level_settings", lambda n: dataclasses.replace(real(n), depth=3, nodes=None, noise=7))
+    monkeypatch.setattr(
+        em, "level_settings", lambda n, v: dataclasses.replace(real(n, v), depth=3, nodes=None, noise=7)
+    )
     after = em.match_fingerprint(spelled), em.match_fingerprint(named)
     assert after[0] == before[0] and after[1] != before[1]
-    assert em.level_of(em.Spec.parse("damas:level=9:nodes=none")).nodes is None
+    assert em.level_of(em.Spec.parse("damas:level=9:nodes=none"), "brazilian").nodes is None
+    # a level that differs by variant is its variant's: a record of one counts apart from the other's
+    monkeypatch.setattr(em, "level_settings", real)
+    four = [
+        em.Match(v, em.Spec.parse("damas:level=4"), em.Spec.parse("damas:level=3"), None)
+        for v in ("brazilian", "international")
+    ]
+    assert em.level_of(four[0].a, "brazilian") != em.level_of(four[1].a, "international")

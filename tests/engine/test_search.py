@@ -194,16 +194,43 @@ def test_a_level_with_a_seed_plays_the_same_game_again(level: int) -> None:
     assert any(run(s) != first for s in (8, 9, 10))
 
 
-def test_levels_are_numbered_1_to_10_and_grow_stronger() -> None:
-    assert [lv.number for lv in LEVELS] == list(range(1, 11))
-    assert [lv.depth for lv in LEVELS] == sorted(lv.depth for lv in LEVELS)
-    for low, high in itertools.pairwise(LEVELS):  # deeper, or as deep and erring less, or more nodes
+@pytest.mark.parametrize("variant", [None, "brazilian", "international", "portuguese"])
+def test_levels_are_numbered_1_to_10_and_grow_stronger(variant: str | None) -> None:
+    levels = [level_settings(n, variant) for n in range(1, 11)]
+    assert [lv.number for lv in levels] == list(range(1, 11))
+    assert [lv.depth for lv in levels] == sorted(lv.depth for lv in levels)
+    for low, high in itertools.pairwise(levels):  # deeper, or as deep and erring less, or more nodes
         assert (
             high.depth > low.depth
             or (high.depth == low.depth and high.noise < low.noise)
             or (high.noise == low.noise == 0 and (low.nodes or 0) < (high.nodes or 0))
         )
-    assert LEVELS[-1].noise == 0  # the top level does not err
+    assert levels[-1].noise == 0  # the top level does not err
+    # the levels that err search no more than level 7 does: none is stronger than the level above
+    assert all(lv.noise > 0 and (lv.nodes is None or lv.nodes <= (levels[6].nodes or 0)) for lv in levels[:6])
+
+
+def test_a_level_may_differ_by_variant_and_the_engine_plays_its_variants() -> None:
+    """Level 4 errs more in International and Portuguese, where its fifth ply is worth more
+    (the ladder's step from 3 to 4 was 85-88 % with Brazilian's level 4); every other level
+    is the one table; the engine, the app's limits and aliases all take the variant's."""
+    from damas.computer.opponent import limits_for
+
+    assert level_settings(4, "brazilian") == LEVELS[3] == level_settings(4)
+    for variant in ("international", "portuguese"):
+        own = level_settings(4, variant)
+        assert own != LEVELS[3] and own.noise > LEVELS[3].noise and own.depth == LEVELS[3].depth
+        assert Engine(variant, level=4).level == own
+        eng = Engine(variant, level=9)
+        eng.set_level(4)
+        assert eng.level == own
+        assert limits_for(4, variant=variant) == Limits(depth=own.depth, nodes=own.nodes)
+        assert [level_settings(n, variant) for n in (1, 2, 3, 5, 6, 7, 8, 9, 10)] == [
+            LEVELS[n - 1] for n in (1, 2, 3, 5, 6, 7, 8, 9, 10)
+        ]
+    assert level_settings(4, "pt") == level_settings(4, "portuguese")  # (a variant's alias)
+    with pytest.raises(ValueError, match="unknown variant"):
+        level_settings(4, "chess")
     for bad in (0, 11, True):
         with pytest.raises(ValueError, match="level must be 1-10"):
             level_settings(bad)

@@ -302,6 +302,51 @@ def test_a_king_is_not_read_as_slid_on_to_a_dead_square_when_the_reply_began_fir
     assert played.named <= {29}
 
 
+@pytest.mark.parametrize("answer", [None, "1-15", "1-10"])
+def test_a_king_that_may_have_slid_on_to_a_dead_square_and_been_captured_there_asks_the_page(
+    answer: str | None,
+) -> None:
+    """The sensor under e5 (15) is known not to answer. White's king plays b8-d6 (1-10) and is
+    lifted from d6 a moment later; black's king then captures h2xc7 (28x6). The board reads the
+    same whether the white king stayed on d6, lifted off as the piece black was to capture, or
+    slid on to the silent e5 and was captured there: the referee used to record the first.
+    Now b8-d6 is taken back and the page asked; nothing is recorded until it answers, and then
+    the two moves it confirms."""
+    board = Board("brazilian", "W:WK1:BK28", suspects={15}, heard=set(range(1, 33)) - {15})
+    board.lift(1).place(10).wait(0.3)  # b8-d6, read as its king stops
+    board.lift(10).wait(0.5)  # on to e5, unseen (or off the board early)
+    board.lift(28).place(6).wait(2.0)  # h2xc7
+    ask = board.last(ReportKind.SENSOR_CONFIRM)
+    assert ask.params["choices"] == ["b8-e5 h2xc7", "b8-d6 h2xc7"] and ask.params["moves"] == ["1-15", "1-10"]
+    assert ask.squares == (15,) and "e5" in ask.message
+    assert board.ref.game.move_stack == [] and board.takebacks() == [1]
+    if answer is None:
+        board.wait(10.0)
+        assert board.ref.game.move_stack == []  # (a record cut short, never a guess)
+        return
+    board.all += board.pipe.feed(Action(board.t + 0.5, "confirm", move=answer))
+    recorded = board.ref.game.move_stack
+    assert [str(m) for m in recorded] == [answer, "28x6"]
+    assert recorded[1].captured == (int(answer[2:]),)
+    assert board.ref.inferred == ({1: 15, 2: 15} if answer == "1-15" else {})
+    assert board.ref.report is None
+
+
+def test_a_king_slid_on_to_a_dead_square_and_captured_there_is_not_recorded_where_it_stopped() -> None:
+    """The case of the slow property test (Portuguese seed 1509183, sloppy hands, 20 dead and
+    named at ply 4): the king plays 30-23 and slides on to 20; black's king captures 7x16x27,
+    taking it on 20. The referee used to record 30-23 and the capture taking 23. Answered, the
+    game is recorded as played; unanswered, it stops short, never records another move."""
+    rng = random.Random(1509183)
+    start, moves = random_game("portuguese", rng, 80, capture_bias=0.7)
+    broken = rng.choice(used_squares(moves))
+    assert broken == 20 and [str(m) for m in moves[47:49]] == ["25-7", "30-20"]
+    for answer in (True, False):
+        played = play_faulty(start, moves, 1509183, [(broken, "dead")], Style.sloppy(), answer=answer)
+        assert not played.misrecorded and played.named <= {20}
+        assert len(played.recorded) > 49 or not answer
+
+
 def test_two_dead_sensors_in_a_sloppy_portuguese_game_are_not_read_as_24_20() -> None:
     """The case that turned main's CI red (the property test's seed 183): a Portuguese game,
     sloppy hands, the sensors under 23 and 27 dead. The referee used to record 24-20 where
