@@ -461,7 +461,7 @@ class Referee:
         square — record that move (marked inferred) and go on without that sensor: at once
         when the other side's move after it is complete too; once the board has been still
         (``held``) when nothing is under way after it."""
-        if self._trimmed or self._setup or self.ended or self.cells or self._slid or self._asked_stands():
+        if self._trimmed or self._setup or self.ended or self.cells or self._asked_stands():
             return False
         r = self._board_readings(air=not held)  # a piece lifted a moment ago may be put back
         every = [x for x in r.found if x.moves or x.under_way]
@@ -573,8 +573,8 @@ class Referee:
         """Nothing explains the board and several readings with a silent square remain: ask
         the page which move was played (``confirm``), naming the squares that may not answer
         (``extra``: readings the usual search does not hold, offered too: :meth:`_gone_too`)."""
-        if self._shadows or self._slid:
-            return True  # asked already: the readings are being played on (_follow), or the slide
+        if self._shadows:
+            return True  # asked already: the readings are being played on (_follow)
         r = self._board_readings()
         if not r.complete:
             return False
@@ -1067,12 +1067,11 @@ class Referee:
             last, c, slid, reply = self._slid
             answer = parse_engine_move(self.position, a.move)
             if answer in (last, slid.move):  # the move as read, or its king slid on: with its reply
-                first = slid if answer == slid.move else self._candidates.find(self.position, last)
-                seen = self.events
                 self.report = None
-                self._commit(first, out, again=last)  # (judged once already; over the silent square: inferred)
-                self._forget(seen)
-                self._commit(reply if first is slid else c, out)
+                if answer == slid.move:
+                    self._record_pair(slid.move, reply, last, self.events, out)
+                else:
+                    self._record_pair(last, c, last, self.events, out)
                 self._evaluate(out)
             return
         prev = self._prev()
@@ -1335,7 +1334,14 @@ class Referee:
         last = self.game.move_stack[-1]
         seen = self.events
         self._takeback(out)
-        self._commit(self._candidates.find(self.position, c.move), out, again=last)
+        self._record_pair(c.move, reply, last, seen, out)
+
+    def _record_pair(
+        self, first: Move, reply: Candidate, replaced: Move, seen: list[Transition], out: list[Verdict]
+    ) -> None:
+        """Record ``first`` as a re-reading of ``replaced`` (judged once already; a move over a
+        silent square is marked inferred), then ``reply``, both read from the events ``seen``."""
+        self._commit(self._candidates.find(self.position, first), out, again=replaced)
         self._forget(seen)
         self._commit(reply, out)
 
