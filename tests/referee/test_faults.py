@@ -332,6 +332,57 @@ def test_a_king_that_may_have_slid_on_to_a_dead_square_and_been_captured_there_a
     assert board.ref.report is None
 
 
+@pytest.mark.parametrize("answer", [None, "1-15", "1-10", "e5 answers"])
+def test_a_king_set_down_unseen_on_a_square_never_heard_asks_the_page_once_the_reply_lands(answer: str | None) -> None:
+    """No sensor is known broken; e5's (15) has never been heard. White's king plays b8-d6
+    (1-10), is read as it stops, then lifted and set down on e5 unseen; black replies h8-g7
+    (4-8). The referee used to keep b8-d6 and stall (the king is not on d6). Now b8-d6 is
+    taken back and the page asked: b8-e5 h8-g7, or b8-d6 and the king lifted since. An answer
+    records what it confirms (b8-e5 names e5); if e5 answers first (the king was in a hand),
+    the question is dropped and the board read: b8-e5 h8-g7, nothing inferred."""
+    board = Board("brazilian", "W:WK1:B4", heard=set(range(1, 33)) - {15})
+    board.lift(1).place(10).wait(0.3)  # b8-d6, read as its king stops
+    board.lift(10).wait(0.5)  # on to e5, unseen (or in the hand)
+    board.lift(4).place(8).wait(2.0)  # h8-g7
+    ask = board.last(ReportKind.SENSOR_CONFIRM)
+    assert ask.params["choices"] == ["b8-e5 h8-g7", "b8-d6"] and ask.params["wait"] is True
+    assert ask.params["moves"] == ["1-15", "1-10"] and ask.squares == (15,)
+    assert "b8-d6 with the king lifted off d6 since" in ask.message
+    assert board.ref.game.move_stack == [] and board.takebacks() == [1]
+    if answer is None:
+        board.wait(10.0)
+        assert board.ref.game.move_stack == []  # (a record cut short, never a guess)
+        return
+    if answer == "e5 answers":
+        board.place(15).wait(2.0)
+    else:
+        board.all += board.pipe.feed(Action(board.t + 0.5, "confirm", move=answer))
+        board.wait(3.0)
+    recorded = [str(m) for m in board.ref.game.move_stack]
+    if answer == "1-10":  # as read: not asked again; the king is missing from d6
+        assert recorded == ["1-10"] and board.last(ReportKind.SENSOR_CONFIRM) is ask
+        assert board.ref.report is not None and board.ref.report.kind is not ReportKind.SENSOR_CONFIRM
+        return
+    assert recorded == ["1-15", "4-8"] and board.ref.report is None
+    assert (board.ref.inferred, board.ref.suspects) == (({1: 15}, {15}) if answer == "1-15" else ({}, set()))
+
+
+def test_a_slide_question_answered_late_keeps_the_moves_played_meanwhile() -> None:
+    """The same question (b8-d6 read, the king set down unseen on e5 never heard, f8-e7 in
+    reply); white plays on, c1-b2, before the page answers b8-e5: the three moves are recorded
+    (the events after the reply's removals and landing are the next move's)."""
+    board = Board("brazilian", "W:WK1,30:B3", heard=set(range(1, 33)) - {15})
+    board.lift(1).place(10).wait(0.3)
+    board.lift(10).wait(0.5)
+    board.lift(3).place(7).wait(2.0)
+    assert board.last(ReportKind.SENSOR_CONFIRM).params["choices"] == ["b8-e5 f8-e7", "b8-d6"]
+    board.lift(30).place(25).wait(2.0)  # c1-b2, played on
+    assert board.ref.game.move_stack == []  # (nothing is read until the page answers)
+    board.all += board.pipe.feed(Action(board.t + 0.5, "confirm", move="1-15"))
+    board.wait(2.0)
+    assert [str(m) for m in board.ref.game.move_stack] == ["1-15", "3-7", "30-25"] and board.ref.report is None
+
+
 def test_a_king_slid_on_to_a_dead_square_and_captured_there_is_not_recorded_where_it_stopped() -> None:
     """The case of the slow property test (Portuguese seed 1509183, sloppy hands, 20 dead and
     named at ply 4): the king plays 30-23 and slides on to 20; black's king captures 7x16x27,
@@ -345,6 +396,41 @@ def test_a_king_slid_on_to_a_dead_square_and_captured_there_is_not_recorded_wher
         played = play_faulty(start, moves, 1509183, [(broken, "dead")], Style.sloppy(), answer=answer)
         assert not played.misrecorded and played.named <= {20}
         assert len(played.recorded) > 49 or not answer
+
+
+def test_a_move_held_for_a_drop_out_is_not_recorded_from_a_search_that_stopped_at_its_cap() -> None:
+    """The slow property test's Portuguese seed 858197897 (sloppy hands, 29 dead and named):
+    white's king plays 22-18 and black's king captures it, 4x21. The search of the board's
+    readings stopped at its cap, filled with readings in which a sensor dropped out under the
+    king; all but 22-29 4-21 (on the dead 29) needed a drop-out, so 22-29 was held until they
+    could no longer hold, then recorded. The cap had left 22-18 4x21 unseen: now the board is
+    read again then, and the page is asked. Answered, the game is recorded as played;
+    unanswered, it stops short."""
+    rng = random.Random(858197897)
+    start, moves = random_game("portuguese", rng, 80, capture_bias=0.7)
+    broken = rng.choice(used_squares(moves))
+    assert broken == 29 and [str(m) for m in moves[70:72]] == ["22-18", "4x21"]
+    for answer in (True, False):
+        played = play_faulty(start, moves, 858197897, [(broken, "dead")], Style.sloppy(), answer=answer)
+        assert not played.misrecorded and played.named <= {29}
+        assert played.whole or not answer
+
+
+def test_a_king_that_slid_on_to_a_square_never_heard_is_asked_about_once_the_reply_lands() -> None:
+    """The slow property test's Portuguese seed 263 (sloppy hands, 19 dead, never heard): the
+    king plays 29-19, brushing 26 and 22 on its way. It is read as 29-26, then as 29-22 (slid
+    on), then lifted off 22 and set down unseen on 19; white replies 21-18. The referee kept
+    29-22 and stalled. Now, once the reply lands, 29-22 is taken back and the page asked:
+    29-19 21-18, or 29-22 and the king lifted since. Answered, the game is recorded as played,
+    19 named; unanswered, it stops short at 24-20."""
+    rng = random.Random(263)
+    start, moves = random_game("portuguese", rng, 80, capture_bias=0.7)
+    broken = rng.choice(used_squares(moves))
+    assert broken == 19 and [str(m) for m in moves[14:16]] == ["29-19", "21-18"]
+    for answer in (True, False):
+        played = play_faulty(start, moves, 263, [(broken, "dead")], Style.sloppy(), answer=answer)
+        assert not played.misrecorded and played.named <= {19}
+        assert (played.whole and played.named == {19}) if answer else len(played.recorded) == 14
 
 
 def test_two_dead_sensors_in_a_sloppy_portuguese_game_are_not_read_as_24_20() -> None:
