@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from referee import Action, MoveMade, ReportKind, Role
 from referee.core import DROPOUT, HIDDEN_LANDING
 from referee.faults import Reading, Readings
-from rules import Position
+from rules import Move, Position
 from tests.conftest import random_game
 from tests.referee.driver import Board
 from tests.referee.faults import Played, campaign, campaign_broken, campaign_games, play_faulty, used_squares
@@ -263,12 +263,25 @@ def never_misrecords(variant: str, seed: int, sloppy: bool, kind: str) -> None:
     nobody telling the referee which; the player answers what the page asks. What is recorded
     is the game as played, perhaps cut short; never another move, and a sound sensor is
     never blamed."""
-    rng = random.Random(seed)
-    start, moves = random_game(variant, rng, 80, capture_bias=0.7)
-    broken = rng.choice(used_squares(moves))
+    start, moves, broken = property_case(variant, seed)
     played = play_faulty(start, moves, seed, [(broken, kind)], Style.sloppy() if sloppy else None)
     assert not played.misrecorded, (variant, seed, sloppy, kind, broken)
     assert played.named <= {broken}, (variant, seed, sloppy, kind, broken)
+
+
+def property_case(variant: str, seed: int) -> tuple[Position, list[Move], int]:
+    """A game of the property test below: its start, its moves, the square whose sensor is broken."""
+    rng = random.Random(seed)
+    start, moves = random_game(variant, rng, 80, capture_bias=0.7)
+    return start, moves, rng.choice(used_squares(moves))
+
+
+def sloppy_over_dead(seed: int, start: Position, moves: list[Move], broken: int) -> dict[bool, Played]:
+    """That game played by sloppy hands over the dead ``broken``, the page answered and not."""
+    return {
+        answer: play_faulty(start, moves, seed, [(broken, "dead")], Style.sloppy(), answer=answer)
+        for answer in (True, False)
+    }
 
 
 @settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -293,9 +306,7 @@ def test_a_king_is_not_read_as_slid_on_to_a_dead_square_when_the_reply_began_fir
     then also reads as 8-29 (the king slid on to the dead 29) and 28-15, which the referee used
     to record, taking 8-22 back. Black's king was lifted before the white king left 22, so that
     reading is refuted: every move is recorded as played."""
-    rng = random.Random(150000)
-    start, moves = random_game("brazilian", rng, 80, capture_bias=0.7)
-    broken = rng.choice(used_squares(moves))
+    start, moves, broken = property_case("brazilian", 150000)
     assert broken == 29 and [str(m) for m in moves[70:73]] == ["8-22", "28-19", "22-15"]
     played = play_faulty(start, moves, 150000, [(broken, "dead")])
     assert played.recorded == moves[: len(played.recorded)] and len(played.recorded) >= 73
@@ -388,12 +399,9 @@ def test_a_king_slid_on_to_a_dead_square_and_captured_there_is_not_recorded_wher
     named at ply 4): the king plays 30-23 and slides on to 20; black's king captures 7x16x27,
     taking it on 20. The referee used to record 30-23 and the capture taking 23. Answered, the
     game is recorded as played; unanswered, it stops short, never records another move."""
-    rng = random.Random(1509183)
-    start, moves = random_game("portuguese", rng, 80, capture_bias=0.7)
-    broken = rng.choice(used_squares(moves))
+    start, moves, broken = property_case("portuguese", 1509183)
     assert broken == 20 and [str(m) for m in moves[47:49]] == ["25-7", "30-20"]
-    for answer in (True, False):
-        played = play_faulty(start, moves, 1509183, [(broken, "dead")], Style.sloppy(), answer=answer)
+    for answer, played in sloppy_over_dead(1509183, start, moves, broken).items():
         assert not played.misrecorded and played.named <= {20}
         assert len(played.recorded) > 49 or not answer
 
@@ -406,12 +414,9 @@ def test_a_move_held_for_a_drop_out_is_not_recorded_from_a_search_that_stopped_a
     could no longer hold, then recorded. The cap had left 22-18 4x21 unseen: now the board is
     read again then, and the page is asked. Answered, the game is recorded as played;
     unanswered, it stops short."""
-    rng = random.Random(858197897)
-    start, moves = random_game("portuguese", rng, 80, capture_bias=0.7)
-    broken = rng.choice(used_squares(moves))
+    start, moves, broken = property_case("portuguese", 858197897)
     assert broken == 29 and [str(m) for m in moves[70:72]] == ["22-18", "4x21"]
-    for answer in (True, False):
-        played = play_faulty(start, moves, 858197897, [(broken, "dead")], Style.sloppy(), answer=answer)
+    for answer, played in sloppy_over_dead(858197897, start, moves, broken).items():
         assert not played.misrecorded and played.named <= {29}
         assert played.whole or not answer
 
@@ -423,12 +428,9 @@ def test_a_king_that_slid_on_to_a_square_never_heard_is_asked_about_once_the_rep
     29-22 and stalled. Now, once the reply lands, 29-22 is taken back and the page asked:
     29-19 21-18, or 29-22 and the king lifted since. Answered, the game is recorded as played,
     19 named; unanswered, it stops short at 24-20."""
-    rng = random.Random(263)
-    start, moves = random_game("portuguese", rng, 80, capture_bias=0.7)
-    broken = rng.choice(used_squares(moves))
+    start, moves, broken = property_case("portuguese", 263)
     assert broken == 19 and [str(m) for m in moves[14:16]] == ["29-19", "21-18"]
-    for answer in (True, False):
-        played = play_faulty(start, moves, 263, [(broken, "dead")], Style.sloppy(), answer=answer)
+    for answer, played in sloppy_over_dead(263, start, moves, broken).items():
         assert not played.misrecorded and played.named <= {19}
         assert (played.whole and played.named == {19}) if answer else len(played.recorded) == 14
 
