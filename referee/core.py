@@ -303,6 +303,10 @@ class Referee:
         if self._setup:
             self._deadline = -math.inf  # report the set-up at the first tick
         self._touch_noticed: set[int] = set()
+        #: a touch counts from then on: a move read late (``_adopt``) keeps the events after its
+        #: landing, but a piece brushed before its captured pieces were all off was touched on
+        #: the other side's turn
+        self._touch_from = -math.inf
         self.t = 0.0
         self.reconstructed: set[int] = set()  # plies recorded from the occupancy after a link gap
         self._batch: tuple[Move, ...] = ()  # the moves the last reconnect recorded (lit until the next move)
@@ -564,6 +568,15 @@ class Referee:
         """Record ``move``, read with the sensor under ``hidden`` not answering; the events after
         its landing (``landed``) are the next move's."""
         later = [ev for ev in self.events if ev.t > landed]
+        # its landing and its captured pieces taken off, as far as the sensors saw them (``landed``
+        # may be a hidden landing's lift): its turn ends then
+        done = [
+            next((ev.t for ev in self.events if ev.key == move.to_square and ev.occupied and ev.t >= landed), landed),
+            *(
+                next((ev.t for ev in self.events if ev.key == sq and not ev.occupied), landed)
+                for sq in set(move.captured) - self._mask - {hidden}
+            ),
+        ]
         self._choices = {}
         # (the move is marked with the square only if it hid a change of its own: a reading
         # whose later move a silent square hid names that square, its move marked when read)
@@ -572,6 +585,7 @@ class Referee:
         if hidden is not None:
             self._suspect(hidden, out)
         self._forget(later)
+        self._touch_from = max(done)
         self._evaluate(out)
 
     def _ask(self, out: list[Verdict], extra: Sequence[Reading] = ()) -> bool:
@@ -750,6 +764,7 @@ class Referee:
         c._impossible = False
         c._follows = True
         c._touch_noticed = set(self._touch_noticed)
+        c._touch_from = self._touch_from
         c.reconstructed = set(self.reconstructed)
         c._expected = dict(self._expected)
         c._candidates = CandidateCache(self._mask)
@@ -1279,8 +1294,11 @@ class Referee:
                     if not (lift and landed and landed[-1] < lift[-1]) or self._another_reading(c.move):
                         continue
                     lifted = self.events[lift[-1]]
+                    # (with what the other side did since the move was complete: a piece of its
+                    # own touched and put back, say, which a move read at once would have noticed)
+                    since = self._after(c, self.events)
                     self._commit(c, out)
-                    self._forget([lifted])
+                    self._forget(since if lifted in since else [lifted])
                     self._evaluate(out)
                     return
         if self._directed(pos):
@@ -1501,6 +1519,10 @@ class Referee:
             bases.append(self._irregular)
         return any(c.in_progress(s) for b in bases for c in self._candidates.of(b))
 
+    def _touching(self, events: list[Transition]) -> list[Transition]:
+        """``events`` made on this side's turn (:attr:`_touch_from`)."""
+        return [ev for ev in events if ev.t > self._touch_from]
+
     def _sync(self, out: list[Verdict]) -> None:
         """The board matches the game: adjustments, a restored irregularity."""
         pos = self.position
@@ -1512,7 +1534,8 @@ class Referee:
             return
         if self.mode == "tournament":
             movable = {c.origin for c in self._candidates.of(pos)}
-            for sq in sorted(lifted & movable - self._touch_noticed):
+            touched = set(_squares(self._touching(self.events), placed=False))
+            for sq in sorted(touched & movable - self._touch_noticed):
                 piece = pos.piece_at(sq)
                 if piece is not None and piece.color is pos.turn:
                     self._touch_noticed.add(sq)
@@ -1575,8 +1598,20 @@ class Referee:
         if self.mode == "tournament" and again is None:
             # a piece touched before the move first landed (not one brushed after it, while it was read)
             landed = min((i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest), default=None)
-            lifted = set(_squares(self.events[:landed], placed=False))
+            before = self._touching(self.events[:landed])
+            lifted = set(_squares(before, placed=False))
             movable = {m.origin for m in self._candidates.of(pos)}  # touch-move binds a piece that can be played
+            # the piece played, touched and put back first (a board read late, or that never
+            # matched the game meanwhile: the notice the put-back would have had)
+            if c.origin not in self._touch_noticed and any(ev.key == c.origin and ev.occupied for ev in before):
+                self._emit_report(
+                    out,
+                    ReportKind.TOUCH_MOVE,
+                    (c.origin,),
+                    f"the piece on {self._name(c.origin)} was touched and put back before it was played",
+                    active=False,
+                    params={"touched": c.origin},
+                )
             own_touched = {
                 sq
                 for sq in lifted & movable - {c.origin} - self._touch_noticed
