@@ -32,6 +32,8 @@ def message(report: Report, lang: str, names: Names) -> str:
     key = kind_of(report)
     if key == "computer-move" and not report.params.get("move"):
         key = "computer-wait"  # the computer is still thinking
+    if key == "sensor-confirm" and report.params.get("wait"):
+        key = "sensor-confirm-wait"  # nothing is read until the page answers (a king that may have slid on)
     law = report.params.get("law")
     if key == "required-capture" and law is not None:  # a capture the law does not allow: say which law
         key = "required-capture-kings" if law == "kings" else "required-capture-law"

@@ -54,9 +54,10 @@ LEVELS: tuple[Level, ...] = (
 # where a variant's ladder measured a step out of the band, its own settings for that level
 # (the rest of LEVELS holds). A fifth ply is worth more in International and Portuguese: with
 # Brazilian's level 4 (an error of 100) level 4 over level 3 scored 87.5 % and 85 % there, so
-# level 4 errs more (the README's ladder has the matches that set these errors)
+# level 4 errs more (the README's ladder has the matches that set these errors: in International
+# 120 puts both of level 4's steps at 75-78 %, 125 made 5 v 4 84 %; in Portuguese 125 both in the band)
 VARIANT_LEVELS: dict[str, dict[int, Level]] = {
-    "international": {4: Level(4, 5, 10_000, 125)},
+    "international": {4: Level(4, 5, 10_000, 120)},
     "portuguese": {4: Level(4, 5, 10_000, 125)},
 }
 

@@ -148,6 +148,9 @@ class _Pending:
     landed: float
     squares: frozenset[int]
     due: float
+    #: the search stopped at its cap: readings it did not look for may begin otherwise, so at
+    #: ``due`` (the drop-outs' readings no longer filling the cap) the board is read again
+    capped: bool = False
 
 
 @dataclass
@@ -259,9 +262,11 @@ class Referee:
         self.inferred: dict[int, int] = {}  # ply -> the square whose change the move's reading inferred
         self._choices: dict[Move, int | None] = {}  # the moves the page is asked to choose from, with their square
         self._reread: Move | None = None  # the last move as the page may confirm it instead (from the position before)
-        #: the page is asked whether a king slid on to a square no sensor answers (_slid_asked),
-        #: its move taken back meanwhile: (the move as read, its reply; the king slid on, its reply)
-        self._slid: tuple[Move, Candidate, Candidate, Candidate] | None = None
+        #: the page is asked whether a king slid on to a square no sensor answers, or one never
+        #: heard from (_ask_slid), its move taken back meanwhile: (the move as read, its reply or
+        #: None; the king slid on, its reply)
+        self._slid: tuple[Move, Candidate | None, Candidate, Candidate] | None = None
+        self._slid_told: tuple[int, Move] | None = None  # (ply, move): the page said it was as read
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
         self._readings_air: Readings | _Deferred | None = None  # the same, and those a piece put back would make
         #: the drop-out readings :meth:`_gone_too` weighed, and the moment and state they were of
@@ -298,6 +303,10 @@ class Referee:
         if self._setup:
             self._deadline = -math.inf  # report the set-up at the first tick
         self._touch_noticed: set[int] = set()
+        #: a touch counts from then on: a move read late (``_adopt``) keeps the events after its
+        #: landing, but a piece brushed before its captured pieces were all off was touched on
+        #: the other side's turn
+        self._touch_from = -math.inf
         self.t = 0.0
         self.reconstructed: set[int] = set()  # plies recorded from the occupancy after a link gap
         self._batch: tuple[Move, ...] = ()  # the moves the last reconnect recorded (lit until the next move)
@@ -505,9 +514,9 @@ class Referee:
         # meanwhile change nothing: every reading of the board then began with this move)
         others = [x for x in every if x.until is not None and not x.standing and x.moves[:1] != (move,)]
         if others:
-            squares = {x.hidden for x in others} | {hidden}
+            weighed = frozenset(sq for sq in {x.hidden for x in others} | {hidden} if sq is not None)
             due = max(x.until for x in others if x.until is not None)
-            self._pending = _Pending(move, hidden, landed, frozenset(sq for sq in squares if sq is not None), due)
+            self._pending = _Pending(move, hidden, landed, weighed, due, r.capped)
             self._deep_until = max(self._deep_until, due)  # the plies played meanwhile: a deeper search
             return False
         self._adopt(move, hidden, landed, out)
@@ -559,6 +568,15 @@ class Referee:
         """Record ``move``, read with the sensor under ``hidden`` not answering; the events after
         its landing (``landed``) are the next move's."""
         later = [ev for ev in self.events if ev.t > landed]
+        # its landing and its captured pieces taken off, as far as the sensors saw them (``landed``
+        # may be a hidden landing's lift): its turn ends then
+        done = [
+            next((ev.t for ev in self.events if ev.key == move.to_square and ev.occupied and ev.t >= landed), landed),
+            *(
+                next((ev.t for ev in self.events if ev.key == sq and not ev.occupied), landed)
+                for sq in set(move.captured) - self._mask - {hidden}
+            ),
+        ]
         self._choices = {}
         # (the move is marked with the square only if it hid a change of its own: a reading
         # whose later move a silent square hid names that square, its move marked when read)
@@ -567,6 +585,7 @@ class Referee:
         if hidden is not None:
             self._suspect(hidden, out)
         self._forget(later)
+        self._touch_from = max(done)
         self._evaluate(out)
 
     def _ask(self, out: list[Verdict], extra: Sequence[Reading] = ()) -> bool:
@@ -745,6 +764,7 @@ class Referee:
         c._impossible = False
         c._follows = True
         c._touch_noticed = set(self._touch_noticed)
+        c._touch_from = self._touch_from
         c.reconstructed = set(self.reconstructed)
         c._expected = dict(self._expected)
         c._candidates = CandidateCache(self._mask)
@@ -960,6 +980,8 @@ class Referee:
             if len(self.events) > MAX_EVENTS:
                 del self.events[: len(self.events) - MAX_EVENTS]
                 self._trimmed = True
+            if self._slid is not None and key == self._slid[2].dest and key not in self._mask:
+                self._slid_moot(out)
         self._evaluate(out)
         if self._shadows:
             for sh in self._shadows:
@@ -977,7 +999,10 @@ class Referee:
             if self._pending is not None and due == self._pending.due:
                 p, self._pending = self._pending, None
                 self.t = max(self.t, due)
-                if self._doubt or self._sensed() == self._expect(self.position):
+                if p.capped:  # (a reading the cap left out may begin otherwise: 22-18 4x21, say)
+                    self._readings = self._readings_air = None
+                    self._evaluate(out)
+                elif self._doubt or self._sensed() == self._expect(self.position):
                     self._evaluate(out)  # the board went back: the readings tell
                 else:  # every reading but the drop-out's began with it, and no sensor answered since
                     self._catching_up = True  # the plies played meanwhile are read with a deeper search
@@ -1069,9 +1094,16 @@ class Referee:
             if answer in (last, slid.move):  # the move as read, or its king slid on: with its reply
                 self.report = None
                 if answer == slid.move:
+                    if slid.dest not in self._mask:
+                        self._suspect(slid.dest, out)  # (never heard: the king stands on it unseen)
                     self._record_pair(slid.move, reply, last, self.events, out)
-                else:
+                elif c is not None:
                     self._record_pair(last, c, last, self.events, out)
+                else:  # as read, the king lifted since: the reply is read as usual (not asked again)
+                    seen = self.events
+                    self._commit(self._candidates.find(self.position, last), out, again=last)
+                    self._forget(seen)
+                    self._slid_told = (self.game.ply, last)
                 self._evaluate(out)
             return
         prev = self._prev()
@@ -1262,8 +1294,11 @@ class Referee:
                     if not (lift and landed and landed[-1] < lift[-1]) or self._another_reading(c.move):
                         continue
                     lifted = self.events[lift[-1]]
+                    # (with what the other side did since the move was complete: a piece of its
+                    # own touched and put back, say, which a move read at once would have noticed)
+                    since = self._after(c, self.events)
                     self._commit(c, out)
-                    self._forget([lifted])
+                    self._forget(since if lifted in since else [lifted])
                     self._evaluate(out)
                     return
         if self._directed(pos):
@@ -1301,26 +1336,36 @@ class Referee:
 
     def _slid_on_unseen(self, prev: Position, s: frozenset[int], out: list[Verdict]) -> bool:
         """The last move's king slid on to a square no sensor answers, and the reply has
-        landed since: read the move again, then the reply."""
+        landed since: read the move again, then the reply. On to a square never heard from
+        (not known to be broken: the king may as well be in a hand), the page is asked."""
         last = self.game.move_stack[-1]
-        for c, reply in self._slid_readings(prev, s):
+        told = self._slid_told == (self.game.ply, last)
+        for c, reply in self._slid_readings(prev, s, unheard=not told):
             lifted = [ev.t for ev in self.events if ev.key == last.to_square and not ev.occupied]
             if lifted and self.t < lifted[-1] + self.grace_time:
                 self._grace = lifted[-1] + self.grace_time  # a sleeve may put the king back: look again then
                 continue
-            self._read_slid_again(c, reply, out)
+            if c.dest in self._mask:
+                self._read_slid_again(c, reply, out)
+            else:
+                self._ask_slid(None, c, reply, out)
             return True
         return False
 
-    def _slid_readings(self, prev: Position, s: frozenset[int]) -> Iterator[tuple[Candidate, Candidate]]:
-        """The last move read again as its king slid on to a square no sensor answers, with the
-        one reply that leaves the board as it is (``s``), begun after the king left the square
-        it was read on (a reply lifted before answered the move as read)."""
+    def _slid_readings(
+        self, prev: Position, s: frozenset[int], *, unheard: bool = False
+    ) -> Iterator[tuple[Candidate, Candidate]]:
+        """The last move read again as its king slid on to a square no sensor answers (or,
+        ``unheard``, one never heard from that reads empty), with the one reply that leaves the
+        board as it is (``s``) but for that square, begun after the king left the square it
+        was read on (a reply lifted before answered the move as read)."""
         last = self.game.move_stack[-1]
         for c in self._candidates.of(prev):
-            if c.dest not in self._mask or c.move == last or not self._slid_on(prev, last, c):
+            silent = unheard and c.dest in self._silent and c.dest not in s
+            if not (c.dest in self._mask or silent) or c.move == last or not self._slid_on(prev, last, c):
                 continue
-            replies = [r for r in self._candidates.of(prev.apply(c.move)) if r.after == s]
+            hide = {c.dest} if silent else set()
+            replies = [r for r in self._candidates.of(prev.apply(c.move)) if r.after - hide == s]
             if len(replies) != 1:
                 continue
             (reply,) = replies
@@ -1340,10 +1385,27 @@ class Referee:
         self, first: Move, reply: Candidate, replaced: Move, seen: list[Transition], out: list[Verdict]
     ) -> None:
         """Record ``first`` as a re-reading of ``replaced`` (judged once already; a move over a
-        silent square is marked inferred), then ``reply``, both read from the events ``seen``."""
+        silent square is marked inferred), then ``reply``, both read from the events ``seen``
+        (those after the reply's landing and removals are the next move's: a page answered
+        late, the game played on)."""
         self._commit(self._candidates.find(self.position, first), out, again=replaced)
         self._forget(seen)
         self._commit(reply, out)
+        self._forget(self._after(reply, seen))
+
+    def _after(self, c: Candidate, seen: list[Transition]) -> list[Transition]:
+        """The events of ``seen`` after ``c``'s lift, landing and removals (those a sensor saw)."""
+        began = next((i for i, ev in enumerate(seen) if ev.key == c.origin and not ev.occupied), None)
+        if began is None:
+            return []
+        end = began
+        for sq in {c.dest, *c.captured} - self._mask:
+            placed = sq == c.dest  # (the landing is a placing; a removal, a lift)
+            i = next((i for i in range(began, len(seen)) if seen[i].key == sq and seen[i].occupied is placed), None)
+            if i is None:
+                return []
+            end = max(end, i)
+        return seen[end + 1 :]
 
     def _slid_asked(self, c: Candidate, s: frozenset[int], out: list[Verdict]) -> bool:
         """``c`` (a reply to the last move) leaves the board as it is, and so does the last move's
@@ -1357,28 +1419,53 @@ class Referee:
         other = next(self._slid_readings(prev, s), None)
         if other is None:
             return False
-        again, reply = other
+        self._ask_slid(c, *other, out)
+        return True
+
+    def _ask_slid(self, c: Candidate | None, again: Candidate, reply: Candidate, out: list[Verdict]) -> None:
+        """Take the last move back and ask the page: was it ``again`` (its king slid on to a
+        square that did not answer) then ``reply``, or as read, then ``c`` (None: the king
+        lifted off where it stopped, the reply made meanwhile)?"""
+        prev = self._prev()
+        assert prev is not None
         last = self.game.move_stack[-1]
-        lines = [
-            f"{prev.pdn(again.move)} {prev.apply(again.move).pdn(reply.move)}",
-            f"{prev.pdn(last)} {self.position.pdn(c.move)}",
-        ]
+        first = f"{prev.pdn(again.move)} {prev.apply(again.move).pdn(reply.move)}"
+        second = prev.pdn(last) if c is None else f"{prev.pdn(last)} {self.position.pdn(c.move)}"
+        told = second if c is not None else f"{second} with the king lifted off {self._name(last.to_square)} since"
         seen = self.events
         self._takeback(out)
         self._forget(seen)
         self._slid = (last, c, again, reply)
         self._choices = {}
         self._reported = _Raised("sensor", frozenset(self.occupied))
-        squares = sorted({again.dest} & self._mask)
+        squares = [again.dest]
         self._emit_report(
             out,
             ReportKind.SENSOR_CONFIRM,
             squares,
             f"the sensor under {self._names(squares)} may not answer: the board cannot tell "
-            f"{lines[0]} from {lines[1]}: confirm the moves played on the page",
-            params={"choices": lines, "moves": [engine_text(again.move), engine_text(last)], "squares": squares},
+            f"{first} from {told}: confirm the moves played on the page; nothing is read until then",
+            params={
+                "choices": [first, second],
+                "moves": [engine_text(again.move), engine_text(last)],
+                "squares": squares,
+                "wait": True,  # (not the usual question: the game is not played on meanwhile)
+            },
         )
-        return True
+
+    def _slid_moot(self, out: list[Verdict]) -> None:
+        """The square a slide question blamed answered: its sensor works, the king was in a
+        hand. Set down there with the reply made, the king slid on (both recorded, nothing
+        inferred); else the last move stands as read, and the board is read on."""
+        assert self._slid is not None
+        last, _, again, reply = self._slid
+        seen = self.events
+        self.report = None
+        if self._sensed() == self._expect(reply.result):
+            self._record_pair(again.move, reply, last, seen, out)
+        else:
+            self._commit(self._candidates.find(self.position, last), out, again=last)
+            self._forget(seen)
 
     def _moved_to(self, before: frozenset[int], after: frozenset[int]) -> bool:
         """Could a piece have been carried from a square of ``before`` that ``after`` empties to
@@ -1432,6 +1519,10 @@ class Referee:
             bases.append(self._irregular)
         return any(c.in_progress(s) for b in bases for c in self._candidates.of(b))
 
+    def _touching(self, events: list[Transition]) -> list[Transition]:
+        """``events`` made on this side's turn (:attr:`_touch_from`)."""
+        return [ev for ev in events if ev.t > self._touch_from]
+
     def _sync(self, out: list[Verdict]) -> None:
         """The board matches the game: adjustments, a restored irregularity."""
         pos = self.position
@@ -1443,7 +1534,8 @@ class Referee:
             return
         if self.mode == "tournament":
             movable = {c.origin for c in self._candidates.of(pos)}
-            for sq in sorted(lifted & movable - self._touch_noticed):
+            touched = set(_squares(self._touching(self.events), placed=False))
+            for sq in sorted(touched & movable - self._touch_noticed):
                 piece = pos.piece_at(sq)
                 if piece is not None and piece.color is pos.turn:
                     self._touch_noticed.add(sq)
@@ -1506,8 +1598,20 @@ class Referee:
         if self.mode == "tournament" and again is None:
             # a piece touched before the move first landed (not one brushed after it, while it was read)
             landed = min((i for i, ev in enumerate(self.events) if ev.occupied and ev.key == c.dest), default=None)
-            lifted = set(_squares(self.events[:landed], placed=False))
+            before = self._touching(self.events[:landed])
+            lifted = set(_squares(before, placed=False))
             movable = {m.origin for m in self._candidates.of(pos)}  # touch-move binds a piece that can be played
+            # the piece played, touched and put back first (a board read late, or that never
+            # matched the game meanwhile: the notice the put-back would have had)
+            if c.origin not in self._touch_noticed and any(ev.key == c.origin and ev.occupied for ev in before):
+                self._emit_report(
+                    out,
+                    ReportKind.TOUCH_MOVE,
+                    (c.origin,),
+                    f"the piece on {self._name(c.origin)} was touched and put back before it was played",
+                    active=False,
+                    params={"touched": c.origin},
+                )
             own_touched = {
                 sq
                 for sq in lifted & movable - {c.origin} - self._touch_noticed

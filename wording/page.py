@@ -119,6 +119,7 @@ _UI_EN = {
     "mark_win": "lets the win go",
     "better": "better",
     "confirm_played": "Play may go on. Which move was played?",
+    "confirm_played_wait": "The board waits for the answer. Which moves were played?",
     "sensor_broken": "The sensor under {square} is broken",
     "remembered": "Sensors played around until repaired:",
     "remembered_play": "found in play {since}",
@@ -319,6 +320,7 @@ _UI_BR = {
     "mark_win": "deixa escapar a vitória",
     "better": "melhor",
     "confirm_played": "O jogo pode continuar. Qual lance foi jogado?",
+    "confirm_played_wait": "O tabuleiro espera a resposta. Quais lances foram jogados?",
     "sensor_broken": "O sensor de {square} está com defeito",
     "remembered": "Sensores contornados até o conserto:",
     "remembered_play": "achado no jogo em {since}",
@@ -519,6 +521,7 @@ _UI_PT = {
     "mark_win": "deixa escapar a vitória",
     "better": "melhor",
     "confirm_played": "O jogo pode continuar. Que lance foi jogado?",
+    "confirm_played_wait": "O tabuleiro espera pela resposta. Que lances foram jogados?",
     "sensor_broken": "O sensor de {square} está avariado",
     "remembered": "Sensores contornados até à reparação:",
     "remembered_play": "detetado no jogo em {since}",
@@ -791,6 +794,8 @@ REPORTS: dict[str, dict[str, str]] = {
         "sensor-confirm": "O sensor de {squares} pode não estar respondendo e o tabuleiro não distingue os lances "
         "possíveis: o lance foi anotado e o jogo pode continuar (os próximos lances podem esclarecer); ou confirme "
         "na página o lance jogado",
+        "sensor-confirm-wait": "O sensor de {squares} pode não estar respondendo e o tabuleiro não distingue os "
+        "lances possíveis: confirme na página os lances jogados; o tabuleiro espera a resposta",
     },
     "pt-PT": {
         "setup": "Arrume a posição: coloque peças em {missing}; retire as peças de {extra}",
@@ -830,6 +835,8 @@ REPORTS: dict[str, dict[str, str]] = {
         "extra-crown": "A pedra em {squares} está coroada: tire a coroa (só passa a dama a pedra que acaba o lance "
         "na última fila)",
         "sensor": "O sensor de {squares} não responde: a partida continua; mande-o verificar",
+        "sensor-confirm-wait": "O sensor de {squares} pode não estar a responder e o tabuleiro não distingue os "
+        "lances possíveis: confirme na página os lances jogados; o tabuleiro espera pela resposta",
         "sensor-confirm": "O sensor de {squares} pode não estar a responder e o tabuleiro não distingue os lances "
         "possíveis: o lance foi anotado e o jogo pode continuar (os lances seguintes podem esclarecer); ou confirme "
         "na página o lance jogado",

@@ -121,6 +121,8 @@ _EN = {
     "report_extra-crown": "The man on {squares} wears a crown: take it off.",
     "report_sensor": "The board does not see {squares}: the game goes on. Have it checked.",
     "report_sensor-confirm": "The board may not see {squares}: play on; confirm on the page which move was played.",
+    "report_sensor-confirm-wait": "The board may not see {squares}: confirm on the page the moves played; "
+    "the board waits for the answer.",
     # the board itself
     "link_down": "The board is disconnected.",
     "link_up": "The board is connected again.",
@@ -232,6 +234,8 @@ _BR = {
     "report_sensor": "O sensor de {squares} não responde: a partida continua. Mande verificá-lo.",
     "report_sensor-confirm": "O sensor de {squares} pode não estar respondendo: podem continuar; "
     "confirme na página o lance jogado.",
+    "report_sensor-confirm-wait": "O sensor de {squares} pode não estar respondendo: confirme na página os lances "
+    "jogados; o tabuleiro espera a resposta.",
     "link_down": "O tabuleiro está desconectado.",
     "link_up": "O tabuleiro está conectado de novo.",
     "write_error": "Não é possível gravar os registros: o tabuleiro está em pausa.",
@@ -342,6 +346,8 @@ _PT = {
     "report_sensor": "O sensor de {squares} não responde: a partida continua. Mande-o verificar.",
     "report_sensor-confirm": "O sensor de {squares} pode não estar a responder: podem continuar; "
     "confirme na página o lance jogado.",
+    "report_sensor-confirm-wait": "O sensor de {squares} pode não estar a responder: confirme na página os lances "
+    "jogados; o tabuleiro espera pela resposta.",
     "link_down": "O tabuleiro está desligado.",
     "link_up": "O tabuleiro voltou a ligar-se.",
     "write_error": "Não é possível gravar os registos: o tabuleiro está em pausa.",

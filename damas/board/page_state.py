@@ -181,6 +181,7 @@ def _confirm(report: Report, pos: Position) -> dict[str, Any] | None:
         return {
             "moves": [{"text": t, "move": m} for t, m in zip(texts, answers, strict=False)],
             "squares": [],
+            "wait": bool(report.params.get("wait")),  # nothing is read until the page answers
         }
     if report.kind is ReportKind.SETUP and 0 < len(report.missing) + len(report.extra) <= BROKEN_OFFERED:
         squares = sorted({*report.missing, *report.extra})

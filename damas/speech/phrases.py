@@ -234,6 +234,8 @@ def report_phrase(lang: str, report: Report, pos: Position) -> str:
         return sentence(text)
     if report.kind is ReportKind.COMPUTER_MOVE and not p.get("move"):
         kind = "computer-wait"
+    if report.kind is ReportKind.SENSOR_CONFIRM and p.get("wait"):
+        kind = "sensor-confirm-wait"  # nothing is read until the page answers
     side = p.get("side")
     color = Color(side) if side in ("white", "black") else pos.turn
     fields: dict[str, object] = {

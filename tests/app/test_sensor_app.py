@@ -3,6 +3,7 @@ which move was played, the player's answer is journalled and recorded, the move 
 
 from __future__ import annotations
 
+import time
 import urllib.error
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,48 @@ def test_the_page_says_the_move_is_noted_and_play_may_go_on_while_it_asks(page: 
     assert "play on" in phrases.report_phrase("en", asked, pos)
     assert "podem continuar" in phrases.report_phrase("pt-BR", asked, pos)
     assert "podem continuar" in phrases.report_phrase("pt-PT", asked, pos)
+
+
+def test_the_page_answers_a_question_about_a_king_that_may_have_slid_on_unseen(page: Any, tmp_path: Path) -> None:
+    """A king read as it stopped on d6 is lifted and set down on e5, whose sensor has never
+    been heard; black replies. The page offers the two lines (b8-e5 h8-g7, b8-d6) as buttons, says
+    in each language that the board waits for the answer (not "play on"), and a tap records
+    both moves, b8-e5 marked as inferred, and names e5."""
+    from playwright.sync_api import expect
+
+    server = Server(tmp_path / "g.sqlite3", "--fen", "W:WK1:B4").start()
+    try:
+        server.move(1, 10)  # b8-d6, read as the king stops
+        server.wait_for(lambda s: len(s["moves"]) == 1, timeout=5)
+        server.sim("lift", 10)  # on to e5: nothing seen there
+        time.sleep(0.6)
+        server.sim("lift", 4)  # h8-g7 (its lift lit or not: the king is in the air too)
+        time.sleep(0.3)
+        server.sim("place", 8)
+        state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "sensor-confirm")
+        assert state["moves"] == []  # b8-d6 taken back: nothing recorded until the page answers
+        assert [(m["text"], m["move"]) for m in state["active"]["confirm"]["moves"]] == [
+            ("b8-e5 h8-g7", "1-15"),
+            ("b8-d6", "1-10"),
+        ]
+        assert "nothing is read until then" in state["active"]["message"]
+        br = server.get("/api/state?lang=pt-BR")["active"]["message"]
+        pt = server.get("/api/state?lang=pt-PT")["active"]["message"]
+        assert "o tabuleiro espera a resposta" in br and "anotado" not in br
+        assert "o tabuleiro espera pela resposta" in pt and "anotado" not in pt
+        page.goto(server.url)
+        box = page.locator("#confirm")
+        expect(box.get_by_role("button", name="b8-d6", exact=True)).to_be_visible()
+        expect(box).to_contain_text(UI["en"]["confirm_played_wait"])
+        OUTPUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "sensor-confirm-slid.png"), full_page=True)
+        box.get_by_role("button", name="b8-e5 h8-g7").click()
+        expect(page.locator("#moves")).to_have_text("1. b8-e5* h8-g7")  # (* read without its sensor)
+        state = server.wait_for(lambda s: len(s["moves"]) == 2)
+        assert [(m["pdn"], m.get("inferred")) for m in state["moves"]] == [("b8-e5", "e5"), ("h8-g7", None)]
+        assert state["sensors"] == [15] and state["active"] is None
+    finally:
+        server.stop()
 
 
 def test_what_the_selftest_found_broken_is_played_around_and_shown(tmp_path: Path) -> None:

@@ -66,7 +66,7 @@ function renderConfirm() {
   if (!c) return;
   if (c.moves.length) {
     const q = document.createElement("span");
-    q.textContent = ui("confirm_played") + " ";
+    q.textContent = ui(c.wait ? "confirm_played_wait" : "confirm_played") + " ";
     box.appendChild(q);
   }
   const answer = (body) => post("/api/action", { action: "confirm", ...body });
