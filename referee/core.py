@@ -1100,9 +1100,7 @@ class Referee:
                 elif c is not None:
                     self._record_pair(last, c, last, self.events, out)
                 else:  # as read, the king lifted since: the reply is read as usual (not asked again)
-                    seen = self.events
-                    self._commit(self._candidates.find(self.position, last), out, again=last)
-                    self._forget(seen)
+                    self._stands_as_read(last, out)
                     self._slid_told = (self.game.ply, last)
                 self._evaluate(out)
             return
@@ -1464,8 +1462,14 @@ class Referee:
         if self._sensed() == self._expect(reply.result):
             self._record_pair(again.move, reply, last, seen, out)
         else:
-            self._commit(self._candidates.find(self.position, last), out, again=last)
-            self._forget(seen)
+            self._stands_as_read(last, out)
+
+    def _stands_as_read(self, last: Move, out: list[Verdict]) -> None:
+        """A slide question's move taken back meanwhile stands as read: recorded again, the
+        events since kept (the reply's, read as usual)."""
+        seen = self.events
+        self._commit(self._candidates.find(self.position, last), out, again=last)
+        self._forget(seen)
 
     def _moved_to(self, before: frozenset[int], after: frozenset[int]) -> bool:
         """Could a piece have been carried from a square of ``before`` that ``after`` empties to
