@@ -165,6 +165,10 @@ class _Shadow:
     verdicts: list[Verdict] = field(default_factory=list)
     refuted: bool = False
 
+    @property
+    def dest(self) -> int | None:
+        return None if self.move is None else self.move.to_square
+
 
 def _first_hidden(r: Reading) -> int | None:
     """The square whose change ``r``'s first move needs hidden (None: its own changes were seen;
@@ -274,6 +278,9 @@ class Referee:
         self._fault_cache = CandidateCache(size=FAULT_CACHE_SIZE)  # the readings' search: a few hundred positions
         self._waiting = False  # a move is held back until the board has been still (_another_reading)
         self._pending: _Pending | None = None  # a move held while a sensor may answer yet (_infer)
+        #: the page's answer naming a move whose landing, on a square never heard from, may still
+        #: come (the piece in the hand): taken at the time given unless the landing is seen first
+        self._answer: tuple[Action, float] | None = None
         self._catching_up = False  # reading the plies played while a move was held (a deeper search)
         self._deep_until = -math.inf  # until then too (a move is held while a sensor may answer)
         #: a sensor may have dropped out under a standing piece until then: while the evidence read
@@ -432,6 +439,7 @@ class Referee:
         self._reread = None
         self._slid = None
         self._shadows = []
+        self._answer = None
         self._trimmed = False
         self._readings = self._readings_air = None
 
@@ -480,8 +488,8 @@ class Referee:
             # again, the plies played meanwhile are read with a deeper search
             self._deep_until = max(self._deep_until, *(x.until for x in every if x.until is not None))
             self._standing_until = max(self._standing_until, self._deep_until)
-        if not r.complete or not found:
-            return False
+        if not r.complete or not found or (r.capped and not held):
+            return False  # (capped: readings it did not look for may begin otherwise; the still board is read)
         # (a sensor that dropped out and showed its piece late does not make another reading)
         firsts = {(x.moves[0] if x.moves else None, None if x.dropped else _first_hidden(x)) for x in found}
         if len(firsts) != 1:
@@ -769,6 +777,7 @@ class Referee:
         c._expected = dict(self._expected)
         c._candidates = CandidateCache(self._mask)
         c._shadows = []
+        c._answer = None
         return c
 
     def _follow(self, out: list[Verdict]) -> None:
@@ -790,6 +799,34 @@ class Referee:
                 self._shadows = []
             return
         self._take_up(alive[0], out)
+
+    def _landed_late(self, sh: _Shadow, out: list[Verdict]) -> None:
+        """The page was asked about ``sh``'s move as landed unseen, on a square never heard, and
+        the landing was seen now: the piece was in the hand (the other side may have replied
+        meanwhile). That does not refute the reading (its square answered, but as it said): the
+        board is read afresh; if nothing then explains it (the reply began before the landing),
+        the move is recorded as played, with nothing hidden, and the events after its lift read on."""
+        self._shadows = []
+        ply = self.game.ply
+        self._evaluate(out)
+        if self.game.ply != ply or self._shadows or any(x.moves for x in self._board_readings().found):
+            return
+        assert sh.move is not None
+        if self.report is not None and self.report.kind is ReportKind.SENSOR_CONFIRM:
+            self._clear_report(out)
+        self._adopt(sh.move, None, self._lifted(sh.move), out)
+
+    def _landing_seen_late(self, square: int) -> _Shadow | None:
+        """The reading the page was asked about whose move landed unseen on ``square``, heard
+        for the first time now (the last event), if its piece was the only one in the hand then:
+        every other piece lifted since its lift set down again (else another piece may have been
+        set down there, and that square answering refutes the reading)."""
+        sh = next((sh for sh in self._shadows if sh.hidden == square == sh.dest), None)
+        if sh is None or sh.move is None:
+            return None
+        lifts = [i for i, ev in enumerate(self.events) if ev.key == sh.move.from_square and not ev.occupied]
+        since = self.events[lifts[0] + 1 : -1] if lifts else None  # (its lift: the first since the game's board)
+        return sh if since is not None and sum(1 if ev.occupied else -1 for ev in since) == 0 else None
 
     def _take_up(self, sh: _Shadow, out: list[Verdict]) -> None:
         """``sh``'s reading was the game: the referee becomes its copy, moves recorded meanwhile and all."""
@@ -960,6 +997,7 @@ class Referee:
         self._since = max(self._since, event.t)
         self._readings = self._readings_air = None
         self._grace = None
+        first = isinstance(key, int) and key not in self._heard_at  # (a sensor heard for the first time)
         if isinstance(key, str):
             if event.occupied:
                 self.cells.add(key)
@@ -983,7 +1021,10 @@ class Referee:
             if self._slid is not None and key == self._slid[2].dest and key not in self._mask:
                 self._slid_moot(out)
         self._evaluate(out)
-        if self._shadows:
+        late = self._landing_seen_late(key) if isinstance(key, int) and first and event.occupied else None
+        if late is not None:
+            self._landed_late(late, out)
+        elif self._shadows:
             for sh in self._shadows:
                 if sh.hidden == key:
                     sh.refuted = True  # the square it took for dead answered
@@ -996,6 +1037,11 @@ class Referee:
         a board that has been still long enough gets its report."""
         out: list[Verdict] = []
         while (due := self._own_deadline()) is not None and now >= due:
+            if self._answer is not None and due == self._answer[1]:
+                a, self._answer = self._answer[0], None
+                self.t = max(self.t, due)
+                self._confirmed(a, out)  # (no landing was seen: the square is named)
+                continue
             if self._pending is not None and due == self._pending.due:
                 p, self._pending = self._pending, None
                 self.t = max(self.t, due)
@@ -1027,7 +1073,8 @@ class Referee:
 
     def _own_deadline(self) -> float | None:
         pending = None if self._pending is None else self._pending.due
-        due = [d for d in (self._grace, self._deadline, pending) if d is not None]
+        answer = None if self._answer is None else self._answer[1]
+        due = [d for d in (self._grace, self._deadline, pending, answer) if d is not None]
         return min(due) if due else None
 
     def next_deadline(self) -> float | None:
@@ -1115,12 +1162,18 @@ class Referee:
         move = None if a.move is None else parse_engine_move(self.position, a.move)
         if move is None or move not in self._choices or self.ended or self._setup:
             return  # not a move it was asked about (a log written for another moment): nothing happens
-        shadow = next((sh for sh in self._shadows if sh.move == move), None)
+        hidden = self._choices[move]
+        landed = hidden == move.to_square and hidden not in self._mask
+        if landed and self._heard_at.get(hidden, -math.inf) > self._lifted(move):  # type: ignore[arg-type]
+            hidden = None  # (never heard before its lift, its landing was seen since: nothing was hidden)
+        elif (due := self._landing_due(move, hidden)) is not None:
+            self._answer = (a, due)  # (the page's question stands until then: the landing seen tells)
+            return
+        shadow = next((sh for sh in self._shadows if sh.move == move and sh.hidden == hidden), None)
         if shadow is not None:  # that reading was played on meanwhile: with the moves made since
             self.report = None
             self._take_up(shadow, out)
             return
-        hidden = self._choices[move]
         r = self._board_readings()
         times = [x.landed[0] for x in r.found if x.moves and x.moves[0] == move and x.landed]
         if not times:  # (offered by _ask_vanished: the events after its landing are the next moves')
@@ -1128,6 +1181,31 @@ class Referee:
             times = [x.landed[0] for x in r.found if x.moves and x.moves[0] == move and x.landed]
         self.report = None
         self._adopt(move, hidden, min(times, default=self.t), out)
+
+    def _landing_due(self, move: Move, hidden: int | None) -> float | None:
+        """When an answer naming ``move``, read with its landing on ``hidden`` unseen, may be
+        taken: its piece may still be in the hand until HIDDEN_LANDING after its lift, if no
+        sensor under ``hidden`` was ever heard nor is known not to answer (None: at once). Taken
+        at once, it named a sound sensor: the player answered before setting the piece down."""
+        if hidden is None or hidden != move.to_square or hidden in self._mask or hidden in self._heard_at:
+            return None
+        due = self._lifted(move) + HIDDEN_LANDING
+        return due if self.t < due else None
+
+    def _set_down_before_lifted(self, c: Candidate) -> bool:
+        """Did ``c``'s destination last read a piece set down before its origin ever read a
+        lift (since the board matched the game)? Then the board only looks like ``c``: a piece
+        on its destination not yet taken off (a captured one, its sensor bouncing) and a piece
+        lifted off its origin (a sleeve brushing it), say. Campaign property seed 29513 recorded
+        1-5 so, 5's captured piece still there and 1 brushed."""
+        lift = next((ev.t for ev in self.events if ev.key == c.origin and not ev.occupied), None)
+        landed = max((ev.t for ev in self.events if ev.key == c.dest and ev.occupied), default=None)
+        return lift is not None and landed is not None and landed < lift
+
+    def _lifted(self, move: Move) -> float:
+        """When ``move``'s piece was lifted: its origin's first lift since the board matched the
+        game (now, if not seen)."""
+        return next((ev.t for ev in self.events if ev.key == move.from_square and not ev.occupied), self.t)
 
     def _end(self, out: list[Verdict]) -> None:
         o = self.game.outcome()
@@ -1186,7 +1264,7 @@ class Referee:
             return
         cands = self._candidates.of(pos)
         for c in cands:
-            if c.after == s and self._allowed(c):
+            if c.after == s and self._allowed(c) and not self._set_down_before_lifted(c):
                 if may_slide_on(c, self._candidates.of(c.base)) and not self._held():
                     self._deadline = None  # a king on its way: the move is read once it stops
                     return
