@@ -824,8 +824,8 @@ class Referee:
         sh = next((sh for sh in self._shadows if sh.hidden == square == sh.dest), None)
         if sh is None or sh.move is None:
             return None
-        lifts = [i for i, ev in enumerate(self.events) if ev.key == sh.move.from_square and not ev.occupied]
-        since = self.events[lifts[0] + 1 : -1] if lifts else None  # (its lift: the first since the game's board)
+        i = self._first_lift(sh.move.from_square)
+        since = None if i is None else self.events[i + 1 : -1]
         return sh if since is not None and sum(1 if ev.occupied else -1 for ev in since) == 0 else None
 
     def _take_up(self, sh: _Shadow, out: list[Verdict]) -> None:
@@ -1163,12 +1163,16 @@ class Referee:
         if move is None or move not in self._choices or self.ended or self._setup:
             return  # not a move it was asked about (a log written for another moment): nothing happens
         hidden = self._choices[move]
-        landed = hidden == move.to_square and hidden not in self._mask
-        if landed and self._heard_at.get(hidden, -math.inf) > self._lifted(move):  # type: ignore[arg-type]
-            hidden = None  # (never heard before its lift, its landing was seen since: nothing was hidden)
-        elif (due := self._landing_due(move, hidden)) is not None:
-            self._answer = (a, due)  # (the page's question stands until then: the landing seen tells)
-            return
+        if hidden is not None and hidden == move.to_square and hidden not in self._mask:  # its landing unseen
+            heard, lifted = self._heard_at.get(hidden), self._lifted(move)
+            if heard is not None and heard > lifted:
+                hidden = None  # (never heard before its lift, its landing was seen since: nothing was hidden)
+            elif heard is None and self.t < lifted + HIDDEN_LANDING:
+                # never heard: the piece may still be in the hand. Taken now, the answer would name
+                # a sound sensor (the player answering before setting it down): it waits for the
+                # landing (the board read afresh) or until HIDDEN_LANDING after the lift
+                self._answer = (a, lifted + HIDDEN_LANDING)  # (the page's question stands until then)
+                return
         shadow = next((sh for sh in self._shadows if sh.move == move and sh.hidden == hidden), None)
         if shadow is not None:  # that reading was played on meanwhile: with the moves made since
             self.report = None
@@ -1182,30 +1186,24 @@ class Referee:
         self.report = None
         self._adopt(move, hidden, min(times, default=self.t), out)
 
-    def _landing_due(self, move: Move, hidden: int | None) -> float | None:
-        """When an answer naming ``move``, read with its landing on ``hidden`` unseen, may be
-        taken: its piece may still be in the hand until HIDDEN_LANDING after its lift, if no
-        sensor under ``hidden`` was ever heard nor is known not to answer (None: at once). Taken
-        at once, it named a sound sensor: the player answered before setting the piece down."""
-        if hidden is None or hidden != move.to_square or hidden in self._mask or hidden in self._heard_at:
-            return None
-        due = self._lifted(move) + HIDDEN_LANDING
-        return due if self.t < due else None
-
     def _set_down_before_lifted(self, c: Candidate) -> bool:
         """Did ``c``'s destination last read a piece set down before its origin ever read a
         lift (since the board matched the game)? Then the board only looks like ``c``: a piece
         on its destination not yet taken off (a captured one, its sensor bouncing) and a piece
         lifted off its origin (a sleeve brushing it), say. Campaign property seed 29513 recorded
         1-5 so, 5's captured piece still there and 1 brushed."""
-        lift = next((ev.t for ev in self.events if ev.key == c.origin and not ev.occupied), None)
+        i = self._first_lift(c.origin)
         landed = max((ev.t for ev in self.events if ev.key == c.dest and ev.occupied), default=None)
-        return lift is not None and landed is not None and landed < lift
+        return i is not None and landed is not None and landed < self.events[i].t
+
+    def _first_lift(self, square: int) -> int | None:
+        """The index in ``events`` of ``square``'s first lift since the board matched the game."""
+        return next((i for i, ev in enumerate(self.events) if ev.key == square and not ev.occupied), None)
 
     def _lifted(self, move: Move) -> float:
-        """When ``move``'s piece was lifted: its origin's first lift since the board matched the
-        game (now, if not seen)."""
-        return next((ev.t for ev in self.events if ev.key == move.from_square and not ev.occupied), self.t)
+        """When ``move``'s piece was lifted: its origin's first lift (now, if not seen)."""
+        i = self._first_lift(move.from_square)
+        return self.t if i is None else self.events[i].t
 
     def _end(self, out: list[Verdict]) -> None:
         o = self.game.outcome()
