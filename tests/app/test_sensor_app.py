@@ -140,6 +140,33 @@ def test_the_page_answers_a_question_about_a_king_that_may_have_slid_on_unseen(p
         server.stop()
 
 
+def test_a_piece_held_while_the_reply_is_played_is_recorded_where_it_lands(page: Any, tmp_path: Path) -> None:
+    """c3 lifted and held while black plays f6-e5: b4 and d4 never heard, the page asks "c3-b4 or
+    c3-d4". The piece is then set down on b4: the page shows both moves as played, nothing
+    marked inferred, no sensor named, the question gone (c3-d4 used to be recorded, d4 named)."""
+    from playwright.sync_api import expect
+
+    server = Server(tmp_path / "g.sqlite3").start()
+    try:
+        server.sim("lift", 22)  # c3, held
+        time.sleep(0.3)
+        server.move(11, 15)  # f6-e5
+        state = server.wait_for(lambda s: s["active"] is not None and s["active"]["kind"] == "sensor-confirm")
+        assert sorted(m["text"] for m in state["active"]["confirm"]["moves"]) == ["c3-b4", "c3-d4"]
+        page.goto(server.url)
+        expect(page.locator("#confirm").get_by_role("button", name="c3-b4", exact=True)).to_be_visible()
+        server.sim("place", 17)  # on b4
+        expect(page.locator("#moves")).to_have_text("1. c3-b4 f6-e5")  # (no *: nothing inferred)
+        expect(page.locator("#confirm")).to_be_hidden()
+        OUTPUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "held-piece-landed-late.png"), full_page=True)
+        state = server.wait_for(lambda s: len(s["moves"]) == 2)
+        assert state["sensors"] == [] and state["active"] is None
+        assert [m.get("inferred") for m in state["moves"]] == [None, None]
+    finally:
+        server.stop()
+
+
 def test_what_the_selftest_found_broken_is_played_around_and_shown(tmp_path: Path) -> None:
     """board-health.json beside the database (damas selftest's): e5's sensor and a1's LED are
     broken. The game knows e5 from the start (a move there is read without naming it again),
