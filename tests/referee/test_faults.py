@@ -474,6 +474,37 @@ def test_a_piece_held_while_the_reply_is_played_lands_on_a_square_never_heard(an
     assert (board.ref.inferred, named) == (({}, []) if lands else ({1: 17}, [(17,)]))
 
 
+@pytest.mark.parametrize(
+    ("fen", "unheard", "reply", "removed_last"),
+    [
+        (None, {17}, (11, 15), False),  # f6-e5
+        ("W:W22,24:B20", {17}, (20, 27, 24), False),  # h4xf2, g3's piece off before the landing
+        ("W:W22,24:B20", {17}, (20, 27, 24), True),  # ... after it
+        ("W:W22,24:B20", {17, 18}, (20, 27, 24), True),
+    ],
+)
+def test_a_piece_held_while_the_reply_is_played_is_read_where_it_lands_unasked(
+    fen: str | None, unheard: set[int], reply: tuple[int, ...], removed_last: bool
+) -> None:
+    """c3 is held while black replies, then set down on b4, never heard before: no reading
+    allows a reply begun before the landing, and with b4 the only square never heard the page
+    is not asked, so the board stood unexplained and the players were told to put back c3 and
+    black's pieces ("knocked over"), every sensor sound. The still board is read as c3-b4 landed
+    late, with the reply read on: recorded as played, nothing inferred, no sensor named."""
+    board = Board("brazilian", fen, heard=set(range(1, 33)) - unheard)
+    board.lift(22)  # c3, in the hand
+    board.lift(reply[0]).place(reply[1])
+    if not removed_last:
+        board.lift(*reply[2:])
+    board.place(17)
+    if removed_last:
+        board.lift(*reply[2:])
+    board.wait(5.0)
+    assert board.moves() == ["c3-b4", "f6-e5" if fen is None else "h4xf2"]
+    assert board.ref.inferred == {} and board.report_kind() is None
+    assert not {ReportKind.SENSOR, ReportKind.KNOCKED_OVER} & {r.kind for r in board.reports()}
+
+
 def test_an_answer_is_kept_for_the_landing_however_long_the_piece_was_held() -> None:
     """The answer comes 5 s after c3 was lifted, the piece still in the hand: it is kept
     HIDDEN_LANDING from the answer (it was kept only until HIDDEN_LANDING after the lift, and
