@@ -327,6 +327,15 @@ class Referee:
     def position(self) -> Position:
         return self.game.position
 
+    @property
+    def held_answer(self) -> str | None:
+        """The page's answer held until its piece is seen set down (:meth:`_confirmed`): the
+        move, as the report's ``moves`` give it (None: no answer is held)."""
+        if self._answer is None or self._answer[0].move is None:
+            return None
+        move = parse_engine_move(self.position, self._answer[0].move)
+        return None if move is None else engine_text(move)
+
     def agreed_moves(self) -> list[float]:
         """While the page is asked which move was played and every reading is a move of the side
         to move (not "no move", a piece in the hand, or the last move read again): when each
@@ -824,9 +833,64 @@ class Referee:
         sh = next((sh for sh in self._shadows if sh.hidden == square == sh.dest), None)
         if sh is None or sh.move is None:
             return None
-        i = self._first_lift(sh.move.from_square)
-        since = None if i is None else self.events[i + 1 : -1]
-        return sh if since is not None and sum(1 if ev.occupied else -1 for ev in since) == 0 else None
+        held = self._set_down_since(sh.move, before=-1)
+        if held == 0:
+            return sh
+        # pieces lifted since and not set down: the reply's captured pieces, taken off, if the
+        # move as landed here and the later events read as moves leave the board the game's, no
+        # sensor named (else one of them may be the piece set down here)
+        return sh if held is not None and held < 0 and self._landing_explains(sh) else None
+
+    def _set_down_since(self, move: Move, before: int | None = None) -> int | None:
+        """The pieces set down less those lifted since ``move``'s origin was first lifted (up
+        to the event ``before``; None: not lifted): 0, each piece lifted since was set down
+        again; below 0, some are still off (in the hand, or captured); above 0, a piece was set
+        down whose lift was not seen (``move``'s own, say, gone on unseen)."""
+        i = self._first_lift(move.from_square)
+        return None if i is None else sum(1 if ev.occupied else -1 for ev in self.events[i + 1 : before])
+
+    def _held_landing(self, out: list[Verdict]) -> bool:
+        """A still board nothing explains, where a square never heard before answered first with
+        a piece set down after a move's origin was lifted: the piece held in the hand while the
+        other side replied (and began its reply before the landing, which no reading allows).
+        That move, with the events after its lift read on, is recorded if it alone leaves the
+        board the game's, nothing inferred, no sensor named."""
+        works = []
+        for m in self.position.legal_moves:
+            i = self._first_lift(m.from_square)
+            first = next((ev for ev in self.events if ev.key == m.to_square), None)
+            if i is None or first is None or not first.occupied or self._heard_at.get(m.to_square) != first.t:
+                continue  # (its square heard before, or first heard as a lift)
+            if first.t > self.events[i].t and self._reads_whole(m, self.events[i].t):
+                works.append((m, self.events[i].t))
+        if len(works) != 1:
+            return False
+        ((move, lifted),) = works
+        self._adopt(move, None, lifted, out)
+        return True
+
+    def _reads_whole(self, move: Move, lifted: float) -> bool:
+        """Does ``move``, recorded on a copy as lifted at ``lifted`` with nothing hidden and the
+        events after read on, leave the board the game's, nothing inferred, no sensor named?"""
+        c = self._clone()
+        c._adopt(move, None, lifted, [])
+        return self._whole(c)
+
+    def _whole(self, c: Referee) -> bool:
+        """Did the copy ``c`` record moves that leave the board its game's, inferring nothing
+        and naming no sensor more than this referee?"""
+        return (
+            c.game.ply > self.game.ply
+            and c._sensed() == c._expect(c.position)
+            and c.inferred == self.inferred
+            and c._named == self._named
+        )
+
+    def _landing_explains(self, sh: _Shadow) -> bool:
+        """Does the landing of ``sh``'s move seen late, read on a copy, explain the board whole?"""
+        c = self._clone()
+        c._landed_late(sh, [])
+        return self._whole(c)
 
     def _take_up(self, sh: _Shadow, out: list[Verdict]) -> None:
         """``sh``'s reading was the game: the referee becomes its copy, moves recorded meanwhile and all."""
@@ -1040,7 +1104,7 @@ class Referee:
             if self._answer is not None and due == self._answer[1]:
                 a, self._answer = self._answer[0], None
                 self.t = max(self.t, due)
-                self._confirmed(a, out)  # (no landing was seen: the square is named)
+                self._confirmed(a, out, held=True)  # (no landing was seen: the square is named)
                 continue
             if self._pending is not None and due == self._pending.due:
                 p, self._pending = self._pending, None
@@ -1126,9 +1190,10 @@ class Referee:
             raise ValueError(f"unknown action: {a.action!r}")
         self._end(out)
 
-    def _confirmed(self, a: Action, out: list[Verdict]) -> None:
+    def _confirmed(self, a: Action, out: list[Verdict], held: bool = False) -> None:
         """The page confirmed the move played among the readings it was asked about, or that
-        the sensor under a square is broken (a set-up it keeps from completing, say)."""
+        the sensor under a square is broken (a set-up it keeps from completing, say); ``held``:
+        an answer kept until now for its landing, never seen."""
         if a.square is not None:
             if a.square in self.position.geometry.squares() and a.square not in self.suspects:
                 self._suspect(a.square, out)
@@ -1167,11 +1232,12 @@ class Referee:
             heard, lifted = self._heard_at.get(hidden), self._lifted(move)
             if heard is not None and heard > lifted:
                 hidden = None  # (never heard before its lift, its landing was seen since: nothing was hidden)
-            elif heard is None and self.t < lifted + HIDDEN_LANDING:
-                # never heard: the piece may still be in the hand. Taken now, the answer would name
-                # a sound sensor (the player answering before setting it down): it waits for the
-                # landing (the board read afresh) or until HIDDEN_LANDING after the lift
-                self._answer = (a, lifted + HIDDEN_LANDING)  # (the page's question stands until then)
+            elif heard is None and not held and (self._set_down_since(move) or 0) <= 0:
+                # never heard, and no piece set down since the lift that it may have been: the
+                # piece may still be in the hand. Taken now, the answer would name a sound sensor
+                # (the player answering before setting it down): it waits for the landing (the
+                # board read afresh) or HIDDEN_LANDING after the answer
+                self._answer = (a, self.t + HIDDEN_LANDING)  # (the page's question stands until then)
                 return
         shadow = next((sh for sh in self._shadows if sh.move == move and sh.hidden == hidden), None)
         if shadow is not None:  # that reading was played on meanwhile: with the moves made since
@@ -1869,6 +1935,8 @@ class Referee:
         if self.sensor_faults and self._lost and not self.cells and (self._infer(out, held=True) or self._ask(out)):
             return
         if self.sensor_faults and self._lost and not self.cells and self._ask_vanished(out):
+            return
+        if self.sensor_faults and self._lost and not self.cells and not self._trimmed and self._held_landing(out):
             return
         if self._follows and self._lost and not self.cells and not self._trimmed and not self._impossible:
             r = self._board_readings()

@@ -120,6 +120,9 @@ _UI_EN = {
     "better": "better",
     "confirm_played": "Play may go on. Which move was played?",
     "confirm_played_wait": "The board waits for the answer. Which moves were played?",
+    "confirm_held": (
+        "Answer kept: {move}. It is recorded when the board sees the piece set down there, or in a few seconds."
+    ),
     "sensor_broken": "The sensor under {square} is broken",
     "remembered": "Sensors played around until repaired:",
     "remembered_play": "found in play {since}",
@@ -321,6 +324,9 @@ _UI_BR = {
     "better": "melhor",
     "confirm_played": "O jogo pode continuar. Qual lance foi jogado?",
     "confirm_played_wait": "O tabuleiro espera a resposta. Quais lances foram jogados?",
+    "confirm_held": (
+        "Resposta guardada: {move}. O lance é registrado quando o tabuleiro vir a peça pousada, ou em poucos segundos."
+    ),
     "sensor_broken": "O sensor de {square} está com defeito",
     "remembered": "Sensores contornados até o conserto:",
     "remembered_play": "achado no jogo em {since}",
@@ -522,6 +528,9 @@ _UI_PT = {
     "better": "melhor",
     "confirm_played": "O jogo pode continuar. Que lance foi jogado?",
     "confirm_played_wait": "O tabuleiro espera pela resposta. Que lances foram jogados?",
+    "confirm_held": (
+        "Resposta guardada: {move}. O lance é registado quando o tabuleiro vir a peça pousada, ou dentro de segundos."
+    ),
     "sensor_broken": "O sensor de {square} está avariado",
     "remembered": "Sensores contornados até à reparação:",
     "remembered_play": "detetado no jogo em {since}",

@@ -105,7 +105,7 @@ def page_state(app: PlayApp, lang: str) -> dict[str, Any]:
             "kind": active.kind.value,
             "label": kinds.get(kind_of(active), active.kind.value),
             "message": message(active, lang, names),
-            "confirm": _confirm(active, pos),
+            "confirm": _confirm(active, pos, ref.held_answer),
             "line": line(kinds.get(kind_of(active), active.kind.value), message(active, lang, names)),
         },
         "sensors": sorted(getattr(ref, "suspects", ())),  # squares whose sensor does not answer
@@ -172,16 +172,19 @@ def _raw(app: PlayApp) -> set[int]:
 BROKEN_OFFERED = 2
 
 
-def _confirm(report: Report, pos: Position) -> dict[str, Any] | None:
+def _confirm(report: Report, pos: Position, held: str | None = None) -> dict[str, Any] | None:
     """What the page may answer to ``report`` (the ``confirm`` action): the moves a board with a
     sensor that may not answer cannot tell apart, or the squares of a set-up that a stuck
-    sensor may keep from completing (one whose sensor the player says is broken)."""
+    sensor may keep from completing (one whose sensor the player says is broken). ``held``:
+    the move the page answered, which the referee holds until it sees the piece set down."""
     if report.kind is ReportKind.SENSOR_CONFIRM:
         texts, answers = report.params.get("choices", ()), report.params.get("moves", ())
+        moves = [{"text": t, "move": m} for t, m in zip(texts, answers, strict=False)]
         return {
-            "moves": [{"text": t, "move": m} for t, m in zip(texts, answers, strict=False)],
+            "moves": moves,
             "squares": [],
             "wait": bool(report.params.get("wait")),  # nothing is read until the page answers
+            "held": next((m["text"] for m in moves if m["move"] == held), None),
         }
     if report.kind is ReportKind.SETUP and 0 < len(report.missing) + len(report.extra) <= BROKEN_OFFERED:
         squares = sorted({*report.missing, *report.extra})

@@ -167,6 +167,37 @@ def test_a_piece_held_while_the_reply_is_played_is_recorded_where_it_lands(page:
         server.stop()
 
 
+def test_an_answer_given_while_the_piece_is_held_is_kept_and_the_page_says_so(page: Any, tmp_path: Path) -> None:
+    """As above, but the player taps c3-b4 before setting the piece down: the referee keeps the
+    answer until it sees the landing (taken at once, it would name b4's sound sensor). The page
+    says the answer is kept (HIDDEN_LANDING after the tap), the button tapped pressed; once the
+    piece is on b4, both moves are recorded as played, nothing inferred."""
+    from playwright.sync_api import expect
+
+    server = Server(tmp_path / "g.sqlite3").start()
+    try:
+        page.goto(server.url)
+        box = page.locator("#confirm")
+        server.sim("lift", 22)  # c3, held
+        time.sleep(0.3)
+        server.move(11, 15)  # f6-e5
+        box.get_by_role("button", name="c3-b4", exact=True).click()
+        expect(box).to_contain_text(UI["en"]["confirm_held"].format(move="c3-b4"))
+        expect(box.get_by_role("button", name="c3-b4", exact=True)).to_have_attribute("aria-pressed", "true")
+        expect(box.get_by_role("button", name="c3-d4", exact=True)).to_have_attribute("aria-pressed", "false")
+        state = server.get("/api/state?lang=pt-BR")
+        assert state["moves"] == [] and state["active"]["confirm"]["held"] == "c3-b4"
+        OUTPUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "held-answer-kept.png"), full_page=True)
+        server.sim("place", 17)  # on b4
+        expect(page.locator("#moves")).to_have_text("1. c3-b4 f6-e5")  # (no *: nothing inferred)
+        expect(box).to_be_hidden()
+        state = server.wait_for(lambda s: len(s["moves"]) == 2)
+        assert state["sensors"] == [] and [m.get("inferred") for m in state["moves"]] == [None, None]
+    finally:
+        server.stop()
+
+
 def test_what_the_selftest_found_broken_is_played_around_and_shown(tmp_path: Path) -> None:
     """board-health.json beside the database (damas selftest's): e5's sensor and a1's LED are
     broken. The game knows e5 from the start (a move there is read without naming it again),

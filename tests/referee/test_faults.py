@@ -474,6 +474,77 @@ def test_a_piece_held_while_the_reply_is_played_lands_on_a_square_never_heard(an
     assert (board.ref.inferred, named) == (({}, []) if lands else ({1: 17}, [(17,)]))
 
 
+@pytest.mark.parametrize(
+    ("fen", "unheard", "reply", "removed_last"),
+    [
+        (None, {17}, (11, 15), False),  # f6-e5
+        ("W:W22,24:B20", {17}, (20, 27, 24), False),  # h4xf2, g3's piece off before the landing
+        ("W:W22,24:B20", {17}, (20, 27, 24), True),  # ... after it
+        ("W:W22,24:B20", {17, 18}, (20, 27, 24), True),
+    ],
+)
+def test_a_piece_held_while_the_reply_is_played_is_read_where_it_lands_unasked(
+    fen: str | None, unheard: set[int], reply: tuple[int, ...], removed_last: bool
+) -> None:
+    """c3 is held while black replies, then set down on b4, never heard before: no reading
+    allows a reply begun before the landing, and with b4 the only square never heard the page
+    is not asked, so the board stood unexplained and the players were told to put back c3 and
+    black's pieces ("knocked over"), every sensor sound. The still board is read as c3-b4 landed
+    late, with the reply read on: recorded as played, nothing inferred, no sensor named."""
+    board = Board("brazilian", fen, heard=set(range(1, 33)) - unheard)
+    board.lift(22)  # c3, in the hand
+    board.lift(reply[0]).place(reply[1])
+    if not removed_last:
+        board.lift(*reply[2:])
+    board.place(17)
+    if removed_last:
+        board.lift(*reply[2:])
+    board.wait(5.0)
+    assert board.moves() == ["c3-b4", "f6-e5" if fen is None else "h4xf2"]
+    assert board.ref.inferred == {} and board.report_kind() is None
+    assert not {ReportKind.SENSOR, ReportKind.KNOCKED_OVER} & {r.kind for r in board.reports()}
+
+
+def test_an_answer_is_kept_for_the_landing_however_long_the_piece_was_held() -> None:
+    """The answer comes 5 s after c3 was lifted, the piece still in the hand: it is kept
+    HIDDEN_LANDING from the answer (it was kept only until HIDDEN_LANDING after the lift, and
+    taken at once later: b4's sound sensor named, c3-b4 marked inferred, then the piece landed)."""
+    board = Board("brazilian", heard=set(range(1, 33)) - {17, 18})
+    board.lift(22)  # c3, in the hand
+    board.lift(11).place(15)  # f6-e5
+    board.wait(5.0)
+    board.all += board.pipe.feed(Action(board.t, "confirm", move="22-17"))
+    assert board.ref.held_answer == "22-17" and board.moves() == []
+    board.wait(HIDDEN_LANDING - 0.5).place(17)
+    board.wait(HIDDEN_LANDING)
+    assert board.moves() == ["c3-b4", "f6-e5"] and board.ref.inferred == {} and board.report_kind() is None
+    assert board.ref.held_answer is None and ReportKind.SENSOR not in [r.kind for r in board.reports()]
+
+
+@pytest.mark.parametrize("answer", [None, "22-17", "22-18"])
+def test_a_piece_held_while_the_reply_captures_lands_on_a_square_never_heard(answer: str | None) -> None:
+    """As above, but the reply is a capture: c3 is held while black plays h4xf2, g3's piece
+    taken off, and the page is asked "c3-b4 or c3-d4". Then c3's piece is set down on b4. A
+    captured piece was in the hand too, so b4 answering was taken to refute c3-b4: main recorded
+    c3-d4 (whatever the page was told), named d4's sound sensor and then could not explain the
+    board. The landing read on, with the reply, explains the board whole: it stands, and the
+    moves are recorded as played, nothing inferred, no sensor named; a wrong answer ("22-18")
+    gives way to the board."""
+    every = set(range(1, 33))
+    board = Board("brazilian", "W:W22,24:B20", heard=every - {17, 18})
+    board.lift(22)  # c3, in the hand
+    board.lift(20).place(27).lift(24)  # h4xf2
+    assert board.report_kind() is ReportKind.SENSOR_CONFIRM
+    if answer is not None:
+        board.all += board.pipe.feed(Action(board.t + 0.1, "confirm", move=answer))
+        board.t += 0.1
+    board.place(17)
+    board.wait(HIDDEN_LANDING)
+    named = [r.squares for r in board.reports() if r.kind is ReportKind.SENSOR]
+    assert board.moves() == ["c3-b4", "h4xf2"] and board.report_kind() is None
+    assert (board.ref.inferred, named) == ({}, [])
+
+
 def test_a_piece_lifted_after_a_captured_piece_is_set_back_is_no_move_on_to_its_square() -> None:
     """c3xe5 is recorded when d4's captured piece comes off; the player fumbles it back on to d4
     a moment, and a sleeve brushes c5. The board then reads as c5-d4 would leave it, and c5-d4

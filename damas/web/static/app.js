@@ -64,9 +64,12 @@ function renderConfirm() {
   box.innerHTML = "";
   box.style.display = c ? "block" : "none";
   if (!c) return;
-  if (c.moves.length) {
+  if (c.moves.length) { // (an answer held until the board sees its piece set down: said so)
     const q = document.createElement("span");
-    q.textContent = ui(c.wait ? "confirm_played_wait" : "confirm_played") + " ";
+    q.id = "confirm-question";
+    q.setAttribute("role", "status");
+    const asked = ui(c.wait ? "confirm_played_wait" : "confirm_played");
+    q.textContent = (c.held ? ui("confirm_held").replace("{move}", c.held) : asked) + " ";
     box.appendChild(q);
   }
   const answer = (body) => post("/api/action", { action: "confirm", ...body });
@@ -75,6 +78,7 @@ function renderConfirm() {
     b.type = "button";
     b.textContent = m.text;
     b.dataset.move = m.move;
+    b.setAttribute("aria-pressed", String(c.held === m.text));
     b.onclick = () => answer({ move: m.move });
     box.appendChild(b);
   }
