@@ -522,6 +522,8 @@ class Referee:
         if landing_unseen and self.t < self._since + HIDDEN_LANDING:
             self._deadline = self._since + HIDDEN_LANDING  # the piece may still be in the hand
             return False
+        if self._maybe_in_hand(move, hidden, found):
+            return False
         if self._gone_too(move, found, out):
             return True  # (asked: nothing recorded)
         landed = min(x.landed[0] for x in found if x.landed)
@@ -537,6 +539,23 @@ class Referee:
             self._deep_until = max(self._deep_until, due)  # the plies played meanwhile: a deeper search
             return False
         self._adopt(move, hidden, landed, out)
+        return True
+
+    def _maybe_in_hand(self, move: Move, hidden: int | None, found: list[Reading]) -> bool:
+        """``move`` read as landed unseen on a square never heard, the reply played since: its
+        piece may still be in the hand (the reply made before it was set down; no piece set down
+        since its lift that it may be). It is not inferred until HIDDEN_LANDING after the reply
+        landed: seen meanwhile, the landing records it with nothing hidden, no sound sensor named."""
+        if hidden is None or hidden != move.to_square or hidden in self._heard_at:
+            return False
+        if (self._set_down_since(move) or 0) > 0:
+            return False
+        if any(hidden in (m.from_square, *m.captured) for x in found for m in x.moves[1:]):
+            return False  # (a later move takes the piece there, or from there: it was on the board)
+        due = max((x.landed[-1] for x in found if x.landed), default=self.t) + HIDDEN_LANDING
+        if self.t >= due:
+            return False
+        self._deadline = due if self._deadline is None else max(self._deadline, due)
         return True
 
     def _gone_too(self, move: Move, found: list[Reading], out: list[Verdict]) -> bool:
@@ -581,9 +600,22 @@ class Referee:
         start position): the question stands, the readings played on."""
         return self.report is not None and self.report.kind is ReportKind.SENSOR_CONFIRM and self._played_on_past(0)
 
+    def _seen_late(self, move: Move, hidden: int | None, landed: float) -> bool:
+        """Was ``move``'s landing, read as hidden on its square, seen there since (the square
+        answered with the piece, and shows it now)? A piece held in the hand while the other side
+        replied reads so, as does a sensor that dropped out a moment: its sensor is not named."""
+        return (
+            hidden == move.to_square
+            and hidden in self.occupied
+            and hidden not in self._mask
+            and any(ev.key == hidden and ev.occupied and ev.t >= landed for ev in self.events)
+        )
+
     def _adopt(self, move: Move, hidden: int | None, landed: float, out: list[Verdict]) -> None:
         """Record ``move``, read with the sensor under ``hidden`` not answering; the events after
         its landing (``landed``) are the next move's."""
+        if self._seen_late(move, hidden, landed):
+            hidden = None  # (the piece held in the hand, or the sensor a moment late: nothing hidden)
         later = [ev for ev in self.events if ev.t > landed]
         # its landing and its captured pieces taken off, as far as the sensors saw them (``landed``
         # may be a hidden landing's lift): its turn ends then
@@ -807,6 +839,8 @@ class Referee:
             if all(sh in confused for sh in self._shadows):
                 self._shadows = []
             return
+        if alive[0].ref.suspects - self.suspects - {alive[0].hidden}:
+            return  # (a second square it took for silent since: two unheard at once, only the page tells)
         self._take_up(alive[0], out)
 
     def _landed_late(self, sh: _Shadow, out: list[Verdict]) -> None:
@@ -826,8 +860,8 @@ class Referee:
         self._adopt(sh.move, None, self._lifted(sh.move), out)
 
     def _landing_seen_late(self, square: int) -> _Shadow | None:
-        """The reading the page was asked about whose move landed unseen on ``square``, heard
-        for the first time now (the last event), if its piece was the only one in the hand then:
+        """The reading the page was asked about whose move landed unseen on ``square``, seen
+        set down now (the last event), if its piece was the only one in the hand then:
         every other piece lifted since its lift set down again (else another piece may have been
         set down there, and that square answering refutes the reading)."""
         sh = next((sh for sh in self._shadows if sh.hidden == square == sh.dest), None)
@@ -1061,7 +1095,6 @@ class Referee:
         self._since = max(self._since, event.t)
         self._readings = self._readings_air = None
         self._grace = None
-        first = isinstance(key, int) and key not in self._heard_at  # (a sensor heard for the first time)
         if isinstance(key, str):
             if event.occupied:
                 self.cells.add(key)
@@ -1085,13 +1118,13 @@ class Referee:
             if self._slid is not None and key == self._slid[2].dest and key not in self._mask:
                 self._slid_moot(out)
         self._evaluate(out)
-        late = self._landing_seen_late(key) if isinstance(key, int) and first and event.occupied else None
+        late = self._landing_seen_late(key) if isinstance(key, int) and event.occupied else None
         if late is not None:
             self._landed_late(late, out)
         elif self._shadows:
             for sh in self._shadows:
-                if sh.hidden == key:
-                    sh.refuted = True  # the square it took for dead answered
+                if sh.hidden == key or key in sh.ref.suspects - self.suspects:
+                    sh.refuted = True  # the square it took for dead answered (or one its moves since did)
                 sh.verdicts += sh.ref.feed(event)
             self._follow(out)
         return out

@@ -35,6 +35,7 @@ class Style:
     dropout: float = 0.0  # chance of a reed switch dropping out for a few ms, before and during a move
     drag: float = 0.0  # chance that a king is dragged slowly over the squares it crosses
     mistake: float = 0.0  # chance that a capture's removals include a wrong piece, put back
+    hold: float = 0.0  # chance that a plain move's piece is held in the hand while the other side replies
 
     @classmethod
     def sloppy(cls, **kw: float | str) -> Style:
@@ -58,6 +59,7 @@ class Hands:
         self.out_of_order: list[int] = []
         self.counts: Counter[str] = Counter()  # the sloppy disturbances made
         self.ply = 0
+        self.held: int | None = None  # the square a piece in the hand is to be set down on
 
     def wait(self, lo: float, hi: float) -> None:
         self.t += self.rng.uniform(lo, hi)
@@ -114,6 +116,7 @@ class Hands:
     def noise(self, pos: Position, occupied: set[int], exclude: int | None = None, landed: bool = False) -> None:
         """The sloppy disturbances that may happen at this moment."""
         st = self.style
+        occupied = occupied - {self.held}  # (a piece in the hand is not on the board yet)
         if st.dropout and self.rng.random() < st.dropout:
             self.dropout(occupied)
             self.wait(0.01, 0.1)
@@ -136,8 +139,9 @@ class Hands:
         if any(m.from_square == sq for m in pos.legal_moves):
             self.touches.append((self.ply, sq))
 
-    def play(self, pos: Position, move: Move, fast: bool = False) -> Move:
-        """Events for one move; returns the route the hands followed."""
+    def play(self, pos: Position, move: Move, fast: bool = False, hold: bool = False) -> Move:
+        """Events for one move; returns the route the hands followed (``hold``: its piece is
+        kept in the hand, :attr:`held`, to be set down by :meth:`set_down_held`)."""
         st, rng = self.style, self.rng
         if fast:
             self.wait(0.06, 0.2)
@@ -162,7 +166,7 @@ class Hands:
         king = piece is not None and piece.king
         self.lift(origin)
         self.wait(0.15, 0.4)
-        occupied = set(pos.occupied()) - {origin}
+        occupied = set(pos.occupied()) - {origin, self.held}
         here = origin
         removed: list[int] = []
         landings = list(route.path[1:])
@@ -192,7 +196,9 @@ class Hands:
                 for sq in crossed:
                     if sq not in occupied:
                         self.brush(sq)
-            if last or rng.random() < st.touchdown:
+            if last and hold:
+                self.held = land
+            elif last or rng.random() < st.touchdown:
                 self.place(land)
                 if not last:  # a touch-down: put down, then lifted again
                     self.wait(0.1, 0.35)
@@ -214,6 +220,15 @@ class Hands:
             self.out_of_order.append(self.ply)
         self.ply += 1
         return route
+
+    def set_down_held(self) -> None:
+        """The piece held in the hand while the other side replied is set down at last."""
+        if self.held is not None:
+            self.wait(0.1, 1.2)
+            self.counts["hold"] += 1
+            self.place(self.held)
+            self.held = None
+            self.wait(0.3, 0.8)  # (the hand leaves it before anything else)
 
     def mistake(self, pos: Position, move: Move, occupied: set[int], next_sq: int) -> None:
         """While removing the captured pieces, one that was not captured is picked up by
@@ -265,9 +280,22 @@ def game_log(
     hands = Hands(seed, style)
     pos = start
     routes = []
-    for move in moves:
+    for k, move in enumerate(moves):
         fast = hands.rng.random() < hands.style.fast_reply
-        routes.append(hands.play(pos, move, fast))
+        reply = moves[k + 1] if k + 1 < len(moves) else None
+        held = hands.held
+        # (a plain move whose square the reply leaves alone; no draw when holding is off)
+        hold = (
+            hands.style.hold > 0
+            and held is None
+            and reply is not None
+            and not move.captured
+            and move.to_square not in (*reply.path, *reply.captured)
+            and hands.rng.random() < hands.style.hold
+        )
+        routes.append(hands.play(pos, move, fast, hold))
+        if held is not None:
+            hands.set_down_held()
         pos = pos.apply(move)
     return hands.events, routes
 
