@@ -844,8 +844,8 @@ class Referee:
         self._take_up(alive[0], out)
 
     def _landed_late(self, sh: _Shadow, out: list[Verdict]) -> None:
-        """The page was asked about ``sh``'s move as landed unseen, on a square never heard, and
-        the landing was seen now: the piece was in the hand (the other side may have replied
+        """The page was asked about ``sh``'s move as landed unseen, and the landing was seen now
+        (:meth:`_landing_seen_late`): the piece was in the hand (the other side may have replied
         meanwhile). That does not refute the reading (its square answered, but as it said): the
         board is read afresh; if nothing then explains it (the reply began before the landing),
         the move is recorded as played, with nothing hidden, and the events after its lift read on."""

@@ -66,7 +66,6 @@ function renderConfirm() {
   if (!c) return;
   if (c.moves.length) { // (an answer held until the board sees its piece set down: said so)
     const q = document.createElement("span");
-    q.id = "confirm-question";
     q.setAttribute("role", "status");
     const asked = ui(c.wait ? "confirm_played_wait" : "confirm_played");
     q.textContent = (c.held ? ui("confirm_held").replace("{move}", c.held) : asked) + " ";
