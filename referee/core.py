@@ -876,7 +876,16 @@ class Referee:
         # pieces lifted since and not set down: the reply's captured pieces, taken off, if the
         # move as landed here and the later events read as moves leave the board the game's, no
         # sensor named (else one of them may be the piece set down here)
-        return sh if held is not None and held < 0 and self._landing_explains(sh) else None
+        if held is None or held >= 0:
+            return None
+        return sh if self._landing_explains(sh) or self._only_first(sh.move) else None
+
+    def _only_first(self, move: Move) -> bool:
+        """Does every reading of the board (a complete search) begin with ``move``? A late
+        landing then stands, though the reply played meanwhile has its own silent square (a dead
+        one under its landing, say), which the board read afresh infers and names."""
+        r = self._board_readings()
+        return r.complete and not r.capped and bool(r.found) and all(x.moves[:1] == (move,) for x in r.found)
 
     def _set_down_since(self, move: Move, before: int | None = None) -> int | None:
         """The pieces set down less those lifted since ``move``'s origin was first lifted (up

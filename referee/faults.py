@@ -332,10 +332,15 @@ def readings(
         """When ``c``'s origin was lifted, if ``c`` began while the piece of the move before it
         was still in the hand (lifted from ``hand[2]`` at ``hand[0]``, set down on ``hand[1]`` at
         ``ready``): a reply played before the other side's piece was set down, leaving its square
-        alone, its origin not lifted since the landing (None: it did not, or cannot have)."""
-        if hand is None or c.origin in mask or hand[1] in c.captured or first(lifts, c.origin, ready) is not None:
+        alone, its origin not lifted since the landing (None: it did not, or cannot have). Its
+        origin hidden, it began at that lift if it landed, seen, before that piece."""
+        if hand is None or hand[1] in c.captured or first(lifts, c.origin, ready) is not None:
             return None  # (lifted again since the landing: read as begun then)
-        lifted = first(lifts, c.origin, hand[0])
+        if c.origin in mask:  # (its start unseen: its landing, seen before that one, tells, not on its origin)
+            landed = None if c.dest in mask or c.dest == hand[2] else first(places, c.dest, hand[0])
+            lifted = hand[0] if landed is not None and landed < ready else None
+        else:
+            lifted = first(lifts, c.origin, hand[0])
         if lifted is None or lifted >= ready:
             return None
         # (the piece was in the hand: nothing set down on its origin meanwhile but this move's own)

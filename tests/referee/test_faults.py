@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from board_hal.debounce import Transition
 from referee import Action, MoveMade, ReportKind, Role
 from referee.core import DROPOUT, HIDDEN_LANDING
-from board_hal.debounce import Transition
 from referee.faults import Reading, Readings, readings
 from rules import Move, Position
 from tests.conftest import random_game
@@ -664,6 +664,21 @@ def test_the_readings_play_a_reply_made_while_the_piece_before_was_in_the_hand()
     assert str(clean[0].moves[1]) == "11-15" and clean[0].landed == (1.0, 2.0)
 
 
+def test_a_reply_from_a_square_never_heard_made_while_the_piece_was_in_the_hand_is_a_reading() -> None:
+    """The same, f6's sensor never heard (its lift unseen): e5's landing, seen before c3's
+    piece was set down on b4, tells that the reply was made while it was in the hand (hold
+    campaign game 7023, dead sloppy: 25-21 from the dead 25 made while 1-5 was held, read as
+    26-21 from a brushed 26)."""
+    start = Position.start("brazilian")
+    c3, e5, b4 = 22, 15, 17
+    events = [Transition(1.0, c3, False), Transition(2.0, e5, True), Transition(3.0, b4, True)]
+    board = (start.occupied() - {c3, 11}) | {e5, b4}
+    found = readings(start, board, events, {11}).found
+    assert [(str(x.moves[1]), x.hidden, x.landed) for x in found if len(x.moves) == 2 and not x.under_way] == [
+        ("11-15", 11, (1.0, 2.0))
+    ]
+
+
 def test_a_piece_put_back_on_its_square_was_not_in_the_hand() -> None:
     """The same events, but c3's piece set down on c3 between its lift and the reply: it was
     not in the hand, and the reply came first (out of turn): no reading with every sensor sound."""
@@ -681,6 +696,25 @@ def test_a_held_piece_that_made_main_misrecord_is_read_whole(seed: int, variant:
     for answer in (False, True):
         played = play_faulty(start, moves, seed, [], Style(hold=0.3), answer=answer)
         assert played.whole and not played.named, (answer, len(played.recorded), len(moves))
+
+
+def test_a_held_landing_seen_late_stands_when_the_reply_landed_on_a_dead_square() -> None:
+    """Hold campaign game 7042 (Brazilian, careful hands, 16 dead): e3 is held while black plays
+    f6-g5 onto the dead g5; b4 and d4 never heard, the page is asked "e3-d4 or e3-f4". The piece
+    is set down on f4. That landing used to refute e3-f4 (f6's piece was still off, so it was
+    not the only piece in the hand, and the board read on needed g5 inferred): e3-d4 was taken
+    up, misrecorded, and d4's sound sensor named. Every reading of the board then begins with
+    e3-f4: it stands. Answered, the game is recorded whole with 16 named; unanswered, never
+    misrecorded."""
+    seed = 7042
+    rng = random.Random(seed)
+    start, moves = random_game("brazilian", rng, 80, capture_bias=0.7)
+    broken = [(rng.choice(used_squares(moves)), "dead")]
+    assert broken == [(16, "dead")] and start.pdn(moves[0]) == "e3-f4"
+    for answer in (False, True):
+        played = play_faulty(start, moves, seed, broken, Style(hold=0.3), answer=answer)
+        assert not played.misrecorded and played.named <= {16}, answer
+        assert not answer or (played.whole and played.named == {16})
 
 
 @pytest.mark.parametrize(
