@@ -555,7 +555,9 @@ class Referee:
             return False
         if any(hidden in (m.from_square, *m.captured) for x in found for m in x.moves[1:]):
             return False  # (a later move takes the piece there, or from there: it was on the board)
-        due = max((x.landed[-1] for x in found if x.landed), default=self.t) + HIDDEN_LANDING
+        if any(len(x.moves) > 2 for x in found):
+            return False  # (its side moved again after the reply: the piece was set down before)
+        due = max((x.landed[1] for x in found if len(x.landed) > 1), default=self.t) + HIDDEN_LANDING
         if self.t >= due:
             return False
         self._deadline = due if self._deadline is None else max(self._deadline, due)

@@ -336,7 +336,7 @@ def readings(
         origin hidden, it began at that lift if it landed, seen, before that piece."""
         if hand is None or hand[1] in c.captured or first(lifts, c.origin, ready) is not None:
             return None  # (lifted again since the landing: read as begun then)
-        if c.origin in mask:  # (its start unseen: its landing, seen before that one, tells, not on its origin)
+        if c.origin in mask:  # (its start unseen: its landing, seen before that one's, tells; not on its origin)
             landed = None if c.dest in mask or c.dest == hand[2] else first(places, c.dest, hand[0])
             lifted = hand[0] if landed is not None and landed < ready else None
         else:
@@ -374,8 +374,8 @@ def readings(
         hand: tuple[float, int, int] | None = None,
     ) -> None:
         """``hand``: the last move of ``line`` was plain and its lift and landing seen: (when its
-        piece was lifted, where it landed, where from); the next move may have begun while that piece was in the
-        hand (:func:`interleaved`)."""
+        piece was lifted, where it landed, where from); the next move may have begun while that
+        piece was in the hand (:func:`interleaved`)."""
         nodes[0] += 1
         if nodes[0] > max_nodes:
             raise _Cut
