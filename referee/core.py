@@ -904,11 +904,14 @@ class Referee:
         That move, with the events after its lift read on, is recorded if it alone leaves the
         board the game's, nothing inferred, no sensor named."""
         works = []
+        changed = self._sensed() ^ self._expect(self.position)
         for m in self.position.legal_moves:
             i = self._first_lift(m.from_square)
             first = next((ev for ev in self.events if ev.key == m.to_square), None)
             if i is None or first is None or not first.occupied or self._heard_at.get(m.to_square) != first.t:
                 continue  # (its square heard before, or first heard as a lift)
+            if any(ev.key in changed for ev in self.events[:i]):
+                continue  # (a square the board shows changed changed before its lift: not a reply to it)
             if first.t > self.events[i].t and self._reads_whole(m, self.events[i].t):
                 works.append((m, self.events[i].t))
         if len(works) != 1:

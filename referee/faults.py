@@ -327,7 +327,7 @@ def readings(
         return _Drop(drop.lifted, end, gone=True)
 
     def interleaved(
-        c: Candidate, mask: frozenset[int], ready: float, hand: tuple[float, int, int] | None
+        c: Candidate, mask: frozenset[int], ready: float, hand: tuple[float, int, int] | None, occ: frozenset[int]
     ) -> float | None:
         """When ``c``'s origin was lifted, if ``c`` began while the piece of the move before it
         was still in the hand (lifted from ``hand[2]`` at ``hand[0]``, set down on ``hand[1]`` at
@@ -343,9 +343,13 @@ def readings(
             lifted = first(lifts, c.origin, hand[0])
         if lifted is None or lifted >= ready:
             return None
-        # (the piece was in the hand: nothing set down on its origin meanwhile but this move's own)
-        back = first(places, hand[2], hand[0])
-        return lifted if back is None or back >= ready or hand[2] in c.landings | {c.dest} else None
+        # (the piece was in the hand: nothing set down meanwhile on a square empty then, its origin
+        # included, but this move's own landings: a set-down elsewhere was that piece, at rest)
+        own = c.landings | {c.dest}
+        for sq, ts in places.items():
+            if sq not in own and sq not in occ and any(hand[0] < t < ready for t in ts):
+                return None
+        return lifted
 
     def until(drop: _Drop, hidden: int | None, occ: frozenset[int]) -> float:
         """Until when a reading whose sensor under ``hidden`` dropped out holds (math.inf: for
@@ -372,10 +376,12 @@ def readings(
         drop: _Drop,
         stood: _Stood | None = None,
         hand: tuple[float, int, int] | None = None,
+        mixed: bool = False,
     ) -> None:
         """``hand``: the last move of ``line`` was plain and its lift and landing seen: (when its
         piece was lifted, where it landed, where from); the next move may have begun while that
-        piece was in the hand (:func:`interleaved`)."""
+        piece was in the hand (:func:`interleaved`). ``mixed``: a move of ``line`` did (one such
+        piece a reading, or the search outgrows its bound on long evidence)."""
         nodes[0] += 1
         if nodes[0] > max_nodes:
             raise _Cut
@@ -402,8 +408,9 @@ def readings(
                 add(Reading(line, next(iter(rest)), landed=times, disturbed=True))
         options = cands.of(pos)
         masks = cands.bits(pos)
-        # a square that read a lift may have dropped out under the piece still standing there
-        for sq in () if hidden is not None or shown_late else sorted(diff & occ & went.keys()):
+        # a square that read a lift may have dropped out under the piece still standing there (not
+        # beside a piece held in the hand: one oddity at a time)
+        for sq in () if hidden is not None or shown_late or mixed else sorted(diff & occ & went.keys()):
             mask, due = known | {sq}, went[sq] + (dropout or 0.0)
             if diff == {sq}:
                 add(Reading(line, sq, landed=times, until=due, dropped=True, standing=True))
@@ -436,7 +443,7 @@ def readings(
                 else:
                     continue
                 mask = known if h is None else known | {h}
-                if not started(c, mask, ready) and interleaved(c, mask, ready, hand) is None:
+                if not started(c, mask, ready) and interleaved(c, mask, ready, hand, occ) is None:
                     continue
                 later = until(closed(c, mask, ready, drop), h, occ)
                 if stood is not None and stood.square in {c.origin, *c.captured}:
@@ -523,13 +530,16 @@ def readings(
                         and landed > lifted
                         and after.lifted is None
                         and held is None
+                        and not mixed
                         else None
                     )
-                    search(c.result, (*line, c.move), h, left - 1, landed, (*times, landed), after, held, hold_next)
+                    search(
+                        c.result, (*line, c.move), h, left - 1, landed, (*times, landed), after, held, hold_next, mixed
+                    )
                 # begun while the piece of the move before was in the hand: the events after that
                 # move's lift are read on (its landing, in ``landed``, at its lift), and the move
                 # after this one begins once both pieces are down
-                began = interleaved(c, mask, ready, hand)
+                began = interleaved(c, mask, ready, hand, occ)
                 if began is None or (flaky and h == c.dest):
                     continue
                 assert hand is not None
@@ -547,6 +557,8 @@ def readings(
                     (*times[:-1], hand[0], landed),
                     closed(c, mask, began, drop),
                     held,
+                    None,
+                    True,
                 )
 
     try:
