@@ -67,6 +67,21 @@ def test_a_landing_on_a_dead_square_is_inferred_while_play_goes_on(k: int) -> No
     assert played.whole and played.named == {broken[0][0]}, (len(played.recorded), len(moves))
 
 
+@pytest.mark.parametrize(("k", "whole"), [(234, False), (207, True), (101, True)])
+def test_two_dead_sensors_beside_the_held_piece_reading(k: int, whole: bool) -> None:
+    """Campaign games with two dead sensors (careful hands). 234: 18-23 runs between the dead 18
+    and 23, unseen; white's 33-29 and black's 19-24 follow. Since stop 47 that still board was
+    read as 19-24 held in the hand while 33-29 was played (a misrecord: 33-29 changed the
+    board before 19 was lifted); it stops short now, as before stop 47. 207 and 101: a reading
+    of a piece held in the hand that needed a king's rest elsewhere meanwhile, or a sensor
+    dropping out under a standing piece as well, made them stall; recorded whole again."""
+    start, moves = campaign_games(60)[k]
+    broken = campaign_broken(k, moves, "dead", 2)
+    played = play_faulty(start, moves, k, broken, answer=False)
+    assert not played.misrecorded and played.named <= {sq for sq, _ in broken}
+    assert played.whole == whole, (len(played.recorded), len(moves))
+
+
 def test_a_board_out_of_step_for_plies_is_not_read_as_the_move_it_happens_to_show() -> None:
     """f4-g5 lands on the dead g5; black captures it f6xh4 (its removal unseen); then g3-f4 and
     g7-f6 leave a board that is g3-h4's result. The referee used to record g3-h4; now the
