@@ -270,6 +270,9 @@ class Referee:
         #: heard from (_ask_slid), its move taken back meanwhile: (the move as read, its reply or
         #: None; the king slid on, its reply)
         self._slid: tuple[Move, Candidate | None, Candidate, Candidate] | None = None
+        #: the king of that question was seen set down where it slid on (held in the hand while
+        #: the reply was made): its square answered, no sensor under it is in doubt
+        self._slid_seen = False
         self._slid_told: tuple[int, Move] | None = None  # (ply, move): the page said it was as read
         self._readings: Readings | None = None  # of the board as it is (None: not looked at yet)
         self._readings_air: Readings | _Deferred | None = None  # the same, and those a piece put back would make
@@ -552,7 +555,9 @@ class Referee:
             return False
         if any(hidden in (m.from_square, *m.captured) for x in found for m in x.moves[1:]):
             return False  # (a later move takes the piece there, or from there: it was on the board)
-        due = max((x.landed[-1] for x in found if x.landed), default=self.t) + HIDDEN_LANDING
+        if any(len(x.moves) > 2 for x in found):
+            return False  # (its side moved again after the reply: the piece was set down before)
+        due = max((x.landed[1] for x in found if len(x.landed) > 1), default=self.t) + HIDDEN_LANDING
         if self.t >= due:
             return False
         self._deadline = due if self._deadline is None else max(self._deadline, due)
@@ -873,7 +878,16 @@ class Referee:
         # pieces lifted since and not set down: the reply's captured pieces, taken off, if the
         # move as landed here and the later events read as moves leave the board the game's, no
         # sensor named (else one of them may be the piece set down here)
-        return sh if held is not None and held < 0 and self._landing_explains(sh) else None
+        if held is None or held >= 0:
+            return None
+        return sh if self._landing_explains(sh) or self._only_first(sh.move) else None
+
+    def _only_first(self, move: Move) -> bool:
+        """Does every reading of the board (a complete search) begin with ``move``? A late
+        landing then stands, though the reply played meanwhile has its own silent square (a dead
+        one under its landing, say), which the board read afresh infers and names."""
+        r = self._board_readings()
+        return r.complete and not r.capped and bool(r.found) and all(x.moves[:1] == (move,) for x in r.found)
 
     def _set_down_since(self, move: Move, before: int | None = None) -> int | None:
         """The pieces set down less those lifted since ``move``'s origin was first lifted (up
@@ -890,11 +904,14 @@ class Referee:
         That move, with the events after its lift read on, is recorded if it alone leaves the
         board the game's, nothing inferred, no sensor named."""
         works = []
+        changed = self._sensed() ^ self._expect(self.position)
         for m in self.position.legal_moves:
             i = self._first_lift(m.from_square)
             first = next((ev for ev in self.events if ev.key == m.to_square), None)
             if i is None or first is None or not first.occupied or self._heard_at.get(m.to_square) != first.t:
                 continue  # (its square heard before, or first heard as a lift)
+            if any(ev.key in changed for ev in self.events[:i]):
+                continue  # (a square the board shows changed changed before its lift: not a reply to it)
             if first.t > self.events[i].t and self._reads_whole(m, self.events[i].t):
                 works.append((m, self.events[i].t))
         if len(works) != 1:
@@ -1115,7 +1132,9 @@ class Referee:
             if len(self.events) > MAX_EVENTS:
                 del self.events[: len(self.events) - MAX_EVENTS]
                 self._trimmed = True
-            if self._slid is not None and key == self._slid[2].dest and key not in self._mask:
+            if self._slid is not None and event.occupied and self._slid_landed(key, out):
+                pass  # (the king held in the hand, set down further along its line: recorded)
+            elif self._slid is not None and key == self._slid[2].dest and key not in self._mask and not self._slid_seen:
                 self._slid_moot(out)
         self._evaluate(out)
         late = self._landing_seen_late(key) if isinstance(key, int) and event.occupied else None
@@ -1239,7 +1258,7 @@ class Referee:
             if answer in (last, slid.move):  # the move as read, or its king slid on: with its reply
                 self.report = None
                 if answer == slid.move:
-                    if slid.dest not in self._mask:
+                    if slid.dest not in self._mask and not self._slid_seen:
                         self._suspect(slid.dest, out)  # (never heard: the king stands on it unseen)
                     self._record_pair(slid.move, reply, last, self.events, out)
                 elif c is not None:
@@ -1512,6 +1531,19 @@ class Referee:
         landed since: read the move again, then the reply. On to a square never heard from
         (not known to be broken: the king may as well be in a hand), the page is asked."""
         last = self.game.move_stack[-1]
+        held = self._slid_held(prev, s)
+        if held is not None:
+            if not self._another_reading(None, slid=True):
+                self._read_slid_again(*held, out)
+                return True
+            # (a sensor that dropped out under the king where it was read, say, the king moved
+            # on after the reply: the page is asked, naming it)
+            r = self._board_readings()
+            blamed = sorted({x.hidden for x in r.found if x.moves and x.hidden is not None})
+            if r.complete and blamed:
+                self._ask_slid(None, *held, out, squares=blamed)
+                self._slid_seen = True
+                return True
         told = self._slid_told == (self.game.ply, last)
         for c, reply in self._slid_readings(prev, s, unheard=not told):
             lifted = [ev.t for ev in self.events if ev.key == last.to_square and not ev.occupied]
@@ -1524,6 +1556,38 @@ class Referee:
                 self._ask_slid(None, c, reply, out)
             return True
         return False
+
+    def _slid_held(self, prev: Position, s: frozenset[int]) -> tuple[Candidate, Candidate] | None:
+        """The last move's king slid on in the hand: lifted off the square it was read on and
+        held while the other side replied, then set down further along its line (seen there,
+        after the reply began). The one such move and reply that leave the board as it is (every
+        sensor answering: the king lifted twice in a row is no reading), or None."""
+        last = self.game.move_stack[-1]
+        left = self._first_lift(last.to_square)
+        if left is None:
+            return None
+        found = []
+        for c in self._candidates.of(prev):
+            if c.move == last or c.dest not in s or c.dest in self._mask or not self._slid_on(prev, last, c):
+                continue
+            placed = next((i for i, ev in enumerate(self.events) if ev.key == c.dest and ev.occupied), None)
+            if placed is None:
+                continue
+            for reply in self._candidates.of(c.result):
+                began = self._first_lift(reply.origin)
+                if reply.after == s and began is not None and left < began < placed and not self._rested(left, reply):
+                    found.append((c, reply))
+        return found[0] if len(found) == 1 else None
+
+    def _rested(self, since: int, reply: Candidate) -> bool:
+        """Was a piece set down, from the event ``since`` on, on a square that reads empty now,
+        but on ``reply``'s way (a touch-down of its capture)? A king that rested there and went
+        on (a move of its own after the reply, say): not one king held in the hand all along."""
+        way = set(reply.move.path)
+        return any(
+            ev.occupied and isinstance(ev.key, int) and ev.key not in self.occupied and ev.key not in way
+            for ev in self.events[since:]
+        )
 
     def _slid_readings(
         self, prev: Position, s: frozenset[int], *, unheard: bool = False
@@ -1595,10 +1659,18 @@ class Referee:
         self._ask_slid(c, *other, out)
         return True
 
-    def _ask_slid(self, c: Candidate | None, again: Candidate, reply: Candidate, out: list[Verdict]) -> None:
+    def _ask_slid(
+        self,
+        c: Candidate | None,
+        again: Candidate,
+        reply: Candidate,
+        out: list[Verdict],
+        squares: list[int] | None = None,
+    ) -> None:
         """Take the last move back and ask the page: was it ``again`` (its king slid on to a
         square that did not answer) then ``reply``, or as read, then ``c`` (None: the king
-        lifted off where it stopped, the reply made meanwhile)?"""
+        lifted off where it stopped, the reply made meanwhile)? ``squares``: the sensors named
+        (``again``'s landing by default)."""
         prev = self._prev()
         assert prev is not None
         last = self.game.move_stack[-1]
@@ -1609,9 +1681,10 @@ class Referee:
         self._takeback(out)
         self._forget(seen)
         self._slid = (last, c, again, reply)
+        self._slid_seen = False
         self._choices = {}
         self._reported = _Raised("sensor", frozenset(self.occupied))
-        squares = [again.dest]
+        squares = squares or [again.dest]
         self._emit_report(
             out,
             ReportKind.SENSOR_CONFIRM,
@@ -1638,6 +1711,31 @@ class Referee:
             self._record_pair(again.move, reply, last, seen, out)
         else:
             self._stands_as_read(last, out)
+
+    def _slid_landed(self, square: int, out: list[Verdict]) -> bool:
+        """The page is asked whether a king slid on (:meth:`_ask_slid`), and the king was set
+        down on ``square``, further along its line than it was read, the board now that move and
+        one reply: it was in the hand (the reply made meanwhile), and the sensor the question
+        named is not in doubt. Both are recorded, the question dropped."""
+        assert self._slid is not None
+        last, _, again, _ = self._slid
+        if square == again.dest or square in self._mask:
+            return False  # (that square answering: _slid_moot)
+        pos, sensed, left = self.position, self._sensed(), self._first_lift(last.to_square)
+        if left is None:
+            return False
+        found = [
+            (c, r)
+            for c in self._candidates.of(pos)
+            if c.dest == square and c.move != last and slides_past(pos, last, c.move)
+            for r in self._candidates.of(c.result)
+            if self._expect(r.result) == sensed and not self._rested(left, r)
+        ]
+        if len(found) != 1:
+            return False
+        self.report = None
+        self._record_pair(found[0][0].move, found[0][1], last, self.events, out)
+        return True
 
     def _stands_as_read(self, last: Move, out: list[Verdict]) -> None:
         """A slide question's move taken back meanwhile stands as read: recorded again, the

@@ -56,7 +56,9 @@ class Reading:
     moves: tuple[Move, ...]
     hidden: int | None
     under_way: bool = False
-    #: when each move's piece landed (as far as the sensors tell: a hidden landing, at its lift)
+    #: when each move's piece landed (as far as the sensors tell: a hidden landing, at its lift;
+    #: a piece held in the hand while the next move began, at its lift too: the events after
+    #: that time are the next moves')
     landed: tuple[float, ...] = ()
     #: it holds only if a piece lifted now (a sleeve, a wrong piece, an adjustment) is put back
     disturbed: bool = False
@@ -200,7 +202,10 @@ def readings(
     """The readings of ``board`` from ``position`` (the last position it matched), given the
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
     origin lifted, destination set down and captured pieces lifted, in turn (a move starts
-    after the one before it landed), but for one square of ``silent`` (never heard from),
+    after the one before it landed; or, leaving that move's square alone, after its lift, when
+    it was a plain move whose piece may have been held in the hand meanwhile: its origin empty
+    until the landing, no drop-out at work; such a move's ``landed`` is its lift, the events
+    after it read on), but for one square of ``silent`` (never heard from),
     whose result matches ``board`` but on that square, or with a move under way after them.
     ``masked``: squares known not to answer (never compared). ``air``: also the readings
     that hold if one piece lifted since that time, off its square now, is put back (a sleeve
@@ -321,6 +326,31 @@ def readings(
             return None
         return _Drop(drop.lifted, end, gone=True)
 
+    def interleaved(
+        c: Candidate, mask: frozenset[int], ready: float, hand: tuple[float, int, int] | None, occ: frozenset[int]
+    ) -> float | None:
+        """When ``c``'s origin was lifted, if ``c`` began while the piece of the move before it
+        was still in the hand (lifted from ``hand[2]`` at ``hand[0]``, set down on ``hand[1]`` at
+        ``ready``): a reply played before the other side's piece was set down, leaving its square
+        alone, its origin not lifted since the landing (None: it did not, or cannot have). Its
+        origin hidden, it began at that lift if it landed, seen, before that piece."""
+        if hand is None or hand[1] in c.captured or first(lifts, c.origin, ready) is not None:
+            return None  # (lifted again since the landing: read as begun then)
+        if c.origin in mask:  # (its start unseen: its landing, seen before that one's, tells; not on its origin)
+            landed = None if c.dest in mask or c.dest == hand[2] else first(places, c.dest, hand[0])
+            lifted = hand[0] if landed is not None and landed < ready else None
+        else:
+            lifted = first(lifts, c.origin, hand[0])
+        if lifted is None or lifted >= ready:
+            return None
+        # (the piece was in the hand: nothing set down meanwhile on a square empty then, its origin
+        # included, but this move's own landings: a set-down elsewhere was that piece, at rest)
+        own = c.landings | {c.dest}
+        for sq, ts in places.items():
+            if sq not in own and sq not in occ and any(hand[0] < t < ready for t in ts):
+                return None
+        return lifted
+
     def until(drop: _Drop, hidden: int | None, occ: frozenset[int]) -> float:
         """Until when a reading whose sensor under ``hidden`` dropped out holds (math.inf: for
         good, the piece shown when it answered again, or captured while it was out; -math.inf:
@@ -345,7 +375,13 @@ def readings(
         times: tuple[float, ...],
         drop: _Drop,
         stood: _Stood | None = None,
+        hand: tuple[float, int, int] | None = None,
+        mixed: bool = False,
     ) -> None:
+        """``hand``: the last move of ``line`` was plain and its lift and landing seen: (when its
+        piece was lifted, where it landed, where from); the next move may have begun while that
+        piece was in the hand (:func:`interleaved`). ``mixed``: a move of ``line`` did (one such
+        piece a reading, or the search outgrows its bound on long evidence)."""
         nodes[0] += 1
         if nodes[0] > max_nodes:
             raise _Cut
@@ -372,8 +408,9 @@ def readings(
                 add(Reading(line, next(iter(rest)), landed=times, disturbed=True))
         options = cands.of(pos)
         masks = cands.bits(pos)
-        # a square that read a lift may have dropped out under the piece still standing there
-        for sq in () if hidden is not None or shown_late else sorted(diff & occ & went.keys()):
+        # a square that read a lift may have dropped out under the piece still standing there (not
+        # beside a piece held in the hand: one oddity at a time)
+        for sq in () if hidden is not None or shown_late or mixed else sorted(diff & occ & went.keys()):
             mask, due = known | {sq}, went[sq] + (dropout or 0.0)
             if diff == {sq}:
                 add(Reading(line, sq, landed=times, until=due, dropped=True, standing=True))
@@ -406,7 +443,7 @@ def readings(
                 else:
                     continue
                 mask = known if h is None else known | {h}
-                if not started(c, mask, ready):
+                if not started(c, mask, ready) and interleaved(c, mask, ready, hand, occ) is None:
                     continue
                 later = until(closed(c, mask, ready, drop), h, occ)
                 if stood is not None and stood.square in {c.origin, *c.captured}:
@@ -473,16 +510,56 @@ def readings(
             for h in (*tries, c.dest) if flaky else tries:
                 mask = known if h is None else known | {h}
                 landed = timed(c, mask, ready, held)
+                if landed is not None:
+                    if left == 0:
+                        raise _Cut  # the evidence may hold more moves than the search looks at
+                    after = closed(c, mask, ready, drop)
+                    if flaky and h == c.dest:
+                        after = _Drop(landed)
+                    elif h is not None and h == hidden and (h in c.captured or h == c.origin):
+                        after = vacated(c, h, ready, landed, drop) or after
+                    # (its piece may be held in the hand while the next move is played: a plain
+                    # move whose landing was seen, its origin empty until then, no drop-out at work)
+                    lifted = first(lifts, c.origin, ready)
+                    hold_next = (
+                        (lifted, c.dest, c.origin)
+                        if not c.captured
+                        and c.dest not in mask
+                        and c.origin not in mask
+                        and lifted is not None
+                        and landed > lifted
+                        and after.lifted is None
+                        and held is None
+                        and not mixed
+                        else None
+                    )
+                    search(
+                        c.result, (*line, c.move), h, left - 1, landed, (*times, landed), after, held, hold_next, mixed
+                    )
+                # begun while the piece of the move before was in the hand: the events after that
+                # move's lift are read on (its landing, in ``landed``, at its lift), and the move
+                # after this one begins once both pieces are down
+                began = interleaved(c, mask, ready, hand, occ)
+                if began is None or (flaky and h == c.dest):
+                    continue
+                assert hand is not None
+                landed = timed(c, mask, hand[0], held)
                 if landed is None:
                     continue
                 if left == 0:
-                    raise _Cut  # the evidence may hold more moves than the search looks at
-                after = closed(c, mask, ready, drop)
-                if flaky and h == c.dest:
-                    after = _Drop(landed)
-                elif h is not None and h == hidden and (h in c.captured or h == c.origin):
-                    after = vacated(c, h, ready, landed, drop) or after
-                search(c.result, (*line, c.move), h, left - 1, landed, (*times, landed), after, held)
+                    raise _Cut
+                search(
+                    c.result,
+                    (*line, c.move),
+                    h,
+                    left - 1,
+                    max(landed, ready),
+                    (*times[:-1], hand[0], landed),
+                    closed(c, mask, began, drop),
+                    held,
+                    None,
+                    True,
+                )
 
     try:
         search(position, (), None, max_plies, -math.inf, (), _Drop())

@@ -120,3 +120,17 @@ def test_every_king_move_of_the_real_games_dragged_slowly(live: bool) -> None:
             if problem is not None:
                 wrong.append(problem)
     assert wrong == []
+
+
+def test_a_king_held_in_the_hand_after_a_rest_while_the_reply_is_played_is_read_slid_on() -> None:
+    """17-28 dragged: the king rests on 22 (read as 17-22 for the moment), is lifted off it and
+    held while black replies 44-40 (a reply to 17-28: after 17-22 black would have to capture),
+    then set down on 28, every sensor heard. No reading started the reply after the king's
+    landing, so main reported the board knocked over for good. The king slid on in the hand:
+    17-28 and 44-40 are recorded, nothing asked, no sensor in doubt."""
+    board = Board("international", "W:WK17,18,31,33:BK44", heard=range(1, 51))
+    board.lift(17).place(22).wait(0.5).lift(22)
+    board.lift(44).place(40)
+    board.place(28).wait(3)
+    assert [str(m) for m in board.ref.game.move_stack] == ["17-28", "44-40"]
+    assert board.reports() == [] and board.ref.suspects == set() and board.ref.inferred == {}
