@@ -844,8 +844,6 @@ class Referee:
             if all(sh in confused for sh in self._shadows):
                 self._shadows = []
             return
-        if alive[0].ref.suspects - self.suspects - {alive[0].hidden}:
-            return  # (a second square it took for silent since: two unheard at once, only the page tells)
         self._take_up(alive[0], out)
 
     def _landed_late(self, sh: _Shadow, out: list[Verdict]) -> None:

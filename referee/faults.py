@@ -203,9 +203,10 @@ def readings(
     square ``events`` since then: move sequences of at most ``max_plies`` plies, each move's
     origin lifted, destination set down and captured pieces lifted, in turn (a move starts
     after the one before it landed; or, leaving that move's square alone, after its lift, when
-    it was a plain move whose piece may have been held in the hand meanwhile: its origin empty
-    until the landing, no drop-out at work; such a move's ``landed`` is its lift, the events
-    after it read on), but for one square of ``silent`` (never heard from),
+    it was a plain move whose piece may have been held in the hand meanwhile: nothing set down
+    meanwhile on a square empty then but the move's own landing, no drop-out at work, one such
+    piece a reading; such a move's ``landed`` is its lift, the events after it read on), but
+    for one square of ``silent`` (never heard from),
     whose result matches ``board`` but on that square, or with a move under way after them.
     ``masked``: squares known not to answer (never compared). ``air``: also the readings
     that hold if one piece lifted since that time, off its square now, is put back (a sleeve

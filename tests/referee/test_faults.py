@@ -67,14 +67,18 @@ def test_a_landing_on_a_dead_square_is_inferred_while_play_goes_on(k: int) -> No
     assert played.whole and played.named == {broken[0][0]}, (len(played.recorded), len(moves))
 
 
-@pytest.mark.parametrize(("k", "whole"), [(234, False), (207, True), (101, True)])
+@pytest.mark.parametrize(("k", "whole"), [(234, False), (207, True), (101, True), (2, True), (29, True)])
 def test_two_dead_sensors_beside_the_held_piece_reading(k: int, whole: bool) -> None:
     """Campaign games with two dead sensors (careful hands). 234: 18-23 runs between the dead 18
     and 23, unseen; white's 33-29 and black's 19-24 follow. Since stop 47 that still board was
     read as 19-24 held in the hand while 33-29 was played (a misrecord: 33-29 changed the
     board before 19 was lifted); it stops short now, as before stop 47. 207 and 101: a reading
     of a piece held in the hand that needed a king's rest elsewhere meanwhile, or a sensor
-    dropping out under a standing piece as well, made them stall; recorded whole again."""
+    dropping out under a standing piece as well, made them stall; recorded whole again. 2 and
+    29 (stop 46 recorded them whole unanswered): the page is asked (2: c1-d2 from the dead 30,
+    or d1-d2 from 31, never heard), and the one reading play leaves had taken the second dead
+    square (2) for silent since; stop 47 made the referee wait for the answer then, for good.
+    The second dead sensor is named by that reading, as it is by play."""
     start, moves = campaign_games(60)[k]
     broken = campaign_broken(k, moves, "dead", 2)
     played = play_faulty(start, moves, k, broken, answer=False)
