@@ -1539,8 +1539,7 @@ class Referee:
             r = self._board_readings()
             blamed = sorted({x.hidden for x in r.found if x.moves and x.hidden is not None})
             if r.complete and blamed:
-                self._ask_slid(None, *held, out, squares=blamed)
-                self._slid_seen = True
+                self._ask_slid(None, *held, out, squares=blamed, king_seen=True)
                 return True
         told = self._slid_told == (self.game.ply, last)
         for c, reply in self._slid_readings(prev, s, unheard=not told):
@@ -1664,11 +1663,12 @@ class Referee:
         reply: Candidate,
         out: list[Verdict],
         squares: list[int] | None = None,
+        king_seen: bool = False,
     ) -> None:
         """Take the last move back and ask the page: was it ``again`` (its king slid on to a
         square that did not answer) then ``reply``, or as read, then ``c`` (None: the king
         lifted off where it stopped, the reply made meanwhile)? ``squares``: the sensors named
-        (``again``'s landing by default)."""
+        (``again``'s landing by default); ``king_seen``: the king was seen set down on it (held)."""
         prev = self._prev()
         assert prev is not None
         last = self.game.move_stack[-1]
@@ -1679,7 +1679,7 @@ class Referee:
         self._takeback(out)
         self._forget(seen)
         self._slid = (last, c, again, reply)
-        self._slid_seen = False
+        self._slid_seen = king_seen
         self._choices = {}
         self._reported = _Raised("sensor", frozenset(self.occupied))
         squares = squares or [again.dest]

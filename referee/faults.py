@@ -520,7 +520,7 @@ def readings(
                     elif h is not None and h == hidden and (h in c.captured or h == c.origin):
                         after = vacated(c, h, ready, landed, drop) or after
                     # (its piece may be held in the hand while the next move is played: a plain
-                    # move whose landing was seen, its origin empty until then, no drop-out at work)
+                    # move whose lift and landing were seen, no drop-out at work, none held before)
                     lifted = first(lifts, c.origin, ready)
                     hold_next = (
                         (lifted, c.dest, c.origin)
