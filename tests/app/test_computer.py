@@ -332,8 +332,12 @@ def test_the_page_shows_the_analysis_in_the_move_history(tmp_path: Path) -> None
             "curve": state["analysis"]["curve"],
             "marked": {1: "?"},
         }
-        start, played, end = state["analysis"]["curve"]  # White's side: the man given away shows
-        assert played < start - 80 and end < start - 80
+        # White's side: the man given away shows. The search's depth in 0.2 s varies with the
+        # machine's load, and so do the values (the start is -74 to +14 at depths 3-15, the two
+        # positions after the blunder -110 to -364): whatever mix of depths, both are more than
+        # a man down and below the start
+        start, played, end = state["analysis"]["curve"]
+        assert played < -100 and end < -100 and start > max(played, end)
         assert app.state("pt")["analysis"]["lines"] == [f"1. a5-b6? perde material: melhor 1. {better}"]
     finally:
         app.close()
