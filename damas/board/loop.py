@@ -815,7 +815,7 @@ class PlayApp:
         if self.analysis is not None:
             self.analysis.cancel()
         settings = self.engine_settings
-        limits = Limits(move_time=settings.move_time or ANALYSIS_TIME)
+        limits = analysis_limits(settings)
         self.analysis = GameAnalysis(game_id, game, lambda: open_engine(variant, settings, level=10), limits)
         self._mark()
 
@@ -1030,6 +1030,12 @@ class PlayApp:
 
 ANALYSIS_TIME = 0.3  # seconds per position when the page asks for an analysis
 RECENT = 6  # games the page lists beside the game in play
+
+
+def analysis_limits(settings: EngineSettings) -> Limits:
+    """What bounds the search of each position when the page asks for an analysis: the
+    ``[engine]`` move time, else ANALYSIS_TIME."""
+    return Limits(move_time=settings.move_time or ANALYSIS_TIME)
 
 
 def set_up(sim: SimulatedBoard, pos: Position) -> None:

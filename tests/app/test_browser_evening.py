@@ -214,8 +214,10 @@ def test_one_marked_move_is_one(browser: Any, tmp_path: Path) -> None:
     """The analysis of a game with one mistake says "1 marked move" (once "1 marked moves")."""
     from playwright.sync_api import expect
 
+    from tests.app.test_browser_live import BLUNDER
+
     server = Server(tmp_path / "g.sqlite3").start()
-    fen = "W:W20,11,13:B18,14,25"  # a5-b6 gives a man away (tests/cli/test_analyze.py)
+    fen = BLUNDER  # a5-b6 gives a man away
     try:
         server.post("/api/action", {"action": "new-game", "fen": fen})
         pos = Position.from_fen(fen, VARIANT)
