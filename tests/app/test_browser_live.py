@@ -24,7 +24,7 @@ from wording.page import ERRORS, UI
 VARIANT = "brazilian"
 # White's a5-b6 gives a man away (c5xa7, forced). The page's analysis searches for a time, so the
 # depth it reaches varies with the machine's load: this position's values hardly do. At every
-# depth 4-15 the start is 0 to +12 (f6-e7) and the positions after the blunder -122 to -274, so
+# depth 4-15 the start is 0 to +12 (f6-e7) and the positions after the blunder -122 to -278, so
 # any mix of depths marks it. (W:W20,11,13:B18,14,25, tests/cli/test_analyze.py at depth 6, was
 # -74 at depth 8 and -110 after: CI once failed on it)
 BLUNDER = "W:W20,11,13,19:B18,14,25,4"
