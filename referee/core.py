@@ -553,11 +553,19 @@ class Referee:
             return False
         if (self._set_down_since(move) or 0) > 0:
             return False
-        if any(hidden in (m.from_square, *m.captured) for x in found for m in x.moves[1:]):
-            return False  # (a later move takes the piece there, or from there: it was on the board)
-        if any(len(x.moves) > 2 for x in found):
-            return False  # (its side moved again after the reply: the piece was set down before)
-        due = max((x.landed[1] for x in found if len(x.landed) > 1), default=self.t) + HIDDEN_LANDING
+        # the readings that leave the piece in the hand: in the others a later move takes the
+        # piece there, or moves it on, or its side moved again after the reply (it was set down
+        # before). One such reading is enough to wait (hold campaign game 7044: 12-16 held while
+        # the king captured 2x20, also read as the king landing on 15, where it rested, and the
+        # man going on 16-20)
+        held = [
+            x
+            for x in found
+            if len(x.moves) <= 2 and not any(hidden in (m.from_square, *m.captured) for m in x.moves[1:])
+        ]
+        if not held:
+            return False
+        due = max((x.landed[1] for x in held if len(x.landed) > 1), default=self.t) + HIDDEN_LANDING
         if self.t >= due:
             return False
         self._deadline = due if self._deadline is None else max(self._deadline, due)
@@ -1441,6 +1449,12 @@ class Referee:
                     return
                 # the board is the result of another move from the previous position
                 slid = self._slid_on(prev, last, c)
+                king = prev.piece_at(last.from_square)
+                if king is not None and king.king and not slid and not same_travel and not self._held():
+                    # a king's move changed is read once the king is released: one that only passes
+                    # over another of its squares is on its way (to its next move, the opponent's
+                    # piece lifted from a square never heard: hold campaign game 7087)
+                    return
                 if self.mode == "casual" or slid or self._removals_told(last, c):
                     if self._another_reading(None, slid=slid):
                         # another move, or one a silent square hid: the next event tells, or the page
@@ -1605,7 +1619,13 @@ class Referee:
             (reply,) = replies
             left = [i for i, ev in enumerate(self.events) if ev.key == last.to_square and not ev.occupied]
             began = [i for i, ev in enumerate(self.events) if ev.key == reply.origin and not ev.occupied]
-            if left and began and began[0] > left[0]:
+            if not (left and began and began[0] > left[0]):
+                continue
+            # the reply's landing, where a sensor answers, after its lift: one seen before it is
+            # the king set back where it was read (hold campaign game 7047: the king lifted and
+            # put back on 14, then 10 lifted, was read as the king slid on unseen and 10-14)
+            landed = [i for i, ev in enumerate(self.events) if ev.key == reply.dest and ev.occupied]
+            if reply.dest in self._mask or (landed and landed[-1] > began[0]):
                 yield c, reply
 
     def _read_slid_again(self, c: Candidate, reply: Candidate, out: list[Verdict]) -> None:

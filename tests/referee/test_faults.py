@@ -777,6 +777,40 @@ def test_a_dragged_king_held_while_the_reply_is_played_is_never_misrecorded(
         assert played.asked >= asked if answer else played.asked == 0
 
 
+@pytest.mark.parametrize(("seed", "variant", "dead"), [(7087, "brazilian", True), (7047, "portuguese", True)])
+def test_a_king_held_on_its_way_with_a_dead_sensor_is_never_misrecorded(seed: int, variant: str, dead: bool) -> None:
+    """Hold campaign games, sloppy hands, one dead sensor, that stop 49's referee misrecorded.
+    7087 (Brazilian, h8 dead): the king's capture a7xg1 rests on g1 while black lifts from h8
+    unseen and holds the piece; the king goes on to c5 past f2, its other landing square, and
+    passing over f2 was read as the capture changed to a7xf2 (a correction is read once the
+    king is released now). 7047 (Portuguese, 7 dead): the king set back on 14, where 25-14 was
+    read, then 10 lifted for 10x19, was read as the king slid on to 7 unseen and 10-14, whose
+    landing on 14 came before its lift (the reply's landing must follow its lift now). Never
+    misrecorded, answered or not; 7047 answered is recorded whole."""
+    assert VARIANTS[(seed - 7000) % 3] == variant
+    rng = random.Random(seed)
+    start, moves = random_game(variant, rng, 80, capture_bias=0.7)
+    broken = [(rng.choice(used_squares(moves)), "dead")] if dead else []
+    for answer in (False, True):
+        played = play_faulty(start, moves, seed, broken, Style.sloppy(hold=0.3), answer=answer)
+        assert not played.misrecorded, (answer, len(played.recorded))
+        assert played.named <= {sq for sq, _ in broken}, (answer, played.named)
+    assert seed != 7047 or played.whole
+
+
+def test_a_piece_held_while_a_king_rests_on_its_way_names_no_sensor() -> None:
+    """Hold campaign game 7044 (Portuguese, sloppy hands, every sensor sound): 12-16 held in the
+    hand while the king captures 2x20, resting on 15 on its way. Read also as the king landing
+    on 15 and the man going on 16-20, that reading (its side moving again) made the piece
+    counted as set down, and 16's sound sensor was named at the king's landing. One reading
+    that leaves the piece in the hand is enough to wait for it: recorded whole, none named."""
+    seed = 7044
+    start, moves = random_game("portuguese", random.Random(seed), 80, capture_bias=0.7)
+    for answer in (False, True):
+        played = play_faulty(start, moves, seed, [], Style.sloppy(hold=0.3), answer=answer)
+        assert played.whole and not played.named, (answer, len(played.recorded), played.named)
+
+
 @pytest.mark.parametrize("heard", ["all", "all but b4"])
 def test_a_piece_held_while_the_reply_is_played_names_no_sensor(heard: str) -> None:
     """c3 held while black replies f6-e5, then set down on b4 (heard before, or never): the
