@@ -798,6 +798,21 @@ def test_a_king_held_on_its_way_with_a_dead_sensor_is_never_misrecorded(seed: in
     assert seed != 7047 or played.whole
 
 
+def test_a_king_dragged_then_held_while_the_reply_is_played_is_never_misrecorded() -> None:
+    """Hold campaign game 7230 (Portuguese, sloppy hands, every sensor sound): the king's 4-11
+    rests on 7 on its way, is lifted again and held while black plays 9-13, then set down on
+    11. The rest on 7 made the king count as set down there, so the only readings were 4-7
+    with 7-11 after the reply (7's lift unseen) and 4-11 with 11 unseen: 4-7 was recorded, then
+    7-18 for 11-18. A piece lifted again before the reply began is in the hand: 4-11 held is a
+    reading with every sensor sound. Never misrecorded; answered, recorded whole."""
+    seed = 7230
+    start, moves = random_game("portuguese", random.Random(seed), 80, capture_bias=0.7)
+    for answer in (False, True):
+        played = play_faulty(start, moves, seed, [], Style.sloppy(hold=0.3), answer=answer)
+        assert not played.misrecorded and not played.named, (answer, len(played.recorded), played.named)
+        assert played.whole or not answer
+
+
 def test_a_piece_held_while_a_king_rests_on_its_way_names_no_sensor() -> None:
     """Hold campaign game 7044 (Portuguese, sloppy hands, every sensor sound): 12-16 held in the
     hand while the king captures 2x20, resting on 15 on its way. Read also as the king landing
