@@ -863,8 +863,11 @@ class Referee:
         self._shadows = []
         ply = self.game.ply
         self._evaluate(out)
-        if self.game.ply != ply or self._shadows or any(x.moves for x in self._board_readings().found):
+        if self.game.ply != ply or self._shadows:
             return
+        r = self._board_readings()
+        if not r.complete or any(x.moves for x in r.found):
+            return  # (a search cut short proves nothing: more plies than it looks at, say)
         assert sh.move is not None
         if self.report is not None and self.report.kind is ReportKind.SENSOR_CONFIRM:
             self._clear_report(out)

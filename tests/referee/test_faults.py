@@ -813,6 +813,20 @@ def test_a_king_dragged_then_held_while_the_reply_is_played_is_never_misrecorded
         assert played.whole or not answer
 
 
+def test_a_landing_seen_late_is_not_recorded_on_a_search_cut_short() -> None:
+    """Hold campaign game 7225 (Brazilian, careful hands, every sensor sound): black's king holds
+    a1-b2 while white plays a5-b6, then b2-e5 while white plays b6-c7: four plies, more than the
+    readings' search looks at. The page was asked about a1-e5 landed unseen; e5 set down, nothing
+    explained the board (the search was cut short), and a1-e5 was recorded as played. A search
+    cut short proves nothing: not recorded; answered, the game is recorded whole."""
+    seed = 7225
+    start, moves = random_game("brazilian", random.Random(seed), 80, capture_bias=0.7)
+    for answer in (False, True):
+        played = play_faulty(start, moves, seed, [], Style(hold=0.3), answer=answer)
+        assert not played.misrecorded and not played.named, (answer, len(played.recorded), played.named)
+        assert played.whole or not answer
+
+
 def test_a_piece_held_while_a_king_rests_on_its_way_names_no_sensor() -> None:
     """Hold campaign game 7044 (Portuguese, sloppy hands, every sensor sound): 12-16 held in the
     hand while the king captures 2x20, resting on 15 on its way. Read also as the king landing
