@@ -143,3 +143,23 @@ def campaign_named(kind: str, style: Style | None, per_variant: int) -> tuple[in
         whole += played.whole
         wrong += played.misrecorded
     return len(games), whole, wrong
+
+
+def hold_campaign(style: Style, dead: bool, games: int) -> tuple[int, int, int, int, int]:
+    """The hold campaign: ``games`` generated games (seeds 7000 on, the variants in turn, 80
+    plies), played by ``style`` (a share of the plain moves held in the hand while the other
+    side replies), every sensor sound or one dead (``dead``: a square the game uses, drawn from
+    the game's generator): the same figures as :func:`campaign`."""
+    alone = helped = wrong = misnamed = 0
+    for i in range(games):
+        seed = 7000 + i
+        rng = random.Random(seed)
+        start, moves = random_game(VARIANTS[i % 3], rng, 80, capture_bias=0.7)
+        broken = [(rng.choice(used_squares(moves)), "dead")] if dead else []
+        first = play_faulty(start, moves, seed, broken, style, answer=False)
+        second = play_faulty(start, moves, seed, broken, style, answer=True)
+        alone += first.whole
+        helped += second.whole
+        wrong += first.misrecorded or second.misrecorded
+        misnamed += bool((first.named | second.named) - {sq for sq, _ in broken})
+    return games, alone, helped, wrong, misnamed
