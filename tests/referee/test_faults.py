@@ -338,6 +338,17 @@ def test_a_broken_sensor_never_makes_a_misrecord_random(variant: str, seed: int,
     never_misrecords(variant, seed, sloppy, kind)
 
 
+def test_a_game_ending_capture_read_again_waits_for_a_landing_on_a_dead_square() -> None:
+    """The slow random test's Brazilian seed 152127438 (sloppy hands, g5's sensor dead and
+    named): the game's last move, the king's d8xh4, rests on f6 and is read there (d8xf6, the
+    game over); the king is lifted again and was read at once as slid on to the dead g5, then
+    set down on h4. Read again only once the board has been still as long as a landing where
+    no sensor answers may take: recorded whole."""
+    start, moves, broken = property_case("brazilian", 152127438)
+    played = play_faulty(start, moves, 152127438, [(broken, "dead")], Style.sloppy())
+    assert broken == 16 and played.whole and played.named == {16}
+
+
 def test_a_king_is_not_read_as_slid_on_to_a_dead_square_when_the_reply_began_first() -> None:
     """The case that turned main's CI red (the property test's Brazilian seed 150000): the
     sensor under 29 is dead. White's king plays 8-22; black's king answers 28-19 (lifted before
@@ -823,6 +834,21 @@ def test_a_landing_seen_late_is_not_recorded_on_a_search_cut_short() -> None:
     start, moves = random_game("brazilian", random.Random(seed), 80, capture_bias=0.7)
     for answer in (False, True):
         played = play_faulty(start, moves, seed, [], Style(hold=0.3), answer=answer)
+        assert not played.misrecorded and not played.named, (answer, len(played.recorded), played.named)
+        assert played.whole or not answer
+
+
+def test_a_reading_that_leaves_a_resting_piece_unexplained_is_not_recorded() -> None:
+    """Hold campaign game 7305 (Portuguese, sloppy hands, every sensor sound): black's king
+    plays 32-10, resting on 14 on its way, held while 27-30 is played, set down on 10, then
+    lifted for 10-28 and resting on 14 again. That board read as 32-14 (landed at its first
+    rest) and 27-30, the king's stay on 10 left out: recorded. A piece set down since a
+    reading's last landing, where the reading leaves the square empty, is another move: not
+    recorded by itself; answered, the game is recorded whole."""
+    seed = 7305
+    start, moves = random_game("portuguese", random.Random(seed), 80, capture_bias=0.7)
+    for answer in (False, True):
+        played = play_faulty(start, moves, seed, [], Style.sloppy(hold=0.3), answer=answer)
         assert not played.misrecorded and not played.named, (answer, len(played.recorded), played.named)
         assert played.whole or not answer
 
