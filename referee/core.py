@@ -551,13 +551,15 @@ class Referee:
         (one a sensor answers)? A reading complete since then does not say where that piece
         went: a king set down there and moving on (hold campaign game 7305: 32-10 held while
         27-30 was played, the king lifted again for 10-28 and resting on 14, was read as 32-14,
-        which it had crossed)."""
-        if x.under_way or not x.landed:
+        which it had crossed). Only after a landing seen: one unseen is given at its lift, and
+        the move's own touch-downs and rests come after it; nor on the moves' own landings."""
+        if x.under_way or not x.landed or not x.moves or x.moves[-1].to_square in self._mask | {x.hidden}:
             return False
         pos = self.position
         for m in x.moves:
             pos = pos.apply(m)
-        occ, since = pos.occupied() | self._mask, x.landed[-1]
+        own = {sq for m in x.moves for sq in m.path}
+        occ, since = pos.occupied() | self._mask | own, x.landed[-1]
         return any(ev.occupied and isinstance(ev.key, int) and ev.key not in occ and ev.t > since for ev in self.events)
 
     def _maybe_in_hand(self, move: Move, hidden: int | None, found: list[Reading]) -> bool:
