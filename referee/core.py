@@ -529,6 +529,8 @@ class Referee:
             return False
         if self._gone_too(move, found, out):
             return True  # (asked: nothing recorded)
+        if all(self._rested_after(x) for x in found):
+            return False  # (a piece set down since, at rest where every reading leaves nothing: another move)
         landed = min(x.landed[0] for x in found if x.landed)
         # a sensor that answered before may have dropped out under another first move: until it
         # could no longer (DROPOUT), that one stands too; if the sensor answers meanwhile, the
@@ -544,6 +546,22 @@ class Referee:
         self._adopt(move, hidden, landed, out)
         return True
 
+    def _rested_after(self, x: Reading) -> bool:
+        """Was a piece set down, after ``x``'s last move landed, on a square ``x`` leaves empty
+        (one a sensor answers)? A reading complete since then does not say where that piece
+        went: a king set down there and moving on (hold campaign game 7305: 32-10 held while
+        27-30 was played, the king lifted again for 10-28 and resting on 14, was read as 32-14,
+        which it had crossed). Only after a landing seen: one unseen is given at its lift, and
+        the move's own touch-downs and rests come after it; nor on the moves' own landings."""
+        if x.under_way or not x.landed or not x.moves or x.moves[-1].to_square in self._mask | {x.hidden}:
+            return False
+        pos = self.position
+        for m in x.moves:
+            pos = pos.apply(m)
+        own = {sq for m in x.moves for sq in m.path}
+        occ, since = pos.occupied() | self._mask | own, x.landed[-1]
+        return any(ev.occupied and isinstance(ev.key, int) and ev.key not in occ and ev.t > since for ev in self.events)
+
     def _maybe_in_hand(self, move: Move, hidden: int | None, found: list[Reading]) -> bool:
         """``move`` read as landed unseen on a square never heard, the reply played since: its
         piece may still be in the hand (the reply made before it was set down; no piece set down
@@ -553,11 +571,19 @@ class Referee:
             return False
         if (self._set_down_since(move) or 0) > 0:
             return False
-        if any(hidden in (m.from_square, *m.captured) for x in found for m in x.moves[1:]):
-            return False  # (a later move takes the piece there, or from there: it was on the board)
-        if any(len(x.moves) > 2 for x in found):
-            return False  # (its side moved again after the reply: the piece was set down before)
-        due = max((x.landed[1] for x in found if len(x.landed) > 1), default=self.t) + HIDDEN_LANDING
+        # the readings that leave the piece in the hand: in the others a later move takes the
+        # piece there, or moves it on, or its side moved again after the reply (it was set down
+        # before). One such reading is enough to wait (hold campaign game 7044: 12-16 held while
+        # the king captured 2x20, also read as the king landing on 15, where it rested, and the
+        # man going on 16-20)
+        held = [
+            x
+            for x in found
+            if len(x.moves) <= 2 and not any(hidden in (m.from_square, *m.captured) for m in x.moves[1:])
+        ]
+        if not held:
+            return False
+        due = max((x.landed[1] for x in held if len(x.landed) > 1), default=self.t) + HIDDEN_LANDING
         if self.t >= due:
             return False
         self._deadline = due if self._deadline is None else max(self._deadline, due)
@@ -855,8 +881,11 @@ class Referee:
         self._shadows = []
         ply = self.game.ply
         self._evaluate(out)
-        if self.game.ply != ply or self._shadows or any(x.moves for x in self._board_readings().found):
+        if self.game.ply != ply or self._shadows:
             return
+        r = self._board_readings()
+        if not r.complete or any(x.moves for x in r.found):
+            return  # (a search cut short proves nothing: more plies than it looks at, say)
         assert sh.move is not None
         if self.report is not None and self.report.kind is ReportKind.SENSOR_CONFIRM:
             self._clear_report(out)
@@ -1441,6 +1470,12 @@ class Referee:
                     return
                 # the board is the result of another move from the previous position
                 slid = self._slid_on(prev, last, c)
+                king = prev.piece_at(last.from_square)
+                if king is not None and king.king and not slid and not same_travel and not self._held():
+                    # a king's move changed is read once the king is released: one that only passes
+                    # over another of its squares is on its way (to its next move, the opponent's
+                    # piece lifted from a square never heard: hold campaign game 7087)
+                    return
                 if self.mode == "casual" or slid or self._removals_told(last, c):
                     if self._another_reading(None, slid=slid):
                         # another move, or one a silent square hid: the next event tells, or the page
@@ -1605,7 +1640,13 @@ class Referee:
             (reply,) = replies
             left = [i for i, ev in enumerate(self.events) if ev.key == last.to_square and not ev.occupied]
             began = [i for i, ev in enumerate(self.events) if ev.key == reply.origin and not ev.occupied]
-            if left and began and began[0] > left[0]:
+            if not (left and began and began[0] > left[0]):
+                continue
+            # the reply's landing, where a sensor answers, after its lift: one seen before it is
+            # the king set back where it was read (hold campaign game 7047: the king lifted and
+            # put back on 14, then 10 lifted, was read as the king slid on unseen and 10-14)
+            landed = [i for i, ev in enumerate(self.events) if ev.key == reply.dest and ev.occupied]
+            if reply.dest in self._mask or (landed and landed[-1] > began[0]):
                 yield c, reply
 
     def _read_slid_again(self, c: Candidate, reply: Candidate, out: list[Verdict]) -> None:
@@ -1773,6 +1814,13 @@ class Referee:
                 and ((slid := self._slid_on(prev, last, c)) or self._removals_told(last, c))
                 and not self._another_reading(None, slid=slid)
             ):
+                if c.dest in self._mask and self.t < self._since + HIDDEN_LANDING:
+                    # set down where no sensor answers, or still in the hand: look again once the
+                    # board has been still that long (random property case 152127438: 2x11 read
+                    # at a rest, the king lifted, read at once as landed on the dead 16, then
+                    # set down on 20)
+                    self._grace = self._since + HIDDEN_LANDING
+                    return True
                 self._takeback(out)
                 self._commit(self._candidates.find(self.position, c.move), out, again=last)
                 return True

@@ -345,11 +345,16 @@ def readings(
         if lifted is None or lifted >= ready:
             return None
         # (the piece was in the hand: nothing set down meanwhile on a square empty then, its origin
-        # included, but this move's own landings: a set-down elsewhere was that piece, at rest)
+        # included, but this move's own landings: a set-down elsewhere was that piece, at rest,
+        # unless it was lifted again before this move began: a king dragged, resting on its way,
+        # then held (hold campaign game 7230: 4-11 rested on 7, held while 9-13 was played))
         own = c.landings | {c.dest}
         for sq, ts in places.items():
-            if sq not in own and sq not in occ and any(hand[0] < t < ready for t in ts):
-                return None
+            if sq in own or sq in occ:
+                continue
+            for t in ts:
+                if hand[0] < t < ready and ((again := first(lifts, sq, t)) is None or again >= lifted):
+                    return None
         return lifted
 
     def until(drop: _Drop, hidden: int | None, occ: frozenset[int]) -> float:

@@ -10,6 +10,7 @@ person at the board would: the move played, or the square whose sensor is broken
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -121,16 +122,27 @@ def campaign(kind: str, n_broken: int, style: Style | None, per_variant: int) ->
     of ``kind`` broken in each: (games, recorded whole without help, whole after answers,
     misrecorded, games in which a sound sensor was named as not answering)."""
     games = campaign_games(per_variant)
-    alone = helped = wrong = misnamed = 0
-    for k, (start, moves) in enumerate(games):
-        broken = campaign_broken(k, moves, kind, n_broken)
-        first = play_faulty(start, moves, k, broken, style, answer=False)
-        second = play_faulty(start, moves, k, broken, style, answer=True)
+    return _tally(
+        ((start, moves, k, campaign_broken(k, moves, kind, n_broken)) for k, (start, moves) in enumerate(games)), style
+    )
+
+
+def _tally(
+    cases: Iterable[tuple[Position, list[Move], int, list[tuple[int, str]]]], style: Style | None
+) -> tuple[int, int, int, int, int]:
+    """Each case (start, moves, seed, broken sensors) played unanswered and answered: (games,
+    recorded whole without help, whole after answers, misrecorded in either, games in which a
+    sound sensor was named in either)."""
+    games = alone = helped = wrong = misnamed = 0
+    for start, moves, seed, broken in cases:
+        first = play_faulty(start, moves, seed, broken, style, answer=False)
+        second = play_faulty(start, moves, seed, broken, style, answer=True)
+        games += 1
         alone += first.whole
         helped += second.whole
         wrong += first.misrecorded or second.misrecorded
         misnamed += bool((first.named | second.named) - {sq for sq, _ in broken})
-    return len(games), alone, helped, wrong, misnamed
+    return games, alone, helped, wrong, misnamed
 
 
 def campaign_named(kind: str, style: Style | None, per_variant: int) -> tuple[int, int, int]:
@@ -143,3 +155,18 @@ def campaign_named(kind: str, style: Style | None, per_variant: int) -> tuple[in
         whole += played.whole
         wrong += played.misrecorded
     return len(games), whole, wrong
+
+
+def hold_campaign(style: Style, dead: bool, games: int) -> tuple[int, int, int, int, int]:
+    """The hold campaign: ``games`` generated games (seeds 7000 on, the variants in turn, 80
+    plies), played by ``style`` (a share of the plain moves held in the hand while the other
+    side replies), every sensor sound or one dead (``dead``: a square the game uses, drawn from
+    the game's generator): the same figures as :func:`campaign`."""
+
+    def cases() -> Iterator[tuple[Position, list[Move], int, list[tuple[int, str]]]]:
+        for i in range(games):
+            rng = random.Random(7000 + i)
+            start, moves = random_game(VARIANTS[i % 3], rng, 80, capture_bias=0.7)
+            yield start, moves, 7000 + i, [(rng.choice(used_squares(moves)), "dead")] if dead else []
+
+    return _tally(cases(), style)
