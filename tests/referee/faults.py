@@ -10,7 +10,7 @@ person at the board would: the move played, or the square whose sensor is broken
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -123,18 +123,18 @@ def campaign(kind: str, n_broken: int, style: Style | None, per_variant: int) ->
     misrecorded, games in which a sound sensor was named as not answering)."""
     games = campaign_games(per_variant)
     return _tally(
-        ((start, moves, k, campaign_broken(k, moves, kind, n_broken)) for k, (start, moves) in enumerate(games)), style
+        ((start, moves, campaign_broken(k, moves, kind, n_broken), k) for k, (start, moves) in enumerate(games)), style
     )
 
 
 def _tally(
-    cases: Iterable[tuple[Position, list[Move], int, list[tuple[int, str]]]], style: Style | None
+    cases: Iterable[tuple[Position, list[Move], list[tuple[int, str]], int]], style: Style | None
 ) -> tuple[int, int, int, int, int]:
-    """Each case (start, moves, seed, broken sensors) played unanswered and answered: (games,
+    """Each case (start, moves, broken sensors, seed) played unanswered and answered: (games,
     recorded whole without help, whole after answers, misrecorded in either, games in which a
     sound sensor was named in either)."""
     games = alone = helped = wrong = misnamed = 0
-    for start, moves, seed, broken in cases:
+    for start, moves, broken, seed in cases:
         first = play_faulty(start, moves, seed, broken, style, answer=False)
         second = play_faulty(start, moves, seed, broken, style, answer=True)
         games += 1
@@ -162,11 +162,12 @@ def hold_campaign(style: Style, dead: bool, games: int) -> tuple[int, int, int, 
     plies), played by ``style`` (a share of the plain moves held in the hand while the other
     side replies), every sensor sound or one dead (``dead``: a square the game uses, drawn from
     the game's generator): the same figures as :func:`campaign`."""
+    return _tally(((*hold_case(7000 + i, dead), 7000 + i) for i in range(games)), style)
 
-    def cases() -> Iterator[tuple[Position, list[Move], int, list[tuple[int, str]]]]:
-        for i in range(games):
-            rng = random.Random(7000 + i)
-            start, moves = random_game(VARIANTS[i % 3], rng, 80, capture_bias=0.7)
-            yield start, moves, 7000 + i, [(rng.choice(used_squares(moves)), "dead")] if dead else []
 
-    return _tally(cases(), style)
+def hold_case(seed: int, dead: bool = False) -> tuple[Position, list[Move], list[tuple[int, str]]]:
+    """Game ``seed`` of the hold campaign (its variant by the seed, in turn from 7000; 80 plies)
+    and its broken sensors: none, or one dead (``dead``) drawn from the game's generator."""
+    rng = random.Random(seed)
+    start, moves = random_game(VARIANTS[(seed - 7000) % 3], rng, 80, capture_bias=0.7)
+    return start, moves, [(rng.choice(used_squares(moves)), "dead")] if dead else []

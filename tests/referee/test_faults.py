@@ -20,7 +20,15 @@ from referee.faults import Reading, Readings, readings
 from rules import Move, Position
 from tests.conftest import random_game
 from tests.referee.driver import Board
-from tests.referee.faults import Played, campaign, campaign_broken, campaign_games, play_faulty, used_squares
+from tests.referee.faults import (
+    Played,
+    campaign,
+    campaign_broken,
+    campaign_games,
+    hold_case,
+    play_faulty,
+    used_squares,
+)
 from tests.referee.hands import Style
 
 VARIANTS = ["brazilian", "international", "portuguese"]
@@ -672,8 +680,7 @@ def test_pieces_held_while_the_reply_is_played_sample() -> None:
     games, 7000-7029: sound sensors named in all 60 plays, 4 misrecorded). Now none is named
     here, none misrecorded."""
     for i in range(12):
-        variant = VARIANTS[i % 3]
-        start, moves = random_game(variant, random.Random(7000 + i), 80, capture_bias=0.7)
+        start, moves, _ = hold_case(7000 + i)
         for answer in (False, True):
             played = play_faulty(start, moves, 7000 + i, [], Style(hold=0.3), answer=answer)
             assert not played.misrecorded and not played.named, (7000 + i, answer, played.named)
@@ -738,7 +745,7 @@ def test_a_held_piece_that_made_main_misrecord_is_read_whole(seed: int, variant:
     Portuguese game 7017 while 26-22 was played, its landing on 13 (heard before) read as no
     move until the capture after it misread; recorded whole now, answered or not, none named."""
     assert VARIANTS[(seed - 7000) % 3] == variant
-    start, moves = random_game(variant, random.Random(seed), 80, capture_bias=0.7)
+    start, moves, _ = hold_case(seed)
     for answer in (False, True):
         played = play_faulty(start, moves, seed, [], Style(hold=0.3), answer=answer)
         assert played.whole and not played.named, (answer, len(played.recorded), len(moves))
@@ -753,9 +760,7 @@ def test_a_held_landing_seen_late_stands_when_the_reply_landed_on_a_dead_square(
     e3-f4: it stands. Answered, the game is recorded whole with 16 named; unanswered, never
     misrecorded."""
     seed = 7042
-    rng = random.Random(seed)
-    start, moves = random_game("brazilian", rng, 80, capture_bias=0.7)
-    broken = [(rng.choice(used_squares(moves)), "dead")]
+    start, moves, broken = hold_case(seed, dead=True)
     assert broken == [(16, "dead")] and start.pdn(moves[0]) == "e3-f4"
     for answer in (False, True):
         played = play_faulty(start, moves, seed, broken, Style(hold=0.3), answer=answer)
@@ -780,7 +785,7 @@ def test_a_dragged_king_held_while_the_reply_is_played_is_never_misrecorded(
     sensor dropping out under it would (7006, 7066), the page is asked, naming that sensor;
     a question pending, the king set down further along its line settles it (7028)."""
     assert VARIANTS[(seed - 7000) % 3] == variant
-    start, moves = random_game(variant, random.Random(seed), 80, capture_bias=0.7)
+    start, moves, _ = hold_case(seed)
     for answer in (False, True):
         played = play_faulty(start, moves, seed, [], Style.sloppy(hold=0.3), answer=answer)
         assert not played.misrecorded and not played.named, (answer, len(played.recorded))
@@ -799,9 +804,7 @@ def test_a_king_held_on_its_way_with_a_dead_sensor_is_never_misrecorded(seed: in
     landing on 14 came before its lift (the reply's landing must follow its lift now). Never
     misrecorded, answered or not; 7047 answered is recorded whole."""
     assert VARIANTS[(seed - 7000) % 3] == variant
-    rng = random.Random(seed)
-    start, moves = random_game(variant, rng, 80, capture_bias=0.7)
-    broken = [(rng.choice(used_squares(moves)), "dead")] if dead else []
+    start, moves, broken = hold_case(seed, dead)
     for answer in (False, True):
         played = play_faulty(start, moves, seed, broken, Style.sloppy(hold=0.3), answer=answer)
         assert not played.misrecorded, (answer, len(played.recorded))
@@ -833,7 +836,7 @@ def test_a_held_piece_the_search_misread_is_never_misrecorded(seed: int, variant
     # reading's last landing, where the reading leaves the square empty, is another move: not
     # recorded by itself; answered, the game is recorded whole.
     assert VARIANTS[(seed - 7000) % 3] == variant
-    start, moves = random_game(variant, random.Random(seed), 80, capture_bias=0.7)
+    start, moves, _ = hold_case(seed)
     style = Style.sloppy(hold=0.3) if sloppy else Style(hold=0.3)
     for answer in (False, True):
         played = play_faulty(start, moves, seed, [], style, answer=answer)
@@ -848,7 +851,7 @@ def test_a_piece_held_while_a_king_rests_on_its_way_names_no_sensor() -> None:
     counted as set down, and 16's sound sensor was named at the king's landing. One reading
     that leaves the piece in the hand is enough to wait for it: recorded whole, none named."""
     seed = 7044
-    start, moves = random_game("portuguese", random.Random(seed), 80, capture_bias=0.7)
+    start, moves, _ = hold_case(seed)
     for answer in (False, True):
         played = play_faulty(start, moves, seed, [], Style.sloppy(hold=0.3), answer=answer)
         assert played.whole and not played.named, (answer, len(played.recorded), played.named)
