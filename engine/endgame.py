@@ -35,12 +35,10 @@ that many at once, each in a process of its own (the tables they read mapped, an
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import datetime
 import itertools
 import json
 import mmap
-import multiprocessing
 import random
 import sys
 import time
@@ -683,6 +681,10 @@ def build(
                 f"{v.name} {name_of(rep.material)}: {rep.positions:,} positions, +{rep.wins:,} ={rep.draws:,} "
                 f"-{rep.losses:,}, longest {rep.longest} plies ({rep.seconds:.0f} s)"
             )
+
+    # (imported here: the app imports this module for the probe alone)
+    import concurrent.futures
+    import multiprocessing
 
     pool = None
     try:
