@@ -397,19 +397,26 @@ def _strip_docstrings(tree: ast.AST) -> ast.AST:
 def engine_fingerprint() -> str:
     """12 hex digits of the engine package: its code (comments and docstrings aside) and tables.
     The levels' settings are not in it: each player's own settings are in the match's fingerprint,
-    so a record of players whose settings are spelled out survives a change of the levels."""
+    so a record of players whose settings are spelled out survives a change of the levels. Nor
+    is the endgame databases' module, which a player runs only with databases (``db=``: then
+    the match's fingerprint has it), so that a change to their build restarts no match."""
     h = hashlib.sha256()
     pkg = ROOT / "engine"
     for path in sorted(pkg.iterdir()):
-        if path.name == "levels.py":
+        if path.name in ("levels.py", "endgame.py"):
             continue
         if path.suffix == ".py":
             h.update(path.name.encode())
-            h.update(ast.dump(_strip_docstrings(ast.parse(path.read_text()))).encode())
+            h.update(_code_of(path).encode())
         elif path.suffix == ".json":
             h.update(path.name.encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:12]
+
+
+def _code_of(path: Path) -> str:
+    """A module's code, its comments and docstrings aside."""
+    return ast.dump(_strip_docstrings(ast.parse(path.read_text())))
 
 
 def match_fingerprint(match: Match) -> str:
@@ -426,6 +433,7 @@ def match_fingerprint(match: Match) -> str:
         if db:
             manifest = Path(db) / "manifest.json"
             h.update(manifest.read_bytes() if manifest.exists() else db.encode())
+            h.update(_code_of(ROOT / "engine" / "endgame.py").encode())
         rev = spec.get("rev")
         if rev:
             h.update(_commit(rev).encode())

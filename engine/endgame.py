@@ -1,6 +1,7 @@
 """Endgame databases for the 8x8 variants: every position of a few pieces, its distance to the win.
 
-    python -m engine.endgame build brazilian --pieces 4 --dir DIR   # builds what DIR lacks (resumable)
+    python -m engine.endgame build brazilian --pieces 4 --dir DIR   # builds what DIR lacks (resumable;
+                                                                    # --jobs N: N classes at once)
     python -m engine.endgame verify brazilian --dir DIR             # the values against their successors
     python -m engine.endgame info brazilian --dir DIR               # positions and results per class
 
@@ -26,7 +27,9 @@ crownings) or that have none are valued at once, and from each valued position t
 are played backwards, level by level of distance: a predecessor of a lost position is won
 one ply later; a predecessor whose every move reaches a won position is lost. What is never
 valued is a draw. Standard library only; each class is written when done, with a manifest
-of the counts (``manifest.json``), so a stopped build resumes with the next class.
+of the counts (``manifest.json``), so a stopped build resumes with the next class. The
+classes of one number of pieces and of men depend on none of each other, so ``--jobs`` builds
+that many at once, each in a process of its own (the tables they read mapped, and shared).
 """
 
 from __future__ import annotations
@@ -297,9 +300,9 @@ class _Solver:
         self.levels: dict[int, array[int]] = {}
         self.wins: dict[int, array[int]] = {}
         rules = lay.rules
-        ranks = _rank_table(lay)
-        slow = lay.rank
-        self.rank: Callable[[int], int] = lambda d: ranks.get(d) or slow(d)
+        # every combination a side's kind of piece can have up to 6 pieces (5 of a kind: the
+        # other side has one), looked up
+        self.rank: Callable[[int], int] = _rank_table(lay).__getitem__
         self.captures = rules.captures
         self.quiet = rules.quiet_moves
         self.count = rules.count_quiet
@@ -484,11 +487,10 @@ class _Solver:
         r_bm, r_bk = rank(bm), rank(bk)
         opp = bm | bk
         empty = ~(am | ak | opp) & 0xFFFFFFFF
-        has_capture = self._has_capture
         r_ak = rank(ak)
         # a king came back along a ray: only the kings' rank changes
         base = (rank(am >> 4) * n_bm + r_bm) * n_ak * n_bk + r_bk
-        preds: list[tuple[int, int, int]] = []
+        preds: list[int] = []
         x = ak
         while x:
             low = x & -x
@@ -499,7 +501,7 @@ class _Solver:
                     if not (empty >> q) & 1:
                         break
                     k2 = rest | (1 << q)
-                    preds.append((base + rank(k2) * n_bk, am, k2))
+                    preds.append(base + rank(k2) * n_bk)
         # a man came up from a row below: only the men's rank changes
         tail = r_ak * n_bk + r_bk
         x = am
@@ -509,12 +511,13 @@ class _Solver:
             for q in self._man_from[low.bit_length() - 1]:
                 if (empty >> q) & 1:
                     m2 = (am ^ low) | (1 << q)
-                    preds.append(((rank(m2 >> 4) * n_bm + r_bm) * n_ak * n_bk + tail, m2, ak))
-        for j, pm_men, pm_kings in preds:
-            if vals[j] != DRAW:
+                    preds.append((rank(m2 >> 4) * n_bm + r_bm) * n_ak * n_bk + tail)
+        for j in preds:
+            if vals[j] != DRAW or not left[j]:
+                # valued, or a draw with no plain move counted: one with a capture (captures
+                # are compulsory, so the plain move was not legal there); every other position
+                # with a plain move keeps a count above 0 until it is valued
                 continue
-            if has_capture(pm_men, pm_kings, opp, ~(pm_men | pm_kings | opp) & 0xFFFFFFFF):
-                continue  # captures are compulsory: the plain move was not legal there
             if lost:
                 vals[j] = win_byte(plies + 1)
                 self.add(plies + 1, pw, j)
@@ -526,27 +529,28 @@ class _Solver:
                     self.add(d, pw, j)
 
     def _has_capture(self, men: int, kings: int, opp: int, empty: int) -> bool:
-        """Whether the side to move (dense, crowning at the top) has a capture."""
-        x = men
-        jumps = self._man_jumps
-        while x:
-            low = x & -x
-            x ^= low
-            for over, land in jumps[low.bit_length() - 1]:
-                if (opp >> over) & 1 and (empty >> land) & 1:
+        """Whether the side to move (dense, crowning at the top) has a capture: its men all at
+        once, a group of squares at a time (the squares whose jump in one direction passes
+        over and lands at the same offsets), then each king's first piece along each ray."""
+        for src, over, land in self._man_jump_groups:
+            x = men & src
+            if x:
+                x = ((x << over) if over > 0 else (x >> -over)) & opp
+                if x and ((x << land) if land > 0 else (x >> -land)) & empty:
                     return True
-        x = kings
-        rays = self._dense_rays
-        while x:
-            low = x & -x
-            x ^= low
-            for ray in rays[low.bit_length() - 1]:
-                n = len(ray)
-                j = 0
-                while j < n and (empty >> ray[j]) & 1:
-                    j += 1
-                if j + 1 < n and (opp >> ray[j]) & 1 and (empty >> ray[j + 1]) & 1:
-                    return True
+        if kings:
+            occ = ~empty & 0xFFFFFFFF
+            rays = self._king_rays
+            beyond = self._beyond
+            while kings:
+                low = kings & -kings
+                kings ^= low
+                for ray, up, d in rays[low.bit_length() - 1]:
+                    r = occ & ray
+                    if r:
+                        q = (r.bit_length() if up else (r & -r).bit_length()) - 1
+                        if (opp >> q) & 1 and beyond[d][q] & empty:
+                            return True
         return False
 
     def _unrank(self, m: Material, i: int) -> tuple[int, int, int, int]:
@@ -576,15 +580,30 @@ class _Solver:
         self._man_from = tuple(
             tuple(dense_of_bit[geo.step[b][d]] for d in DOWN if geo.step[b][d] >= 0) for b in lay.bit_of_dense
         )
-        # its men's captures: (the square jumped, the square landed on) in the variant's directions
-        dirs = lay.rules.man_cap_dirs[0]
-        self._man_jumps = tuple(
+        # its men's captures in the variant's directions, grouped by the offsets (dense) of the
+        # square jumped and, from there, of the square landed on: (the squares, over, land)
+        groups: dict[tuple[int, int], int] = {}
+        for p, b in enumerate(lay.bit_of_dense):
+            for d in lay.rules.man_cap_dirs[0]:
+                ray = geo.rays[b][d]
+                if len(ray) >= 2:
+                    over, land = dense_of_bit[ray[0]], dense_of_bit[ray[1]]
+                    key = (over - p, land - over)
+                    groups[key] = groups.get(key, 0) | 1 << p
+        self._man_jump_groups = tuple((src, over, land) for (over, land), src in groups.items())
+        # the kings': each ray as a mask, whether it runs to lower dense numbers (its first
+        # piece is then the highest bit), and the direction, for the square beyond a piece
+        self._king_rays = tuple(
             tuple(
-                (dense_of_bit[geo.rays[b][d][0]], dense_of_bit[geo.rays[b][d][1]])
-                for d in dirs
-                if len(geo.rays[b][d]) >= 2
+                (sum(1 << dense_of_bit[q] for q in ray), dense_of_bit[ray[0]] < p, d)
+                for d, ray in enumerate(geo.rays[b])
+                if len(ray) >= 2
             )
-            for b in lay.bit_of_dense
+            for p, b in enumerate(lay.bit_of_dense)
+        )
+        self._beyond = tuple(
+            tuple((1 << dense_of_bit[geo.step[b][d]]) if geo.step[b][d] >= 0 else 0 for b in lay.bit_of_dense)
+            for d in range(len(geo.rays[lay.bit_of_dense[0]]))
         )
         # the side to move's men one step from crowning (padded): the second row from the top
         self._before_top = lay.padded(0xF << 4)
@@ -621,13 +640,20 @@ class ClassReport:
 
 
 def build(
-    variant: Variant | str, pieces: int, directory: Path, progress: Callable[[str], None] = print
+    variant: Variant | str,
+    pieces: int,
+    directory: Path,
+    progress: Callable[[str], None] = print,
+    jobs: int = 1,
 ) -> list[ClassReport]:
-    """Build every class of up to ``pieces`` pieces that ``directory`` lacks."""
+    """Build every class of up to ``pieces`` pieces that ``directory`` lacks, ``jobs`` pairs of
+    classes at a time (in as many processes): the pairs of one number of pieces and of men need
+    only classes built before them (a capture leads to fewer pieces, a crowning to fewer men)."""
     v = find_variant(variant)
     if v.name not in VARIANTS:
         raise ValueError(f"endgame databases are for the 8x8 variants, not {v.name}")
-    lay = layout_for(v)
+    if jobs < 1:
+        raise ValueError(f"jobs must be 1 or more, not {jobs}")
     where = Path(directory) / v.name
     where.mkdir(parents=True, exist_ok=True)
     manifest_path = where / "manifest.json"
@@ -636,46 +662,94 @@ def build(
         raise ValueError(f"{manifest_path}: format {manifest.get('format')}, not {FORMAT}: build into a new directory")
     manifest.update({"format": FORMAT, "variant": v.name})
     manifest.setdefault("classes", {})
-    known: dict[Material, bytes | bytearray | mmap.mmap] = {}
-    for name in manifest["classes"]:
-        mat = tuple(int(c) for c in name)
-        known[(mat[0], mat[1], mat[2], mat[3])] = (where / f"{name}.bin").read_bytes()
-    reports = []
-    for n in range(2, pieces + 1):
-        todo = [m for m in classes(n) if name_of(m) not in manifest["classes"]]
-        done: set[Material] = set()
-        for m in todo:
-            if m in done:
-                continue
-            pair = [m] if mirror(m) == m else [m, mirror(m)]
-            t0 = time.monotonic()
-            solver = _Solver(lay, pair, known)
-            solver.prepare()
-            solver.initial()
-            solver.propagate()
-            seconds = time.monotonic() - t0
-            for which, mat in enumerate(pair):
-                vals = solver.vals[which]
-                (where / f"{name_of(mat)}.bin").write_bytes(bytes(vals))
-                known[mat] = bytes(vals)
-                rep = _report(mat, vals, seconds / len(pair))
-                reports.append(rep)
-                manifest["classes"][name_of(mat)] = {
-                    "positions": rep.positions,
-                    "wins": rep.wins,
-                    "draws": rep.draws,
-                    "losses": rep.losses,
-                    "longest": rep.longest,
-                    "seconds": round(rep.seconds, 1),
-                    "built": datetime.datetime.now().isoformat(timespec="seconds"),
-                }
-                done.add(mat)
-                manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-                progress(
-                    f"{v.name} {name_of(mat)}: {rep.positions:,} positions, +{rep.wins:,} ={rep.draws:,} "
-                    f"-{rep.losses:,}, longest {rep.longest} plies ({rep.seconds:.0f} s)"
-                )
+    reports: list[ClassReport] = []
+
+    def done(tallies: list[ClassReport]) -> None:
+        for rep in tallies:
+            reports.append(rep)
+            manifest["classes"][name_of(rep.material)] = {
+                "positions": rep.positions,
+                "wins": rep.wins,
+                "draws": rep.draws,
+                "losses": rep.losses,
+                "longest": rep.longest,
+                "seconds": round(rep.seconds, 1),
+                "built": datetime.datetime.now().isoformat(timespec="seconds"),
+            }
+            manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+            progress(
+                f"{v.name} {name_of(rep.material)}: {rep.positions:,} positions, +{rep.wins:,} ={rep.draws:,} "
+                f"-{rep.losses:,}, longest {rep.longest} plies ({rep.seconds:.0f} s)"
+            )
+
+    # (imported here: the app imports this module for the probe alone)
+    import concurrent.futures
+    import multiprocessing
+
+    pool = None
+    try:
+        for n in range(2, pieces + 1):
+            todo = [m for m in classes(n) if name_of(m) not in manifest["classes"]]
+            pairs: list[list[Material]] = []
+            for m in todo:
+                if not any(m in p for p in pairs):
+                    pairs.append([m] if mirror(m) == m else [m, mirror(m)])
+            for men in sorted({p[0][1] + p[0][3] for p in pairs}):
+                group = [p for p in pairs if p[0][1] + p[0][3] == men]
+                built = sorted(manifest["classes"])
+                if jobs == 1 or len(group) == 1:
+                    for pair in group:
+                        done(_solve_pair(v.name, pair, str(where), built))
+                        built = sorted(manifest["classes"])
+                    continue
+                if pool is None:
+                    # started afresh, not forked: the caller may have threads (a fork copies
+                    # their locks as they stand)
+                    pool = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+                # the largest first, so that the last to finish is a small one
+                group.sort(key=lambda p: -layout_for(v).size(p[0]))
+                futures = [pool.submit(_solve_pair, v.name, pair, str(where), built) for pair in group]
+                for fut in concurrent.futures.as_completed(futures):
+                    done(fut.result())
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return reports
+
+
+def _solve_pair(variant: str, pair: list[Material], where: str, built: list[str]) -> list[ClassReport]:
+    """Solve one class and its mirror from the classes ``built`` in ``where`` (mapped, so that
+    processes building at once share them), write their tables; their tallies (the manifest
+    is the caller's: a table it does not list is built again)."""
+    lay = layout_for(find_variant(variant))
+    folder = Path(where)
+    known: dict[Material, bytes | bytearray | mmap.mmap] = {}
+    files = []
+    try:
+        for name in built:
+            mat = tuple(int(c) for c in name)
+            f = (folder / f"{name}.bin").open("rb")
+            files.append(f)
+            known[(mat[0], mat[1], mat[2], mat[3])] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        t0 = time.monotonic()
+        solver = _Solver(lay, pair, known)
+        solver.prepare()
+        solver.initial()
+        solver.propagate()
+        seconds = time.monotonic() - t0
+    finally:
+        for table in known.values():
+            table.close()  # type: ignore[union-attr]
+        for f in files:
+            f.close()
+    out = []
+    for which, mat in enumerate(pair):
+        path = folder / f"{name_of(mat)}.bin"
+        part = path.with_suffix(".part")
+        part.write_bytes(solver.vals[which])
+        part.replace(path)
+        out.append(_report(mat, solver.vals[which], seconds / len(pair)))
+    return out
 
 
 def _report(m: Material, vals: bytes | bytearray, seconds: float) -> ClassReport:
@@ -852,6 +926,7 @@ def main(argv: list[str] | None = None) -> int:
     bp.add_argument("variant")
     bp.add_argument("--pieces", type=int, default=4, help="up to this many pieces (default 4)")
     bp.add_argument("--dir", type=Path, required=True)
+    bp.add_argument("--jobs", type=int, default=1, help="classes built at once, each in a process (default 1)")
     vp = sub.add_parser("verify", help="check sampled positions against their successors")
     vp.add_argument("variant")
     vp.add_argument("--dir", type=Path, required=True)
@@ -863,7 +938,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         if args.cmd == "build":
-            build(args.variant, args.pieces, args.dir, lambda s: print(s, flush=True))
+            build(args.variant, args.pieces, args.dir, lambda s: print(s, flush=True), args.jobs)
         elif args.cmd == "verify":
             r = verify(args.variant, args.dir, args.sample)
             print(f"{r['checked']:,} sampled positions checked against their successors, {r['wrong']} wrong")

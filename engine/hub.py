@@ -215,6 +215,7 @@ class Hub:
         level: int = 10,
         tt_mb: int = DEFAULT_TT_MB,
         version: str = "unknown",
+        endgames: str = "",
     ) -> None:
         self.version = version  # what ``id`` answers: the program's version, given by who runs the engine
         self.out = out
@@ -224,7 +225,7 @@ class Hub:
             "level": str(level),
             "tt-size": str(tt_mb),
             "seed": "-1",
-            "endgames": "",
+            "endgames": endgames,
         }
         self.engine: Engine | None = None
         self.game = Game(self.variant_name)
@@ -320,7 +321,8 @@ class Hub:
                 self.engine = None
                 self.game = Game(self.variant_name)
         elif name == "endgames":
-            # a directory of 8x8 endgame databases (python -m engine.endgame build), opened by init
+            # a directory of 8x8 endgame databases (python -m engine.endgame build), opened by
+            # init, probed at the levels that do not err (7-10)
             self.params["endgames"] = value
             self.engine = None
         elif name in ("level", "tt-size", "seed"):
@@ -444,9 +446,10 @@ def run(
     level: int = 10,
     tt_mb: int = DEFAULT_TT_MB,
     version: str = "unknown",
+    endgames: str = "",
 ) -> int:
     """Serve one GUI on ``stdin``/``stdout`` until ``quit`` or the end of its input."""
-    hub = Hub(stdout, variant=variant, level=level, tt_mb=tt_mb, version=version)
+    hub = Hub(stdout, variant=variant, level=level, tt_mb=tt_mb, version=version, endgames=endgames)
     while True:
         line = stdin.readline(MAX_LINE + 1)
         if not line:  # the GUI is gone

@@ -173,6 +173,7 @@ class Engine:
         self.evaluator = evaluator_for(self.variant)
         #: endgame databases (8x8; :func:`engine.endgame.open_databases`), probed inside the tree
         self.endgame: Databases | None = None
+        self._probed: Databases | None = None  # the databases this level probes
         zr = random.Random(0x5EED_DA3A5)  # fixed: the same keys in every run, hence reproducible
         nb = self.geo.nbits
         # [white man, white king, black man, black king][bit]
@@ -213,6 +214,7 @@ class Engine:
 
     def set_level(self, level: int) -> None:
         self.level = level_settings(level, self.variant)
+        self._use_databases()
 
     def set_databases(self, databases: Databases | None) -> None:
         """Probe these endgame databases in the search (None: none). A database's win counts
@@ -224,7 +226,15 @@ class Engine:
 
         self._fits = fits
         self.endgame = databases
-        self.tt.clear()
+        self._use_databases()
+
+    def _use_databases(self) -> None:
+        """A level that errs (1-6) plays without the databases, as its games measured it;
+        the levels that play their best (7-10) probe them."""
+        probed = self.endgame if not self.level.noise else None
+        if probed is not self._probed:
+            self._probed = probed
+            self.tt.clear()  # its scores were found with or without them
 
     def search(
         self,
@@ -695,7 +705,7 @@ class Engine:
             return 0 if rules.moves(om, ok, xm, xk, side) else -MATE + ply
         if ply >= MAX_PLY:
             return self._evaluate(om, ok, xm, xk, side)
-        egdb = self.endgame
+        egdb = self._probed
         if egdb is not None and (om | ok | xm | xk).bit_count() <= egdb.max_pieces:
             known = self._probe(egdb, ply, om, ok, xm, xk, side, quiet, ending)
             if known is not None:
@@ -940,7 +950,7 @@ class Engine:
             return 0 if rules.moves(om, ok, xm, xk, side) else -MATE + ply
         if ply >= MAX_PLY:
             return self._evaluate(om, ok, xm, xk, side)
-        egdb = self.endgame
+        egdb = self._probed
         if egdb is not None and (om | ok | xm | xk).bit_count() <= egdb.max_pieces:
             known = self._probe(egdb, ply, om, ok, xm, xk, side, quiet, ending)
             if known is not None:

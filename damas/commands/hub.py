@@ -31,6 +31,13 @@ def register(sub: Any) -> None:
         "--level", type=int, choices=range(1, len(LEVELS) + 1), default=10, metavar="1-10", help="the initial level"
     )
     p.add_argument("--tt-size", type=int, default=DEFAULT_TT_MB, help="transposition table size in MB (default 64)")
+    p.add_argument(
+        "--endgames",
+        default="",
+        metavar="DIR",
+        help="the initial endgames parameter: a directory of 8x8 endgame databases (python -m engine.endgame build),"
+        " probed at levels 7-10",
+    )
     p.set_defaults(func=run)
 
 
@@ -38,5 +45,11 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.tt_size <= 4096:
         raise UserError(f"--tt-size must be 1-4096 MB, not {args.tt_size}")
     return serve_hub(
-        sys.stdin, sys.stdout, variant=args.variant, level=args.level, tt_mb=args.tt_size, version=version()
+        sys.stdin,
+        sys.stdout,
+        variant=args.variant,
+        level=args.level,
+        tt_mb=args.tt_size,
+        version=version(),
+        endgames=args.endgames,
     )

@@ -40,9 +40,12 @@ import time
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engine import LEVELS, MATE_BOUND, Engine, Limits, level_settings
+from engine.endgame import VARIANTS as ENDGAME_VARIANTS
+from engine.endgame import open_databases
 from engine.hub import HUB_VARIANTS, HubError, format_line, move_text, parse_hub_move, parse_line, position_text
 from referee.vocabulary import Mode
 from rules import Color, Game, Move, Position
@@ -103,12 +106,39 @@ class EngineSettings:
     tt_size: int = 16  # MB of our engine's transposition table
     seed: int | None = None  # our engine's random seed: the same seed, the same game (levels 1-6)
     memory: int | None = None  # MB the engine's process may take (None: default_memory)
+    endgames: str | None = None  # a directory of 8x8 endgame databases for our own engine
+
+    def endgames_for(self, variant: str) -> str | None:
+        """The endgames directory when it holds ``variant``'s tables (None: the engine plays
+        without, and why is logged: International has none, or they were not built there)."""
+        if self.endgames is None:
+            return None
+        if variant not in ENDGAME_VARIANTS:
+            return None
+        try:
+            open_databases(variant, Path(self.endgames))
+        except ValueError as exc:
+            log.warning("the engine plays %s without endgame databases: %s", variant, exc)
+            return None
+        return self.endgames
 
     def allows_hint(self, mode: Mode) -> bool:
         return self.hints == "always" or (self.hints == "casual" and mode == "casual")
 
 
-KEYS = ("command", "level", "side", "opponent", "move_time", "hints", "timeout", "tt_size", "seed", "memory")
+KEYS = (
+    "command",
+    "level",
+    "side",
+    "opponent",
+    "move_time",
+    "hints",
+    "timeout",
+    "tt_size",
+    "seed",
+    "memory",
+    "endgames",
+)
 
 
 def default_memory(tt_mb: int) -> int:
@@ -181,7 +211,31 @@ def settings_from_config(table: Mapping[str, Any], source: str) -> EngineSetting
         if isinstance(memory, bool) or not isinstance(memory, int) or not low <= memory <= high:
             raise bad("memory", f"megabytes, {low}-{high}")
         s["memory"] = memory
+    if "endgames" in table:
+        s["endgames"] = _endgames_setting(table, source)
     return EngineSettings(**s)
+
+
+def _endgames_setting(table: Mapping[str, Any], source: str) -> str:
+    """``engine.endgames``: a directory holding the databases of at least one 8x8 variant."""
+    where = table["endgames"]
+    if "command" in table:
+        raise ValueError(f"{source}: engine.endgames is for our own engine, not for engine.command's")
+    if not isinstance(where, str) or not where.strip():
+        raise ValueError(
+            f"{source}: engine.endgames must be a directory of endgame databases "
+            f"(python -m engine.endgame build), not {where!r}"[:200]
+        )
+    folder = Path(where).expanduser()
+    problems = []
+    for variant in ENDGAME_VARIANTS:
+        try:
+            open_databases(variant, folder)
+        except ValueError as exc:
+            problems.append(str(exc))
+        else:
+            return str(folder)
+    raise ValueError(f"{source}: engine.endgames: {problems[0]}")
 
 
 def limits_for(
@@ -324,6 +378,7 @@ class HubEngine(Opponent):
         tt_mb: int = 16,
         seed: int | None = None,
         memory: int | None = None,
+        endgames: str | None = None,
     ) -> None:
         super().__init__()
         self.variant = variant
@@ -334,6 +389,8 @@ class HubEngine(Opponent):
         if command is None:
             self.argv = [sys.executable, "-m", "damas", "hub", "--variant", self.hub_variant]
             self.argv += ["--level", str(level), "--tt-size", str(tt_mb)]
+            if endgames:
+                self.argv += ["--endgames", endgames]
             self.name = "damas"
         else:
             self.argv = shlex.split(command)
@@ -757,4 +814,5 @@ def open_engine(variant: str, settings: EngineSettings, *, level: int | None = N
         tt_mb=settings.tt_size,
         seed=settings.seed,
         memory=settings.memory,
+        endgames=settings.endgames_for(variant),
     )

@@ -20,6 +20,7 @@ from damas.computer.opponent import (
     LocalEngine,
     default_memory,
     limits_for,
+    open_engine,
     settings_from_config,
 )
 from engine import Limits
@@ -338,3 +339,62 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_the_computer_plays_with_the_endgame_databases_it_is_given(tmp_path: Path, caplog: Any) -> None:
+    """``[engine] endgames``: our own engine (its own process, damas hub) probes the tables at
+    the levels that play their best; the levels that err, and a variant without tables, play
+    without them."""
+    from engine import MATE_BOUND
+    from engine.endgame import build
+
+    where = tmp_path / "endgames"
+    build("brazilian", 3, where, lambda _s: None)
+    settings = settings_from_config({"endgames": str(where), "tt_size": 4}, "board.toml")
+    assert settings.endgames == str(where)
+    # White's man against two: won in 25 plies, far beyond three plies of search
+    game = Game("brazilian", Position.from_fen("W:Wg7:Bb8,f8", "brazilian"))
+    scores = {}
+    for level in (10, 3):
+        engine = open_engine("brazilian", settings, level=level)
+        try:
+            assert engine.argv[-2:] == ["--endgames", str(where)]  # type: ignore[attr-defined]
+            engine.ask(game, Limits(depth=3))
+            answer = engine.wait(60)
+            assert answer is not None and answer.error is None, answer
+            scores[level] = answer.score
+        finally:
+            engine.close()
+    assert scores[10] is not None and scores[10] >= MATE_BOUND
+    assert scores[3] is not None and abs(scores[3]) < MATE_BOUND
+    # Portuguese was not built there, International has none: both play without, and a
+    # Portuguese game says why in the log
+    with caplog.at_level("WARNING"):
+        assert settings.endgames_for("portuguese") is None
+    assert "plays portuguese without endgame databases" in caplog.text and "manifest.json" in caplog.text
+    assert settings.endgames_for("international") is None
+    for variant in ("portuguese", "international"):
+        engine = open_engine(variant, settings, level=10)
+        try:
+            assert "--endgames" not in engine.argv  # type: ignore[attr-defined]
+        finally:
+            engine.close()
+
+
+def test_the_endgames_setting_is_checked_and_named(tmp_path: Path) -> None:
+    empty = tmp_path / "nothing"
+    empty.mkdir()
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"endgames": 3}, "board.toml: engine.endgames must be a directory of endgame databases"),
+        ({"endgames": " "}, "board.toml: engine.endgames must be a directory of endgame databases"),
+        (
+            {"endgames": str(empty)},
+            f"board.toml: engine.endgames: {empty / 'brazilian' / 'manifest.json'}: no endgame databases here",
+        ),
+        ({"endgames": str(empty), "command": "scan hub"}, "board.toml: engine.endgames is for our own engine"),
+    ]
+    for table, said in cases:
+        with pytest.raises(ValueError) as err:
+            settings_from_config(table, "board.toml")
+        assert str(err.value).startswith(said), str(err.value)
+        assert "\n" not in str(err.value)

@@ -21,6 +21,7 @@ from engine.endgame import (
     count_positions,
     decode,
     fits,
+    layout_for,
     open_databases,
     plain_check,
     verify,
@@ -286,3 +287,64 @@ def test_three_kings_against_one_win_off_the_long_diagonal_and_draw_on_it(built:
     # a wrong value would show: the lone king off the diagonal, the three on it, to move
     loss, draw, win, _ = tally[("lone", False, 3)]
     assert loss > draw
+
+
+def test_the_levels_that_err_play_without_the_databases(built: Path) -> None:
+    db = open_databases("portuguese", built)
+    pos = _position(db, (0, 1, 0, 2), (1, 25))
+    eng = Engine("portuguese", level=3, tt_mb=4, seed=1)
+    eng.set_databases(db)
+    assert eng.search(Game("portuguese", pos), Limits(depth=3)).score < MATE - 100
+    eng.set_level(7)  # no error from level 7 on: the tables are probed (and the table of scores cleared)
+    assert eng.search(Game("portuguese", pos), Limits(depth=3)).score == MATE - 25
+    eng.set_level(6)
+    assert eng.search(Game("portuguese", pos), Limits(depth=3)).score < MATE - 100
+
+
+@pytest.mark.parametrize("variant", ["brazilian", "portuguese"])
+def test_a_build_in_several_processes_writes_the_same_tables(built: Path, tmp_path: Path, variant: str) -> None:
+    reports = build(variant, 3, tmp_path, lambda _s: None, jobs=3)
+    assert len(reports) == 16
+    one, many = built / variant, tmp_path / variant
+    names = sorted(p.name for p in one.glob("*.bin"))
+    assert names == sorted(p.name for p in many.glob("*.bin")) and len(names) == 16
+    for name in names:
+        assert (one / name).read_bytes() == (many / name).read_bytes(), name
+    counts = {
+        k: {f: v[f] for f in ("positions", "wins", "draws", "losses", "longest")}
+        for k, v in json.loads((one / "manifest.json").read_text())["classes"].items()
+    }
+    again = {
+        k: {f: v[f] for f in ("positions", "wins", "draws", "losses", "longest")}
+        for k, v in json.loads((many / "manifest.json").read_text())["classes"].items()
+    }
+    assert counts == again
+    assert not list(many.glob("*.part"))
+    with pytest.raises(ValueError, match="jobs must be 1 or more, not 0"):
+        build(variant, 3, tmp_path, lambda _s: None, jobs=0)
+
+
+@pytest.mark.parametrize("variant", ["brazilian", "portuguese"])
+def test_the_build_s_capture_test_agrees_with_the_rules(variant: str) -> None:
+    # the build's own test for a capture (all the men at once, the kings' first piece along
+    # each ray) against the rules engine's captures, on random positions of 2-8 pieces
+    lay = layout_for(find_variant(variant))
+    solver = _Solver(lay, [(1, 1, 1, 1)], {})
+    solver.prepare()
+    rng = random.Random(7)
+    seen = {True: 0, False: 0}
+    for _ in range(20000):
+        squares = rng.sample(range(32), rng.randint(2, 8))
+        kinds = [rng.randrange(4) for _ in squares]
+        om = sum(1 << p for p, k in zip(squares, kinds, strict=True) if k == 0 and p >= 4)
+        ok = sum(1 << p for p, k in zip(squares, kinds, strict=True) if k == 1)
+        xm = sum(1 << p for p, k in zip(squares, kinds, strict=True) if k == 2 and p < 28)
+        xk = sum(1 << p for p, k in zip(squares, kinds, strict=True) if k == 3)
+        if not (om | ok) or not (xm | xk):
+            continue
+        empty = ~(om | ok | xm | xk) & 0xFFFFFFFF
+        fast = solver._has_capture(om, ok, xm | xk, empty)
+        rules = bool(lay.rules.captures(lay.padded(om), lay.padded(ok), lay.padded(xm), lay.padded(xk), 0))
+        assert fast == rules, (om, ok, xm, xk)
+        seen[fast] += 1
+    assert min(seen.values()) > 3000

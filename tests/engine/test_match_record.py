@@ -134,3 +134,27 @@ def test_a_change_of_the_levels_keeps_the_records_of_players_spelled_out(
         for v in ("brazilian", "international")
     ]
     assert em.level_of(four[0].a, "brazilian") != em.level_of(four[1].a, "international")
+
+
+def test_the_endgame_module_counts_only_for_players_with_databases(
+    em: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player runs engine/endgame.py only with databases (``db=``): a change to the build
+    restarts no other match, and restarts those that probe the tables."""
+    plain = em.Match("brazilian", em.Spec.parse("damas:level=9"), em.Spec.parse("damas:level=8"), None)
+    probing = em.Match("brazilian", em.Spec.parse(f"damas:db={tmp_path}"), em.Spec.parse("damas:level=8"), None)
+    real = em._code_of
+
+    def prints(changed: str) -> tuple[str, str, str]:
+        monkeypatch.setattr(em, "_code_of", lambda p: real(p) + ("changed" if p.name == changed else ""))
+        em.engine_fingerprint.cache_clear()
+        return em.engine_fingerprint(), em.match_fingerprint(plain), em.match_fingerprint(probing)
+
+    try:
+        before = prints("")
+        after = prints("endgame.py")
+        assert after[:2] == before[:2] and after[2] != before[2]
+        searched = prints("search.py")
+        assert all(x != y for x, y in zip(searched, before, strict=True))
+    finally:
+        em.engine_fingerprint.cache_clear()
