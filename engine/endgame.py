@@ -43,7 +43,7 @@ import random
 import sys
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from math import comb
@@ -288,7 +288,7 @@ def open_databases(variant: Variant | str, directory: Path) -> Databases:
 class _Solver:
     """One class and its mirror, solved together (a move of one leads into the other)."""
 
-    def __init__(self, lay: Layout, mats: list[Material], known: dict[Material, bytes | bytearray | mmap.mmap]) -> None:
+    def __init__(self, lay: Layout, mats: list[Material], known: Mapping[Material, bytes | mmap.mmap]) -> None:
         self.lay = lay
         self.mats = mats
         self.known = known
@@ -723,14 +723,12 @@ def _solve_pair(variant: str, pair: list[Material], where: str, built: list[str]
     is the caller's: a table it does not list is built again)."""
     lay = layout_for(find_variant(variant))
     folder = Path(where)
-    known: dict[Material, bytes | bytearray | mmap.mmap] = {}
-    files = []
+    known: dict[Material, mmap.mmap] = {}
     try:
         for name in built:
             mat = tuple(int(c) for c in name)
-            f = (folder / f"{name}.bin").open("rb")
-            files.append(f)
-            known[(mat[0], mat[1], mat[2], mat[3])] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            with (folder / f"{name}.bin").open("rb") as f:
+                known[(mat[0], mat[1], mat[2], mat[3])] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         t0 = time.monotonic()
         solver = _Solver(lay, pair, known)
         solver.prepare()
@@ -739,9 +737,7 @@ def _solve_pair(variant: str, pair: list[Material], where: str, built: list[str]
         seconds = time.monotonic() - t0
     finally:
         for table in known.values():
-            table.close()  # type: ignore[union-attr]
-        for f in files:
-            f.close()
+            table.close()
     out = []
     for which, mat in enumerate(pair):
         path = folder / f"{name_of(mat)}.bin"

@@ -111,9 +111,7 @@ class EngineSettings:
     def endgames_for(self, variant: str) -> str | None:
         """The endgames directory when it holds ``variant``'s tables (None: the engine plays
         without, and why is logged: International has none, or they were not built there)."""
-        if self.endgames is None:
-            return None
-        if variant not in ENDGAME_VARIANTS:
+        if self.endgames is None or variant not in ENDGAME_VARIANTS:
             return None
         try:
             open_databases(variant, Path(self.endgames))
