@@ -163,6 +163,7 @@ def test_the_tuner_fits_an_8x8_table_to_labelled_positions(tmp_path: Path) -> No
     data.write_text("\n".join(lines) + "\n")
     out = tmp_path / "weights.json"
     args = ["fit", str(data), "--variant", "brazilian", "--out", str(out), "--epochs", "2", "--mix", "0"]
+    args += ["--drop", "support,outposts"]
     run = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "tune_eval.py"), *args],
         capture_output=True,
@@ -191,9 +192,24 @@ def test_the_tuner_fits_an_8x8_table_to_labelled_positions(tmp_path: Path) -> No
     assert errors and float(hand.group(1)) == pytest.approx(sum(errors) / len(errors), abs=1e-5)
     fitted = json.loads(out.read_text())
     assert len(fitted["men_opening"]) == 32 and len(fitted["patterns"]) == 2
+    # the terms dropped stay 0 (the evaluation skips them), the others were fitted
+    assert fitted["support"] == fitted["outposts"] == 0
+    assert fitted["mobility"] != 0 and fitted["trade"] != 0
     ev = Evaluator(find_variant("brazilian"))
     ev.use_weights(fitted)
     assert ev.weighted and ev.pat_tables
+
+
+def test_the_tuner_names_a_term_it_cannot_drop() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "tune_eval.py"), "fit", "x.txt", "--drop", "support,tempo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2 and run.stderr.strip().splitlines()[-1] == (
+        "tune_eval.py: error: --drop: no term 'tempo' (mobility, balance, support, trade, outposts, king_diagonal)"
+    )
 
 
 def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the_readme_says() -> None:
