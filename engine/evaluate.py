@@ -632,9 +632,9 @@ class Evaluator:
                 score += self.w_back * (om & self.back[side]).bit_count()
             if not ok:
                 score -= self.w_back * (xm & self.back[1 - side]).bit_count()
-        if not xk:
+        if not xk and om & self.front[side]:
             score += self._runaways(om & self.front[side], opp, side, self.w_run)
-        if not ok:
+        if not ok and xm & self.front[1 - side]:
             score -= self._runaways(xm & self.front[1 - side], own, 1 - side, self.w_run)
         if ok or xk:
             score += self.w_kmob * (self._mobility(ok, empty) - self._mobility(xk, empty))
