@@ -225,3 +225,21 @@ def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the
     ev = Evaluator(find_variant("brazilian"))
     ev.use_weights(json.loads((data / "weights_brazilian-s1-d8.json").read_text()))
     assert ev.weighted and ev.pat_tables
+
+
+def test_the_portuguese_labelled_positions_and_their_candidate_table_are_what_the_readme_says() -> None:
+    # data/positions/README.md: the first 12,000 positions (868 games) of the Portuguese sample
+    # labelled at depth 8, and the candidate table fitted to them, a Portuguese table
+    data = ROOT / "data" / "positions"
+    text = lzma.decompress((data / "portuguese-s1-d8.txt.xz").read_bytes()).decode("ascii")
+    assert text.startswith("# portuguese positions of portuguese-s1.txt labelled by damas 0.1.0 at depth 8")
+    rows = [line.split() for line in text.splitlines() if not line.startswith("#")]
+    assert len(rows) == 12_000 and len({r[3] for r in rows}) == 868
+    assert {r[2] for r in rows if abs(int(r[1])) < 9000} == {"8"}
+    assert sum(abs(int(r[1])) >= 9000 for r in rows) == 1_037
+    assert all(parse_position(r[0], "portuguese").variant.name == "portuguese" for r in rows[::500])
+    table = json.loads((data / "weights_portuguese-s1-d8.json").read_text())
+    assert table["support"] == table["outposts"] == table["king_diagonal"] == 0
+    ev = Evaluator(find_variant("portuguese"), tuned=False)
+    ev.use_weights(table)
+    assert ev.weighted and ev.pat_tables
