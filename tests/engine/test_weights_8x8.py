@@ -227,3 +227,9 @@ def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the
     ev = Evaluator(find_variant("brazilian"))
     ev.use_weights(json.loads((data / "weights_brazilian-s1-d8.json").read_text()))
     assert ev.weighted and ev.pat_tables
+    # the table that ships (fitted to the same positions, data/positions/README.md): Brazilian's
+    # evaluation by default, without the terms it drops
+    shipped = json.loads((ROOT / "engine" / "weights_brazilian.json").read_text())
+    assert shipped["support"] == shipped["outposts"] == shipped["king_diagonal"] == 0
+    default = Evaluator(find_variant("brazilian"))
+    assert default.weighted and default.king == shipped["king"] and default.pat_tables
