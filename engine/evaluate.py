@@ -278,7 +278,10 @@ def _chunked(values: dict[int, int], nbits: int) -> tuple[tuple[int, tuple[int, 
 class Evaluator:
     """Evaluation tables for one variant (shared, immutable)."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, tuned: bool = True) -> None:
+        """``tuned``: the variant's fitted table when it has one (``weights_<variant>.json``);
+        false: the hand-set evaluation whatever ships (International's hand-set table, 8x8's
+        own evaluation), the one a fitted table is measured against."""
         geo = geometry_for(variant)
         self.variant = variant
         self.geo = geo
@@ -390,7 +393,7 @@ class Evaluator:
         self.bands = pattern_bands(variant)
         self.n_bands = size // 2  # the bands proper; after them (10x10) the straddling pairs
         self.blocks = pattern_blocks(variant)
-        table = weights_for(variant)
+        table = weights_for(variant) if tuned else (hand_weights_10() if self.ten else None)
         if table is not None:
             self.use_weights(table)
 

@@ -275,8 +275,7 @@ def fit(
     if variant.board_size != 10:
         # 8x8's hand-set evaluation is not a table (the start below is the nearest table to it):
         # its own error, the figure a fitted table has to beat
-        hand_ev = Evaluator(variant)
-        hand_ev.weighted = False
+        hand_ev = Evaluator(variant, tuned=False)
         plain_data, plain_test = (
             [shaped(x) for x in part] for part in read_samples(files, variant, hand_ev, holdout, plain=True)
         )

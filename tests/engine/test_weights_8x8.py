@@ -62,6 +62,9 @@ def test_without_a_table_the_hand_set_evaluation_plays(
     (tmp_path / f"weights_{name}.json").write_text(json.dumps(table))
     ev = Evaluator(variant)
     assert ev.weighted and ev.king == table["king"]
+    # the hand-set evaluation asked for by name (what a fitted table is measured against)
+    hand = Evaluator(variant, tuned=False)
+    assert not hand.weighted and hand.king == evaluate.KING_VALUE[name]
     pos = Position.from_fen("W:WK1,20:B12", name)
     plain = Evaluator(variant)
     plain.use_weights(hand_weights(variant))
@@ -176,8 +179,7 @@ def test_the_tuner_fits_an_8x8_table_to_labelled_positions(tmp_path: Path) -> No
     # figure to beat: 8x8's hand-set evaluation is not the table the fit starts from
     hand = re.search(r"the hand-set evaluation: error [0-9.]+; held out ([0-9.]+)", run.stdout)
     assert hand, run.stdout
-    plain = Evaluator(find_variant("brazilian"))
-    plain.weighted = False
+    plain = Evaluator(find_variant("brazilian"), tuned=False)
     errors = []
     for line in lines[1:]:
         text, score, _depth, game = line.split()
@@ -225,6 +227,12 @@ def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the
     ev = Evaluator(find_variant("brazilian"))
     ev.use_weights(json.loads((data / "weights_brazilian-s1-d8.json").read_text()))
     assert ev.weighted and ev.pat_tables
+    # the table that ships (fitted to the same positions, data/positions/README.md): Brazilian's
+    # evaluation by default, without the terms it drops
+    shipped = json.loads((ROOT / "engine" / "weights_brazilian.json").read_text())
+    assert shipped["support"] == shipped["outposts"] == shipped["king_diagonal"] == 0
+    default = Evaluator(find_variant("brazilian"))
+    assert default.weighted and default.king == shipped["king"] and default.pat_tables
 
 
 def test_the_portuguese_labelled_positions_and_their_candidate_table_are_what_the_readme_says() -> None:
