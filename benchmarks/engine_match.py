@@ -321,16 +321,11 @@ def make_player(spec: Spec, variant: str, move_time: float | None, seed: int) ->
 def evaluator_of(variant: str, weights: str) -> Any:
     """The evaluator of ``variant`` with a weights table (a JSON file), or ``hand``: the
     hand-set evaluation (International's hand-set table; 8x8's own evaluation, unweighted)."""
-    from engine.evaluate import Evaluator, hand_weights_10
+    from engine.evaluate import Evaluator
 
-    v = find_variant(variant)
-    ev = Evaluator(v)
+    ev = Evaluator(find_variant(variant), tuned=False)
     if weights != "hand":
         ev.use_weights(json.loads(Path(weights).read_text()))
-    elif v.name == "international":
-        ev.use_weights(hand_weights_10())
-    else:
-        ev.weighted = False
     return ev
 
 

@@ -15,7 +15,8 @@ ending, blended by the number of men on the board, the weight of each other term
 to Scan's scores, the trade when ahead, the outposts and the kings on the long diagonal), and
 learned men patterns (blocks of eight squares within every two neighbouring rows, each
 configuration of men a weight; see :func:`pattern_blocks`), folded into one lookup table per
-pair of rows so that they cost a lookup a pair. :meth:`Evaluator.features` is the linear form
+pair of rows so that they cost a lookup a pair (on 8x8 the men's square values are folded into
+the same tables, one set per number of men on the board). :meth:`Evaluator.features` is the linear form
 the tuner fits, kept exact by
 a test.
 
@@ -26,6 +27,7 @@ Everything is precomputed per variant as bit masks in the rules engine's interna
 from __future__ import annotations
 
 import json
+from array import array
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -276,7 +278,10 @@ def _chunked(values: dict[int, int], nbits: int) -> tuple[tuple[int, tuple[int, 
 class Evaluator:
     """Evaluation tables for one variant (shared, immutable)."""
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, tuned: bool = True) -> None:
+        """``tuned``: the variant's fitted table when it has one (``weights_<variant>.json``);
+        false: the hand-set evaluation whatever ships (International's hand-set table, 8x8's
+        own evaluation), the one a fitted table is measured against."""
         geo = geometry_for(variant)
         self.variant = variant
         self.geo = geo
@@ -338,6 +343,7 @@ class Evaluator:
             for b in range(1, 3):
                 drawish.add((a, 0, b, 0))  # 1 or 2 kings against 1 or 2 kings
         self.drawish = frozenset(drawish)
+        self.drawish_pieces = max((sum(d) for d in drawish), default=0)
         # the men's square tables (advancement and centre), per phase (1: the opening and
         # middle game, 2: half the men gone) and side, looked up 8 bits at a time
         files = [coord[s][0] for s in squares]
@@ -387,7 +393,7 @@ class Evaluator:
         self.bands = pattern_bands(variant)
         self.n_bands = size // 2  # the bands proper; after them (10x10) the straddling pairs
         self.blocks = pattern_blocks(variant)
-        table = weights_for(variant)
+        table = weights_for(variant) if tuned else (hand_weights_10() if self.ten else None)
         if table is not None:
             self.use_weights(table)
 
@@ -410,6 +416,8 @@ class Evaluator:
         self.w_trade, self.w_post, self.w_diag = (int(w.get(k, 0)) for k in NEW_SCALARS)
         self.w_extra = bool(self.w_post or self.w_diag)
         self.use_patterns(w.get("patterns"))
+        if not self.ten:
+            self._fold_bands()
 
     use_weights_10 = use_weights
 
@@ -466,6 +474,56 @@ class Evaluator:
 
     use_patterns_10 = use_patterns
 
+    def _fold_bands(self) -> None:
+        """8x8: the men's square values and the patterns, both sums over a band's men, read
+        together: one table per band of its men's configuration (base 3 over its eight squares,
+        White's man 1), built for each number of men on the board when first needed
+        (:meth:`_band_tables`). Four lookups instead of ten and four."""
+        geo = self.geo
+        squares = {geo.bit_of_square[s] for s in range(1, geo.count + 1)}
+        bands = self.bands[: self.n_bands]
+        width = max(w for _lo, w in bands)
+        offsets = [o for o in range(width) if bands[0][0] + o in squares]
+        assert all([o for o in range(width) if lo + o in squares] == offsets for lo, _w in bands)
+        self.band_offsets = tuple(offsets)
+        self.band_mask = (1 << width) - 1
+        self.band_shifts = tuple(lo for lo, _w in bands)
+        self.btrit1 = tuple(sum(3**i for i, o in enumerate(offsets) if (v >> o) & 1) for v in range(1 << width))
+        self.btrit2 = tuple(2 * t for t in self.btrit1)
+        size = 3 ** len(offsets)
+        if self.pat_tables:
+            # the pattern tables are indexed over every bit of the band (padding too, always 0)
+            t9 = tuple(sum(3**o for o in range(width) if (v >> o) & 1) for v in range(1 << width))
+            sq = [sum(1 << o for i, o in enumerate(offsets) if (c // 3**i) % 3 == 1) for c in range(size)]
+            sq2 = [sum(1 << o for i, o in enumerate(offsets) if (c // 3**i) % 3 == 2) for c in range(size)]
+            self.band_patterns = tuple(
+                [table[t9[a] + 2 * t9[b]] for a, b in zip(sq, sq2, strict=True)] for table in self.pat_tables
+            )
+        else:
+            self.band_patterns = tuple([0] * size for _ in bands)
+        self.w_band_luts: list[tuple[array[int], ...]] = [()] * (self.start_men + 1)
+
+    def _band_tables(self, total_men: int) -> tuple[array[int], ...]:
+        """8x8: each band's table (:meth:`_fold_bands`) for ``total_men`` men on the board,
+        from White's view: his men's square values less Black's, plus the patterns (machine
+        integers: 105 KB a number of men, where lists of Python integers took 630 KB)."""
+        start = self.start_men
+        blend = [
+            round((a * total_men + e * (start - total_men)) / start)
+            for a, e in zip(self.w_open, self.w_end, strict=True)
+        ]
+        white, black = self.rel
+        out = []
+        for (lo, _w), patterns in zip(self.bands[: self.n_bands], self.band_patterns, strict=True):
+            values = [0]
+            for o in self.band_offsets:
+                # digit by digit: empty, White's man (his value), Black's man (less his)
+                vw, vb = blend[white[lo + o] - 1], blend[black[lo + o] - 1]
+                values = values + [x + vw for x in values] + [x - vb for x in values]
+            out.append(array("i", [v + p for v, p in zip(values, patterns, strict=True)]))
+        self.w_band_luts[total_men] = tables = tuple(out)
+        return tables
+
     def evaluate(self, om: int, ok: int, xm: int, xk: int, side: int) -> int:
         """The position's value for the side to move (own men/kings, opponent's men/kings)."""
         if self.weighted:
@@ -504,9 +562,9 @@ class Evaluator:
         n_om, n_ok, n_xm, n_xk = om.bit_count(), ok.bit_count(), xm.bit_count(), xk.bit_count()
         total_men = n_om + n_xm
         start = self.start_men
-        per_side = self.w_men_luts[total_men] or self._men_tables(total_men)
         score = (n_om - n_xm) * MAN + (n_ok - n_xk) * self.king
         if self.ten:
+            per_side = self.w_men_luts[total_men] or self._men_tables(total_men)
             # (unrolled: 54 bits are seven lookups of 8)
             t0, t1, t2, t3, t4, t5, t6 = per_side[side]
             score += (
@@ -529,11 +587,19 @@ class Evaluator:
                 + t6[(xm >> 48) & 255]
             )
         else:
-            # 8x8 (unrolled: 35 or 36 bits are five lookups of 8)
-            t0, t1, t2, t3, t4 = per_side[side]
-            score += t0[om & 255] + t1[(om >> 8) & 255] + t2[(om >> 16) & 255] + t3[(om >> 24) & 255] + t4[om >> 32]
-            t0, t1, t2, t3, t4 = per_side[1 - side]
-            score -= t0[xm & 255] + t1[(xm >> 8) & 255] + t2[(xm >> 16) & 255] + t3[(xm >> 24) & 255] + t4[xm >> 32]
+            # 8x8: the men's square values and the patterns, band by band (:meth:`_fold_bands`)
+            q0, q1, q2, q3 = self.w_band_luts[total_men] or self._band_tables(total_men)
+            u1, u2 = self.btrit1, self.btrit2
+            m = self.band_mask
+            _s0, s1, s2, s3 = self.band_shifts
+            wm, bm = (xm, om) if side else (om, xm)
+            men = (
+                q0[u1[wm & m] + u2[bm & m]]
+                + q1[u1[(wm >> s1) & m] + u2[(bm >> s1) & m]]
+                + q2[u1[(wm >> s2) & m] + u2[(bm >> s2) & m]]
+                + q3[u1[(wm >> s3) & m] + u2[(bm >> s3) & m]]
+            )
+            score += -men if side else men
         own, opp = om | ok, xm | xk
         empty = self.mask & ~(own | opp)
         # the men's free steps forward and the men with a piece of theirs behind (White steps
@@ -543,38 +609,42 @@ class Evaluator:
             wm, wn, bm, bn = xm, opp, om, own
         else:
             wm, wn, bm, bn = om, own, xm, opp
-        mob = (
-            ((wm >> a) & empty).bit_count()
-            + ((wm >> b) & empty).bit_count()
-            - ((bm << a) & empty).bit_count()
-            - ((bm << b) & empty).bit_count()
-        )
-        sup = (
-            (wm & (wn >> a)).bit_count()
-            + (wm & (wn >> b)).bit_count()
-            - (bm & (bn << a)).bit_count()
-            - (bm & (bn << b)).bit_count()
-        )
-        if side:
-            mob, sup = -mob, -sup
-        left, right = self.left, self.right
-        bal = abs((opp & left).bit_count() - (opp & right).bit_count()) - abs(
-            (own & left).bit_count() - (own & right).bit_count()
-        )
-        score += self.w_mob * mob + self.w_sup * sup + self.w_bal * bal
+        # (a term whose weight is 0 is not computed)
+        if self.w_mob:
+            mob = (
+                ((wm >> a) & empty).bit_count()
+                + ((wm >> b) & empty).bit_count()
+                - ((bm << a) & empty).bit_count()
+                - ((bm << b) & empty).bit_count()
+            )
+            score += self.w_mob * (-mob if side else mob)
+        if self.w_sup:
+            sup = (
+                (wm & (wn >> a)).bit_count()
+                + (wm & (wn >> b)).bit_count()
+                - (bm & (bn << a)).bit_count()
+                - (bm & (bn << b)).bit_count()
+            )
+            score += self.w_sup * (-sup if side else sup)
+        if self.w_bal:
+            left, right = self.left, self.right
+            bal = abs((opp & left).bit_count() - (opp & right).bit_count()) - abs(
+                (own & left).bit_count() - (own & right).bit_count()
+            )
+            score += self.w_bal * bal
         if total_men * 2 > start:
             if not xk:
                 score += self.w_back * (om & self.back[side]).bit_count()
             if not ok:
                 score -= self.w_back * (xm & self.back[1 - side]).bit_count()
-        if not xk:
+        if not xk and om & self.front[side]:
             score += self._runaways(om & self.front[side], opp, side, self.w_run)
-        if not ok:
+        if not ok and xm & self.front[1 - side]:
             score -= self._runaways(xm & self.front[1 - side], own, 1 - side, self.w_run)
         if ok or xk:
             score += self.w_kmob * (self._mobility(ok, empty) - self._mobility(xk, empty))
+        pieces = n_om + n_ok + n_xm + n_xk
         if self.w_trade:
-            pieces = n_om + n_ok + n_xm + n_xk
             score += self.w_trade * (n_om + n_ok - n_xm - n_xk) * ((start - pieces) // 4)
         if self.w_extra:
             # (:meth:`_extra`'s outposts and long diagonal, inline: White's men with both
@@ -587,42 +657,31 @@ class Evaluator:
             score += self.w_post * (-post if side else post) + self.w_diag * (
                 (ok & diag).bit_count() - (xk & diag).bit_count()
             )
-        if self.pat_tables:
+        if self.pat_tables and self.ten:
             t1, t2 = self.trit1, self.trit2
             wm, bm = (xm, om) if side else (om, xm)
-            if self.ten:
-                # the five bands of two rows (bits 0-9, 11-20, ...), unrolled: White's men first
-                p0, p1, p2, p3, p4 = self.pat_tables
-                pat = (
-                    p0[t1[wm & 1023] + t2[bm & 1023]]
-                    + p1[t1[(wm >> 11) & 1023] + t2[(bm >> 11) & 1023]]
-                    + p2[t1[(wm >> 22) & 1023] + t2[(bm >> 22) & 1023]]
-                    + p3[t1[(wm >> 33) & 1023] + t2[(bm >> 33) & 1023]]
-                    + p4[t1[(wm >> 44) & 1023] + t2[(bm >> 44) & 1023]]
-                )
-                if self.cross_tables:
-                    # the four pairs of rows across the bands (bits 5-15, 16-26, ...)
-                    c0, c1, c2, c3 = self.cross_tables
-                    u1, u2 = self.ctrit1, self.ctrit2
-                    pat += (
-                        c0[u1[(wm >> 5) & 2047] + u2[(bm >> 5) & 2047]]
-                        + c1[u1[(wm >> 16) & 2047] + u2[(bm >> 16) & 2047]]
-                        + c2[u1[(wm >> 27) & 2047] + u2[(bm >> 27) & 2047]]
-                        + c3[u1[(wm >> 38) & 2047] + u2[(bm >> 38) & 2047]]
-                    )
-            else:
-                # 8x8: four bands of two rows (nine bits each, padding included)
-                q0, q1, q2, q3 = self.pat_tables
-                m = self.band_mask
-                _s0, s1, s2, s3 = self.band_shifts
-                pat = (
-                    q0[t1[wm & m] + t2[bm & m]]
-                    + q1[t1[(wm >> s1) & m] + t2[(bm >> s1) & m]]
-                    + q2[t1[(wm >> s2) & m] + t2[(bm >> s2) & m]]
-                    + q3[t1[(wm >> s3) & m] + t2[(bm >> s3) & m]]
+            # International: the five bands of two rows (bits 0-9, 11-20, ...), unrolled, White's
+            # men first
+            p0, p1, p2, p3, p4 = self.pat_tables
+            pat = (
+                p0[t1[wm & 1023] + t2[bm & 1023]]
+                + p1[t1[(wm >> 11) & 1023] + t2[(bm >> 11) & 1023]]
+                + p2[t1[(wm >> 22) & 1023] + t2[(bm >> 22) & 1023]]
+                + p3[t1[(wm >> 33) & 1023] + t2[(bm >> 33) & 1023]]
+                + p4[t1[(wm >> 44) & 1023] + t2[(bm >> 44) & 1023]]
+            )
+            if self.cross_tables:
+                # the four pairs of rows across the bands (bits 5-15, 16-26, ...)
+                c0, c1, c2, c3 = self.cross_tables
+                u1, u2 = self.ctrit1, self.ctrit2
+                pat += (
+                    c0[u1[(wm >> 5) & 2047] + u2[(bm >> 5) & 2047]]
+                    + c1[u1[(wm >> 16) & 2047] + u2[(bm >> 16) & 2047]]
+                    + c2[u1[(wm >> 27) & 2047] + u2[(bm >> 27) & 2047]]
+                    + c3[u1[(wm >> 38) & 2047] + u2[(bm >> 38) & 2047]]
                 )
             score += -pat if side else pat
-        if (n_ok, n_om, n_xk, n_xm) in self.drawish:
+        if pieces <= self.drawish_pieces and (n_ok, n_om, n_xk, n_xm) in self.drawish:
             score = score // 8 if score >= 0 else -(-score // 8)
         return score
 
@@ -656,7 +715,7 @@ class Evaluator:
         ]
         tables = tuple(_chunked({b: blend[t - 1] for b, t in self.rel[sd].items()}, self.geo.nbits) for sd in (0, 1))
         assert all([sh for sh, _t in tables[sd]] == list(range(0, 8 * len(tables[sd]), 8)) for sd in (0, 1))
-        assert len(tables[0]) == (7 if self.ten else 5)
+        assert len(tables[0]) == 7  # (10x10 alone: 8x8 reads its men by bands, :meth:`_band_tables`)
         self.w_men_luts[total_men] = tuple(tuple(t for _sh, t in tables[sd]) for sd in (0, 1))
         return self.w_men_luts[total_men]
 

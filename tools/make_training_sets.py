@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from damas.study.training import LINE_DEPTH  # noqa: E402
+from damas.study.training import LINE_DEPTH, line_engine  # noqa: E402
 from engine import MATE_BOUND, Engine, Limits  # noqa: E402
 from engine.hub import parse_hub_move  # noqa: E402
 from rules import Color, Game, Move, Position  # noqa: E402
@@ -39,7 +39,7 @@ MARGIN = 100  # a player's move after the key move: every other one scores a man
 
 
 def engine(variant: str) -> Engine:
-    return Engine(variant, level=10, seed=0, tt_mb=16)
+    return line_engine(variant)
 
 
 def balance(pos: Position, side: Color) -> int:

@@ -46,11 +46,15 @@ from engine.evaluate import (  # noqa: E402
     hand_weights,
     pattern_count,
     weight_dict,
+    weight_names,
     weight_vector,
     weights_path,
 )
 from engine.hub import parse_position  # noqa: E402
 from rules import Color, Game, Variant, find_variant  # noqa: E402
+
+#: the terms ``fit --drop`` can hold at 0 (the weighted evaluation skips a term weighing 0)
+SCALAR_TERMS = ("mobility", "balance", "support", "trade", "outposts", "king_diagonal")
 
 Sample = tuple[int, tuple[int, ...], tuple[float, ...], float | None, int | None]
 
@@ -182,9 +186,11 @@ def fit(
     lr_patterns: float = 1.0,
     variant: Variant | None = None,
     scale: float = 0.006,
+    drop: tuple[str, ...] = (),
 ) -> None:
     """Fit the weights (see the module's text); every ``holdout``-th game is kept out of the
-    fit and its positions' error printed before and after (0: no hold-out)."""
+    fit and its positions' error printed before and after (0: no hold-out). The terms named
+    in ``drop`` (:data:`SCALAR_TERMS`) are held at 0: the evaluation skips a term weighing 0."""
     variant = variant or find_variant("international")
     ev = evaluator_for(variant)
     hand = [float(v) for v in weight_vector(hand_weights(variant), variant)]
@@ -194,6 +200,11 @@ def fit(
         parts, w0 = _rows_shape(hand[:first_pattern])
     else:
         parts, w0 = [[(i, 1.0)] for i in range(first_pattern)], hand[:first_pattern]
+    names = weight_names(variant)
+    for term in drop:
+        assert term in SCALAR_TERMS, term
+        for i in (k for k, name in enumerate(names) if name.partition("[")[0] == term):
+            parts[i] = []  # (the term's features reach no weight, so it is written as 0)
     n_base = len(w0)
     w0 = w0 + [0.0] * (tables * PATTERN_SIZE)  # the patterns: an unseen one weighs 0
 
@@ -264,8 +275,7 @@ def fit(
     if variant.board_size != 10:
         # 8x8's hand-set evaluation is not a table (the start below is the nearest table to it):
         # its own error, the figure a fitted table has to beat
-        hand_ev = Evaluator(variant)
-        hand_ev.weighted = False
+        hand_ev = Evaluator(variant, tuned=False)
         plain_data, plain_test = (
             [shaped(x) for x in part] for part in read_samples(files, variant, hand_ev, holdout, plain=True)
         )
@@ -328,11 +338,20 @@ def main() -> int:
     fp.add_argument("--l2", type=float, default=1e-4, help="pull of the pattern weights towards 0 (default 1e-4)")
     fp.add_argument("--lr-patterns", type=float, default=1.0, help="the patterns' learning rate (default 1)")
     fp.add_argument("--holdout", type=int, default=10, help="keep every Nth game out of the fit (default 10; 0: none)")
+    fp.add_argument(
+        "--drop",
+        default="",
+        help=f"comma-separated terms held at 0, which the evaluation then skips ({', '.join(SCALAR_TERMS)})",
+    )
     args = ap.parse_args()
     if args.cmd == "selfplay":
         selfplay(args.out, args.minutes, args.seed)
     else:
         variant = find_variant(args.variant)
+        drop = tuple(t for t in args.drop.split(",") if t)
+        for term in drop:
+            if term not in SCALAR_TERMS:
+                ap.error(f"--drop: no term {term!r} ({', '.join(SCALAR_TERMS)})")
         fit(
             [Path(f) for f in args.files.split(",")],
             args.out or weights_path(variant),
@@ -347,6 +366,7 @@ def main() -> int:
             args.lr_patterns,
             variant,
             args.scale,
+            drop,
         )
     return 0
 

@@ -24,13 +24,29 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 from rules import Color, Move, Position, find_variant
 from rules.pdn import PdnGame, read_pdn
 
+if TYPE_CHECKING:
+    from engine import Engine
+
 MODES = ("replay", "guess", "tactic")
 #: the depth of the searches that chose the shipped tactics' replies (``tools/make_training_sets.py``)
 LINE_DEPTH = 6
+
+
+def line_engine(variant: str) -> Engine:
+    """The engine the shipped tactics' lines were made with, and are checked against: level 10,
+    seed 0, the hand-set evaluation (the lines stay what they were whatever fitted table the
+    engine ships; search them :data:`LINE_DEPTH` deep)."""
+    from engine import Engine
+    from engine.evaluate import Evaluator
+
+    eng = Engine(variant, level=10, seed=0, tt_mb=16)
+    eng.evaluator = Evaluator(find_variant(variant), tuned=False)
+    return eng
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ def test_a_move_that_gives_a_man_away_is_marked_with_the_better_move(tmp_path: P
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == f"{path}: game 1 (Ana - Rui), brazilian, 2 plies (depth 6)"
-    assert lines[1] == "  1. a5-b6?  loses material (-1.1): better 1. f6-g7 (+0.1)"
+    assert lines[1] == "  1. a5-b6?  loses material (-2.0): better 1. f6-g7 (-0.2)"
     assert lines[2] == "  1 marked move (white 1, black 0)"
     assert lines[3] == f"{path}: game 2 (Ana - Rui), brazilian, 1 ply (depth 6)"
     assert lines[4] == "  no move loses material or the game"

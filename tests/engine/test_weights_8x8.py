@@ -62,6 +62,9 @@ def test_without_a_table_the_hand_set_evaluation_plays(
     (tmp_path / f"weights_{name}.json").write_text(json.dumps(table))
     ev = Evaluator(variant)
     assert ev.weighted and ev.king == table["king"]
+    # the hand-set evaluation asked for by name (what a fitted table is measured against)
+    hand = Evaluator(variant, tuned=False)
+    assert not hand.weighted and hand.king == evaluate.KING_VALUE[name]
     pos = Position.from_fen("W:WK1,20:B12", name)
     plain = Evaluator(variant)
     plain.use_weights(hand_weights(variant))
@@ -163,6 +166,7 @@ def test_the_tuner_fits_an_8x8_table_to_labelled_positions(tmp_path: Path) -> No
     data.write_text("\n".join(lines) + "\n")
     out = tmp_path / "weights.json"
     args = ["fit", str(data), "--variant", "brazilian", "--out", str(out), "--epochs", "2", "--mix", "0"]
+    args += ["--drop", "support,outposts"]
     run = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "tune_eval.py"), *args],
         capture_output=True,
@@ -175,8 +179,7 @@ def test_the_tuner_fits_an_8x8_table_to_labelled_positions(tmp_path: Path) -> No
     # figure to beat: 8x8's hand-set evaluation is not the table the fit starts from
     hand = re.search(r"the hand-set evaluation: error [0-9.]+; held out ([0-9.]+)", run.stdout)
     assert hand, run.stdout
-    plain = Evaluator(find_variant("brazilian"))
-    plain.weighted = False
+    plain = Evaluator(find_variant("brazilian"), tuned=False)
     errors = []
     for line in lines[1:]:
         text, score, _depth, game = line.split()
@@ -191,9 +194,24 @@ def test_the_tuner_fits_an_8x8_table_to_labelled_positions(tmp_path: Path) -> No
     assert errors and float(hand.group(1)) == pytest.approx(sum(errors) / len(errors), abs=1e-5)
     fitted = json.loads(out.read_text())
     assert len(fitted["men_opening"]) == 32 and len(fitted["patterns"]) == 2
+    # the terms dropped stay 0 (the evaluation skips them), the others were fitted
+    assert fitted["support"] == fitted["outposts"] == 0
+    assert fitted["mobility"] != 0 and fitted["trade"] != 0
     ev = Evaluator(find_variant("brazilian"))
     ev.use_weights(fitted)
     assert ev.weighted and ev.pat_tables
+
+
+def test_the_tuner_names_a_term_it_cannot_drop() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "tune_eval.py"), "fit", "x.txt", "--drop", "support,tempo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2 and run.stderr.strip().splitlines()[-1] == (
+        "tune_eval.py: error: --drop: no term 'tempo' (mobility, balance, support, trade, outposts, king_diagonal)"
+    )
 
 
 def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the_readme_says() -> None:
@@ -208,4 +226,28 @@ def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the
     assert all(parse_position(r[0], "brazilian").variant.name == "brazilian" for r in rows[::500])
     ev = Evaluator(find_variant("brazilian"))
     ev.use_weights(json.loads((data / "weights_brazilian-s1-d8.json").read_text()))
+    assert ev.weighted and ev.pat_tables
+    # the table that ships (fitted to the same positions, data/positions/README.md): Brazilian's
+    # evaluation by default, without the terms it drops
+    shipped = json.loads((ROOT / "engine" / "weights_brazilian.json").read_text())
+    assert shipped["support"] == shipped["outposts"] == shipped["king_diagonal"] == 0
+    default = Evaluator(find_variant("brazilian"))
+    assert default.weighted and default.king == shipped["king"] and default.pat_tables
+
+
+def test_the_portuguese_labelled_positions_and_their_candidate_table_are_what_the_readme_says() -> None:
+    # data/positions/README.md: the first 12,000 positions (868 games) of the Portuguese sample
+    # labelled at depth 8, and the candidate table fitted to them, a Portuguese table
+    data = ROOT / "data" / "positions"
+    text = lzma.decompress((data / "portuguese-s1-d8.txt.xz").read_bytes()).decode("ascii")
+    assert text.startswith("# portuguese positions of portuguese-s1.txt labelled by damas 0.1.0 at depth 8")
+    rows = [line.split() for line in text.splitlines() if not line.startswith("#")]
+    assert len(rows) == 12_000 and len({r[3] for r in rows}) == 868
+    assert {r[2] for r in rows if abs(int(r[1])) < 9000} == {"8"}
+    assert sum(abs(int(r[1])) >= 9000 for r in rows) == 1_037
+    assert all(parse_position(r[0], "portuguese").variant.name == "portuguese" for r in rows[::500])
+    table = json.loads((data / "weights_portuguese-s1-d8.json").read_text())
+    assert table["support"] == table["outposts"] == table["king_diagonal"] == 0
+    ev = Evaluator(find_variant("portuguese"), tuned=False)
+    ev.use_weights(table)
     assert ev.weighted and ev.pat_tables

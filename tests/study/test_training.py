@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from damas.study.training import LINE_DEPTH, Training, shipped_games, shipped_tactics
+from damas.study.training import LINE_DEPTH, Training, line_engine, shipped_games, shipped_tactics
 from engine import Engine, Limits
 from rules import Color, Game, Move, Position
 
@@ -101,7 +101,8 @@ def test_a_tactic_is_judged_to_the_end_of_its_line() -> None:
 def test_every_shipped_tactic_line_is_legal_with_forced_or_best_replies(variant: str) -> None:
     """Each tactic's line (``tools/make_training_sets.py``): legal from its position, starting with
     its key move, ending on the player's move; every opponent's move the only legal reply or a
-    fresh engine's choice at the depth the lines were made with; every later move of the player's
+    fresh engine's choice at the depth and with the evaluation the lines were made with (the
+    hand-set one: :func:`line_engine`); every later move of the player's
     the only legal one or the engine's choice. Most tactics are more than one move."""
     tactics = shipped_tactics(variant)
     longer = 0
@@ -112,7 +113,7 @@ def test_every_shipped_tactic_line_is_legal_with_forced_or_best_replies(variant:
         for ply, move in enumerate(line):
             assert move in game.legal_moves, (tactic, ply)
             if ply and len(game.legal_moves) > 1:
-                found = Engine(variant, level=10, seed=0, tt_mb=16).search(game, Limits(depth=LINE_DEPTH)).move
+                found = line_engine(variant).search(game, Limits(depth=LINE_DEPTH)).move
                 assert found == move, (tactic, ply, game.position.pdn(found) if found else None)
             game.push(move)
         longer += len(line) > 1
