@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -214,21 +215,32 @@ def test_the_tuner_names_a_term_it_cannot_drop() -> None:
     )
 
 
-def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the_readme_says() -> None:
-    # data/positions/README.md: 24,742 positions of 2,199 games labelled at depth 8, and the
-    # table fitted to them, which the engine loads as a Brazilian table
-    data = ROOT / "data" / "positions"
-    text = lzma.decompress((data / "brazilian-s1-d8.txt.xz").read_bytes()).decode("ascii")
-    assert text.startswith("# brazilian positions of brazilian-s1.txt labelled by damas 0.1.0 at depth 8")
+DATA = ROOT / "data" / "positions"
+
+
+def labelled(name: str, positions: int, games: int, forced: int) -> dict[str, Any]:
+    """A labelled file of data/positions/ as its README says (``name-s1-d8.txt.xz``: so many
+    positions of so many games, each scored at depth 8 or as a forced end found sooner), and
+    its candidate table (``weights_name-s1-d8.json``)."""
+    text = lzma.decompress((DATA / f"{name}-s1-d8.txt.xz").read_bytes()).decode("ascii")
+    assert text.startswith(f"# {name} positions of {name}-s1.txt labelled by damas 0.1.0 at depth 8")
     rows = [line.split() for line in text.splitlines() if not line.startswith("#")]
-    assert len(rows) == 24_742 and len({r[3] for r in rows}) == 2_199
+    assert len(rows) == positions and len({r[3] for r in rows}) == games
     assert {r[2] for r in rows if abs(int(r[1])) < 9000} == {"8"}
-    assert all(parse_position(r[0], "brazilian").variant.name == "brazilian" for r in rows[::500])
-    ev = Evaluator(find_variant("brazilian"))
-    ev.use_weights(json.loads((data / "weights_brazilian-s1-d8.json").read_text()))
+    assert sum(abs(int(r[1])) >= 9000 for r in rows) == forced
+    assert all(parse_position(r[0], name).variant.name == name for r in rows[::500])
+    table: dict[str, Any] = json.loads((DATA / f"weights_{name}-s1-d8.json").read_text())
+    ev = Evaluator(find_variant(name), tuned=False)
+    ev.use_weights(table)
     assert ev.weighted and ev.pat_tables
-    # the table that ships (fitted to the same positions, data/positions/README.md): Brazilian's
-    # evaluation by default, without the terms it drops
+    return table
+
+
+def test_the_brazilian_labelled_positions_and_their_tables_are_what_the_readme_says() -> None:
+    # 24,742 positions of 2,199 games, 3,213 of them a forced end
+    labelled("brazilian", 24_742, 2_199, 3_213)
+    # the table that ships (fitted to the same positions): Brazilian's evaluation by default,
+    # without the terms it drops
     shipped = json.loads((ROOT / "engine" / "weights_brazilian.json").read_text())
     assert shipped["support"] == shipped["outposts"] == shipped["king_diagonal"] == 0
     default = Evaluator(find_variant("brazilian"))
@@ -236,18 +248,7 @@ def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the
 
 
 def test_the_portuguese_labelled_positions_and_their_candidate_table_are_what_the_readme_says() -> None:
-    # data/positions/README.md: the first 12,000 positions (868 games) of the Portuguese sample
-    # labelled at depth 8, and the candidate table fitted to them, a Portuguese table
-    data = ROOT / "data" / "positions"
-    text = lzma.decompress((data / "portuguese-s1-d8.txt.xz").read_bytes()).decode("ascii")
-    assert text.startswith("# portuguese positions of portuguese-s1.txt labelled by damas 0.1.0 at depth 8")
-    rows = [line.split() for line in text.splitlines() if not line.startswith("#")]
-    assert len(rows) == 12_000 and len({r[3] for r in rows}) == 868
-    assert {r[2] for r in rows if abs(int(r[1])) < 9000} == {"8"}
-    assert sum(abs(int(r[1])) >= 9000 for r in rows) == 1_037
-    assert all(parse_position(r[0], "portuguese").variant.name == "portuguese" for r in rows[::500])
-    table = json.loads((data / "weights_portuguese-s1-d8.json").read_text())
+    # the first 12,000 positions (868 games) of the Portuguese sample, 1,037 a forced end; the
+    # candidate fitted to them without the dropped terms
+    table = labelled("portuguese", 12_000, 868, 1_037)
     assert table["support"] == table["outposts"] == table["king_diagonal"] == 0
-    ev = Evaluator(find_variant("portuguese"), tuned=False)
-    ev.use_weights(table)
-    assert ev.weighted and ev.pat_tables
