@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from engine import evaluate
+from engine import Engine, Limits, evaluate
 from engine.evaluate import (
     PATTERN_SIZE,
     Evaluator,
@@ -252,3 +252,28 @@ def test_the_portuguese_labelled_positions_and_their_candidate_table_are_what_th
     # candidate fitted to them without the dropped terms
     table = labelled("portuguese", 12_000, 868, 1_037)
     assert table["support"] == table["outposts"] == table["king_diagonal"] == 0
+
+
+@pytest.mark.parametrize("name", ["brazilian", "portuguese", "international"])
+def test_a_set_up_position_with_more_men_than_the_start_is_evaluated_and_searched(name: str) -> None:
+    # a set-up position may hold more men than a game starts with (the labelling tool's test
+    # has one): the weighted evaluation values them as at the start, and the search goes on
+    variant = find_variant(name)
+    start = Position.start(variant)
+    geo = start.geometry
+    empty = [s for s in range(1, geo.count + 1) if start.piece_at(s) is None]
+    white = [s for s in range(1, geo.count + 1) if (p := start.piece_at(s)) is not None and p.color.name == "WHITE"]
+    black = [s for s in range(1, geo.count + 1) if (p := start.piece_at(s)) is not None and p.color.name == "BLACK"]
+    pos = Position(variant, white_men=white + empty[-2:], black_men=black + empty[:1])
+    w = hand_weights(variant)
+    w["patterns"] = [[(i * 7) % 23 - 11 for i in range(PATTERN_SIZE)] for _ in range(pattern_count(variant))]
+    ev = Evaluator(variant)
+    ev.use_weights(w)
+    value = ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0)
+    assert value == -ev.evaluate(pos.bm, pos.bk, pos.wm, pos.wk, 1)
+    part, factors = ev.features(pos.wm, pos.wk, pos.bm, pos.bk, 0)
+    vector = weight_vector(w, variant)
+    assert abs(value - (part + sum(vector[i] * f for i, f in factors.items()))) <= 0.5 * geo.count
+    eng = Engine(name, level=10, seed=1, tt_mb=1)
+    eng.evaluator = ev
+    assert eng.search(Game(name, pos.with_turn(pos.turn.other)), Limits(depth=3)).move is not None
