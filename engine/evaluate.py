@@ -213,7 +213,7 @@ def hand_weights(variant: Variant) -> dict[str, Any]:
     if variant.name == "international":
         return hand_weights_10()
     geo = geometry_for(variant)
-    ev = evaluator_for(variant)
+    ev = Evaluator(variant, tuned=False)  # (not the cached evaluator: a table may be under test)
     mid, end = [], []
     for s in range(1, geo.count + 1):
         r = geo.coords[s][1]
@@ -406,7 +406,9 @@ class Evaluator:
         self.w_end = tuple(int(v) for v in w["men_ending"])
         # the blended men's tables per number of men on the board (built when first needed):
         # per side, the lookup tables of 8 bits each (seven on 10x10, five on 8x8)
-        self.w_men_luts: list[tuple[tuple[tuple[int, ...], ...], ...]] = [()] * (self.start_men + 1)
+        # (a set-up position may hold more men than the start: up to a man on every square,
+        # valued as at the start)
+        self.w_men_luts: list[tuple[tuple[tuple[int, ...], ...], ...]] = [()] * (self.geo.count + 1)
         self.w_mob = int(w["mobility"])
         self.w_bal = int(w["balance"])
         self.w_back = int(w["back_rank"])
@@ -501,17 +503,15 @@ class Evaluator:
             )
         else:
             self.band_patterns = tuple([0] * size for _ in bands)
-        self.w_band_luts: list[tuple[array[int], ...]] = [()] * (self.start_men + 1)
+        self.w_band_luts: list[tuple[array[int], ...]] = [()] * (self.geo.count + 1)
 
     def _band_tables(self, total_men: int) -> tuple[array[int], ...]:
         """8x8: each band's table (:meth:`_fold_bands`) for ``total_men`` men on the board,
         from White's view: his men's square values less Black's, plus the patterns (machine
         integers: 105 KB a number of men, where lists of Python integers took 630 KB)."""
         start = self.start_men
-        blend = [
-            round((a * total_men + e * (start - total_men)) / start)
-            for a, e in zip(self.w_open, self.w_end, strict=True)
-        ]
+        men = min(total_men, start)
+        blend = [round((a * men + e * (start - men)) / start) for a, e in zip(self.w_open, self.w_end, strict=True)]
         white, black = self.rel
         out = []
         for (lo, _w), patterns in zip(self.bands[: self.n_bands], self.band_patterns, strict=True):
@@ -709,10 +709,8 @@ class Evaluator:
         """The men's square values blended for ``total_men`` men on the board, per side: the
         lookup tables of 8 bits each, from bit 0 up."""
         start = self.start_men
-        blend = [
-            round((a * total_men + e * (start - total_men)) / start)
-            for a, e in zip(self.w_open, self.w_end, strict=True)
-        ]
+        men = min(total_men, start)
+        blend = [round((a * men + e * (start - men)) / start) for a, e in zip(self.w_open, self.w_end, strict=True)]
         tables = tuple(_chunked({b: blend[t - 1] for b, t in self.rel[sd].items()}, self.geo.nbits) for sd in (0, 1))
         assert all([sh for sh, _t in tables[sd]] == list(range(0, 8 * len(tables[sd]), 8)) for sd in (0, 1))
         assert len(tables[0]) == 7  # (10x10 alone: 8x8 reads its men by bands, :meth:`_band_tables`)
@@ -734,7 +732,8 @@ class Evaluator:
 
         add(0, n_ok - n_xk)
         count = self.geo.count
-        a, e = total_men / start, (start - total_men) / start
+        men = min(total_men, start)  # (more men than the start: valued as at the start)
+        a, e = men / start, (start - men) / start
         for men, sign, sd in ((om, 1, side), (xm, -1, 1 - side)):
             rel = self.rel[sd]
             while men:

@@ -12,10 +12,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine import evaluate
+from engine import Engine, Limits, evaluate
 from engine.evaluate import (
     PATTERN_SIZE,
     Evaluator,
@@ -214,21 +215,32 @@ def test_the_tuner_names_a_term_it_cannot_drop() -> None:
     )
 
 
-def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the_readme_says() -> None:
-    # data/positions/README.md: 24,742 positions of 2,199 games labelled at depth 8, and the
-    # table fitted to them, which the engine loads as a Brazilian table
-    data = ROOT / "data" / "positions"
-    text = lzma.decompress((data / "brazilian-s1-d8.txt.xz").read_bytes()).decode("ascii")
-    assert text.startswith("# brazilian positions of brazilian-s1.txt labelled by damas 0.1.0 at depth 8")
+DATA = ROOT / "data" / "positions"
+
+
+def labelled(name: str, positions: int, games: int, forced: int) -> dict[str, Any]:
+    """A labelled file of data/positions/ as its README says (``name-s1-d8.txt.xz``: so many
+    positions of so many games, each scored at depth 8 or as a forced end found sooner), and
+    its candidate table (``weights_name-s1-d8.json``)."""
+    text = lzma.decompress((DATA / f"{name}-s1-d8.txt.xz").read_bytes()).decode("ascii")
+    assert text.startswith(f"# {name} positions of {name}-s1.txt labelled by damas 0.1.0 at depth 8")
     rows = [line.split() for line in text.splitlines() if not line.startswith("#")]
-    assert len(rows) == 24_742 and len({r[3] for r in rows}) == 2_199
+    assert len(rows) == positions and len({r[3] for r in rows}) == games
     assert {r[2] for r in rows if abs(int(r[1])) < 9000} == {"8"}
-    assert all(parse_position(r[0], "brazilian").variant.name == "brazilian" for r in rows[::500])
-    ev = Evaluator(find_variant("brazilian"))
-    ev.use_weights(json.loads((data / "weights_brazilian-s1-d8.json").read_text()))
+    assert sum(abs(int(r[1])) >= 9000 for r in rows) == forced
+    assert all(parse_position(r[0], name).variant.name == name for r in rows[::500])
+    table: dict[str, Any] = json.loads((DATA / f"weights_{name}-s1-d8.json").read_text())
+    ev = Evaluator(find_variant(name), tuned=False)
+    ev.use_weights(table)
     assert ev.weighted and ev.pat_tables
-    # the table that ships (fitted to the same positions, data/positions/README.md): Brazilian's
-    # evaluation by default, without the terms it drops
+    return table
+
+
+def test_the_brazilian_labelled_positions_and_their_tables_are_what_the_readme_says() -> None:
+    # 24,742 positions of 2,199 games, 3,213 of them a forced end
+    labelled("brazilian", 24_742, 2_199, 3_213)
+    # the table that ships (fitted to the same positions): Brazilian's evaluation by default,
+    # without the terms it drops
     shipped = json.loads((ROOT / "engine" / "weights_brazilian.json").read_text())
     assert shipped["support"] == shipped["outposts"] == shipped["king_diagonal"] == 0
     default = Evaluator(find_variant("brazilian"))
@@ -236,18 +248,32 @@ def test_the_brazilian_labelled_positions_and_their_candidate_table_are_what_the
 
 
 def test_the_portuguese_labelled_positions_and_their_candidate_table_are_what_the_readme_says() -> None:
-    # data/positions/README.md: the first 12,000 positions (868 games) of the Portuguese sample
-    # labelled at depth 8, and the candidate table fitted to them, a Portuguese table
-    data = ROOT / "data" / "positions"
-    text = lzma.decompress((data / "portuguese-s1-d8.txt.xz").read_bytes()).decode("ascii")
-    assert text.startswith("# portuguese positions of portuguese-s1.txt labelled by damas 0.1.0 at depth 8")
-    rows = [line.split() for line in text.splitlines() if not line.startswith("#")]
-    assert len(rows) == 12_000 and len({r[3] for r in rows}) == 868
-    assert {r[2] for r in rows if abs(int(r[1])) < 9000} == {"8"}
-    assert sum(abs(int(r[1])) >= 9000 for r in rows) == 1_037
-    assert all(parse_position(r[0], "portuguese").variant.name == "portuguese" for r in rows[::500])
-    table = json.loads((data / "weights_portuguese-s1-d8.json").read_text())
+    # the first 12,000 positions (868 games) of the Portuguese sample, 1,037 a forced end; the
+    # candidate fitted to them without the dropped terms
+    table = labelled("portuguese", 12_000, 868, 1_037)
     assert table["support"] == table["outposts"] == table["king_diagonal"] == 0
-    ev = Evaluator(find_variant("portuguese"), tuned=False)
-    ev.use_weights(table)
-    assert ev.weighted and ev.pat_tables
+
+
+@pytest.mark.parametrize("name", ["brazilian", "portuguese", "international"])
+def test_a_set_up_position_with_more_men_than_the_start_is_evaluated_and_searched(name: str) -> None:
+    # a set-up position may hold more men than a game starts with (the labelling tool's test
+    # has one): the weighted evaluation values them as at the start, and the search goes on
+    variant = find_variant(name)
+    start = Position.start(variant)
+    geo = start.geometry
+    empty = [s for s in range(1, geo.count + 1) if start.piece_at(s) is None]
+    white = [s for s in range(1, geo.count + 1) if (p := start.piece_at(s)) is not None and p.color.name == "WHITE"]
+    black = [s for s in range(1, geo.count + 1) if (p := start.piece_at(s)) is not None and p.color.name == "BLACK"]
+    pos = Position(variant, white_men=white + empty[-2:], black_men=black + empty[:1])
+    w = hand_weights(variant)
+    w["patterns"] = [[(i * 7) % 23 - 11 for i in range(PATTERN_SIZE)] for _ in range(pattern_count(variant))]
+    ev = Evaluator(variant)
+    ev.use_weights(w)
+    value = ev.evaluate(pos.wm, pos.wk, pos.bm, pos.bk, 0)
+    assert value == -ev.evaluate(pos.bm, pos.bk, pos.wm, pos.wk, 1)
+    part, factors = ev.features(pos.wm, pos.wk, pos.bm, pos.bk, 0)
+    vector = weight_vector(w, variant)
+    assert abs(value - (part + sum(vector[i] * f for i, f in factors.items()))) <= 0.5 * geo.count
+    eng = Engine(name, level=10, seed=1, tt_mb=1)
+    eng.evaluator = ev
+    assert eng.search(Game(name, pos.with_turn(pos.turn.other)), Limits(depth=3)).move is not None
