@@ -463,8 +463,6 @@ class Evaluator:
         self.cross_tables = tuple(bands[band] for band in range(self.n_bands, len(self.bands)))
         self.trit1 = tuple(sum(3**o for o in range(width) if (v >> o) & 1) for v in range(1 << width))
         self.trit2 = tuple(2 * t for t in self.trit1)
-        self.band_mask = (1 << width) - 1
-        self.band_shifts = tuple(lo for lo, _w in self.bands[: self.n_bands])
         if self.cross_tables:
             _lo, cw = self.bands[self.n_bands]
             ds = digits(self.n_bands)
@@ -494,24 +492,31 @@ class Evaluator:
         self.btrit2 = tuple(2 * t for t in self.btrit1)
         size = 3 ** len(offsets)
         if self.pat_tables:
-            # the pattern tables are indexed over every bit of the band (padding too, always 0)
-            t9 = tuple(sum(3**o for o in range(width) if (v >> o) & 1) for v in range(1 << width))
+            # the pattern tables are indexed over every bit of the band (padding too, always 0:
+            # :attr:`trit1`)
+            t1 = self.trit1
             sq = [sum(1 << o for i, o in enumerate(offsets) if (c // 3**i) % 3 == 1) for c in range(size)]
             sq2 = [sum(1 << o for i, o in enumerate(offsets) if (c // 3**i) % 3 == 2) for c in range(size)]
             self.band_patterns = tuple(
-                [table[t9[a] + 2 * t9[b]] for a, b in zip(sq, sq2, strict=True)] for table in self.pat_tables
+                [table[t1[a] + 2 * t1[b]] for a, b in zip(sq, sq2, strict=True)] for table in self.pat_tables
             )
         else:
             self.band_patterns = tuple([0] * size for _ in bands)
         self.w_band_luts: list[tuple[array[int], ...]] = [()] * (self.geo.count + 1)
 
+    def _blend(self, total_men: int) -> list[int]:
+        """The men's square values (from each side's own view, square 1 first) for ``total_men``
+        men on the board: the opening's and the ending's tables blended by the men left (more
+        men than the start, in a set-up position: valued as at the start)."""
+        start = self.start_men
+        men = min(total_men, start)
+        return [round((a * men + e * (start - men)) / start) for a, e in zip(self.w_open, self.w_end, strict=True)]
+
     def _band_tables(self, total_men: int) -> tuple[array[int], ...]:
         """8x8: each band's table (:meth:`_fold_bands`) for ``total_men`` men on the board,
         from White's view: his men's square values less Black's, plus the patterns (machine
         integers: 105 KB a number of men, where lists of Python integers took 630 KB)."""
-        start = self.start_men
-        men = min(total_men, start)
-        blend = [round((a * men + e * (start - men)) / start) for a, e in zip(self.w_open, self.w_end, strict=True)]
+        blend = self._blend(total_men)
         white, black = self.rel
         out = []
         for (lo, _w), patterns in zip(self.bands[: self.n_bands], self.band_patterns, strict=True):
@@ -708,9 +713,7 @@ class Evaluator:
     def _men_tables(self, total_men: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """The men's square values blended for ``total_men`` men on the board, per side: the
         lookup tables of 8 bits each, from bit 0 up."""
-        start = self.start_men
-        men = min(total_men, start)
-        blend = [round((a * men + e * (start - men)) / start) for a, e in zip(self.w_open, self.w_end, strict=True)]
+        blend = self._blend(total_men)
         tables = tuple(_chunked({b: blend[t - 1] for b, t in self.rel[sd].items()}, self.geo.nbits) for sd in (0, 1))
         assert all([sh for sh, _t in tables[sd]] == list(range(0, 8 * len(tables[sd]), 8)) for sd in (0, 1))
         assert len(tables[0]) == 7  # (10x10 alone: 8x8 reads its men by bands, :meth:`_band_tables`)
