@@ -40,6 +40,7 @@ TEST_DEPTH = {"brazilian": 6, "portuguese": 6, "international": 5}
 DEEP = {"brazilian": 7, "portuguese": 7, "international": 6}
 VERIFY = {"brazilian": 10, "portuguese": 10, "international": 8}
 TT_MB = 16
+MARGIN = 100  # how much less every other move must score (hundredths of a man)
 
 
 def fresh(variant: str) -> Engine:
@@ -135,7 +136,7 @@ def main() -> int:
     ap.add_argument("--depths", help="test,deep,verify plies (default: per variant)")
     ap.add_argument("--out", help="write here instead of tests/data/engine-tactics-<variant>.json")
     ap.add_argument("--weak-level", type=int, default=3, help="the level whose games give the positions")
-    ap.add_argument("--margin", type=int, default=100)
+    ap.add_argument("--margin", type=int, default=MARGIN)
     ap.add_argument("--variants", default="brazilian,portuguese,international")
     ap.add_argument(
         "--recheck", action="store_true", help="drop recorded positions with a second good move, then fill up"
