@@ -2,8 +2,9 @@
 
     .venv/bin/python tests/engine/make_tactics.py [--per-variant 24] [--seed 1] [--recheck]
 
-``--recheck`` first searches the recorded positions again as the last check below does and drops
-those with a second good move, then fills each file up to ``--per-variant``.
+``--recheck`` first searches the recorded positions again as the last checks below do and drops
+those with a second good move or that the engine no longer solves at the test depth, then fills
+each file up to ``--per-variant``.
 
 Positions come from games played by a weak level (so that shots are on the board); one is
 kept when, from a quiet position (no capture for the side to move):
@@ -71,7 +72,8 @@ def rival(
 
 def recheck(variant: str, path: Path, margin: int) -> int:
     """Search every other move of each recorded position at the verifying depth; drop the
-    positions where one does nearly as well (a player who finds it has not missed the shot)."""
+    positions where one does nearly as well (a player who finds it has not missed the shot), and
+    those today's engine no longer solves at the test depth (its evaluation changed)."""
     records: list[dict[str, object]] = json.loads(path.read_text())
     kept = []
     for rec in records:
@@ -81,8 +83,12 @@ def recheck(variant: str, path: Path, margin: int) -> int:
         game = Game(variant, str(rec["fen"]))
         move = game.position.parse_pdn(str(rec["move"]))
         found = rival(variant, game, move, int(str(rec["score"])), int(str(rec["verify_depth"])), margin)
-        if found is None:
+        at_test_depth = fresh(variant).search(game, Limits(depth=int(str(rec["test_depth"])))).move
+        if found is None and at_test_depth == move:
             kept.append(rec)
+        elif found is None:
+            played = game.position.pdn(at_test_depth) if at_test_depth is not None else "nothing"
+            print(f"{variant}: dropped {rec['fen']} {rec['move']}: {played} at the test depth")
         else:
             m, other = found
             print(
