@@ -11,7 +11,9 @@ variant's official numbering (``w``/``b`` men, ``W``/``B`` kings, ``e`` empty); 
 
 from __future__ import annotations
 
+import sys
 import threading
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -417,9 +419,19 @@ class Hub:
                 )
             )
 
-        result: SearchResult = engine.search(
-            game, limits, stop_event=stop, on_info=info, ponder_hit=ponder_hit if mode == "ponder" else None
-        )
+        try:
+            result: SearchResult = engine.search(
+                game, limits, stop_event=stop, on_info=info, ponder_hit=ponder_hit if mode == "ponder" else None
+            )
+        except Exception as exc:  # a bug of ours: say so and answer, never leave the GUI waiting
+            traceback.print_exc(file=sys.stderr)
+            self.engine = None  # (its tables may be half-written: the next search starts afresh)
+            self.error(f"the search failed ({type(exc).__name__}: {exc}) in {position_text(game.position)}")
+            with self.lock:
+                self.busy = False
+                self.out.write("done\n")
+                self.out.flush()
+            return
         # in analysis, infinite search and pondering, the GUI decides when the answer is due
         while not stop.is_set():
             if mode == "ponder" and ponder_hit.is_set() and not limits.infinite:

@@ -1,6 +1,6 @@
 """Build the training sets shipped in the package (``damas/study/``) from the test data.
 
-    .venv/bin/python tools/make_training_sets.py
+    .venv/bin/python tools/make_training_sets.py [--variants brazilian,portuguese]
 
 * ``games-<variant>.pdn``: a few whole games to replay on the board, chosen from the records
   ``tests/data/games/`` carries (see its README for their sources: the records are facts,
@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -35,6 +36,7 @@ GAMES = {
 }
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 LINE_PLIES = 15  # a line's longest
+VARIANTS = ("brazilian", "international", "portuguese")
 MARGIN = 100  # a player's move after the key move: every other one scores a man less
 
 
@@ -100,7 +102,15 @@ def solution_line(variant: str, start: Position, key: Move) -> list[Move]:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description="Build the training sets shipped in the package from the test data.")
+    ap.add_argument("--variants", default=",".join(VARIANTS), help="the variants to build (default: all three)")
+    variants = ap.parse_args().variants.split(",")
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        ap.error(f"unknown variant {unknown[0]!r} in --variants (one of {', '.join(VARIANTS)})")
     for variant, (name, chosen) in GAMES.items():
+        if variant not in variants:
+            continue
         games = load_pdn(DATA / "games" / name)
         picked = []
         for i in chosen:
@@ -108,7 +118,7 @@ def main() -> None:
             pg = PdnGame(g.variant, {k: v for k, v in g.tags.items() if k in ROSTER}, g.start, g.moves, result=g.result)
             picked.append(pg)
         (OUT / f"games-{variant}.pdn").write_text(write_pdn(picked), encoding="utf-8")
-    for variant in ("brazilian", "international", "portuguese"):
+    for variant in variants:
         found = json.loads((DATA / f"engine-tactics-{variant}.json").read_text())
         out = []
         for t in found:

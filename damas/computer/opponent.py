@@ -547,6 +547,7 @@ class HubEngine(Opponent):
         deadline = time.monotonic() + expected_seconds(limits) + self.timeout
         score: int | None = None
         line, depth = "", None
+        said = ""  # the engine's last error line during this search
         try:
             while True:
                 with self._lock:
@@ -560,6 +561,7 @@ class HubEngine(Opponent):
                     line, depth = values.get("pv", ""), _depth(values.get("depth"))
                 elif command == "error" and "message" in values:
                     log.warning("engine %s: %s", self.name, values["message"])
+                    said = values["message"][:200]
                 elif command == "done":
                     break
         finally:
@@ -571,7 +573,8 @@ class HubEngine(Opponent):
             return None  # cancelled: its answer is not wanted
         text = values.get("move")
         if text is None:
-            raise EngineFailed(f"answered done without a move in {game.position.fen()}")
+            because = f" (it said: {said})" if said else ""
+            raise EngineFailed(f"answered done without a move in {game.position.fen()}{because}")
         try:
             move = parse_hub_move(game.position, text)
         except HubError as exc:

@@ -13,6 +13,8 @@ It answers the first GOOD searches (default 0) properly, with the first legal mo
 * ``flood``: answers ``go`` with ``info`` lines without end (4,000 a second), never a move;
 * ``nonsense``: answers ``done move=hello``;
 * ``illegal``: answers a move that is not legal in the position;
+* ``gives-up``: answers ``go`` with an ``error`` line, then ``done`` without a move (as our own
+  ``damas hub`` does when its search fails);
 * ``noise``: writes garbage lines before a proper answer (which the client must take);
 * ``international``: has no variant parameter (Scan's International only), otherwise good;
 * ``endless-line``: answers ``go`` with 300 MB and no newline (then hangs);
@@ -93,6 +95,9 @@ def main() -> int:
                 return 139
             elif mode == "nonsense":
                 say("done move=hello")
+            elif mode == "gives-up":
+                say(format_line("error", message="the search failed (IndexError: list index out of range)"))
+                say("done")
             elif mode == "stuck":
                 while True:
                     time.sleep(1)

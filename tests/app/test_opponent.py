@@ -130,6 +130,8 @@ def test_a_level_bounded_by_nodes_is_waited_for_as_long_as_a_slow_board_computer
         ("flood", 0, "did not answer 'go think' in time"),
         ("nonsense", 0, "answered 'hello', which is not a move"),
         ("illegal", 1, "answered an illegal move '1-2'"),
+        ("gives-up", 1, "answered done without a move in B:W"),
+        ("gives-up", 1, "(it said: the search failed (IndexError: list index out of range))"),
     ],
 )
 def test_a_misbehaving_engine_fails_with_one_line(mode: str, good: int, said: str) -> None:

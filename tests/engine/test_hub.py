@@ -433,3 +433,39 @@ def test_a_huge_line_is_refused_in_bounded_memory_and_not_echoed(hub: HubProcess
     hub.send(f"pos pos=W{'x' * 60000}")
     err = hub.read()
     assert err.startswith("error ") and len(err) < 300, err[:300]
+
+
+def test_a_search_that_fails_answers_an_error_and_done_then_searches_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bug in the search must not leave the GUI waiting for ``done`` forever."""
+    import io
+
+    from engine import Engine
+    from engine.hub import Hub
+
+    out = io.StringIO()
+    h = Hub(out, variant="brazilian")
+    real = Engine.search
+
+    def broken(self: Engine, *args: object, **kwargs: object) -> object:
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(Engine, "search", broken)
+    for line in ("init", f"pos pos={START_BR}", "level depth=2", "go think"):
+        assert h.handle(line)
+    assert h.thread is not None
+    h.thread.join(timeout=10)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "ready"
+    command, values, _ = parse_line(lines[1])
+    assert command == "error" and "the search failed (IndexError: list index out of range)" in values["message"]
+    assert START_BR in values["message"]
+    assert lines[2:] == ["done"] and not h.searching
+    assert "IndexError" in capsys.readouterr().err  # the traceback, for whoever reads the engine's log
+
+    monkeypatch.setattr(Engine, "search", real)
+    assert h.handle("go think")
+    h.thread.join(timeout=10)
+    move, _ = done_move(out.getvalue().splitlines()[-1])
+    assert move in legal_texts(Game("brazilian"))

@@ -65,3 +65,16 @@ def test_solves_a_shot_at_a_fixed_depth(rec: dict[str, Any]) -> None:
 @pytest.mark.parametrize("rec", cases(default=False))
 def test_solves_every_shot_at_a_fixed_depth(rec: dict[str, Any]) -> None:
     solve(rec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rec", cases(default=True) + cases(default=False))
+def test_every_shot_is_the_only_good_move_at_its_verifying_depth(rec: dict[str, Any]) -> None:
+    """Every other move, searched as deep as the check that verified the shot, scores at least
+    the margin less (a player who finds another winning move has not missed the shot)."""
+    from tests.engine.make_tactics import MARGIN, rival
+
+    variant = rec["variant"]
+    game = Game(variant, rec["fen"])
+    found = rival(variant, game, game.position.parse_pdn(rec["move"]), rec["score"], rec["verify_depth"], MARGIN)
+    assert found is None, f"{rec['fen']}: {rec['move']} scores {rec['score']}, {found[0]} scores {found[1]}"
