@@ -427,10 +427,7 @@ class Hub:
             traceback.print_exc(file=sys.stderr)
             self.engine = None  # (its tables may be half-written: the next search starts afresh)
             self.error(f"the search failed ({type(exc).__name__}: {exc}) in {position_text(game.position)}")
-            with self.lock:
-                self.busy = False
-                self.out.write("done\n")
-                self.out.flush()
+            self._done("done")
             return
         # in analysis, infinite search and pondering, the GUI decides when the answer is due
         while not stop.is_set():
@@ -444,6 +441,11 @@ class Hub:
         else:
             extra = {"ponder": move_text(result.ponder)} if result.ponder is not None else {}
             line = format_line("done", move=move_text(result.move), **extra)
+        self._done(line)
+
+    def _done(self, line: str) -> None:
+        """The search's ``done`` line, written as the search is marked over (one step, under the
+        lock: a command read meanwhile is either refused as during a search or follows it)."""
         with self.lock:
             self.busy = False
             self.out.write(line + "\n")

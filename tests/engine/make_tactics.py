@@ -70,10 +70,10 @@ def rival(
     return None
 
 
-def recheck(variant: str, path: Path, margin: int) -> int:
-    """Search every other move of each recorded position at the verifying depth; drop the
-    positions where one does nearly as well (a player who finds it has not missed the shot), and
-    those today's engine no longer solves at the test depth (its evaluation changed)."""
+def recheck(variant: str, path: Path, margin: int) -> None:
+    """Drop the recorded positions today's engine no longer solves at the test depth (its
+    evaluation changed), then those where another move, searched on its own at the verifying
+    depth, does nearly as well (a player who finds it has not missed the shot)."""
     records: list[dict[str, object]] = json.loads(path.read_text())
     kept = []
     for rec in records:
@@ -82,21 +82,17 @@ def recheck(variant: str, path: Path, margin: int) -> int:
             continue
         game = Game(variant, str(rec["fen"]))
         move = game.position.parse_pdn(str(rec["move"]))
-        found = rival(variant, game, move, int(str(rec["score"])), int(str(rec["verify_depth"])), margin)
+        why = ""
         at_test_depth = fresh(variant).search(game, Limits(depth=int(str(rec["test_depth"])))).move
-        if found is None and at_test_depth == move:
-            kept.append(rec)
-        elif found is None:
-            played = game.position.pdn(at_test_depth) if at_test_depth is not None else "nothing"
-            print(f"{variant}: dropped {rec['fen']} {rec['move']}: {played} at the test depth")
+        if at_test_depth != move:
+            why = f"{game.position.pdn(at_test_depth) if at_test_depth else 'nothing'} at the test depth"
+        elif found := rival(variant, game, move, int(str(rec["score"])), int(str(rec["verify_depth"])), margin):
+            why = f"{game.position.pdn(found[0])} scores {found[1]}"
+        if why:
+            print(f"{variant}: dropped {rec['fen']} {rec['move']} ({rec['score']}): {why}", flush=True)
         else:
-            m, other = found
-            print(
-                f"{variant}: dropped {rec['fen']} {rec['move']} ({rec['score']}): {game.position.pdn(m)} {other}",
-                flush=True,
-            )
+            kept.append(rec)
     path.write_text(json.dumps(kept, indent=1) + "\n")
-    return len(records) - len(kept)
 
 
 def candidate(variant: str, game: Game, gain: int, margin: int) -> dict[str, object] | None:
