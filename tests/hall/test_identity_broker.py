@@ -68,7 +68,9 @@ def _forged_then_a_new_card(
             return {str(a["kind"]): a for a in hall.get("/api/state")["alerts"] if a["board"] == "1"}
 
         wait_until(lambda: "identity" in alerts(), timeout=60, what="the board's answer to the hall's question")
-        assert hall.get_text(f"/games/1-{gid}.pdn") == text  # the board's game, where it was
+        # The alert comes with the first message of the board's answer; the hall takes the game
+        # from it, so the rest of the answer is still on its way (CI once read "1. c3-b4 *").
+        wait_until(lambda: hall.get_text(f"/games/1-{gid}.pdn") == text, timeout=30, what="the board's game, whole")
         assert _missing(hall, f"/games/1.sd1-{gid}.pdn")  # nothing set aside
         assert "forgedcard0" in str(alerts()["identity"]["message"])
     finally:
