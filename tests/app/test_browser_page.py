@@ -381,3 +381,47 @@ def axe(page: Any) -> list[dict[str, Any]]:
         for v in found
         if v["impact"] in ("serious", "critical")
     ]
+
+
+# Holds back the page's WebSocket messages (the server's state) until the test lets them through.
+HOLD_STATE = """
+(() => {
+  const Real = window.WebSocket;
+  window.heldStates = [];
+  window.WebSocket = class extends Real {
+    set onmessage(f) {
+      super.onmessage = (e) => (window.statesFlow ? f(e) : window.heldStates.push(() => f(e)));
+    }
+  };
+})();
+"""
+
+
+def test_the_controls_wait_for_the_first_state(page: Any, tmp_path: Path) -> None:
+    """Until the server's first state comes, the page's controls take no clicks (``<main inert>``):
+    a click on "Find the shot" then threw in the page and did nothing (CI: a tactic never
+    started after a reload on a busy machine); once it comes, the same click starts it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    server = Server(tmp_path / "g.sqlite3", "--variant", "brazilian").start()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.context.add_init_script(HOLD_STATE)
+        page.goto(f"{server.url}/?lang=en")
+        page.wait_for_function("() => window.heldStates.length > 0")  # (the state came, and waits)
+        assert page.locator("main").evaluate("m => m.inert") is True
+        try:
+            page.locator("#tr-tactic").click(timeout=1500)
+        except PlaywrightTimeout:
+            pass
+        else:
+            raise AssertionError("a click went through before the page had the state")
+        assert server.get("/api/state")["training"]["on"] is False
+        page.evaluate("() => { window.statesFlow = true; window.heldStates.forEach((f) => f()); }")
+        assert page.locator("main").evaluate("m => m.inert") is False
+        page.locator("#tr-tactic").click()
+        server.wait_for(lambda s: s["training"]["on"] and s["training"]["mode"] == "tactic")
+        assert not errors, errors
+    finally:
+        server.stop()

@@ -29,6 +29,7 @@ window.damasDrawn = [];
 
 const $ = (id) => document.getElementById(id);
 const board = $("board");
+const main = document.querySelector("main");
 const ui = (key) => (state && state.ui[key]) || key;
 
 function post(path, body, quiet = false) { // quiet: the caller shows the error itself
@@ -255,6 +256,7 @@ function ledMark(role) {
 
 function render() {
   if (!state) return;
+  main.inert = false; // (the page's controls read the state: they wait for the first one)
   if (board.dataset.built !== `${state.size}-${flipped}-${state.variant}`) buildBoard();
   document.documentElement.lang = state.lang;
   for (const el of document.querySelectorAll("[data-ui]")) if (!el.dataset.armed) el.textContent = state.ui[el.dataset.ui] || el.textContent;
