@@ -402,6 +402,7 @@ def test_the_controls_wait_for_the_first_state(page: Any, tmp_path: Path) -> Non
     a click on "Find the shot" then threw in the page and did nothing (CI: a tactic never
     started after a reload on a busy machine); once it comes, the same click starts it."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import expect
 
     server = Server(tmp_path / "g.sqlite3", "--variant", "brazilian").start()
     errors: list[str] = []
@@ -422,6 +423,8 @@ def test_the_controls_wait_for_the_first_state(page: Any, tmp_path: Path) -> Non
         assert page.locator("main").evaluate("m => m.inert") is False
         page.locator("#tr-tactic").click()
         server.wait_for(lambda s: s["training"]["on"] and s["training"]["mode"] == "tactic")
+        expect(page.locator("#trainingon")).to_be_visible()  # (what the player sees: the tactic, begun)
+        expect(page.locator("#trainingtitle")).to_contain_text(f"{UI['en']['training_tactic']}: ")
         assert not errors, errors
     finally:
         server.stop()
