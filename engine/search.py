@@ -1,5 +1,5 @@
 """The search: iterative deepening negamax with principal-variation search, aspiration
-windows at the root, late-move reductions.
+windows at the root, late-move reductions and, in International, forward pruning (Scan's).
 
 It works on the rules engine's bitboards (:meth:`rules.engine.Engine.moves`) and keeps
 the game's draw rules inside the tree: repetition (the game's history plus the path
