@@ -213,14 +213,18 @@ def test_levels_are_numbered_1_to_10_and_grow_stronger(variant: str | None) -> N
 def test_a_level_may_differ_by_variant_and_the_engine_plays_its_variants() -> None:
     """Level 4 errs more in International and Portuguese, where its fifth ply is worth more
     (the ladder's step from 3 to 4 was 85-88 % with Brazilian's level 4); so do Portuguese
-    level 3 and International levels 5 and 6 (5 v 4 was 84 %), and International levels 1 and 2
-    err less (3 v 2 was above the band); every other
+    level 3, International level 3 and Brazilian level 3, and International and Brazilian
+    levels 1 and 2 and International level 5 err less (a step above was out of the band); every other
     level is the one table; the engine, the app's limits and aliases all take the variant's."""
     from damas.computer.opponent import limits_for
 
     assert level_settings(4, "brazilian") == LEVELS[3] == level_settings(4)
     # (the ladder's steps that were out of the band: an error larger or smaller, the depth kept)
-    for variant, erring in (("international", {1: -1, 2: -1, 3: 1, 4: 1, 5: 1, 6: 1}), ("portuguese", {3: 1, 4: 1})):
+    for variant, erring in (
+        ("brazilian", {1: -1, 2: -1, 3: 1}),
+        ("international", {1: -1, 2: -1, 3: 1, 4: 1, 5: -1}),
+        ("portuguese", {3: 1, 4: 1}),
+    ):
         for n, more in erring.items():
             own = level_settings(n, variant)
             assert own.depth == LEVELS[n - 1].depth and (own.noise - LEVELS[n - 1].noise) * more > 0
