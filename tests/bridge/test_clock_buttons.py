@@ -43,9 +43,12 @@ def test_pico_button_frames_become_presses_once_each(emulator: Emulator) -> None
         before = time.time()
         emulator.press("black")
         wait_until(lambda: len(presses()) == 1, 15.0, "black's press")
-        emulator.press("white")
-        time.sleep(0.1)  # released
-        emulator.press("white", hold=0.3)  # held longer: still one press
+        # each press seen before the next, and the release long enough for the firmware's scan
+        # to see it on a loaded machine (a 100 ms gap was missed once with two test runs at once)
+        emulator.press("white", hold=0.2)
+        wait_until(lambda: len(presses()) == 2, 15.0, "white's first press")
+        time.sleep(0.3)  # released
+        emulator.press("white", hold=0.5)  # held longer: still one press
         wait_until(lambda: len(presses()) == 3, 15.0, "white's presses")
         time.sleep(0.4)  # the repeated frames and the heartbeats add nothing
         got = presses()
