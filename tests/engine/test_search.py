@@ -212,10 +212,10 @@ def test_levels_are_numbered_1_to_10_and_grow_stronger(variant: str | None) -> N
 
 def test_a_level_may_differ_by_variant_and_the_engine_plays_its_variants() -> None:
     """Level 4 errs more in International and Portuguese, where its fifth ply is worth more
-    (the ladder's step from 3 to 4 was 85-88 % with Brazilian's level 4); so do Portuguese
-    level 3, International level 3 and Brazilian level 3, and International and Brazilian
-    levels 1 and 2 and International level 5 err less (a step above was out of the band); every other
-    level is the one table; the engine, the app's limits and aliases all take the variant's."""
+    (the ladder's step from 3 to 4 was 85-88 % with Brazilian's level 4); level 3 errs more in
+    all three, and levels 1 and 2 less in International and Brazilian, as does International's
+    level 5 (each where a step was out of the band); every other level is the one table; the
+    engine, the app's limits and aliases all take the variant's."""
     from damas.computer.opponent import limits_for
 
     assert level_settings(4, "brazilian") == LEVELS[3] == level_settings(4)
