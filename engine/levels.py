@@ -13,10 +13,8 @@ move in the same position on a loaded server and on a Raspberry Pi (which takes 
 
 Calibrated by games (``benchmarks/engine.py --parts ladder``, and the matches in
 data/matches/): each level against the one below, first in Brazilian; the README has the ladder.
-Level 1's error (150) was set by its step in all three variants (at 200 level 2 scored 83.8 %
-against it in International). Where a variant's step was out of the 60-75 % band with this
-table, a level errs more or less there (``VARIANT_LEVELS``; ``level_settings(level, variant)``):
-since the fitted evaluations, Brazilian's level 1 errs by up to 110 and International's by 90.
+Where a variant's step was out of the 60-75 % band with this table, a level errs more or less
+there, or looks a ply deeper (``VARIANT_LEVELS``; ``level_settings(level, variant)``).
 """
 
 from __future__ import annotations
@@ -52,32 +50,45 @@ LEVELS: tuple[Level, ...] = (
 )
 
 
-def _errs(level: int, noise: int) -> Level:
-    """LEVELS' level with another error (its depth and nodes kept)."""
-    return replace(LEVELS[level - 1], noise=noise)
+def _errs(level: int, noise: int, depth: int | None = None) -> Level:
+    """LEVELS' level with another error (its nodes kept; its depth too unless given)."""
+    return replace(LEVELS[level - 1], noise=noise, depth=depth or LEVELS[level - 1].depth)
 
 
-# where a variant's ladder measured a step out of the band, its own error for that level
-# (the rest of LEVELS holds). A fifth ply is worth more in International and Portuguese: with
-# Brazilian's level 4 (an error of 100) level 4 over level 3 scored 87.5 % and 85 % there, so
-# level 4 errs more (the README's ladder has the matches that set these errors: in International
-# 120 puts 4 v 3 at 75 %, 125 made 5 v 4 84 %; in Portuguese 125 both in the band). 3 v 2 was
-# above the band in both (76.2 %, 77.5 %): in Portuguese level 3 errs more (140: 66.2 %, and 4 v 3
-# 73.8 %); in International levels 2 and 1 err less (140 and 125: 3 v 2 72.5 %, 2 v 1 72.5 %).
-# International levels 5 and 6 then erred more (95 and 50): with 80 and 20, 5 v 4 was 84.4 % of 80.
-# Measured again with the fitted tables and International's forward pruning (stop 56): 2 v 1 and
-# 3 v 2 were above the band again (77.5 %, 78.8 %; 76.9 % of 80 with level 1 at 110 or 125), so
-# International's level 1 errs less (90: 73.8 % of 80) and level 3 more (135: 68.8 % of 80, 4 v 3
-# 67.5 %). Stop 57: International's 7 v 6 was 91.2 % with level 6 at 50; at LEVELS' 20 it is 61.2 %
-# of 40, and level 5 errs less (50: 6 v 5 66.2 % of 40; at 60 76.8 % of 28), 5 v 4 not played again.
-# Brazilian's 3 v 2 was above the band (76.9 % of 80): its level 3 errs more (135) and
-# levels 2 and 1 less (140, 110): 3 v 2 68.1 %, 2 v 1 70.0 % (80 games each), 4 v 3 72.5 %
+# where a variant's ladder measured a step out of the band, its own settings for that level
+# (the rest of LEVELS holds; the README's ladder has the matches). An error counts from half a
+# man: the error is drawn from -noise..+noise for each move, so at 50 or less a level never
+# prefers a move that loses a whole man to the best one, and above it each few points more
+# cost a lot (International 5 v 4: 67.5 % of 40 with level 4 at 60, 76.9 % of 13 at 67, 92.9 %
+# of 14 at 75).
+# Brazilian: 3 v 2 was above the band (76.9 % of 80), so its level 3 errs more (135) and levels 2
+# and 1 less (140, 110): 3 v 2 68.1 %, 2 v 1 70.0 % (80 games each), 4 v 3 72.5 %.
+# International and Portuguese: their steps from level 1 to level 7 were at the top of the band
+# or above it, more than six steps inside it can span. So, from the top down, their levels
+# below 7 err less, each so that its step is inside the band (40 games each): International
+# 6 (20) v 5 (50) 66.2 %, 5 v 4 (60) 67.5 %, 4 v 3 (55) 70.0 %, 3 v 2 (45) 70.0 %; its level 1
+# looks 3 plies deep (at depth 2 and an error of 10, 2 v 1 was still 80.0 %) and errs by up to
+# 68: 2 v 1 70.0 % (at 65 48.5 %, at 70 75.0 %). Portuguese 7 v 6 (10) 67.5 %, 6 v 5 (45)
+# 66.2 %, 5 v 4 (65) 63.7 %, 4 v 3 (75) 73.8 %, 3 v 2 (80) 68.8 %, 2 v 1 (40) 70.0 %.
 
 
 VARIANT_LEVELS: dict[str, dict[int, Level]] = {
     "brazilian": {1: _errs(1, 110), 2: _errs(2, 140), 3: _errs(3, 135)},
-    "international": {1: _errs(1, 90), 2: _errs(2, 140), 3: _errs(3, 135), 4: _errs(4, 120), 5: _errs(5, 50)},
-    "portuguese": {3: _errs(3, 140), 4: _errs(4, 125)},
+    "international": {
+        1: _errs(1, 68, depth=3),
+        2: _errs(2, 45),
+        3: _errs(3, 55),
+        4: _errs(4, 60),
+        5: _errs(5, 50),
+    },
+    "portuguese": {
+        1: _errs(1, 40),
+        2: _errs(2, 80),
+        3: _errs(3, 75),
+        4: _errs(4, 65),
+        5: _errs(5, 45),
+        6: _errs(6, 10),
+    },
 }
 
 

@@ -211,23 +211,25 @@ def test_levels_are_numbered_1_to_10_and_grow_stronger(variant: str | None) -> N
 
 
 def test_a_level_may_differ_by_variant_and_the_engine_plays_its_variants() -> None:
-    """Level 4 errs more in International and Portuguese, where its fifth ply is worth more
-    (the ladder's step from 3 to 4 was 85-88 % with Brazilian's level 4); level 3 errs more in
-    all three, and levels 1 and 2 less in International and Brazilian, as does International's
-    level 5 (each where a step was out of the band); every other level is the one table; the
-    engine, the app's limits and aliases all take the variant's."""
+    """Where a variant's ladder had a step out of the band, a level errs more or less there
+    (Brazilian's level 3 more, its levels 1 and 2 less; International's levels 1-5 and
+    Portuguese's 1-6 less), and International's level 1 looks a ply deeper;
+    every other level is the one table; the engine, the app's limits and aliases all take the
+    variant's."""
     from damas.computer.opponent import limits_for
 
     assert level_settings(4, "brazilian") == LEVELS[3] == level_settings(4)
-    # (the ladder's steps that were out of the band: an error larger or smaller, the depth kept)
-    for variant, erring in (
-        ("brazilian", {1: -1, 2: -1, 3: 1}),
-        ("international", {1: -1, 2: -1, 3: 1, 4: 1, 5: -1}),
-        ("portuguese", {3: 1, 4: 1}),
+    # (the ladder's steps that were out of the band: an error larger (1) or smaller (-1), and
+    # the depth where it is not LEVELS')
+    for variant, erring, deeper in (
+        ("brazilian", {1: -1, 2: -1, 3: 1}, {}),
+        ("international", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1}, {1: 3}),
+        ("portuguese", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1, 6: -1}, {}),
     ):
         for n, more in erring.items():
             own = level_settings(n, variant)
-            assert own.depth == LEVELS[n - 1].depth and (own.noise - LEVELS[n - 1].noise) * more > 0
+            assert own.depth == deeper.get(n, LEVELS[n - 1].depth) and own.nodes == LEVELS[n - 1].nodes
+            assert (own.noise - LEVELS[n - 1].noise) * more > 0
             assert Engine(variant, level=n).level == own
             eng = Engine(variant, level=9)
             eng.set_level(n)
