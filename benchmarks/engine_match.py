@@ -38,7 +38,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -220,11 +220,11 @@ def level_of(spec: Spec, variant: str) -> Level:
     ``nodes``, ``noise``."""
     lv = level_settings(int(spec.get("level", "10") or 10), variant)
     n = spec.get("nodes")
-    return Level(
-        lv.number,
-        int(spec.get("depth") or lv.depth),
-        (int(n) if n != "none" else None) if n else lv.nodes,
-        int(spec.get("noise") or lv.noise),
+    return replace(
+        lv,
+        depth=int(spec.get("depth") or lv.depth),
+        nodes=(int(n) if n != "none" else None) if n else lv.nodes,
+        noise=int(spec.get("noise") or lv.noise),
     )
 
 

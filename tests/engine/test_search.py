@@ -213,23 +213,28 @@ def test_levels_are_numbered_1_to_10_and_grow_stronger(variant: str | None) -> N
 def test_a_level_may_differ_by_variant_and_the_engine_plays_its_variants() -> None:
     """Where a variant's ladder had a step out of the band, a level errs more or less there
     (Brazilian's level 3 more, its levels 1 and 2 less; International's levels 1-5 and
-    Portuguese's 1-6 less), and International's level 1 looks a ply deeper;
+    Portuguese's 1-6 less), International's level 1 looks a ply deeper and its level 9 searches
+    fewer nodes;
     every other level is the one table; the engine, the app's limits and aliases all take the
     variant's."""
     from damas.computer.opponent import limits_for
 
     assert level_settings(4, "brazilian") == LEVELS[3] == level_settings(4)
-    # (the ladder's steps that were out of the band: an error larger (1) or smaller (-1), and
-    # the depth where it is not LEVELS')
-    for variant, erring, deeper in (
-        ("brazilian", {1: -1, 2: -1, 3: 1}, {}),
-        ("international", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1}, {1: 3}),
-        ("portuguese", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1, 6: -1}, {}),
+    # (the ladder's steps that were out of the band: an error larger (1) or smaller (-1) or
+    # none (0: the same), the depth and nodes where they are not LEVELS')
+    for variant, erring, deeper, fewer in (
+        ("brazilian", {1: -1, 2: -1, 3: 1}, {}, {}),
+        ("international", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1, 9: 0}, {1: 3}, {9: 110_000}),
+        ("portuguese", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1, 6: -1}, {}, {}),
     ):
         for n, more in erring.items():
             own = level_settings(n, variant)
-            assert own.depth == deeper.get(n, LEVELS[n - 1].depth) and own.nodes == LEVELS[n - 1].nodes
-            assert (own.noise - LEVELS[n - 1].noise) * more > 0
+            assert own.depth == deeper.get(n, LEVELS[n - 1].depth)
+            assert own.nodes == fewer.get(n, LEVELS[n - 1].nodes)
+            assert (own.noise - LEVELS[n - 1].noise) * more > 0 or own.noise == LEVELS[n - 1].noise == 0 == more
+            # fewer nodes than LEVELS' level, more than the level below
+            if n in fewer:
+                assert LEVELS[n - 2].nodes < own.nodes < LEVELS[n - 1].nodes
             assert Engine(variant, level=n).level == own
             eng = Engine(variant, level=9)
             eng.set_level(n)
