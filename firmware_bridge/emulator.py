@@ -400,22 +400,27 @@ class Emulator:
         self._hung = False
         self._crash: Exception | None = None
         self.firmware: Any = None
+        # one restart, plug or unplug at a time: the watchdog restarts the board from its own
+        # thread, and a test (or the app) may unplug it meanwhile
+        self._life = threading.RLock()
         self.stream: _PtyStream | None = None
         self.plug()
 
     # -- the cable ---------------------------------------------------------------------------
     def plug(self) -> None:
-        self._fds = plug_pty(self.port)
-        self._boot()
+        with self._life:
+            self._fds = plug_pty(self.port)
+            self._boot()
 
     def unplug(self) -> None:
-        self._halt()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.port)  # the device is gone: its path too
-        if self._fds is not None:
-            for fd in self._fds:
-                os.close(fd)
-            self._fds = None
+        with self._life:
+            self._halt()
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.port)  # the device is gone: its path too
+            if self._fds is not None:
+                for fd in self._fds:
+                    os.close(fd)
+                self._fds = None
 
     def reset(
         self,
@@ -424,12 +429,13 @@ class Emulator:
     ) -> None:
         """The microcontroller restarts: a boot banner on the line, a fresh firmware (``why``:
         what its HELLO then says: a requested reset, or its watchdog's)."""
-        self._halt()
-        self.resets += 1
-        if self._fds is not None:
-            with contextlib.suppress(OSError):
-                os.write(self._fds[0], banner)
-        self._boot(why)
+        with self._life:
+            self._halt()
+            self.resets += 1
+            if self._fds is not None:
+                with contextlib.suppress(OSError):
+                    os.write(self._fds[0], banner)
+            self._boot(why)
 
     def hang(self) -> None:
         """The firmware hangs: it stops scanning, answering and feeding its watchdog (which,
@@ -528,8 +534,11 @@ class Emulator:
                 return
 
     def _bark(self) -> None:
-        self.watchdog_resets += 1
-        self.reset(why=link.RESET_WATCHDOG)
+        with self._life:
+            if self._fds is None:  # unplugged meanwhile: nothing to restart
+                return
+            self.watchdog_resets += 1
+            self.reset(why=link.RESET_WATCHDOG)
 
     def _halt(self) -> None:
         self._stop.set()

@@ -219,3 +219,43 @@ def test_a_silent_firmware_takes_the_link_down_and_a_reset_brings_it_back() -> N
             emu.reset()  # the Pico restarts: its firmware says HELLO again
             wait_until(lambda: io.link == "up", 10, "the link to come back")
             assert 22 not in io.occupied()[0] and len(io.occupied()[0]) == 23
+
+
+def test_closing_the_emulator_while_its_watchdog_restarts_it_waits_for_the_restart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The watchdog restarts the board from its own thread; a close meanwhile (a test ending just
+    after the restart's HELLO) found the new watchdog thread made but not yet started, and
+    failed (CI, stop 60). One restart, plug or unplug runs at a time now, and a restart that
+    comes after the cable is out does nothing."""
+    import threading
+
+    import firmware_bridge.emulator as em
+
+    in_start, go_on = threading.Event(), threading.Event()
+
+    class SlowStart(threading.Thread):  # the restart's new watchdog thread is slow to start
+        def start(self) -> None:
+            if self.name == "emulated-watchdog" and slow.is_set():
+                in_start.set()
+                go_on.wait(2)
+            super().start()
+
+    slow = threading.Event()
+    monkeypatch.setattr(em.threading, "Thread", SlowStart)
+    emu = Emulator(8, heartbeat_ms=200, cells=start_cells())
+    slow.set()
+    restart = threading.Thread(target=emu._bark, name="bark")
+    restart.start()
+    assert in_start.wait(2)
+    closing = threading.Thread(target=emu.close, name="close")
+    closing.start()
+    closing.join(0.3)
+    assert closing.is_alive()  # the close waits for the restart under way
+    go_on.set()
+    restart.join(3)
+    closing.join(3)
+    assert not restart.is_alive() and not closing.is_alive()
+    assert emu.watchdog_resets == 1 and emu._fds is None and emu._thread is None and emu._watcher is None
+    emu._bark()  # a restart after the cable is out: nothing to restart
+    assert emu.watchdog_resets == 1 and emu._fds is None
