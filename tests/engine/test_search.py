@@ -220,28 +220,30 @@ def test_a_level_may_differ_by_variant_and_the_engine_plays_its_variants() -> No
     from damas.computer.opponent import limits_for
 
     assert level_settings(4, "brazilian") == LEVELS[3] == level_settings(4)
-    # (the ladder's steps that were out of the band: an error larger (1) or smaller (-1) or
-    # none (0: the same), the depth and nodes where they are not LEVELS')
+    # (the ladder's steps that were out of the band: an error larger (1) or smaller (-1), and
+    # the depth and nodes where they are not LEVELS')
     for variant, erring, deeper, fewer in (
         ("brazilian", {1: -1, 2: -1, 3: 1}, {}, {}),
-        ("international", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1, 9: 0}, {1: 3}, {9: 110_000}),
+        ("international", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1}, {1: 3}, {9: 110_000}),
         ("portuguese", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1, 6: -1}, {}, {}),
     ):
-        for n, more in erring.items():
-            own = level_settings(n, variant)
-            assert own.depth == deeper.get(n, LEVELS[n - 1].depth)
-            assert own.nodes == fewer.get(n, LEVELS[n - 1].nodes)
-            assert (own.noise - LEVELS[n - 1].noise) * more > 0 or own.noise == LEVELS[n - 1].noise == 0 == more
-            # fewer nodes than LEVELS' level, more than the level below
-            if n in fewer:
-                assert LEVELS[n - 2].nodes < own.nodes < LEVELS[n - 1].nodes
+        own_levels = erring.keys() | deeper.keys() | fewer.keys()
+        for n in own_levels:
+            own, table = level_settings(n, variant), LEVELS[n - 1]
+            assert own.depth == deeper.get(n, table.depth) and own.nodes == fewer.get(n, table.nodes)
+            if n in erring:
+                assert (own.noise - table.noise) * erring[n] > 0
+            else:
+                assert own.noise == table.noise
+            if n in fewer:  # fewer nodes than LEVELS' level, more than the level below
+                assert LEVELS[n - 2].nodes < own.nodes < table.nodes
             assert Engine(variant, level=n).level == own
             eng = Engine(variant, level=9)
             eng.set_level(n)
             assert eng.level == own
             assert limits_for(n, variant=variant) == Limits(depth=own.depth, nodes=own.nodes)
-        assert [level_settings(n, variant) for n in range(1, 11) if n not in erring] == [
-            LEVELS[n - 1] for n in range(1, 11) if n not in erring
+        assert [level_settings(n, variant) for n in range(1, 11) if n not in own_levels] == [
+            LEVELS[n - 1] for n in range(1, 11) if n not in own_levels
         ]
     assert level_settings(4, "pt") == level_settings(4, "portuguese")  # (a variant's alias)
     with pytest.raises(ValueError, match="unknown variant"):
