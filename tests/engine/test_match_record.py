@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import json
+import platform
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -158,3 +159,19 @@ def test_the_endgame_module_counts_only_for_players_with_databases(
         assert all(x != y for x, y in zip(searched, before, strict=True))
     finally:
         em.engine_fingerprint.cache_clear()
+
+
+def test_a_game_names_its_python_and_the_costs_are_cpythons(em: ModuleType, tmp_path: Path) -> None:
+    # PyPy plays the same moves at a level bounded by nodes, in other times: a match may take its
+    # games from both, and a summary's costs are then CPython's games' alone
+    [r] = em.run_match(quick_match(em), 1, record=tmp_path / "m.jsonl", verbose=False)
+    assert r["python"] == f"{platform.python_implementation()} {platform.python_version()}"
+    cpython = dict(r, python="CPython 3.11.7", a_time=[1.0, 0.5], b_time=[2.0, 1.5])
+    before = {k: v for k, v in cpython.items() if k != "python"}  # (records from before the name: CPython)
+    pypy = dict(r, python="PyPy 3.11.11", a_time=[0.1, 0.1], b_time=[0.2, 0.2])
+    mixed = em.describe([cpython, before, pypy])
+    assert "A 1.000 s (0.500 s CPU" in mixed and "B 2.000 s (1.500 s CPU" in mixed
+    assert mixed.endswith("(1 games under PyPy 3.11.11; the times are the other 2's)")
+    assert em.describe([cpython, before]).endswith(f"load average {r['load'][0]:.1f}")
+    alone = em.describe([pypy])
+    assert "A 0.100 s (0.100 s CPU" in alone and alone.endswith("(1 games under PyPy 3.11.11)")
