@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import json
+import os
 import platform
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -175,3 +177,29 @@ def test_a_game_names_its_python_and_the_costs_are_cpythons(em: ModuleType, tmp_
     assert em.describe([cpython, before]).endswith(f"load average {r['load'][0]:.1f}")
     alone = em.describe([pypy])
     assert "A 0.100 s (0.100 s CPU" in alone and alone.endswith("(1 games under PyPy 3.11.11)")
+
+
+@pytest.fixture(scope="module")
+def pypy_run() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("pypy_run", ROOT / "benchmarks" / "pypy.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_what_benchmarks_pypy_gives_pypy_is_what_cpython_gives(pypy_run: ModuleType) -> None:
+    # the transposition table's entry (engine/tt.py), so PyPy's search is CPython's
+    assert pypy_run.getsizeof((1 << 104) - 1) == sys.getsizeof((1 << 104) - 1)
+    with pytest.raises(TypeError, match="getsizeof of str"):
+        pypy_run.getsizeof("a string")  # (what nothing of ours asks: an error, not a guess)
+    # the CPU sets, through the C library, as os gives them
+    assert pypy_run.sched_getaffinity(0) == os.sched_getaffinity(0)
+    child = (  # (the set is changed in a child: the tests' own process keeps its cores)
+        "import os, runpy, sys; m = runpy.run_path(sys.argv[1]); one = min(os.sched_getaffinity(0)); "
+        "m['sched_setaffinity'](0, {one}); assert os.sched_getaffinity(0) == {one} == m['sched_getaffinity'](0)"
+    )
+    subprocess.run([sys.executable, "-c", child, str(ROOT / "benchmarks" / "pypy.py")], check=True)
+    # and it refuses to run under CPython, saying what to do
+    with pytest.raises(SystemExit, match="run it with pypy3"):
+        pypy_run.main()
