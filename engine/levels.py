@@ -6,8 +6,8 @@ level with a seed plays the same moves again. They look 2-6 plies deep, and 4-6 
 7's nodes too, whichever comes first (in International a ply costs more: without that bound
 depth 6 searched more than level 7 does). Levels 7-10 do not err and have no depth cap: they
 stop at a number of nodes (when the caller gives no limit of its own), four times as many a
-level (International's levels 9 and 10 fewer). So each level searches at most what the one above does
-and, as deep, errs more, in every variant.
+level (International's levels 9 and 10 fewer). So each level searches at most what the one
+above does and, as deep, errs more, in every variant.
 A node count, unlike a time, does not depend on the machine or its load: a level plays the same
 move in the same position on a loaded server and on a Raspberry Pi (which takes longer).
 
