@@ -33,6 +33,7 @@ import json
 import math
 import multiprocessing as mp
 import os
+import platform
 import random
 import subprocess
 import sys
@@ -53,6 +54,7 @@ from engine import Engine, Level, Limits, level_settings  # noqa: E402
 from rules import Color, Game, Move, Position, find_variant  # noqa: E402
 
 MAX_PLIES = 300
+PYTHON = f"{platform.python_implementation()} {platform.python_version()}"  # (in each game's record)
 
 
 # -- starts ------------------------------------------------------------------------------------------
@@ -498,6 +500,7 @@ def play_game(match: Match, i: int) -> dict[str, Any]:
         "b_depth": round(depth[1] / n[1], 2),
         "load": [round(x, 2) for x in os.getloadavg()],
         "cpu": sorted(os.sched_getaffinity(0)),
+        "python": PYTHON,
     }
 
 
@@ -675,22 +678,36 @@ def tally(records: list[dict[str, Any]]) -> Tally:
 
 
 def describe(records: list[dict[str, Any]]) -> str:
-    """The tally and what the games cost: each side's mean wall/CPU time a move, depth, load."""
+    """The tally and what the games cost: each side's mean wall/CPU time a move, depth, load.
+    Where some games were played by another Python (PyPy: at a level bounded by nodes the same
+    moves, in other times), the costs are CPython's games' and the others are named."""
     if not records:
         return "no games"
-    n = len(records)
+    cpython = [r for r in records if python_of(r).startswith("CPython")]
+    timed = cpython or records
+    n = len(timed)
 
     def mean(key: str, j: int | None = None) -> float:
-        vals = [r[key][j] if j is not None else r[key] for r in records]
+        vals = [r[key][j] if j is not None else r[key] for r in timed]
         return sum(vals) / n
 
-    load = sum(r["load"][0] for r in records) / n
+    load = sum(r["load"][0] for r in timed) / n
+    note = ""
+    if len(cpython) != len(records):
+        others = sorted({python_of(r) for r in records if not python_of(r).startswith("CPython")})
+        note = f" ({len(records) - len(cpython)} games under {', '.join(others)}"
+        note += f"; the times are the other {n}'s)" if cpython else ")"
     return (
         f"{tally(records).text()}; a move: A {mean('a_time', 0):.3f} s ({mean('a_time', 1):.3f} s CPU, "
         f"depth {mean('a_depth'):.1f}), B {mean('b_time', 0):.3f} s ({mean('b_time', 1):.3f} s CPU"
         + (f", depth {mean('b_depth'):.1f}" if mean("b_depth") else "")
-        + f"); load average {load:.1f}"
+        + f"); load average {load:.1f}{note}"
     )
+
+
+def python_of(record: dict[str, Any]) -> str:
+    """The Python that played a recorded game (records from before this was noted: CPython)."""
+    return str(record.get("python", "CPython"))
 
 
 def summary(paths: list[Path]) -> None:

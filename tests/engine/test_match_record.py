@@ -5,6 +5,9 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import json
+import os
+import platform
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -158,3 +161,45 @@ def test_the_endgame_module_counts_only_for_players_with_databases(
         assert all(x != y for x, y in zip(searched, before, strict=True))
     finally:
         em.engine_fingerprint.cache_clear()
+
+
+def test_a_game_names_its_python_and_the_costs_are_cpythons(em: ModuleType, tmp_path: Path) -> None:
+    # PyPy plays the same moves at a level bounded by nodes, in other times: a match may take its
+    # games from both, and a summary's costs are then CPython's games' alone
+    [r] = em.run_match(quick_match(em), 1, record=tmp_path / "m.jsonl", verbose=False)
+    assert r["python"] == f"{platform.python_implementation()} {platform.python_version()}"
+    cpython = dict(r, python="CPython 3.11.7", a_time=[1.0, 0.5], b_time=[2.0, 1.5])
+    before = {k: v for k, v in cpython.items() if k != "python"}  # (records from before the name: CPython)
+    pypy = dict(r, python="PyPy 3.11.11", a_time=[0.1, 0.1], b_time=[0.2, 0.2])
+    mixed = em.describe([cpython, before, pypy])
+    assert "A 1.000 s (0.500 s CPU" in mixed and "B 2.000 s (1.500 s CPU" in mixed
+    assert mixed.endswith("(1 games under PyPy 3.11.11; the times are the other 2's)")
+    assert em.describe([cpython, before]).endswith(f"load average {r['load'][0]:.1f}")
+    alone = em.describe([pypy])
+    assert "A 0.100 s (0.100 s CPU" in alone and alone.endswith("(1 games under PyPy 3.11.11)")
+
+
+@pytest.fixture(scope="module")
+def pypy_run() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("pypy_run", ROOT / "benchmarks" / "pypy.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_what_benchmarks_pypy_gives_pypy_is_what_cpython_gives(pypy_run: ModuleType) -> None:
+    # the transposition table's entry (engine/tt.py), so PyPy's search is CPython's
+    assert pypy_run.getsizeof((1 << 104) - 1) == sys.getsizeof((1 << 104) - 1)
+    with pytest.raises(TypeError, match="getsizeof of str"):
+        pypy_run.getsizeof("a string")  # (what nothing of ours asks: an error, not a guess)
+    # the CPU sets, through the C library, as os gives them
+    assert pypy_run.sched_getaffinity(0) == os.sched_getaffinity(0)
+    child = (  # (the set is changed in a child: the tests' own process keeps its cores)
+        "import os, runpy, sys; m = runpy.run_path(sys.argv[1]); one = min(os.sched_getaffinity(0)); "
+        "m['sched_setaffinity'](0, {one}); assert os.sched_getaffinity(0) == {one} == m['sched_getaffinity'](0)"
+    )
+    subprocess.run([sys.executable, "-c", child, str(ROOT / "benchmarks" / "pypy.py")], check=True)
+    # and it refuses to run under CPython, saying what to do
+    with pytest.raises(SystemExit, match="run it with pypy3"):
+        pypy_run.main()

@@ -213,9 +213,8 @@ def test_levels_are_numbered_1_to_10_and_grow_stronger(variant: str | None) -> N
 def test_a_level_may_differ_by_variant_and_the_engine_plays_its_variants() -> None:
     """Where a variant's ladder had a step out of the band, a level errs more or less there
     (Brazilian's level 3 more, its levels 1 and 2 less; International's levels 1-5 and
-    Portuguese's 1-6 less), International's level 1 looks a ply deeper and its level 9 searches
-    fewer nodes;
-    every other level is the one table; the engine, the app's limits and aliases all take the
+    Portuguese's 1-6 less), International's level 1 looks a ply deeper and its levels 9 and 10
+    search fewer nodes; every other level is the one table; the engine, the app's limits and aliases all take the
     variant's."""
     from damas.computer.opponent import limits_for
 
@@ -224,7 +223,7 @@ def test_a_level_may_differ_by_variant_and_the_engine_plays_its_variants() -> No
     # the depth and nodes where they are not LEVELS')
     for variant, erring, deeper, fewer in (
         ("brazilian", {1: -1, 2: -1, 3: 1}, {}, {}),
-        ("international", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1}, {1: 3}, {9: 110_000}),
+        ("international", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1}, {1: 3}, {9: 110_000, 10: 300_000}),
         ("portuguese", {1: -1, 2: -1, 3: -1, 4: -1, 5: -1, 6: -1}, {}, {}),
     ):
         own_levels = erring.keys() | deeper.keys() | fewer.keys()
