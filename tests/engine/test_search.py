@@ -214,8 +214,8 @@ def test_a_level_may_differ_by_variant_and_the_engine_plays_its_variants() -> No
     """Where a variant's ladder had a step out of the band, a level errs more or less there
     (Brazilian's level 3 more, its levels 1 and 2 less; International's levels 1-5 and
     Portuguese's 1-6 less), International's level 1 looks a ply deeper and its levels 9 and 10
-    search fewer nodes; every other level is the one table; the engine, the app's limits and aliases all take the
-    variant's."""
+    search fewer nodes; every other level is the one table; the engine, the app's limits and
+    aliases all take the variant's."""
     from damas.computer.opponent import limits_for
 
     assert level_settings(4, "brazilian") == LEVELS[3] == level_settings(4)
