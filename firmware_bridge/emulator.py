@@ -594,15 +594,39 @@ class Emulator:
     def hold(self, side: str, down: bool) -> None:
         """Hold the clock button of ``side`` (``white``/``black``), or the read-out button
         (``read-out``), down, or let it go."""
-        pin = READOUT_PIN if side == "read-out" else BUTTON_PINS[0 if side == "white" else 1]
         with self.matrix.lock:
-            (self.matrix.pressed.add if down else self.matrix.pressed.discard)(pin)
+            (self.matrix.pressed.add if down else self.matrix.pressed.discard)(self._button_pin(side))
 
-    def press(self, side: str, hold: float = 0.08) -> None:
-        """A press of a clock button: down for ``hold`` seconds, then released."""
+    def press(self, side: str, hold: float = 0.08, within: float = 5.0) -> None:
+        """A press of a clock button: down for ``hold`` seconds and until the firmware's debounce
+        has taken it, then released until it has taken that too (a hand holds a button until it
+        gives; on a loaded machine the firmware's scan may not come round in ``hold``). Each wait
+        is bounded by ``within`` seconds: a hung or unplugged firmware takes nothing."""
+        pin = self._button_pin(side)
         self.hold(side, True)
         time.sleep(hold)
+        self._until_taken(pin, True, within)
         self.hold(side, False)
+        self._until_taken(pin, False, within)
+
+    @staticmethod
+    def _button_pin(side: str) -> int:
+        return READOUT_PIN if side == "read-out" else BUTTON_PINS[0 if side == "white" else 1]
+
+    def _until_taken(self, pin: int, down: bool, within: float) -> None:
+        """Wait (at most ``within`` seconds) until the firmware's debounce has the button on
+        ``pin`` ``down`` (at once when no firmware reads that pin)."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            fw = self.firmware
+            seen = [
+                d
+                for b, d in zip(getattr(fw, "buttons", ()), getattr(fw, "button_down", ()), strict=False)
+                if getattr(b, "id", None) == pin
+            ]
+            if not seen or seen[0] == down:
+                return
+            time.sleep(0.005)
 
     def leds(self) -> dict[int, tuple[int, int, int, int]]:
         """What the host asked the LEDs to show (cell index -> r, g, b, pattern)."""

@@ -99,3 +99,18 @@ def test_an_older_host_gets_an_answer_it_refuses(emulator: Emulator) -> None:
         assert answers, "no protocol-1 answer"
         proto, _firmware, rows, cols, _leds = old.unpack_hello(answers[0][2])
         assert (proto, rows, cols) == (link.VERSION, 8, 8)
+
+
+def test_a_press_lasts_until_a_slow_firmware_has_taken_it(emulator: Emulator) -> None:
+    # a loaded machine: the firmware's scan comes round every 150 ms, longer than a press's
+    # 80 ms (CI, loaded, once lost a press so). A hand holds the button until it gives, and so
+    # does the emulator's press: down until the debounce has it, up until it has that too
+    step = emulator.firmware.step
+
+    def slow_step() -> None:
+        time.sleep(0.15)
+        step()
+
+    emulator.firmware.step = slow_step
+    emulator.press("black")
+    assert emulator.firmware.presses == [0, 1] and emulator.firmware.button_down == [False, False, False]
